@@ -1,0 +1,1 @@
+"""The pure, deterministic engine: ``run_update(state, submissions, rulings, dice)``."""

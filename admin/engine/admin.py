@@ -1,0 +1,66 @@
+"""The Admin's immediate actions on the state: adding and removing players, with the rules of
+III.1 (unique usernames) and III.4 (a new player starts as though just reset). Pure functions:
+the CLI logs each one, and replay applies them again."""
+
+from __future__ import annotations
+
+import re
+
+from admin.engine.board import lowest
+from admin.engine.registry import REGISTRY
+from admin.errors import IllegalAction
+from admin.model import GameState, Player
+
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
+_EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+def add_player(state: GameState, name: str, email: str, token_hash: str | None = None) -> Player:
+    if not _NAME.match(name):
+        raise IllegalAction(f"player name {name!r} is not valid: use 1 to 40 letters, digits, '_', "
+                            "'-' or '.', starting with a letter")
+    if not _EMAIL.match(email):
+        raise IllegalAction(f"{email!r} is not an email address like name@example.org")
+    for other in state.players.values():
+        if other.name.casefold() == name.casefold() and other.active:
+            raise IllegalAction(f"there is already a player named {other.name!r} (III.1)")
+    email = email.strip().lower()
+    for other, addr in state.private.emails.items():
+        if addr == email and state.players.get(other) and state.players[other].active:
+            raise IllegalAction(f"{email} is already the address of player {other!r}")
+    start_money = int(REGISTRY.params(state, "money")["start_money"])
+    week = state.week if state.update == 0 else state.week + 1
+    previous = state.players.get(name)
+    player = Player(name=name, money=start_money,
+                    health=int(REGISTRY.params(state, "health")["start_health"]),
+                    square=lowest(state), joined_week=week, last_action_week=week - 1,
+                    resets=previous.resets if previous else 0)
+    state.admin_bank -= start_money  # XV.2: money from nowhere comes out of the bank
+    state.players[name] = player
+    state.private.emails[name] = email
+    if token_hash:
+        state.private.token_hashes[name] = token_hash
+    state.private.join_requests = [j for j in state.private.join_requests if j.email != email]
+    return player
+
+
+def remove_player(state: GameState, name: str) -> None:
+    player = state.players.get(name)
+    if player is None or not player.active:
+        raise IllegalAction(f"there is no player named {name!r} in the game; players: "
+                            f"{', '.join(sorted(n for n, p in state.players.items() if p.active)) or 'none'}")
+    state.admin_bank += player.money
+    player.money = 0
+    for sq in state.squares:
+        if sq.owner == name:
+            sq.owner = None
+            sq.price_paid = None
+    player.cards.clear()
+    player.status = "removed"
+    state.buy_rights = [r for r in state.buy_rights if r.player != name]
+
+
+def set_token(state: GameState, name: str, token_hash: str) -> None:
+    if name not in state.players:
+        raise IllegalAction(f"there is no player named {name!r}")
+    state.private.token_hashes[name] = token_hash

@@ -1,0 +1,118 @@
+"""Board geometry (Nomopoly II VI): the snaking grid, successors, compass moves and distance.
+
+A square keeps its grid cell when destroyed; movement and directions skip destroyed squares.
+Square ``n`` sits in row ``(n-1) // columns`` counted from the bottom; even rows run left to
+right, odd rows right to left (like Snakes and Ladders).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterator, Literal
+
+from admin.model import GameState, Square
+
+Direction = Literal["north", "south", "east", "west"]
+
+
+def cell(number: int, columns: int = 10) -> tuple[int, int]:
+    """(row, column) of a square, row 0 at the bottom, column 0 at the left."""
+    row, offset = divmod(number - 1, columns)
+    col = offset if row % 2 == 0 else columns - 1 - offset
+    return row, col
+
+
+def number_at(row: int, col: int, columns: int = 10) -> int:
+    offset = col if row % 2 == 0 else columns - 1 - col
+    return row * columns + offset + 1
+
+
+def live_numbers(state: GameState) -> list[int]:
+    return [s.number for s in state.squares if not s.destroyed]
+
+
+def lowest(state: GameState) -> int:
+    """The lowest numbered square on the board (VI.15: "Square #1" means this)."""
+    return live_numbers(state)[0]
+
+
+def highest(state: GameState) -> int:
+    return live_numbers(state)[-1]
+
+
+def successor(state: GameState, number: int) -> int:
+    """The next live square after ``number``; the highest wraps to the lowest (VI.4)."""
+    for sq in state.squares[number:]:
+        if not sq.destroyed:
+            return sq.number
+    return lowest(state)
+
+
+def predecessor(state: GameState, number: int) -> int:
+    for sq in reversed(state.squares[: max(number - 1, 0)]):
+        if not sq.destroyed:
+            return sq.number
+    return highest(state)
+
+
+def step(state: GameState, number: int, direction: Direction, columns: int = 10) -> int | None:
+    """The next live square in a compass direction, jumping destroyed ones (VI.10); None at the edge."""
+    dr, dc = {"north": (1, 0), "south": (-1, 0), "east": (0, 1), "west": (0, -1)}[direction]
+    row, col = cell(number, columns)
+    top = len(state.squares)
+    while True:
+        row, col = row + dr, col + dc
+        if row < 0 or col < 0 or col >= columns:
+            return None
+        n = number_at(row, col, columns)
+        if n > top:
+            return None
+        if not state.squares[n - 1].destroyed:
+            return n
+
+
+def neighbours(state: GameState, number: int, columns: int = 10) -> Iterator[int]:
+    for d in ("north", "south", "east", "west"):
+        n = step(state, number, d, columns)  # type: ignore[arg-type]
+        if n is not None:
+            yield n
+
+
+def distance(state: GameState, a: int, b: int, columns: int = 10) -> int | None:
+    """Moves in the shortest N/S/E/W path between two squares (VI.13); None if unreachable."""
+    if a == b:
+        return 0
+    seen = {a}
+    queue = deque([(a, 0)])
+    while queue:
+        here, d = queue.popleft()
+        for n in neighbours(state, here, columns):
+            if n == b:
+                return d + 1
+            if n not in seen:
+                seen.add(n)
+                queue.append((n, d + 1))
+    return None
+
+
+def add_square(state: GameState) -> int:
+    """Add a square: in place of the lowest destroyed one if any (VI.18), else at the end (VI.3)."""
+    for sq in state.squares:
+        if sq.destroyed:
+            sq.destroyed = False
+            sq.name = sq.owner = sq.card = None
+            sq.polluted = sq.contaminated = False
+            sq.price_paid = None
+            return sq.number
+    number = len(state.squares) + 1
+    state.squares.append(Square(number=number))
+    return number
+
+
+def destroy_square(state: GameState, number: int) -> None:
+    """Destroy a square (used by later mechanics and admin rulings); the board keeps one square."""
+    if len(live_numbers(state)) <= 1:
+        raise ValueError("the board must always contain at least one square (VI.1)")
+    sq = state.squares[number - 1]
+    sq.destroyed = True
+    sq.owner = sq.name = sq.card = None

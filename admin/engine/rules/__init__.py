@@ -1,0 +1,1 @@
+"""Rule modules: one per mechanic, each naming the rule ids it implements."""

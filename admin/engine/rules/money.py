@@ -1,0 +1,13 @@
+"""IV and XV: dollars, the starting money, bankruptcy, and the Admin Bank Account.
+
+The rules themselves live in :meth:`admin.engine.context.UpdateContext.transfer` (bankruptcy
+checks, the bank as source and sink); this module carries their parameters."""
+
+from admin.engine.rules.base import RuleModule
+
+
+class MoneyModule(RuleModule):
+    name = "money"
+    rules = ("IV.1", "IV.2", "IV.3", "XV.1", "XV.2")
+    defaults = {"start_money": 10000}
+    summary = "Starting money, bankruptcy limits on voluntary actions, the Admin Bank Account."

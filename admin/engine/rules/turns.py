@@ -1,0 +1,78 @@
+"""VII and IX.1: each player's turn (dice of their transport, doubles give another turn) and the
+$1000 for passing the end of the board (VI.11), in a random order each update."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from admin.engine.context import BANK
+from admin.engine.movement import move
+from admin.engine.rules.base import RuleModule
+from admin.errors import RuleError
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.model import Player
+
+_DICE = re.compile(r"^(\d*)d(\d*)$")
+
+
+def parse_dice(spec: str) -> tuple[int, int]:
+    """``"2d6"`` -> (2, 6); ``"d10"`` -> (1, 10); ``"2d"`` -> (2, 6) (VII.4)."""
+    m = _DICE.match(spec.strip().lower())
+    if not m:
+        raise RuleError(f"dice {spec!r} are not of the form NdS, e.g. 2d6")
+    return int(m.group(1) or 1), int(m.group(2) or 6)
+
+
+class TurnsModule(RuleModule):
+    name = "turns"
+    rules = ("VII.1", "VII.2", "VII.3", "VII.4", "IX.1", "VI.11")
+    defaults = {"dice": {"foot": "2d6"}, "pass_bonus": 1000, "max_turns_in_a_row": 50}
+    summary = "One turn per player per update in random order; doubles roll again; $1000 for passing the end."
+
+    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+        if wrapped:
+            bonus = int(ctx.params("turns")["pass_bonus"])
+            ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board")
+            ctx.emit("pass-bonus", f"{player.name} received ${bonus} for passing the end of the board.",
+                     player=player.name, rule="VI.11", data={"amount": bonus})
+
+
+def take_turns(ctx: UpdateContext) -> None:
+    """Every active player takes one turn (plus any doubles), in a random order (IX.1)."""
+    names = sorted(p.name for p in ctx.state.active_players())
+    order = ctx.dice.shuffle(names, "order")
+    if order:
+        ctx.emit("order", "Turn order: " + ", ".join(order) + ".", rule="IX.1", data={"order": order})
+    for name in order:
+        player = ctx.state.players[name]
+        if player.active:
+            take_turn(ctx, player)
+
+
+def take_turn(ctx: UpdateContext, player: Player) -> None:
+    params = ctx.params("turns")
+    limit = int(params["max_turns_in_a_row"])
+    modules = ctx.registry.enabled(ctx.state)
+    for turn in range(limit):
+        for m in modules:
+            m.on_turn_start(ctx, player, turn)
+        count, sides = parse_dice(params["dice"].get(player.transport, "2d6"))
+        faces = [ctx.dice.roll(f"turn/{player.name}/{turn}/d{i}", sides) for i in range(count)]
+        doubles = any(faces.count(f) == 2 for f in set(faces))  # exactly two dice the same (VII.2)
+        ctx.emit("roll", f"{player.name} rolled {' and '.join(map(str, faces))}"
+                         + (" (doubles)" if doubles else "") + ".",
+                 player=player.name, rule="VII.1", data={"faces": faces, "turn": turn})
+        wrapped = move(ctx, player, sum(faces))
+        if not player.active:
+            return
+        for m in modules:
+            m.on_turn_end(ctx, player, turn, wrapped)
+        if not doubles or not player.active:
+            return
+        for m in modules:
+            m.on_doubles(ctx, player, turn)
+    ctx.emit("loop-guard", f"{player.name} rolled doubles {limit} times in a row; the turn stops "
+                           "here and the Admin should rule on it (X.1).", player=player.name, rule="X.1")

@@ -1,0 +1,215 @@
+"""A game directory: paths, settings (``nomopoly.toml``), loading and saving the state, the lock,
+the update log, and the dice seeds.
+
+Layout::
+
+    nomopoly.toml        settings: schedule, mail, site (no secrets: those come from the environment)
+    rules_md/            the live ruleset, one markdown file per section
+    site_templates/      optional overrides of the bundled templates
+    state/game.yaml      public: week, update, bank, modules and their parameters ...
+    state/board.yaml     public: the squares
+    state/players.yaml   public: players (no addresses)
+    state/proposals.yaml public: proposals and votes
+    state/private.yaml   PRIVATE: addresses, token hashes, buried cards, join requests
+    state/secrets.yaml   PRIVATE: the next update's dice seed (revealed in its log afterwards)
+    state/ledger.yaml    PRIVATE: every message taken in, and what became of it
+    state/pending.yaml   the Admin's rulings waiting for the next update
+    state/log/           one file per change: init, admin actions, updates (inputs, events, dice)
+    state/mail/          PRIVATE: the raw archive of every message taken in
+"""
+
+from __future__ import annotations
+
+import fcntl
+import tomllib
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from admin.engine.dice import commitment, new_seed
+from admin.errors import StateError
+from admin.model import GameState, Player, PrivateState, Proposal, Square
+from admin.store import Transaction, dump_yaml, from_data, load_yaml, recover, to_data
+
+SCHEMA = 1
+PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml")
+
+
+@dataclass
+class Settings:
+    """``nomopoly.toml``: how this game is run (not what its rules are: that is state)."""
+
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def site_url(self) -> str:
+        return str(self.raw.get("site", {}).get("url", "")).rstrip("/")
+
+    @property
+    def title(self) -> str:
+        return str(self.raw.get("site", {}).get("title", ""))
+
+    def section(self, name: str) -> dict[str, Any]:
+        node: Any = self.raw
+        for part in name.split("."):
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        return node if isinstance(node, dict) else {}
+
+    @property
+    def insecure_seed_key(self) -> str | None:
+        """Demo only: derive seeds from a public key so the demo replays identically."""
+        value = self.section("dice").get("insecure_demo_seed_key")
+        return str(value) if value else None
+
+
+class GameDir:
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root).resolve()
+        self.state_dir = self.root / "state"
+        self.log_dir = self.state_dir / "log"
+        self.rules_dir = self.root / "rules_md"
+
+    # -- settings --------------------------------------------------------------------------
+    @property
+    def settings_path(self) -> Path:
+        return self.root / "nomopoly.toml"
+
+    def settings(self) -> Settings:
+        try:
+            with open(self.settings_path, "rb") as fh:
+                return Settings(tomllib.load(fh))
+        except FileNotFoundError:
+            raise StateError(f"{self.settings_path}: not found; {self.root} is not a game directory "
+                             "(make one with `nomopoly init DIR`, or pass --game DIR)") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise StateError(f"{self.settings_path}: invalid TOML: {exc}") from None
+
+    def exists(self) -> bool:
+        return (self.state_dir / "game.yaml").exists()
+
+    # -- the lock --------------------------------------------------------------------------
+    @contextmanager
+    def lock(self, wait: bool = False) -> Iterator[None]:
+        """One writer at a time; a second update fails at once with a clear error (or waits)."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        fh = open(self.state_dir / ".lock", "a+")
+        try:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                raise StateError(f"another nomopoly command is changing {self.root} right now; "
+                                 "wait for it to finish and run again") from None
+            recover(self.state_dir)
+            yield
+        finally:
+            fh.close()
+
+    # -- state -----------------------------------------------------------------------------
+    def load(self) -> GameState:
+        if not self.exists():
+            raise StateError(f"{self.state_dir / 'game.yaml'}: not found; {self.root} is not a game "
+                             "directory (make one with `nomopoly init DIR`, or pass --game DIR)")
+        recover(self.state_dir)
+        return state_from_files({name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)},
+                                self.state_dir)
+
+    def load_public(self) -> GameState:
+        """The state without reading any private file (what the site build uses)."""
+        files = {name: self._read(name) for name in PUBLIC_FILES}
+        files["private.yaml"] = {}
+        return state_from_files(files, self.state_dir)
+
+    def _read(self, name: str) -> Any:
+        data = load_yaml(self.state_dir / name)
+        if not isinstance(data, dict):
+            raise StateError(f"{self.state_dir / name}: expected a mapping at the top; restore it with git")
+        return data
+
+    def stage_state(self, tx: Transaction, state: GameState) -> None:
+        for name, text in state_files(state).items():
+            tx.write(self.state_dir / name, text)
+
+    # -- secrets: the next seed -------------------------------------------------------------
+    def next_seed(self) -> bytes:
+        data = load_yaml(self.state_dir / "secrets.yaml") or {}
+        try:
+            return bytes.fromhex(data["next_seed"])
+        except (KeyError, TypeError, ValueError):
+            raise StateError(f"{self.state_dir / 'secrets.yaml'}: no valid next_seed; the dice "
+                             "cannot be rolled (restore the file from a backup)") from None
+
+    def make_seed(self, update: int) -> bytes:
+        key = self.settings().insecure_seed_key
+        if key:
+            import hashlib
+
+            return hashlib.sha256(f"{key}/{update}".encode()).digest()
+        return new_seed()
+
+    def stage_seed(self, tx: Transaction, seed: bytes) -> str:
+        tx.write(self.state_dir / "secrets.yaml", dump_yaml({"next_seed": seed.hex()}))
+        return commitment(seed)
+
+    # -- the log ---------------------------------------------------------------------------
+    def log_entries(self) -> list[Path]:
+        return sorted(self.log_dir.glob("*.yaml")) if self.log_dir.exists() else []
+
+    def next_log_path(self, kind: str) -> Path:
+        entries = self.log_entries()
+        seq = int(entries[-1].name.split("-", 1)[0]) + 1 if entries else 0
+        return self.log_dir / f"{seq:06d}-{kind}.yaml"
+
+    def update_logs(self) -> dict[int, Path]:
+        out = {}
+        for path in self.log_entries():
+            if "-update-" in path.name:
+                out[int(path.stem.rsplit("-", 1)[1])] = path
+        return out
+
+    # -- pending rulings ---------------------------------------------------------------------
+    def pending_rulings(self) -> list[dict[str, Any]]:
+        path = self.state_dir / "pending.yaml"
+        if not path.exists():
+            return []
+        data = load_yaml(path) or {}
+        return list(data.get("rulings", []))
+
+
+# -- state <-> files ---------------------------------------------------------------------------
+def state_files(state: GameState) -> dict[str, str]:
+    """The state as file name -> YAML text (the one place that decides what goes where)."""
+    game = {k: v for k, v in to_data(state).items()
+            if k not in ("squares", "players", "proposals", "private")}
+    game["schema"] = SCHEMA
+    return {
+        "game.yaml": dump_yaml(game),
+        "board.yaml": dump_yaml({"squares": to_data(state.squares)}),
+        "players.yaml": dump_yaml({"players": to_data(state.players)}),
+        "proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
+        "private.yaml": dump_yaml(to_data(state.private)),
+    }
+
+
+def state_from_files(files: dict[str, Any], where: Path) -> GameState:
+    game = dict(files["game.yaml"])
+    schema = game.pop("schema", None)
+    if schema != SCHEMA:
+        raise StateError(f"{where / 'game.yaml'}: schema {schema!r}, this nomopoly reads schema {SCHEMA}")
+
+    def field_of(name: str, key: str, cls: Any, default: Any) -> Any:
+        data = files[name].get(key, default)
+        return from_data(cls, data, f"{where / name}: {key}")
+
+    state = from_data(GameState, {**game, "squares": [], "players": {}, "proposals": []},
+                      f"{where / 'game.yaml'}")
+    state.squares = field_of("board.yaml", "squares", list[Square], [])
+    state.players = field_of("players.yaml", "players", dict[str, Player], {})
+    state.proposals = field_of("proposals.yaml", "proposals", list[Proposal], [])
+    state.private = from_data(PrivateState, files["private.yaml"] or {}, f"{where / 'private.yaml'}")
+    for name, player in state.players.items():
+        if player.name != name:
+            raise StateError(f"{where / 'players.yaml'}: players.{name}.name is {player.name!r}; "
+                             "the key and the name must match")
+    return state
+

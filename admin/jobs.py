@@ -1,0 +1,323 @@
+"""The admin's jobs, each one function the CLI calls: init, player changes, update, replay, verify.
+
+Everything with side effects happens here or below (files, mail); the engine stays pure.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from admin.engine import admin as admin_ops
+from admin.engine.commands import command_from_dict
+from admin.engine.dice import Dice, commitment, derive, inputs_digest
+from admin.engine.events import Event, Ruling
+from admin.engine.registry import REGISTRY
+from admin.engine.rules.schedule import slot_of
+from admin.engine.update import LineCommand, Submission, run_update
+from admin.errors import StateError
+from admin.game import GameDir, state_files
+from admin.mail.auth import AuthSettings, hash_token
+from admin.mail.intake import Ledger, Screened, screen, take_in
+from admin.mail.sources import MaildirSource, MailSource
+from admin.model import GameState
+from admin.presets import bundled_path, initial_state
+from admin.store import Transaction, dump_yaml, from_data, load_yaml, to_data
+
+DEFAULT_MAX_BYTES = 1_000_000
+
+
+# -- init and the admin's immediate actions -----------------------------------------------------
+def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
+              settings_text: str | None = None) -> GameDir:
+    game = GameDir(root)
+    if game.exists():
+        raise StateError(f"{game.root} already holds a game (state/game.yaml); choose another folder")
+    game.root.mkdir(parents=True, exist_ok=True)
+    state = initial_state(ruleset, name or game.root.name)
+    if not game.settings_path.exists():
+        game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
+    if not game.rules_dir.exists():
+        shutil.copytree(bundled_path("rules_md"), game.rules_dir)
+    with game.lock():
+        tx = Transaction(game.state_dir)
+        seed = game.make_seed(1)
+        state.next_commitment = game.stage_seed(tx, seed)
+        game.stage_state(tx, state)
+        tx.write(game.next_log_path("init"), dump_yaml({"kind": "init", "state": to_data(state)}))
+        tx.write(results_path(game, 0), dump_yaml({"update": 0, "next_commitment": state.next_commitment}))
+        tx.commit()
+    return game
+
+
+def default_settings(name: str) -> str:
+    return f'''# nomopoly settings for "{name}". Secrets never go here: passwords and tokens come from
+# environment variables (see the README).
+
+[game]
+title = "{name}"
+# the Monday of week 1, and the timezone of the deadlines
+start = "{datetime.now(timezone.utc).date() - timedelta(days=datetime.now(timezone.utc).weekday())}"
+timezone = "UTC"
+
+[mail]
+# "maildir" (a local folder) or "imap" (see [mail.imap] in the README)
+source = "maildir"
+maildir = "mail/inbox"
+
+[auth]
+plus_addressing = "strip"
+require_token = false
+
+[site]
+title = "{name}"
+# url = "https://example.org/nomopoly/"   # enables the Atom feed and sitemap
+'''
+
+
+def admin_action(game: GameDir, kind: str, apply: Callable[[GameState], Any], record: dict[str, Any]) -> Any:
+    """Apply an immediate admin action, save the state and log it (replay applies it again)."""
+    with game.lock():
+        state = game.load()
+        result = apply(state)
+        tx = Transaction(game.state_dir)
+        game.stage_state(tx, state)
+        tx.write(game.next_log_path(kind), dump_yaml({"kind": kind, **record}))
+        tx.commit()
+    return result
+
+
+def _apply_admin_record(state: GameState, entry: dict[str, Any]) -> None:
+    kind = entry["kind"]
+    if kind == "player-add":
+        admin_ops.add_player(state, entry["name"], entry["email"], entry.get("token_hash"))
+    elif kind == "player-remove":
+        admin_ops.remove_player(state, entry["name"])
+    elif kind == "player-token":
+        admin_ops.set_token(state, entry["name"], entry["token_hash"])
+    else:
+        raise StateError(f"unknown log entry kind {kind!r}")
+
+
+def add_player(game: GameDir, name: str, email: str, token: str | None = None) -> None:
+    record = {"name": name, "email": email.strip().lower(),
+              "token_hash": hash_token(token) if token else None}
+    admin_action(game, "player-add", lambda s: _apply_admin_record(s, {"kind": "player-add", **record}),
+                 record)
+
+
+def remove_player(game: GameDir, name: str) -> None:
+    admin_action(game, "player-remove", lambda s: admin_ops.remove_player(s, name), {"name": name})
+
+
+def set_token(game: GameDir, name: str, token: str) -> None:
+    record = {"name": name, "token_hash": hash_token(token)}
+    admin_action(game, "player-token", lambda s: admin_ops.set_token(s, name, record["token_hash"]), record)
+
+
+def queue_ruling(game: GameDir, ruling: Ruling) -> None:
+    with game.lock():
+        rulings = game.pending_rulings() + [to_data(ruling)]
+        tx = Transaction(game.state_dir)
+        tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": rulings}))
+        tx.commit()
+
+
+# -- the update ------------------------------------------------------------------------------
+@dataclass
+class UpdateOutcome:
+    update: int
+    cutoff: datetime
+    state: GameState
+    events: list[Event]
+    screened: list[Screened] = field(default_factory=list)
+    committed: bool = False
+
+
+def results_path(game: GameDir, update: int) -> Path:
+    return game.state_dir / "results" / f"{update:04d}.yaml"
+
+
+def deadline(game: GameDir, state: GameState) -> datetime | None:
+    """The deadline of the next update, from the schedule (mail after it waits, IX.4)."""
+    start = game.settings().section("game").get("start")
+    if not start:
+        return None
+    slots = REGISTRY.params(state, "schedule")["slots"]
+    week, slot = slot_of(slots, state.update + 1)
+    spec = slots[slot.index]
+    if "deadline_day" not in spec:
+        return None
+    monday = datetime.fromisoformat(str(start)).replace(tzinfo=timezone.utc)
+    return monday + timedelta(weeks=week - 1, days=int(spec["deadline_day"]) + 1) - timedelta(seconds=1)
+
+
+def open_source(game: GameDir, maildir: Path | None) -> MailSource:
+    if maildir is not None:
+        return MaildirSource(maildir)
+    mail = game.settings().section("mail")
+    kind = mail.get("source", "maildir")
+    if kind == "maildir":
+        return MaildirSource(game.root / str(mail.get("maildir", "mail/inbox")))
+    if kind == "imap":
+        from admin.mail.imap import ImapConfig, ImapSource
+
+        return ImapSource(ImapConfig.from_dict(game.settings().section("mail.imap")))
+    raise StateError(f'nomopoly.toml [mail] source = {kind!r}: use "maildir" or "imap"')
+
+
+def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path | None = None,
+                   dry_run: bool = False, source: MailSource | None = None) -> UpdateOutcome:
+    with game.lock():
+        state = game.load()
+        if at is None:
+            now = datetime.now(timezone.utc)
+            due = deadline(game, state)
+            at = min(now, due) if due else now
+        at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+        source = source or open_source(game, maildir)
+        try:
+            intake = take_in(game.state_dir, source, at)
+            ledger = Ledger.load(game.state_dir / "ledger.yaml")
+            settings = game.settings()
+            auth = AuthSettings.from_dict(settings.section("auth"))
+            max_bytes = int(settings.section("mail").get("max_bytes", DEFAULT_MAX_BYTES))
+            screened = screen(game.state_dir, ledger.pending(at), state, auth, max_bytes)
+            rulings = [from_data(Ruling, r, "state/pending.yaml") for r in game.pending_rulings()]
+            update = state.update + 1
+            inputs = {"update": update, "cutoff": at.isoformat(),
+                      "messages": [s.log_record() for s in screened],
+                      "rulings": [to_data(r) for r in rulings]}
+            seed = game.next_seed()
+            outcome, tx = _apply(game, state, inputs, seed, ledger, screened)
+            if dry_run:
+                return outcome
+            tx.commit()
+            outcome.committed = True
+            settled = [s.entry.key for s in screened] + intake.settled_keys
+            source.mark_processed(settled)
+        finally:
+            source.close()
+    return outcome
+
+
+def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes, ledger: Ledger,
+           screened: list[Screened]) -> tuple[UpdateOutcome, Transaction]:
+    result, dice = _run_logged(state, inputs, seed)
+    update = result.state.update
+    next_seed = game.make_seed(update + 1)
+    tx = Transaction(game.state_dir)
+    result.state.next_commitment = game.stage_seed(tx, next_seed)
+    for s in screened:
+        entry = ledger.messages[s.entry.hash]
+        entry.status, entry.update, entry.reason = s.status, update, s.reason
+    game.stage_state(tx, result.state)
+    tx.write(game.state_dir / "ledger.yaml", ledger.dump())
+    tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
+    dice_record = {"seed": seed.hex(), "commitment": commitment(seed), "digest": dice.digest,
+                   "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+    tx.write(game.next_log_path(f"update-{update}"), dump_yaml({
+        "kind": "update", "inputs": inputs, "dice": dice_record,
+        "events": [to_data(e) for e in result.events],
+        "next_commitment": result.state.next_commitment}))
+    tx.write(results_path(game, update), dump_yaml(public_results(result.state, result.events, inputs,
+                                                                  dice_record)))
+    outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
+                            state=result.state, events=result.events, screened=screened)
+    return outcome, tx
+
+
+def _run_logged(state: GameState, inputs: dict[str, Any], seed: bytes):
+    submissions = []
+    for m in inputs["messages"]:
+        if m["status"] != "applied":
+            continue
+        cmds = [LineCommand(line["first"], line["text"], command_from_dict(line["command"]))
+                for line in m["lines"] if line["command"] is not None and line["command"]["cmd"] != "token"]
+        if m["player"] is None:
+            cmds = [c for c in cmds if c.command.cmd == "join"]
+        submissions.append(Submission(key=m["hash"], player=m["player"], sender=m["sender"],
+                                      received=m["received"], commands=cmds))
+    rulings = [from_data(Ruling, r, "update log") for r in inputs["rulings"]]
+    dice = Dice(seed=seed, digest=inputs_digest(inputs), update=state.update + 1)
+    return run_update(state, submissions, rulings, dice), dice
+
+
+def public_results(state: GameState, events: list[Event], inputs: dict[str, Any],
+                   dice_record: dict[str, Any]) -> dict[str, Any]:
+    from admin.engine.rules.endgame import net_worth
+
+    slots = REGISTRY.params(state, "schedule")["slots"]
+    _, slot = slot_of(slots, state.update)
+    public = [{k: v for k, v in to_data(e).items() if k not in ("private", "ref")}
+              for e in events if e.text is not None]
+    return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
+            "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
+            "money": {n: p.money for n, p in sorted(state.players.items()) if p.active},
+            "net_worth": {n: net_worth(state, p) for n, p in sorted(state.players.items()) if p.active}}
+
+
+# -- replay and verify ------------------------------------------------------------------------
+def replay(game: GameDir) -> GameState:
+    """Rebuild today's state from the log alone."""
+    state: GameState | None = None
+    for path in game.log_entries():
+        entry = load_yaml(path)
+        if entry["kind"] == "init":
+            state = from_data(GameState, entry["state"], str(path))
+            continue
+        if state is None:
+            raise StateError(f"{path}: the log does not start with an init entry")
+        if entry["kind"] == "update":
+            result, _ = _run_logged(state, entry["inputs"], bytes.fromhex(entry["dice"]["seed"]))
+            state = result.state
+            state.next_commitment = entry["next_commitment"]
+        else:
+            _apply_admin_record(state, entry)
+    if state is None:
+        raise StateError(f"{game.log_dir}: no log entries; nothing to replay")
+    return state
+
+
+def replay_check(game: GameDir) -> list[str]:
+    """Differences between the replayed state and the files on disk (empty: identical)."""
+    with game.lock():
+        rebuilt = state_files(replay(game))
+        problems = []
+        for name, text in rebuilt.items():
+            on_disk = (game.state_dir / name).read_text(encoding="utf-8")
+            if on_disk != text:
+                problems.append(f"state/{name} differs from the replayed state")
+        return problems
+
+
+def verify(game: GameDir, update: int | None = None) -> list[str]:
+    """Check the dice of one or every update: the seed matches the commitment published before
+    the update, and every roll recomputes. Uses only public results files."""
+    problems: list[str] = []
+    files = sorted((game.state_dir / "results").glob("*.yaml"))
+    previous: str | None = None
+    checked = 0
+    for path in files:
+        data = load_yaml(path)
+        n = int(data["update"])
+        if n > 0 and (update is None or n == update):
+            dice = data["dice"]
+            seed = bytes.fromhex(dice["seed"])
+            if commitment(seed) != dice["commitment"]:
+                problems.append(f"update {n}: the seed does not hash to its commitment")
+            if previous is not None and previous != dice["commitment"]:
+                problems.append(f"update {n}: the commitment differs from the one published before it")
+            for label, sides, value in dice["rolls"]:
+                if derive(seed, dice["digest"], label, int(sides)) != int(value):
+                    problems.append(f"update {n}: roll {label} (d{sides}) recorded {value}, recomputes "
+                                    f"{derive(seed, dice['digest'], label, int(sides))}")
+            checked += 1
+        previous = data.get("next_commitment")
+    if update is not None and checked == 0:
+        raise StateError(f"there is no update {update} to verify; updates run: {len(files) - 1}")
+    return problems
+

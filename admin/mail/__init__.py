@@ -1,0 +1,1 @@
+"""Mail at the edges: sources, intake and ledger, message bodies, the command grammar, auth, outbox."""

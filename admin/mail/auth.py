@@ -1,0 +1,103 @@
+"""Who sent this? The sender must be a registered player's address; a game may also require the
+player's secret token (``TOKEN <secret>``) and a DKIM or SPF pass recorded by the admin's own mail
+server in Authentication-Results. Settings: the ``[auth]`` table of nomopoly.toml."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal, Sequence
+
+from admin.errors import StateError
+
+_RESULT = re.compile(r"\b(dkim|spf)=(\w+)", re.IGNORECASE)
+_DOMAIN = re.compile(r"(?:header\.d|header\.i|smtp\.mailfrom|header\.from)=@?([^\s;]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AuthSettings:
+    #: "strip": alice+nomopoly@x.org counts as alice@x.org; "exact": it does not
+    plus_addressing: Literal["strip", "exact"] = "strip"
+    require_token: bool = False
+    require_dkim: bool = False
+    #: the authserv-id your own server writes first in Authentication-Results (others are ignored)
+    authserv_id: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "AuthSettings":
+        known = {"plus_addressing", "require_token", "require_dkim", "authserv_id"}
+        unknown = set(data) - known
+        if unknown:
+            raise StateError(f"nomopoly.toml [auth]: unknown setting(s) {', '.join(sorted(unknown))}; "
+                             f"known: {', '.join(sorted(known))}")
+        plus = data.get("plus_addressing", "strip")
+        if plus not in ("strip", "exact"):
+            raise StateError(f'nomopoly.toml [auth] plus_addressing = {plus!r}: use "strip" or "exact"')
+        if data.get("require_dkim") and not data.get("authserv_id"):
+            raise StateError("nomopoly.toml [auth]: require_dkim needs authserv_id, the name your "
+                             "own mail server writes in Authentication-Results")
+        return cls(plus_addressing=plus, require_token=bool(data.get("require_token", False)),
+                   require_dkim=bool(data.get("require_dkim", False)),
+                   authserv_id=data.get("authserv_id"))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def hash_token(token: str) -> str:
+    return "sha256:" + hashlib.sha256(token.strip().encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, stored: str) -> bool:
+    return hmac.compare_digest(hash_token(token), stored)
+
+
+def normalise(address: str, plus: str = "strip") -> str:
+    address = address.strip().lower()
+    local, at, domain = address.partition("@")
+    if plus == "strip" and "+" in local:
+        local = local.split("+", 1)[0]
+    return f"{local}{at}{domain}"
+
+
+def find_player(emails: dict[str, str], sender: str, settings: AuthSettings,
+                active: set[str]) -> str | None:
+    wanted = normalise(sender, settings.plus_addressing)
+    for name, address in sorted(emails.items()):
+        if name in active and normalise(address, settings.plus_addressing) == wanted:
+            return name
+    return None
+
+
+def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str]) -> str | None:
+    """None if a given token matches the player's, else the reason."""
+    stored = token_hashes.get(name)
+    if stored is None:
+        return f"this game requires a TOKEN line, and {name} has none yet: ask the Admin for one"
+    if not tokens:
+        return "this game requires your secret on a line TOKEN <secret>; none was found"
+    if not any(token_matches(t, stored) for t in tokens):
+        return "the TOKEN line does not match your secret; nothing in this email was done"
+    return None
+
+
+def check_dkim(sender: str, results: Sequence[str], settings: AuthSettings) -> str | None:
+    """None if the admin's server recorded dkim=pass or spf=pass for the sender's domain."""
+    domain = sender.rpartition("@")[2].lower()
+    for header in results:
+        authserv = header.split(";", 1)[0].strip().lower()
+        if settings.authserv_id and authserv != settings.authserv_id.lower():
+            continue  # added by someone else's server, possibly forged
+        for clause in header.split(";")[1:]:
+            m = _RESULT.search(clause)
+            d = _DOMAIN.search(clause)
+            if m and m.group(2).lower() == "pass" and d:
+                found = d.group(1).lower().rpartition("@")[2]
+                if found == domain or domain.endswith("." + found):
+                    return None
+    return (f"this game requires your mail server to pass DKIM or SPF for {domain}, and "
+            f"{settings.authserv_id or 'the Admin'}'s server recorded no pass")

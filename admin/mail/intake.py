@@ -1,0 +1,206 @@
+"""Intake: take every message exactly once.
+
+1. :func:`take_in` archives each raw message (``state/mail/<hh>/<sha256>.eml``) and records it in
+   the ledger (``state/ledger.yaml``) as ``pending`` before anything acts on it. A message already
+   in the ledger (same content hash) is not taken twice; the same Message-ID with other content
+   (a duplicate delivery) is recorded as ``duplicate`` and never acted on.
+2. :func:`screen` turns the pending messages up to the cut-off into engine submissions, or into a
+   verdict of why not (auto-reply, bounce, unknown sender, failed authentication, too big).
+3. The update job commits the new state together with the ledger (each message ``applied``,
+   ``rejected`` or ``ignored`` with the update's number) in one transaction, and only then asks the
+   source to move the messages away. A crash anywhere leaves either the old state with the
+   messages still pending, or the new state with them applied: a re-run finishes the job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from admin.engine.commands import Join, Token, command_to_dict
+from admin.engine.update import LineCommand, Submission
+from admin.mail.auth import AuthSettings, check_dkim, check_token, find_player
+from admin.mail.grammar import LineVerdict, parse_lines
+from admin.mail.message import MailText, read_message
+from admin.mail.sources import MailSource, RawMessage
+from admin.model import GameState
+from admin.store import dump_yaml, from_data, load_yaml, to_data, write_atomic
+
+Status = Literal["pending", "applied", "rejected", "ignored", "duplicate"]
+
+
+@dataclass
+class LedgerEntry:
+    hash: str
+    key: str
+    message_id: str
+    received: str
+    status: Status = "pending"
+    update: int | None = None
+    reason: str | None = None
+
+
+@dataclass
+class Ledger:
+    messages: dict[str, LedgerEntry] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path) -> "Ledger":
+        if not path.exists():
+            return cls()
+        return from_data(cls, load_yaml(path) or {}, str(path))
+
+    def dump(self) -> str:
+        return dump_yaml(to_data(self))
+
+    def by_message_id(self) -> dict[str, LedgerEntry]:
+        return {e.message_id: e for e in self.messages.values() if e.status != "duplicate"}
+
+    def pending(self, cutoff: datetime | None) -> list[LedgerEntry]:
+        out = [e for e in self.messages.values() if e.status == "pending"
+               and (cutoff is None or datetime.fromisoformat(e.received) <= cutoff)]
+        return sorted(out, key=lambda e: (e.received, e.hash))
+
+
+@dataclass
+class IntakeReport:
+    new: int = 0
+    known: int = 0
+    duplicates: int = 0
+    #: source keys whose messages are settled (in a committed update) and may be moved away
+    settled_keys: list[str] = field(default_factory=list)
+
+
+def archive_path(state_dir: Path, digest: str) -> Path:
+    return state_dir / "mail" / digest[:2] / f"{digest}.eml"
+
+
+def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None) -> IntakeReport:
+    """Archive and record every message the source has up to ``cutoff`` (step 1 above)."""
+    ledger_path = state_dir / "ledger.yaml"
+    ledger = Ledger.load(ledger_path)
+    ids = ledger.by_message_id()
+    report = IntakeReport()
+    messages: list[RawMessage] = source.fetch(cutoff)
+    for msg in messages:
+        digest = hashlib.sha256(msg.raw).hexdigest()
+        entry = ledger.messages.get(digest)
+        if entry is not None:
+            report.known += 1
+            if entry.status != "pending":
+                report.settled_keys.append(msg.key)
+            continue
+        path = archive_path(state_dir, digest)
+        if not path.exists():
+            write_atomic(path, msg.raw)
+        message_id = _message_id(msg.raw, digest)
+        entry = LedgerEntry(hash=digest, key=msg.key, message_id=message_id,
+                            received=msg.received.isoformat())
+        if message_id in ids:
+            entry.status = "duplicate"
+            entry.reason = f"the same Message-ID as message {ids[message_id].hash[:12]}, taken in before"
+            report.duplicates += 1
+            report.settled_keys.append(msg.key)
+        else:
+            ids[message_id] = entry
+            report.new += 1
+        ledger.messages[digest] = entry
+    if report.new or report.duplicates:
+        write_atomic(ledger_path, ledger.dump())
+    return report
+
+
+def _message_id(raw: bytes, digest: str) -> str:
+    head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    lines = head.decode("latin-1").replace("\r\n", "\n").split("\n")
+    for i, line in enumerate(lines):
+        if line.lower().startswith("message-id:"):
+            value = line.split(":", 1)[1]
+            j = i + 1
+            while j < len(lines) and lines[j][:1] in (" ", "\t"):
+                value += lines[j]
+                j += 1
+            value = value.strip().strip("<>").strip()
+            if value:
+                return value
+    return f"sha256:{digest}"
+
+
+@dataclass
+class Screened:
+    """What became of one pending message (recorded in the update log, private)."""
+
+    entry: LedgerEntry
+    mail: MailText | None
+    player: str | None
+    status: Status
+    reason: str | None
+    verdicts: list[LineVerdict] = field(default_factory=list)
+    submission: Submission | None = None
+
+    def log_record(self) -> dict[str, Any]:
+        return {
+            "hash": self.entry.hash, "message_id": self.entry.message_id,
+            "received": self.entry.received, "player": self.player,
+            "sender": self.mail.sender if self.mail else "",
+            "subject": self.mail.subject if self.mail else "",
+            "kind": self.mail.kind if self.mail else "normal",
+            "status": self.status, "reason": self.reason,
+            "lines": [_verdict_record(v) for v in self.verdicts],
+        }
+
+
+def _verdict_record(v: LineVerdict) -> dict[str, Any]:
+    secret = isinstance(v.command, Token) or v.text.strip().lower().startswith("token")
+    return {"first": v.first_line, "last": v.last_line,
+            "text": "TOKEN ********" if secret else v.text,
+            "command": command_to_dict(v.command) if v.command is not None else None,
+            "error": v.error}
+
+
+def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
+           auth: AuthSettings, max_bytes: int) -> list[Screened]:
+    """Step 2: read, authenticate and parse each pending message."""
+    active = {p.name for p in state.active_players()}
+    out = []
+    for entry in entries:
+        raw = archive_path(state_dir, entry.hash).read_bytes()
+        mail = read_message(raw, max_bytes=max_bytes)
+        out.append(_screen_one(entry, mail, state, auth, active))
+    return out
+
+
+def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: AuthSettings,
+                active: set[str]) -> Screened:
+    if mail.kind != "normal":
+        return Screened(entry, mail, None, "ignored", f"{mail.kind}: never acted on nor answered")
+    verdicts = parse_lines(mail.lines)
+    if mail.problems and not mail.lines:
+        return Screened(entry, mail, None, "rejected", "; ".join(mail.problems), verdicts)
+    player = find_player(state.private.emails, mail.sender, auth, active)
+    commands = [v for v in verdicts if v.command is not None]
+    if player is None:
+        joins = [v for v in commands if isinstance(v.command, Join)]
+        if joins and mail.sender:
+            sub = Submission(key=entry.hash, player=None, sender=mail.sender, received=entry.received,
+                             commands=[LineCommand(v.first_line, v.text, v.command) for v in joins])
+            return Screened(entry, mail, None, "applied", None, verdicts, sub)
+        return Screened(entry, mail, None, "rejected",
+                        f"{mail.sender or 'the sender'} is not a registered player's address; "
+                        "to join, send JOIN <name> and the Admin will decide", verdicts)
+    if auth.require_token:
+        tokens = [v.command.secret for v in commands if isinstance(v.command, Token)]
+        problem = check_token(player, tokens, state.private.token_hashes)
+        if problem:
+            return Screened(entry, mail, player, "rejected", problem, verdicts)
+    if auth.require_dkim:
+        problem = check_dkim(mail.sender, mail.authentication_results, auth)
+        if problem:
+            return Screened(entry, mail, player, "rejected", problem, verdicts)
+    sub = Submission(key=entry.hash, player=player, sender=mail.sender, received=entry.received,
+                     commands=[LineCommand(v.first_line, v.text, v.command) for v in commands
+                               if not isinstance(v.command, Token)])
+    return Screened(entry, mail, player, "applied", None, verdicts, sub)

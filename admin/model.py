@@ -1,0 +1,185 @@
+"""The game's state as typed dataclasses.
+
+:class:`GameState` is everything the engine reads and writes. Its :attr:`GameState.private` part
+(player addresses, token hashes, buried cards, join requests) is stored in its own file and is
+never read by the site build. Dice seeds are not engine state: they live at the edge
+(:mod:`admin.game`), and the engine receives a :class:`admin.engine.dice.Dice`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+PlayerStatus = Literal["active", "removed"]
+ProposalStatus = Literal[
+    "open", "replaced", "voting", "accepted", "rejected", "vetoed", "withdrawn", "sent back"
+]
+
+
+@dataclass
+class Square:
+    number: int
+    name: str | None = None
+    owner: str | None = None
+    #: the card placed face up on the square (public), XIV.3
+    card: str | None = None
+    destroyed: bool = False
+    polluted: bool = False
+    contaminated: bool = False
+    #: what the owner paid for it (VI.16 net worth uses the list price; this is for the record)
+    price_paid: int | None = None
+
+
+@dataclass
+class Player:
+    name: str
+    money: int
+    health: int
+    square: int
+    cards: list[str] = field(default_factory=list)
+    transport: str = "foot"
+    status: PlayerStatus = "active"
+    joined_week: int = 1
+    #: the last week in which the player took a voluntary action (III.5)
+    last_action_week: int = 0
+    resets: int = 0
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass
+class Vote:
+    player: str
+    choice: Literal["yes", "no", "abstain"]
+    update: int
+    #: the choices this vote replaced, oldest first (a changed vote is recorded, not lost)
+    changed_from: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Tally:
+    yes: int
+    no: int
+    abstain: int
+    #: players counted as Abstain because they did not vote (and were fined)
+    missing: list[str] = field(default_factory=list)
+    fines: dict[str, int] = field(default_factory=dict)
+    #: players who received a card because of the result (the card itself is private)
+    cards_to: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Proposal:
+    number: int
+    proposer: str
+    title: str
+    text: str
+    week: int
+    #: the update in which the proposal was received
+    update: int
+    status: ProposalStatus = "open"
+    votes: dict[str, Vote] = field(default_factory=dict)
+    tally: Tally | None = None
+    #: the admin's comment (send back, veto) or the number of the proposal that replaced it
+    note: str | None = None
+
+
+@dataclass
+class BuyRight:
+    """A player landed on an unowned square and may buy it before their next turn (XIII.3)."""
+
+    square: int
+    player: str
+    #: the global landing order within the update that created it; lower buys first
+    order: int
+    update: int
+
+
+@dataclass
+class BuriedCard:
+    square: int
+    card: str
+    player: str
+    update: int
+
+
+@dataclass
+class JoinRequest:
+    name: str
+    email: str
+    update: int
+
+
+@dataclass
+class PrivateState:
+    """What only the admin (and, for their own part, each player) may see."""
+
+    emails: dict[str, str] = field(default_factory=dict)
+    token_hashes: dict[str, str] = field(default_factory=dict)
+    buried: list[BuriedCard] = field(default_factory=list)
+    join_requests: list[JoinRequest] = field(default_factory=list)
+
+
+@dataclass
+class ModuleConfig:
+    """One enabled rule module and its parameters; the list order is precedence."""
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameState:
+    name: str
+    ruleset: str
+    #: how many updates have run; update ``n`` is the ``n``-th of the game
+    update: int = 0
+    week: int = 1
+    paused: bool = False
+    winner: str | None = None
+    ended: bool = False
+    end_reason: str | None = None
+    admin_bank: int = 0
+    #: the seed commitment (SHA-256, hex) for the next update, published before its deadline
+    next_commitment: str | None = None
+    next_proposal: int = 1
+    squares: list[Square] = field(default_factory=list)
+    players: dict[str, Player] = field(default_factory=dict)
+    proposals: list[Proposal] = field(default_factory=list)
+    buy_rights: list[BuyRight] = field(default_factory=list)
+    modules: list[ModuleConfig] = field(default_factory=list)
+    private: PrivateState = field(default_factory=PrivateState)
+
+    # -- look-ups used everywhere -------------------------------------------------------------
+    def square(self, number: int) -> Square | None:
+        """The square with this number, destroyed or not; None if it never existed."""
+        if 1 <= number <= len(self.squares) and self.squares[number - 1].number == number:
+            return self.squares[number - 1]
+        for sq in self.squares:
+            if sq.number == number:
+                return sq
+        return None
+
+    def live_squares(self) -> list[Square]:
+        return [s for s in self.squares if not s.destroyed]
+
+    def active_players(self) -> list[Player]:
+        return [p for p in self.players.values() if p.active]
+
+    def proposal(self, number: int) -> Proposal | None:
+        for p in self.proposals:
+            if p.number == number:
+                return p
+        return None
+
+    def params(self, module: str) -> dict[str, Any]:
+        for m in self.modules:
+            if m.name == module:
+                return m.params
+        return {}
+
+    def enabled(self, module: str) -> bool:
+        return any(m.name == module for m in self.modules)

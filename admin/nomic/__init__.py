@@ -1,0 +1,1 @@
+"""The Nomic half: proposals, votes, tallies and the ruleset with its history."""

@@ -1,0 +1,250 @@
+"""YAML in and out, typed, and atomic multi-file commits.
+
+- :func:`dump_yaml` writes plain, sorted, git-friendly YAML; :func:`load_yaml` reads it with the
+  safe C loader when available, and errors name the file and line.
+- :func:`to_data` / :func:`from_data` convert dataclasses to plain data and back, checking types
+  against the annotations, so a hand-edited file with a wrong shape fails with the file, the field
+  path and what was expected.
+- :class:`Transaction` commits several files all or none: every file is written to a temp name and
+  fsynced, a journal listing them is written and fsynced, then each is renamed into place. A crash
+  before the journal leaves the old files; a crash after it is rolled forward by
+  :func:`recover` on the next start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import types
+import typing
+from pathlib import Path
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+
+import yaml
+
+from admin.errors import StateError
+
+try:  # the C implementations are several times faster
+    _Loader: type = yaml.CSafeLoader
+    _Dumper: type = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover - libyaml missing
+    _Loader = yaml.SafeLoader
+    _Dumper = yaml.SafeDumper
+
+SCHEMA_VERSION = 1
+T = TypeVar("T")
+
+
+# -- YAML ------------------------------------------------------------------------------------
+def dump_yaml(data: Any) -> str:
+    """Deterministic YAML: sorted keys, block style, unicode kept, no aliases."""
+    return yaml.dump(
+        data, Dumper=_Dumper, sort_keys=True, allow_unicode=True, default_flow_style=False, width=100
+    )
+
+
+def load_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StateError(f"{path}: file not found; is --game pointing at a game directory?") from None
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{path}: not UTF-8 text (byte {exc.start}); restore it from git") from None
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise StateError(
+            f"{where}: invalid YAML ({problem}); fix the file by hand or restore it with git; "
+            "nothing was written"
+        ) from None
+
+
+# -- dataclasses <-> plain data --------------------------------------------------------------
+def to_data(obj: Any) -> Any:
+    """A dataclass tree as plain dicts/lists/scalars (None-valued fields are kept)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_data(v) for v in obj]
+    return obj
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def from_data(cls: type[T], data: Any, where: str = "") -> T:
+    """Build ``cls`` from plain data, checking every field; errors say where and what."""
+    return _convert(cls, data, where or cls.__name__)
+
+
+def _convert(tp: Any, data: Any, where: str) -> Any:
+    origin = get_origin(tp)
+    if tp is Any:
+        return data
+    if origin in (Union, types.UnionType):
+        options = get_args(tp)
+        if data is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _convert(option, data, where)
+            except StateError as exc:
+                errors.append(str(exc))
+        raise StateError(errors[0] if len(errors) == 1 else f"{where}: {data!r} matches none of {tp}")
+    if origin is Literal:
+        if data not in get_args(tp):
+            allowed = ", ".join(repr(a) for a in get_args(tp))
+            raise StateError(f"{where}: {data!r} is not one of {allowed}")
+        return data
+    if origin is list:
+        if not isinstance(data, list):
+            raise StateError(f"{where}: expected a list, found {type(data).__name__}")
+        (item,) = get_args(tp) or (Any,)
+        return [_convert(item, v, f"{where}[{i}]") for i, v in enumerate(data)]
+    if origin is dict:
+        if not isinstance(data, dict):
+            raise StateError(f"{where}: expected a mapping, found {type(data).__name__}")
+        key_t, val_t = get_args(tp) or (Any, Any)
+        return {_convert(key_t, k, where): _convert(val_t, v, f"{where}.{k}") for k, v in data.items()}
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(data, dict):
+            raise StateError(f"{where}: expected a mapping for {tp.__name__}, found {type(data).__name__}")
+        hints = _hints(tp)
+        names = {f.name for f in dataclasses.fields(tp) if f.init}
+        unknown = set(data) - names
+        if unknown:
+            raise StateError(f"{where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}; "
+                             f"known: {', '.join(sorted(names))}")
+        kwargs = {k: _convert(hints[k], v, f"{where}.{k}") for k, v in data.items()}
+        try:
+            return tp(**kwargs)
+        except TypeError as exc:
+            raise StateError(f"{where}: {exc}") from None
+    if tp is bool:
+        if not isinstance(data, bool):
+            raise StateError(f"{where}: expected true or false, found {data!r}")
+        return data
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise StateError(f"{where}: expected a whole number, found {data!r}")
+        return data
+    if tp is float:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise StateError(f"{where}: expected a number, found {data!r}")
+        return float(data)
+    if tp is str:
+        if not isinstance(data, str):
+            raise StateError(f"{where}: expected text, found {data!r}")
+        return data
+    if isinstance(tp, typing.ForwardRef):  # pragma: no cover - hints are resolved above
+        raise StateError(f"{where}: unresolved type {tp}")
+    return data
+
+
+# -- atomic files ----------------------------------------------------------------------------
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write one file atomically: temp file in the same folder, fsync, ``os.replace``."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(payload)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+JOURNAL = ".commit-journal.json"
+
+
+class Transaction:
+    """Stage several files and commit them all or none (see the module docstring)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._staged: dict[Path, bytes] = {}
+
+    def write(self, path: Path, data: bytes | str) -> None:
+        self._staged[Path(path)] = data.encode("utf-8") if isinstance(data, str) else data
+
+    def commit(self) -> list[Path]:
+        """Write every staged file; return the paths whose content actually changed."""
+        changed = []
+        temps: list[tuple[str, str]] = []
+        try:
+            for path, payload in sorted(self._staged.items()):
+                try:
+                    if path.read_bytes() == payload:
+                        continue
+                except FileNotFoundError:
+                    pass
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_name(f".{path.name}.tmp")
+                with open(tmp, "wb") as fh:
+                    fh.write(payload)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                temps.append((str(tmp), str(path)))
+                changed.append(path)
+            if not temps:
+                return []
+            write_atomic(self.root / JOURNAL, json.dumps(temps))
+        except OSError as exc:
+            for tmp, _ in temps:
+                Path(tmp).unlink(missing_ok=True)
+            raise StateError(
+                f"could not write the game's files under {self.root} ({exc.strerror or exc}); "
+                "the old state is intact; free some disk space or fix permissions and run again"
+            ) from exc
+        _roll_forward(self.root)
+        return changed
+
+
+def _roll_forward(root: Path) -> None:
+    journal = root / JOURNAL
+    pairs = json.loads(journal.read_text(encoding="utf-8"))
+    dirs = set()
+    for tmp, final in pairs:
+        if os.path.exists(tmp):
+            os.replace(tmp, final)
+        dirs.add(os.path.dirname(final))
+    for d in sorted(dirs):
+        _fsync_dir(Path(d))
+    journal.unlink()
+    _fsync_dir(root)
+
+
+def recover(root: Path) -> bool:
+    """Finish a commit that a crash interrupted after its journal was written. True if it did."""
+    journal = Path(root) / JOURNAL
+    if not journal.exists():
+        return False
+    _roll_forward(Path(root))
+    return True

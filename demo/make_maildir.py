@@ -1,0 +1,140 @@
+"""Writes demo/maildir: the demo game's player emails for weeks 1 and 2 (run from the repo root).
+
+Each file is named like a real Maildir delivery, ``<unix time>.<n>.demo``: the time at the start
+of the name is when the server received it, which decides the update it belongs to.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+HERE = Path(__file__).parent
+ADDR = {"alice": "Alice Archer <alice@example.org>", "bob": "Bob Baker <bob@example.net>",
+        "carol": "carol@example.com", "dave": "Dave D. <dave+nomopoly@example.org>",
+        "erin": "Erin <erin@example.net>", "mallory": "Mallory <mallory@example.com>"}
+
+MAIL = [
+    # week 1, Monday to Wednesday: proposals, first actions (Thursday update)
+    ("2026-11-02T09:12", "alice", "Proposal", """Hi Admin,
+
+PROPOSE Free parking
+Add a rule: a player who lands on the lowest numbered square receives $200
+from the Admin Bank Account.
+END
+
+Thanks!
+Alice
+"""),
+    ("2026-11-03T18:40", "bob", "my moves", """STATUS
+buy
+propose Rent holiday
+No rent is paid on squares numbered 1 to 5.
+END
+
+--
+Bob Baker, Chief Dice Officer
+"""),
+    ("2026-11-04T07:02", "mallory", "let me in", """JOIN mallory
+BUY 3
+"""),
+    ("2026-11-04T21:30", "carol", "", """PROPOSE Tax the rich
+Each week the richest player pays $100 to the poorest.
+end
+"""),
+    ("2026-11-05T08:00", "dave", "late for Thursday", """STATUS
+"""),
+    # week 1, Thursday to Saturday: voting and buying (Sunday update)
+    ("2026-11-06T10:15", "alice", "Re: votes", """vote 1 yes
+VOTE 2 no
+VOTE 3 YES
+BUY
+
+On Thu, Nov 5, 2026 at 9:00 AM Nomopoly <admin@example.org> wrote:
+> VOTE 1 NO
+> Results of update 1 ...
+"""),
+    ("2026-11-06T12:00", "bob", "votes", """VOTE 1 YES
+VOTE 2 YES
+VOTE 3 NO
+BUY
+"""),
+    ("2026-11-06T20:45", "carol", "Re: Nomopoly update 1", """VOTE #1 abstain
+VOTE 2 NO
+vote proposal 3 yes
+BUY
+NAME 9 Carol's Corner
+"""),
+    ("2026-11-07T11:11", "dave", "votes", """VOTE 1 YES
+VOTE 3 YES
+BUY
+PLACE KS ON 4
+"""),
+    ("2026-11-07T22:30", "alice", "changed my mind", """VOTE 2 YES
+"""),
+    # week 2, Monday to Wednesday (Thursday update)
+    ("2026-11-09T08:30", "erin", "hello", """BUY
+STATUS
+"""),
+    ("2026-11-10T13:00", "alice", "more", """BUY
+PROPOSE Bigger board
+Add five squares to the end of the board.
+END
+"""),
+    ("2026-11-10T17:45", "bob", "stuff", """BUY
+NAME 7 Baker Street
+BURY 5H
+"""),
+    ("2026-11-11T09:05", "dave", "week 2", """BUY
+propose Dice for all
+Every player may choose to roll three dice instead of two.
+END
+PROPOSE Dice for all, again
+Every player may choose to roll three dice instead of two, once a week.
+END
+"""),
+    # week 2, Thursday to Saturday (Sunday update)
+    ("2026-11-13T10:00", "alice", "votes", """VOTE 4 YES
+VOTE 6 YES
+BUY
+"""),
+    ("2026-11-13T19:20", "bob", "votes", """VOTE 4 NO
+VOTE 6 NO
+BUY
+"""),
+    ("2026-11-14T09:00", "carol", "votes", """VOTE 4 YES
+VOTE 6 ABSTAIN
+BUY
+"""),
+    ("2026-11-14T23:30", "dave", "votes", """VOTE 4 YES
+VOTE 6 YES
+BUY
+"""),
+    ("2026-11-15T08:00", "erin", "too late for week 2", """VOTE 4 YES
+"""),
+]
+
+
+def main() -> None:
+    out = HERE / "maildir"
+    shutil.rmtree(out, ignore_errors=True)
+    for sub in ("new", "cur", "tmp"):
+        (out / sub).mkdir(parents=True)
+        (out / sub / ".keep").write_text("")
+    for n, (when, who, subject, body) in enumerate(MAIL, 1):
+        t = datetime.fromisoformat(when).replace(tzinfo=timezone.utc)
+        msg = EmailMessage()
+        msg["From"] = ADDR[who]
+        msg["To"] = "Nomopoly Admin <admin@example.org>"
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(t)
+        msg["Message-ID"] = f"<demo-{n:03d}.{who}@example.invalid>"
+        msg.set_content(body)
+        (out / "new" / f"{int(t.timestamp())}.M{n:03d}P1.demo").write_bytes(bytes(msg))
+
+
+if __name__ == "__main__":
+    main()
