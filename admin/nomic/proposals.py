@@ -61,7 +61,8 @@ def vote(ctx, player, cmd: Vote) -> str:
     if proposal is None:
         raise IllegalAction(f"there is no proposal {cmd.proposal}")
     if proposal.status != "voting":
-        when = ("opens at the next Thursday update" if proposal.status == "open"
+        when = ("has not opened yet: it opens when the proposal is published at the Thursday "
+                "update; vote on Friday or Saturday (IX.3)" if proposal.status == "open"
                 else f"is closed ({proposal.status})")
         raise IllegalAction(f"voting on proposal {proposal.number} {when}")
     previous = proposal.votes.get(player.name)

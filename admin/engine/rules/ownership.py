@@ -64,6 +64,8 @@ def buy(ctx, player, cmd: Buy) -> str:
     square = ctx.state.square(right.square)
     if square is None or square.destroyed:
         raise IllegalAction(f"square {right.square} is no longer on the board")
+    if square.owner == player.name:
+        raise IllegalAction(f"you already own square {square.number}")
     if square.owner is not None:
         raise IllegalAction(f"square {square.number} was bought by {square.owner}, who landed "
                             "there first (XIII.3)")
@@ -74,7 +76,9 @@ def buy(ctx, player, cmd: Buy) -> str:
                  voluntary=True)
     square.owner = player.name
     square.price_paid = price
-    ctx.state.buy_rights = [r for r in ctx.state.buy_rights if r.square != square.number]
+    # the others' rights stay until their next turn, so their BUY gets the reason it failed
+    ctx.state.buy_rights = [r for r in ctx.state.buy_rights
+                            if not (r.square == square.number and r.player == player.name)]
     return f"{player.name} bought square {square.number} for ${price}."
 
 

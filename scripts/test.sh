@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install what the test suite needs and run all of it: Debian's dovecot-imapd (a real IMAP server
+# for the mail tests) and chromium (the browser tests) when missing and we are root, then a
+# virtualenv with nomopoly and its test extras. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+need=()
+command -v dovecot >/dev/null 2>&1 || need+=(dovecot-imapd)
+[ -x /usr/bin/chromium ] || need+=(chromium fonts-dejavu-core)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    echo "note: ${need[*]} missing; install with: sudo apt-get install ${need[*]}" >&2
+  fi
+fi
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+exec .venv/bin/python -m pytest "$@"
