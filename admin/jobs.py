@@ -180,12 +180,12 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
         at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
         source = source or open_source(game, maildir)
         try:
-            intake = take_in(game.state_dir, source, at)
-            ledger = Ledger.load(game.state_dir / "ledger.yaml")
+            intake = take_in(game.state_dir, source, at, write=not dry_run)
+            ledger = intake.ledger
             settings = game.settings()
             auth = AuthSettings.from_dict(settings.section("auth"))
             max_bytes = int(settings.section("mail").get("max_bytes", DEFAULT_MAX_BYTES))
-            screened = screen(game.state_dir, ledger.pending(at), state, auth, max_bytes)
+            screened = screen(game.state_dir, ledger.pending(at), state, auth, max_bytes, intake.fresh)
             rulings = [from_data(Ruling, r, "state/pending.yaml") for r in game.pending_rulings()]
             update = state.update + 1
             inputs = {"update": update, "cutoff": at.isoformat(),

@@ -67,23 +67,30 @@ class Ledger:
 
 @dataclass
 class IntakeReport:
+    ledger: Ledger
     new: int = 0
     known: int = 0
     duplicates: int = 0
     #: source keys whose messages are settled (in a committed update) and may be moved away
     settled_keys: list[str] = field(default_factory=list)
+    #: raw bytes of the messages taken in by this call (what a dry run reads instead of the archive)
+    fresh: dict[str, bytes] = field(default_factory=dict)
 
 
 def archive_path(state_dir: Path, digest: str) -> Path:
     return state_dir / "mail" / digest[:2] / f"{digest}.eml"
 
 
-def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None) -> IntakeReport:
-    """Archive and record every message the source has up to ``cutoff`` (step 1 above)."""
+def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None, *,
+            write: bool = True) -> IntakeReport:
+    """Archive and record every message the source has up to ``cutoff`` (step 1 above).
+
+    With ``write=False`` (a dry run) nothing is written: the report's ledger and ``fresh`` bytes
+    hold what would have been."""
     ledger_path = state_dir / "ledger.yaml"
     ledger = Ledger.load(ledger_path)
     ids = ledger.by_message_id()
-    report = IntakeReport()
+    report = IntakeReport(ledger=ledger)
     messages: list[RawMessage] = source.fetch(cutoff)
     for msg in messages:
         digest = hashlib.sha256(msg.raw).hexdigest()
@@ -94,7 +101,8 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None) -> Int
                 report.settled_keys.append(msg.key)
             continue
         path = archive_path(state_dir, digest)
-        if not path.exists():
+        report.fresh[digest] = msg.raw
+        if write and not path.exists():
             write_atomic(path, msg.raw)
         message_id = _message_id(msg.raw, digest)
         entry = LedgerEntry(hash=digest, key=msg.key, message_id=message_id,
@@ -108,7 +116,7 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None) -> Int
             ids[message_id] = entry
             report.new += 1
         ledger.messages[digest] = entry
-    if report.new or report.duplicates:
+    if write and (report.new or report.duplicates):
         write_atomic(ledger_path, ledger.dump())
     return report
 
@@ -162,12 +170,12 @@ def _verdict_record(v: LineVerdict) -> dict[str, Any]:
 
 
 def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
-           auth: AuthSettings, max_bytes: int) -> list[Screened]:
+           auth: AuthSettings, max_bytes: int, fresh: dict[str, bytes] | None = None) -> list[Screened]:
     """Step 2: read, authenticate and parse each pending message."""
     active = {p.name for p in state.active_players()}
     out = []
     for entry in entries:
-        raw = archive_path(state_dir, entry.hash).read_bytes()
+        raw = (fresh or {}).get(entry.hash) or archive_path(state_dir, entry.hash).read_bytes()
         mail = read_message(raw, max_bytes=max_bytes)
         out.append(_screen_one(entry, mail, state, auth, active))
     return out

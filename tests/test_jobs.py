@@ -1,0 +1,146 @@
+"""The update job end to end over a Maildir: exactly once, cut-offs, dry runs, the lock, replay,
+verify, and clear errors for damaged state files."""
+
+from datetime import datetime
+
+import pytest
+
+from admin import jobs
+from admin.errors import StateError
+from admin.mail.intake import Ledger
+from fixtures.games import copy_game, deliver
+
+WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
+SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")
+
+
+def _inbox(game):
+    return game.root / "mail" / "inbox"
+
+
+def test_an_update_applies_each_email_once_and_moves_it_away(game_dir):
+    deliver(_inbox(game_dir), "Alice <alice@example.org>", "PROPOSE Idea\nA new rule.\nEND", "2026-11-03T10:00")
+    first = jobs.run_update_job(game_dir, at=WED)
+    assert [s.status for s in first.screened] == ["applied"]
+    assert list((_inbox(game_dir) / "new").glob("*.test")) == []
+    again = jobs.run_update_job(game_dir, at=SAT)
+    assert again.screened == []
+    assert [p.number for p in game_dir.load().proposals] == [1]
+
+
+def test_mail_after_the_cutoff_waits_for_the_next_update(game_dir):
+    deliver(_inbox(game_dir), "bob@example.org", "STATUS", "2026-11-05T08:00")
+    first = jobs.run_update_job(game_dir, at=WED)
+    assert first.screened == []
+    second = jobs.run_update_job(game_dir, at=SAT)
+    assert [s.player for s in second.screened] == ["bob"]
+
+
+def test_unknown_senders_and_auto_replies_are_never_acted_on(game_dir):
+    deliver(_inbox(game_dir), "mallory@evil.example", "BUY 3", "2026-11-03T10:00")
+    deliver(_inbox(game_dir), "alice@example.org", "STATUS", "2026-11-03T11:00",
+            headers={"Auto-Submitted": "auto-replied"})
+    outcome = jobs.run_update_job(game_dir, at=WED)
+    assert sorted(s.status for s in outcome.screened) == ["ignored", "rejected"]
+    ledger = Ledger.load(game_dir.state_dir / "ledger.yaml")
+    assert sorted(e.status for e in ledger.messages.values()) == ["ignored", "rejected"]
+
+
+def test_a_duplicate_delivery_acts_once(game_dir):
+    for when in ("2026-11-03T10:00", "2026-11-03T10:05"):
+        deliver(_inbox(game_dir), "alice@example.org", "PROPOSE Idea\nText.\nEND", when,
+                message_id="<same@example.org>", subject=f"sent at {when}")
+    outcome = jobs.run_update_job(game_dir, at=WED)
+    assert [s.status for s in outcome.screened] == ["applied"]
+    statuses = sorted(e.status for e in Ledger.load(game_dir.state_dir / "ledger.yaml").messages.values())
+    assert statuses == ["applied", "duplicate"]
+
+
+def test_a_crash_before_the_move_does_not_apply_mail_twice(game_dir):
+    deliver(_inbox(game_dir), "alice@example.org", "PROPOSE Idea\nText.\nEND", "2026-11-03T10:00")
+
+    class CrashOnMove(jobs.MaildirSource):
+        def mark_processed(self, keys):
+            raise KeyboardInterrupt("killed before the move")
+
+    with pytest.raises(KeyboardInterrupt):
+        jobs.run_update_job(game_dir, at=WED, source=CrashOnMove(_inbox(game_dir)))
+    assert len(list((_inbox(game_dir) / "new").glob("*.test"))) == 1  # still in the inbox
+    jobs.run_update_job(game_dir, at=SAT)
+    assert len(game_dir.load().proposals) == 1
+    assert list((_inbox(game_dir) / "new").glob("*.test")) == []
+
+
+def test_a_dry_run_saves_nothing(game_dir):
+    deliver(_inbox(game_dir), "alice@example.org", "PROPOSE Idea\nText.\nEND", "2026-11-03T10:00")
+
+    def snapshot():
+        return {p: p.read_bytes() for p in game_dir.state_dir.rglob("*") if p.is_file() and p.name != ".lock"}
+
+    before = snapshot()
+    outcome = jobs.run_update_job(game_dir, at=WED, dry_run=True)
+    assert outcome.update == 1 and not outcome.committed
+    assert [p.title for p in outcome.state.proposals] == ["Idea"]
+    assert snapshot() == before
+    assert len(list((_inbox(game_dir) / "new").glob("*.test"))) == 1
+
+
+def test_replay_and_verify_after_several_updates(game_dir):
+    deliver(_inbox(game_dir), "alice@example.org", "PROPOSE Idea\nText.\nEND", "2026-11-03T10:00")
+    deliver(_inbox(game_dir), "bob@example.org", "VOTE 1 YES\nBUY", "2026-11-06T10:00")
+    jobs.run_update_job(game_dir, at=WED)
+    jobs.run_update_job(game_dir, at=SAT)
+    assert jobs.replay_check(game_dir) == []
+    assert jobs.verify(game_dir) == []
+
+
+def test_verify_catches_a_forged_roll(game_dir):
+    jobs.run_update_job(game_dir, at=WED)
+    path = game_dir.state_dir / "results" / "0001.yaml"
+    text = path.read_text()
+    import yaml
+
+    data = yaml.safe_load(text)
+    label, sides, value = data["dice"]["rolls"][-1]
+    data["dice"]["rolls"][-1] = [label, sides, value % sides + 1]
+    path.write_text(yaml.safe_dump(data))
+    assert any("recorded" in p for p in jobs.verify(game_dir))
+
+
+def test_replay_check_notices_a_hand_edited_state(game_dir):
+    jobs.run_update_job(game_dir, at=WED)
+    players = game_dir.state_dir / "players.yaml"
+    players.write_text(players.read_text().replace("money: 10000", "money: 99999", 1))
+    assert jobs.replay_check(game_dir) == ["state/players.yaml differs from the replayed state"]
+
+
+def test_the_same_game_and_mail_give_byte_identical_state(game_dir, tmp_path):
+    deliver(_inbox(game_dir), "alice@example.org", "PROPOSE Idea\nText.\nEND\nBUY", "2026-11-03T10:00")
+    other = copy_game(game_dir, tmp_path / "other")
+    for g in (game_dir, other):
+        jobs.run_update_job(g, at=WED)
+        jobs.run_update_job(g, at=SAT)
+    for name in ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml", "private.yaml", "ledger.yaml"):
+        assert (game_dir.state_dir / name).read_bytes() == (other.state_dir / name).read_bytes(), name
+
+
+def test_a_second_update_at_the_same_time_fails_cleanly(game_dir):
+    with game_dir.lock():
+        with pytest.raises(StateError, match="another nomopoly command is changing"):
+            jobs.run_update_job(game_dir, at=WED)
+
+
+def test_invalid_yaml_is_reported_with_file_and_line_and_nothing_is_written(game_dir):
+    board = game_dir.state_dir / "board.yaml"
+    board.write_text(board.read_text() + "  - number: [oops\n")
+    before = {p: p.read_bytes() for p in game_dir.state_dir.glob("*.yaml")}
+    with pytest.raises(StateError, match=r"board\.yaml:\d+:\d+: invalid YAML"):
+        jobs.run_update_job(game_dir, at=WED)
+    assert {p: p.read_bytes() for p in game_dir.state_dir.glob("*.yaml")} == before
+
+
+def test_a_wrong_shape_names_the_file_and_field(game_dir):
+    players = game_dir.state_dir / "players.yaml"
+    players.write_text(players.read_text().replace("money: 10000", "money: lots", 1))
+    with pytest.raises(StateError, match=r"players\.yaml: players\.alice\.money: expected a whole number, found 'lots'"):
+        game_dir.load()
