@@ -29,11 +29,12 @@ from typing import Any, Iterator
 
 from admin.engine.dice import commitment, new_seed
 from admin.errors import StateError
-from admin.model import GameState, Player, PrivateState, Proposal, Square
+from admin.model import GameState, Player, PrivateState, Proposal, RuleRevision, Square
+from admin.nomic.ruleset import dump_section, load_ruleset
 from admin.store import Transaction, dump_yaml, from_data, load_yaml, recover, to_data
 
 SCHEMA = 1
-PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml")
+PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml", "rules_history.yaml")
 
 
 @dataclass
@@ -111,16 +112,18 @@ class GameDir:
             raise StateError(f"{self.state_dir / 'game.yaml'}: not found; {self.root} is not a game "
                              "directory (make one with `nomopoly init DIR`, or pass --game DIR)")
         recover(self.state_dir)
-        return state_from_files({name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)},
-                                self.state_dir)
+        files = {name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)}
+        return state_from_files(files, self.state_dir, self.rules_dir)
 
     def load_public(self) -> GameState:
         """The state without reading any private file (what the site build uses)."""
         files = {name: self._read(name) for name in PUBLIC_FILES}
         files["private.yaml"] = {}
-        return state_from_files(files, self.state_dir)
+        return state_from_files(files, self.state_dir, self.rules_dir)
 
     def _read(self, name: str) -> Any:
+        if name == "rules_history.yaml" and not (self.state_dir / name).exists():
+            return {}
         data = load_yaml(self.state_dir / name)
         if not isinstance(data, dict):
             raise StateError(f"{self.state_dir / name}: expected a mapping at the top; restore it with git")
@@ -128,7 +131,12 @@ class GameDir:
 
     def stage_state(self, tx: Transaction, state: GameState) -> None:
         for name, text in state_files(state).items():
-            tx.write(self.state_dir / name, text)
+            tx.write(self.root / name, text)
+        if self.rules_dir.exists():  # a repealed section's file goes (by emptying is not enough)
+            wanted = {s.filename for s in state.rules.sections}
+            for path in self.rules_dir.glob("*.md"):
+                if path.name not in wanted:
+                    tx.remove(path)
 
     # -- secrets: the next seed -------------------------------------------------------------
     def next_seed(self) -> bytes:
@@ -177,21 +185,28 @@ class GameDir:
 
 
 # -- state <-> files ---------------------------------------------------------------------------
+_SPLIT = ("squares", "players", "proposals", "private", "rules", "rule_history")
+
+
 def state_files(state: GameState) -> dict[str, str]:
-    """The state as file name -> YAML text (the one place that decides what goes where)."""
-    game = {k: v for k, v in to_data(state).items()
-            if k not in ("squares", "players", "proposals", "private")}
+    """The state as path (relative to the game folder) -> text: the one place that decides what
+    goes where. The ruleset is markdown under rules_md/, everything else YAML under state/."""
+    game = {k: v for k, v in to_data(state).items() if k not in _SPLIT}
     game["schema"] = SCHEMA
-    return {
-        "game.yaml": dump_yaml(game),
-        "board.yaml": dump_yaml({"squares": to_data(state.squares)}),
-        "players.yaml": dump_yaml({"players": to_data(state.players)}),
-        "proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
-        "private.yaml": dump_yaml(to_data(state.private)),
+    files = {
+        "state/game.yaml": dump_yaml(game),
+        "state/board.yaml": dump_yaml({"squares": to_data(state.squares)}),
+        "state/players.yaml": dump_yaml({"players": to_data(state.players)}),
+        "state/proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
+        "state/rules_history.yaml": dump_yaml({"rules": to_data(state.rule_history)}),
+        "state/private.yaml": dump_yaml(to_data(state.private)),
     }
+    for section in state.rules.sections:
+        files[f"rules_md/{section.filename}"] = dump_section(section)
+    return files
 
 
-def state_from_files(files: dict[str, Any], where: Path) -> GameState:
+def state_from_files(files: dict[str, Any], where: Path, rules_dir: Path | None = None) -> GameState:
     game = dict(files["game.yaml"])
     schema = game.pop("schema", None)
     if schema != SCHEMA:
@@ -201,12 +216,15 @@ def state_from_files(files: dict[str, Any], where: Path) -> GameState:
         data = files[name].get(key, default)
         return from_data(cls, data, f"{where / name}: {key}")
 
-    state = from_data(GameState, {**game, "squares": [], "players": {}, "proposals": []},
+    state = from_data(GameState, {**game, "squares": [], "players": {}, "proposals": [], "rule_history": {}},
                       f"{where / 'game.yaml'}")
     state.squares = field_of("board.yaml", "squares", list[Square], [])
     state.players = field_of("players.yaml", "players", dict[str, Player], {})
     state.proposals = field_of("proposals.yaml", "proposals", list[Proposal], [])
     state.private = from_data(PrivateState, files["private.yaml"] or {}, f"{where / 'private.yaml'}")
+    state.rule_history = field_of("rules_history.yaml", "rules", dict[str, list[RuleRevision]], {})
+    if rules_dir is not None and rules_dir.is_dir():
+        state.rules = load_ruleset(rules_dir)
     for name, player in state.players.items():
         if player.name != name:
             raise StateError(f"{where / 'players.yaml'}: players.{name}.name is {player.name!r}; "

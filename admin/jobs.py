@@ -23,7 +23,8 @@ from admin.game import GameDir, state_files
 from admin.mail.auth import AuthSettings, hash_token
 from admin.mail.intake import Ledger, Screened, screen, take_in
 from admin.mail.sources import MaildirSource, MailSource
-from admin.model import GameState
+from admin.model import GameState, RuleRevision
+from admin.nomic.ruleset import load_ruleset
 from admin.presets import bundled_path, initial_state
 from admin.store import Transaction, dump_yaml, from_data, load_yaml, to_data
 
@@ -42,6 +43,9 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
     if not game.rules_dir.exists():
         shutil.copytree(bundled_path("rules_md"), game.rules_dir)
+    state.rules = load_ruleset(game.rules_dir)
+    state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
+                          for r in state.rules.rules()}
     with game.lock():
         tx = Transaction(game.state_dir)
         seed = game.make_seed(1)
@@ -288,9 +292,13 @@ def replay_check(game: GameDir) -> list[str]:
         rebuilt = state_files(replay(game))
         problems = []
         for name, text in rebuilt.items():
-            on_disk = (game.state_dir / name).read_text(encoding="utf-8")
-            if on_disk != text:
-                problems.append(f"state/{name} differs from the replayed state")
+            path = game.root / name
+            if not path.exists():
+                problems.append(f"{name} is missing; the replayed state has it")
+            elif path.read_text(encoding="utf-8") != text:
+                problems.append(f"{name} differs from the replayed state")
+        extra = {f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")} - set(rebuilt)
+        problems += [f"{name} is not in the replayed state" for name in sorted(extra)]
         return problems
 
 

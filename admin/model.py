@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from admin.nomic.ruleset import Ruleset
+
 PlayerStatus = Literal["active", "removed"]
 ProposalStatus = Literal[
     "open", "replaced", "voting", "accepted", "rejected", "vetoed", "withdrawn", "sent back"
@@ -57,6 +59,43 @@ class Vote:
     update: int
     #: the choices this vote replaced, oldest first (a changed vote is recorded, not lost)
     changed_from: list[str] = field(default_factory=list)
+    #: how many votes it counts for (extra votes granted by a rule, capped by VIII.4)
+    weight: int = 1
+
+
+@dataclass
+class VoteGrant:
+    """Extra votes a rule or the Admin granted a player for one week (e.g. a lottery prize)."""
+
+    player: str
+    extra: int
+    week: int
+    reason: str = ""
+
+
+@dataclass
+class Directive:
+    """A change to the ruleset that a proposal carries out when accepted."""
+
+    kind: Literal["add-rule", "amend", "repeal", "add-section", "renumber"]
+    #: a section numeral (add-rule), a rule id (amend, repeal), a title (add-section), "" (renumber)
+    target: str
+    text: str = ""
+
+
+@dataclass
+class RuleRevision:
+    """One step of a rule's history."""
+
+    rev: int
+    action: Literal["created", "amended", "repealed", "renumbered"]
+    update: int
+    week: int
+    proposal: int | None = None
+    text: str | None = None
+    old_text: str | None = None
+    #: for "renumbered": the id it had before
+    old_id: str | None = None
 
 
 @dataclass
@@ -69,6 +108,10 @@ class Tally:
     fines: dict[str, int] = field(default_factory=dict)
     #: players who received a card because of the result (the card itself is private)
     cards_to: list[str] = field(default_factory=list)
+    #: money the result moved, per player (+ received, - paid)
+    money: dict[str, int] = field(default_factory=dict)
+    #: why the usual consequences did not apply, if they did not
+    note: str | None = None
 
 
 @dataclass
@@ -85,6 +128,11 @@ class Proposal:
     tally: Tally | None = None
     #: the admin's comment (send back, veto) or the number of the proposal that replaced it
     note: str | None = None
+    directives: list[Directive] = field(default_factory=list)
+    #: accepted, but the Admin must still carry it out (free-form, or a directive that failed)
+    awaiting_admin: bool = False
+    #: the rule ids it changed when it was carried out
+    changed_rules: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -151,6 +199,10 @@ class GameState:
     proposals: list[Proposal] = field(default_factory=list)
     buy_rights: list[BuyRight] = field(default_factory=list)
     modules: list[ModuleConfig] = field(default_factory=list)
+    vote_grants: list[VoteGrant] = field(default_factory=list)
+    #: the live ruleset (stored as rules_md/) and every rule's history (state/rules_history.yaml)
+    rules: Ruleset = field(default_factory=lambda: Ruleset(sections=[]))
+    rule_history: dict[str, list[RuleRevision]] = field(default_factory=dict)
     private: PrivateState = field(default_factory=PrivateState)
 
     # -- look-ups used everywhere -------------------------------------------------------------

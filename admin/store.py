@@ -182,6 +182,7 @@ def write_atomic(path: Path, data: bytes | str) -> None:
 
 
 JOURNAL = ".commit-journal.json"
+_REMOVE = b"\0nomopoly:remove\0"  # a marker no YAML or markdown file can contain
 
 
 class Transaction:
@@ -194,12 +195,21 @@ class Transaction:
     def write(self, path: Path, data: bytes | str) -> None:
         self._staged[Path(path)] = data.encode("utf-8") if isinstance(data, str) else data
 
+    def remove(self, path: Path) -> None:
+        """Delete ``path`` as part of the commit (after every write is in place)."""
+        self._staged[Path(path)] = _REMOVE
+
     def commit(self) -> list[Path]:
         """Write every staged file; return the paths whose content actually changed."""
         changed = []
         temps: list[tuple[str, str]] = []
         try:
             for path, payload in sorted(self._staged.items()):
+                if payload is _REMOVE:
+                    if path.exists():
+                        temps.append(("", str(path)))
+                        changed.append(path)
+                    continue
                 try:
                     if path.read_bytes() == payload:
                         continue
@@ -218,7 +228,8 @@ class Transaction:
             write_atomic(self.root / JOURNAL, json.dumps(temps))
         except OSError as exc:
             for tmp, _ in temps:
-                Path(tmp).unlink(missing_ok=True)
+                if tmp:
+                    Path(tmp).unlink(missing_ok=True)
             raise StateError(
                 f"could not write the game's files under {self.root} ({exc.strerror or exc}); "
                 "the old state is intact; free some disk space or fix permissions and run again"
@@ -232,7 +243,10 @@ def _roll_forward(root: Path) -> None:
     pairs = json.loads(journal.read_text(encoding="utf-8"))
     dirs = set()
     for tmp, final in pairs:
-        if os.path.exists(tmp):
+        if not tmp:  # a removal
+            if os.path.exists(final):
+                os.unlink(final)
+        elif os.path.exists(tmp):
             os.replace(tmp, final)
         dirs.add(os.path.dirname(final))
     for d in sorted(dirs):
