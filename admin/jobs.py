@@ -23,7 +23,7 @@ from admin.game import GameDir, state_files
 from admin.mail.auth import AuthSettings, hash_token
 from admin.mail.intake import Ledger, Screened, screen, take_in
 from admin.mail.sources import MaildirSource, MailSource
-from admin.model import GameState, RuleRevision
+from admin.model import GameState
 from admin.nomic.ruleset import load_ruleset
 from admin.presets import bundled_path, initial_state
 from admin.store import Transaction, dump_yaml, from_data, load_yaml, to_data
@@ -43,9 +43,7 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
     if not game.rules_dir.exists():
         shutil.copytree(bundled_path("rules_md"), game.rules_dir)
-    state.rules = load_ruleset(game.rules_dir)
-    state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
-                          for r in state.rules.rules()}
+    state.rules = load_ruleset(game.rules_dir)  # the game's own copy, if it brought one
     with game.lock():
         tx = Transaction(game.state_dir)
         seed = game.make_seed(1)

@@ -67,6 +67,14 @@ class Vote:
 
 
 @dataclass(frozen=True)
+class Withdraw:
+    """``WITHDRAW <proposal>``: the proposer takes their proposal back before the tally."""
+
+    proposal: int
+    cmd: ClassVar[str] = "withdraw"
+
+
+@dataclass(frozen=True)
 class Status:
     """``STATUS``: ask for one's own status in the reply."""
 
@@ -89,10 +97,10 @@ class Token:
     cmd: ClassVar[str] = "token"
 
 
-Command = Union[Buy, Name, Place, Bury, Propose, Vote, Status, Join, Token]
+Command = Union[Buy, Name, Place, Bury, Propose, Vote, Withdraw, Status, Join, Token]
 
 COMMAND_TYPES: dict[str, type] = {
-    c.cmd: c for c in (Buy, Name, Place, Bury, Propose, Vote, Status, Join, Token)
+    c.cmd: c for c in (Buy, Name, Place, Bury, Propose, Vote, Withdraw, Status, Join, Token)
 }
 
 #: Commands whose arguments are secret and must never be written to logs or the site.

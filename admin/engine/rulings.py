@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
-from admin.errors import RuleError
+from admin.errors import IllegalAction, RuleError
 
 
 def _player(ctx: UpdateContext, args: dict[str, Any]):
@@ -84,15 +84,72 @@ def _end_game(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin ended the game: {ctx.state.end_reason}."
 
 
+def _propose(ctx: UpdateContext, r: Ruling) -> str:
+    from admin.nomic.proposals import ADMIN, add_proposal
+
+    proposal, _ = add_proposal(ctx, ADMIN, str(r.args.get("title", "")), str(r.args.get("text", "")))
+    return f"The Admin made proposal {proposal.number}: {proposal.title}."
+
+
+def _admin_vote(ctx: UpdateContext, r: Ruling) -> str:
+    from admin.nomic.proposals import ADMIN, cast_vote
+
+    if not ctx.params("proposals").get("admin_votes"):
+        raise RuleError("in this game the Admin does not vote (proposals.admin_votes is false)")
+    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), str(r.args.get("choice", "")).lower())
+
+
+def _amend(ctx: UpdateContext, r: Ruling) -> str:
+    from admin.nomic.amendments import carry_out, parse_directives
+    from admin.nomic.proposals import record_changes
+
+    p = _proposal(ctx, r.args)
+    if p.status != "accepted":
+        raise RuleError(f"proposal {p.number} is {p.status}; only an accepted proposal is carried out")
+    directives = parse_directives(str(r.args.get("directives", "")))
+    if not directives:
+        raise RuleError("give the changes as directives: ADD RULE <section>: <text>, AMEND <rule>: "
+                        "<text>, REPEAL <rule>, ADD SECTION <title>, RENUMBER")
+    record_changes(ctx, p, carry_out(ctx.state, p.number, directives))
+    p.directives = p.directives or directives
+    return f"The Admin carried out proposal {p.number}: {', '.join(p.changed_rules)} changed."
+
+
+def _done(ctx: UpdateContext, r: Ruling) -> str:
+    p = _proposal(ctx, r.args)
+    p.awaiting_admin = False
+    return f"The Admin carried out proposal {p.number} without changing the rules' text: {r.note}"
+
+
+def _grant_votes(ctx: UpdateContext, r: Ruling) -> str:
+    from admin.model import VoteGrant
+
+    player = _player(ctx, r.args)
+    extra, week = int(r.args.get("extra", 1)), int(r.args.get("week", ctx.state.week))
+    ctx.state.vote_grants.append(VoteGrant(player=player.name, extra=extra, week=week, reason=r.note))
+    return f"The Admin granted {player.name} {extra} extra vote(s) on each proposal of week {week}: {r.note}"
+
+
 RULINGS: dict[str, Callable[[UpdateContext, Ruling], str]] = {
     "adjust": _adjust, "pause": _pause, "unpause": _unpause, "veto": _veto,
     "send-back": _send_back, "reject-name": _reject_name, "set-param": _set_param,
-    "end-game": _end_game,
+    "end-game": _end_game, "propose": _propose, "vote": _admin_vote, "amend": _amend,
+    "done": _done, "grant-votes": _grant_votes,
 }
 
 
 def apply_ruling(ctx: UpdateContext, ruling: Ruling) -> None:
+    """Apply one ruling; one that cannot be carried out is reported, and the update goes on."""
     fn = RULINGS.get(ruling.kind)
-    if fn is None:
-        raise RuleError(f"unknown ruling {ruling.kind!r}; known: {', '.join(sorted(RULINGS))}")
-    ctx.emit("ruling", fn(ctx, ruling), rule="II.3", data={"kind": ruling.kind, **ruling.args})
+    before = len(ctx.events)
+    try:
+        if fn is None:
+            raise RuleError(f"unknown ruling {ruling.kind!r}; known: {', '.join(sorted(RULINGS))}")
+        text = fn(ctx, ruling)
+    except (RuleError, IllegalAction) as exc:
+        del ctx.events[before:]
+        ctx.emit("ruling", f"The Admin's ruling {ruling.kind} could not be carried out: {exc}",
+                 ok=False, rule="II.3", data={"kind": ruling.kind})
+        return
+    ctx.emit("ruling", text, rule="II.3", data={"kind": ruling.kind, **{k: v for k, v in ruling.args.items()
+                                                                        if k not in ("text", "directives")}})

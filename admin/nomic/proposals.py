@@ -1,29 +1,71 @@
-"""VIII, IX.2, IX.3: proposals and votes (first cut: numbering, one per player per week, voting
-between the Thursday and Sunday updates, Yes > No accepts, non-voters fined, cards as rewards)."""
+"""Proposals and votes (Nomopoly II VIII, IX.2-3, X; the first Nomopoly's VII as parameters).
+
+Lifecycle: ``open`` (received in the proposal period; a later one from the same player that week
+``replaced`` it) -> ``voting`` (at the update that publishes it; its text is frozen) -> ``accepted``
+or ``rejected`` at the update that closes the vote. The Admin may send a proposal back (``sent
+back``) or veto it (``vetoed``); its proposer may withdraw it (``withdrawn``) until the tally.
+
+The differences between games are parameters of this one module, not forks of it: how many
+proposals a week, whether the Admin votes, the fine for not voting, the cards and money a result
+moves, and when abstentions void or reward (see ``defaults``)."""
 
 from __future__ import annotations
 
-from admin.engine.commands import Propose, Vote
+from fractions import Fraction
+from typing import Any
+
+from admin.engine.commands import Propose, Vote, Withdraw
 from admin.engine.context import BANK
 from admin.engine.rules.base import RuleModule
-from admin.errors import IllegalAction
+from admin.errors import CommandError, IllegalAction
 from admin.model import Proposal, Tally
 from admin.model import Vote as VoteRecord
+from admin.nomic.amendments import carry_out, check, parse_directives
+
+ADMIN = "Admin"
+
+
+def _parse_withdraw(rest: str, line) -> Withdraw:
+    from admin.mail.grammar import _PROPOSAL  # the same proposal-number forms as VOTE
+
+    m = _PROPOSAL.match(rest.strip())
+    if not m:
+        raise CommandError("WITHDRAW needs the number of your proposal, like WITHDRAW 7.")
+    return Withdraw(int(m.group(1)))
+
+
+def _register_commands() -> None:
+    from admin.mail.grammar import register
+
+    register("WITHDRAW", _parse_withdraw, "WITHDRAW <proposal>")
+
+
+_register_commands()
 
 
 class ProposalsModule(RuleModule):
     name = "proposals"
-    rules = ("VIII.1", "VIII.3", "VIII.4", "IX.2", "IX.3")
-    defaults = {"missed_vote_fine": 100, "card_to_proposer": 1, "card_per_yes_vote": 1}
-    summary = "One proposal per player per week; Yes > No accepts; no vote is Abstain and a $100 fine."
+    rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "IX.2", "IX.3", "X.1", "X.2")
+    defaults: dict[str, Any] = {
+        "per_week": 1,                 # proposals per player per week; the last ones count
+        "missed_vote_fine": 100,       # per proposal not voted on
+        "card_to_proposer": 1,         # cards to the proposer on acceptance
+        "card_per_yes_vote": 1,        # cards to each Yes voter on acceptance
+        "proposer_reward": 0,          # dollars to the proposer on acceptance
+        "proposer_penalty": 0,         # dollars the proposer loses on rejection
+        "abstain_share_voids": None,   # e.g. "1/3": more abstaining than this, no reward/penalty
+        "majority_abstain_bonus": 0,   # dollars to each non-abstainer when most abstain
+        "admin_votes": False,          # the Admin votes too (the first Nomopoly)
+    }
+    summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
     def handlers(self):
-        return {"propose": propose, "vote": vote}
+        return {"propose": propose, "vote": vote, "withdraw": withdraw}
 
     def on_update_end(self, ctx) -> None:
         if ctx.slot.closes_voting:
             for proposal in ctx.state.proposals:
-                if proposal.status == "voting":
+                if proposal.status == "voting" and (not ctx.state.paused or proposal.proposer == ADMIN):
                     tally(ctx, proposal)
         if ctx.slot.opens_voting:
             for proposal in ctx.state.proposals:
@@ -34,80 +76,206 @@ class ProposalsModule(RuleModule):
                              data={"proposal": proposal.number})
 
 
-def propose(ctx, player, cmd: Propose) -> str:
+def add_proposal(ctx, proposer: str, title: str, text: str,
+                 week: int | None = None) -> tuple[Proposal, list[int]]:
+    """Number and record a proposal; the oldest of the proposer's open ones this week beyond
+    ``per_week`` is replaced (IX.2: the last ones received count)."""
     state = ctx.state
-    if state.paused:
-        raise IllegalAction("the game is paused: only the Admin makes a proposal this week (X.1)")
-    if not ctx.slot.takes_proposals:
-        raise IllegalAction("proposals are taken Monday to Wednesday and must arrive before midnight "
-                            "on Wednesday (IX.2); send it again from Monday")
-    number = state.next_proposal
+    directives = parse_directives(text)
+    problem = check(state, directives) if directives else None
+    if problem:
+        raise IllegalAction(f"the proposal's directive cannot be carried out: {problem}; fix it and "
+                            "send the proposal again")
+    proposal = Proposal(number=state.next_proposal, proposer=proposer, title=title, text=text,
+                        week=week or state.week, update=state.update, directives=directives)
     state.next_proposal += 1
+    state.proposals.append(proposal)
+    per_week = int(ctx.params("proposals")["per_week"])
+    mine = [p for p in state.proposals
+            if p.proposer == proposer and p.week == proposal.week and p.status == "open"]
     replaced = []
-    for old in state.proposals:
-        if old.proposer == player.name and old.week == state.week and old.status == "open":
-            old.status = "replaced"
-            old.note = f"replaced by proposal {number}"
-            replaced.append(old.number)
-    state.proposals.append(Proposal(number=number, proposer=player.name, title=cmd.title,
-                                    text=cmd.text, week=state.week, update=state.update))
-    extra = (f"; it replaces proposal {', '.join(map(str, replaced))} (one per player per week, IX.2)"
+    for old in mine[:-per_week] if len(mine) > per_week else []:
+        old.status, old.note = "replaced", f"replaced by proposal {proposal.number}"
+        replaced.append(old.number)
+    return proposal, replaced
+
+
+def propose(ctx, player, cmd: Propose) -> str:
+    if ctx.state.paused:
+        raise IllegalAction("the game is paused: only the Admin makes a proposal this week (X.1)")
+    week = None
+    if not ctx.slot.takes_proposals:
+        sent_back = [p for p in ctx.state.proposals if p.proposer == player.name
+                     and p.status == "sent back" and not (p.note or "").startswith("resubmitted")]
+        if not sent_back:
+            raise IllegalAction("proposals are taken Monday to Wednesday and must arrive before "
+                                "midnight on Wednesday (IX.2); send it again from Monday")
+        week = ctx.state.week + 1  # a resubmission goes to the next vote (VIII.2)
+    proposal, replaced = add_proposal(ctx, player.name, cmd.title, cmd.text, week)
+    if week is not None:
+        sent_back[-1].note = f"resubmitted as proposal {proposal.number}; {sent_back[-1].note or ''}".strip("; ")
+    extra = (f"; it replaces proposal {', '.join(map(str, replaced))} (IX.2: the last one counts)"
              if replaced else "")
-    return f"{player.name} made proposal {number}: {cmd.title}{extra}."
+    kind = "free-form: if accepted, the Admin carries it out" if not proposal.directives else \
+        f"{len(proposal.directives)} change(s) to the rules"
+    return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}."
+
+
+def withdraw(ctx, player, cmd: Withdraw) -> str:
+    proposal = ctx.state.proposal(cmd.proposal)
+    if proposal is None or proposal.proposer != player.name:
+        raise IllegalAction(f"you have no proposal {cmd.proposal} to withdraw")
+    if proposal.status not in ("open", "voting"):
+        raise IllegalAction(f"proposal {proposal.number} is {proposal.status} and can no longer be withdrawn")
+    proposal.status = "withdrawn"
+    return f"{player.name} withdrew proposal {proposal.number}."
+
+
+def vote_weight(ctx, name: str) -> int:
+    """1 plus extra votes granted for this week, never more than the other players (VIII.4)."""
+    extra = sum(g.extra for g in ctx.state.vote_grants if g.player == name and g.week == ctx.state.week)
+    others = len([p for p in ctx.state.active_players() if p.name != name])
+    return max(1, min(1 + extra, others))
 
 
 def vote(ctx, player, cmd: Vote) -> str:
-    proposal = ctx.state.proposal(cmd.proposal)
+    return cast_vote(ctx, player.name, cmd.proposal, cmd.choice, vote_weight(ctx, player.name))
+
+
+def cast_vote(ctx, voter: str, number: int, choice: str, weight: int = 1) -> str:
+    proposal = ctx.state.proposal(number)
     if proposal is None:
-        raise IllegalAction(f"there is no proposal {cmd.proposal}")
+        raise IllegalAction(f"there is no proposal {number}")
     if proposal.status != "voting":
         when = ("has not opened yet: it opens when the proposal is published at the Thursday "
                 "update; vote on Friday or Saturday (IX.3)" if proposal.status == "open"
                 else f"is closed ({proposal.status})")
         raise IllegalAction(f"voting on proposal {proposal.number} {when}")
-    previous = proposal.votes.get(player.name)
+    if ctx.state.paused and proposal.proposer != ADMIN:
+        raise IllegalAction("the game is paused: only the Admin's proposal is voted on (X.2)")
+    weight_note = f" ({weight} votes)" if weight > 1 else ""
+    previous = proposal.votes.get(voter)
     if previous is not None:
         previous.changed_from.append(previous.choice)
-        previous.choice = cmd.choice
-        previous.update = ctx.state.update
-        return f"{player.name} changed their vote on proposal {proposal.number} to {cmd.choice.upper()}."
-    proposal.votes[player.name] = VoteRecord(player=player.name, choice=cmd.choice, update=ctx.state.update)
-    return f"{player.name} voted {cmd.choice.upper()} on proposal {proposal.number}."
+        previous.choice, previous.update, previous.weight = choice, ctx.state.update, weight  # type: ignore[assignment]
+        return f"{voter} changed their vote on proposal {proposal.number} to {choice.upper()}{weight_note}."
+    proposal.votes[voter] = VoteRecord(player=voter, choice=choice, update=ctx.state.update,  # type: ignore[arg-type]
+                                       weight=weight)
+    return f"{voter} voted {choice.upper()} on proposal {proposal.number}{weight_note}."
 
 
 def tally(ctx, proposal: Proposal) -> None:
-    params = ctx.params("proposals")
-    fine = int(params["missed_vote_fine"])
-    voters = sorted(p.name for p in ctx.state.active_players())
-    missing = [n for n in voters if n not in proposal.votes]
-    choices = [proposal.votes[n].choice for n in voters if n in proposal.votes]
-    yes, no = choices.count("yes"), choices.count("no")
-    abstain = choices.count("abstain") + len(missing)
-    result = Tally(yes=yes, no=no, abstain=abstain, missing=missing)
-    for name in missing:
-        ctx.transfer(name, BANK, fine, rule="VIII.3", reason=f"no vote on proposal {proposal.number}")
-        result.fines[name] = fine
-        ctx.emit("fine", f"{name} did not vote on proposal {proposal.number}: counted as Abstain and "
-                         f"fined ${fine}.", player=name, rule="VIII.3")
-    accepted = yes > no
-    proposal.status = "accepted" if accepted else "rejected"
+    p = ctx.params("proposals")
+    voters = sorted(pl.name for pl in ctx.state.active_players())
+    if p["admin_votes"]:
+        voters.append(ADMIN)
+    missing = [n for n in voters if n not in proposal.votes and n != ADMIN]
+    count = {"yes": 0, "no": 0, "abstain": len(missing)}
+    for name in voters:
+        v = proposal.votes.get(name)
+        if v is not None:
+            count[v.choice] += v.weight
+    result = Tally(yes=count["yes"], no=count["no"], abstain=count["abstain"], missing=missing)
     proposal.tally = result
+    fine = int(p["missed_vote_fine"])
+    for name in missing:
+        _pay(ctx, result, name, BANK, fine, "VIII.3", f"no vote on proposal {proposal.number}")
+        result.fines[name] = fine
+        ctx.emit("fine", f"{name} did not vote on proposal {proposal.number}: counted as Abstain"
+                         + (f" and fined ${fine}." if fine else "."), player=name, rule="VIII.3")
+    accepted = result.yes > result.no
+    proposal.status = "accepted" if accepted else "rejected"
     ctx.emit("tally", f"Proposal {proposal.number} ({proposal.title}) is {proposal.status}: "
-                      f"{yes} Yes, {no} No, {abstain} Abstain.", rule="VIII.4",
-             data={"proposal": proposal.number, "yes": yes, "no": no, "abstain": abstain})
+                      f"{result.yes} Yes, {result.no} No, {result.abstain} Abstain.", rule="VIII.4",
+             data={"proposal": proposal.number, "yes": result.yes, "no": result.no,
+                   "abstain": result.abstain})
+    _consequences(ctx, proposal, result, accepted, p)
+    if accepted:
+        _carry_out(ctx, proposal)
+
+
+def _pay(ctx, result: Tally, payer: str, payee: str, amount: int, rule: str, reason: str) -> None:
+    if amount <= 0:
+        return
+    ctx.transfer(payer, payee, amount, rule=rule, reason=reason)
+    for name, delta in ((payer, -amount), (payee, amount)):
+        if name != BANK:
+            result.money[name] = result.money.get(name, 0) + delta
+
+
+def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dict[str, Any]) -> None:
+    players = [pl.name for pl in ctx.state.active_players()]
+    abstaining = [n for n in players if n in result.missing or
+                  (n in proposal.votes and proposal.votes[n].choice == "abstain")]
+    share = Fraction(len(abstaining), len(players)) if players else Fraction(0)
+    proposer = ctx.state.players.get(proposal.proposer)
+    voids = p["abstain_share_voids"]
+    if voids is not None and share > Fraction(str(voids)):
+        result.note = f"more than {voids} of the players abstained: no reward or penalty for the proposer"
+    elif proposer is not None and proposer.active:
+        if accepted:
+            _pay(ctx, result, BANK, proposer.name, int(p["proposer_reward"]), "VIII.4",
+                 f"proposal {proposal.number} was accepted")
+        else:
+            _pay(ctx, result, proposer.name, BANK, int(p["proposer_penalty"]), "VIII.4",
+                 f"proposal {proposal.number} was rejected")
+    bonus = int(p["majority_abstain_bonus"])
+    if bonus and share > Fraction(1, 2):
+        for name in players:
+            if name not in abstaining:
+                _pay(ctx, result, BANK, name, bonus, "VIII.4",
+                     f"not abstaining when most abstained on proposal {proposal.number}")
     if not accepted:
         return
-    rewarded = []
-    proposer = ctx.state.players.get(proposal.proposer)
     if proposer is not None and proposer.active:
-        for i in range(int(params["card_to_proposer"])):
+        for i in range(int(p["card_to_proposer"])):
             ctx.draw_card(proposer, f"{proposer.name}/proposal{proposal.number}/proposer/{i}",
                           f"proposal {proposal.number} was accepted")
-            rewarded.append(proposer.name)
-    for name in voters:
-        if name in proposal.votes and proposal.votes[name].choice == "yes":
-            for i in range(int(params["card_per_yes_vote"])):
+            result.cards_to.append(proposer.name)
+    for name in sorted(players):
+        v = proposal.votes.get(name)
+        if v is not None and v.choice == "yes":
+            for i in range(int(p["card_per_yes_vote"])):
                 ctx.draw_card(ctx.state.players[name], f"{name}/proposal{proposal.number}/yes/{i}",
                               f"voting Yes on accepted proposal {proposal.number}")
-                rewarded.append(name)
-    result.cards_to = rewarded
+                result.cards_to.append(name)
+
+
+def _carry_out(ctx, proposal: Proposal) -> None:
+    state = ctx.state
+    if proposal.proposer == ADMIN and state.paused:
+        state.paused = False
+        ctx.emit("unpaused", f"The Admin's proposal {proposal.number} was accepted: the game is "
+                             "unpaused (X.2).", rule="X.2")
+    if not proposal.directives:
+        proposal.awaiting_admin = True
+        ctx.emit("awaiting-admin", f"Proposal {proposal.number} is accepted and waits for the Admin "
+                                   "to carry it out (it changes the game in its own words).",
+                 rule="VIII.4", data={"proposal": proposal.number})
+        return
+    problem = check(state, proposal.directives)
+    if problem:
+        proposal.awaiting_admin = True
+        proposal.note = f"could not be carried out as written: {problem}"
+        ctx.emit("awaiting-admin", f"Proposal {proposal.number} is accepted but {proposal.note}; "
+                                   "the Admin decides.", rule="I.2", data={"proposal": proposal.number})
+        return
+    record_changes(ctx, proposal, carry_out(state, proposal.number, proposal.directives))
+
+
+def record_changes(ctx, proposal: Proposal, changes) -> None:
+    proposal.changed_rules = list(dict.fromkeys(c.rule_id for c in changes))
+    proposal.awaiting_admin = False
+    for ch in changes:
+        what = {"created": "added", "amended": "amended", "repealed": "repealed",
+                "renumbered": f"renumbered from {ch.old_id}"}[ch.action]
+        ctx.emit("rule-change", f"Rule {ch.rule_id} was {what} by proposal {proposal.number}.",
+                 rule="VIII.4", data={"rule": ch.rule_id, "action": ch.action, "proposal": proposal.number})
+        module = ctx.registry.module_for_rule(ch.old_id or ch.rule_id)
+        if module and ctx.state.enabled(module):
+            params = ctx.params(module)
+            shown = ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()) if not isinstance(v, (list, dict)))
+            ctx.emit("review", f"Rule {ch.rule_id} is automated by the {module} module: the Admin "
+                               f"should review its parameters ({shown or 'none'}) with "
+                               f"`nomopoly ruling set {module} KEY VALUE`.",
+                     rule="I.2", data={"rule": ch.rule_id, "module": module})

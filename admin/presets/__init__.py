@@ -7,7 +7,8 @@ from pathlib import Path
 from admin.engine.board import add_square
 from admin.engine.registry import REGISTRY
 from admin.errors import RuleError
-from admin.model import GameState, ModuleConfig
+from admin.model import GameState, ModuleConfig, RuleRevision
+from admin.nomic.ruleset import load_ruleset
 from admin.store import load_yaml
 
 HERE = Path(__file__).parent
@@ -27,6 +28,9 @@ def initial_state(ruleset: str, name: str) -> GameState:
     REGISTRY.enabled(state)  # fails early on an unknown module
     for _ in range(int(REGISTRY.params(state, "board")["initial_squares"])):
         add_square(state)
+    state.rules = load_ruleset(bundled_path(preset.get("rules", "rules_md")))
+    state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
+                          for r in state.rules.rules()}
     return state
 
 

@@ -1,0 +1,182 @@
+"""Amendments: the directives a proposal carries, checked when it is made and carried out when it
+is accepted, with every change recorded in the rule's history.
+
+In a proposal's text, a directive starts a line; its text runs on over the following lines up to a
+blank line or the next directive::
+
+    ADD SECTION The Lottery            a new section, numbered after the last one
+    ADD RULE XVI: Each week ...        a new rule at the end of a section
+    AMEND VI.9: A player landing ...   new text for a rule
+    REPEAL XIV.6                       the rule is removed
+    RENUMBER                           number the rules of each section it touched 1, 2, 3 ...
+
+A proposal with no directive is free-form: when accepted it waits for the Admin, who carries it
+out with ``nomopoly ruling amend N "AMEND ..."`` (recorded like any ruling).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+
+from admin.errors import RuleError
+from admin.model import Directive, GameState, RuleRevision
+from admin.nomic.ruleset import Rule, Ruleset, Section, roman, section_filename
+
+_HEAD = re.compile(
+    r"^\s*(?:(ADD\s+SECTION)\s+(?P<title>.+?)|(ADD\s+RULE)\s+(?P<section>[IVXLCDM]+)\s*:\s*(?P<add>.*)"
+    r"|(AMEND)\s+(?P<amend>[IVXLCDM]+\.\d+)\s*:\s*(?P<atext>.*)|(REPEAL)\s+(?P<repeal>[IVXLCDM]+\.\d+)\s*\.?"
+    r"|(RENUMBER))\s*$", re.IGNORECASE)
+
+
+def parse_directives(text: str) -> list[Directive]:
+    """The directives in a proposal's text, in order (none: a free-form proposal)."""
+    out: list[Directive] = []
+    current: Directive | None = None
+    for line in text.splitlines():
+        m = _HEAD.match(line)
+        if m:
+            current = _directive(m)
+            out.append(current)
+            if current.kind in ("repeal", "renumber", "add-section"):
+                current = None
+        elif not line.strip():
+            current = None
+        elif current is not None:
+            current.text = (current.text + "\n" + line.rstrip()).strip()
+    return out
+
+
+def _directive(m: re.Match[str]) -> Directive:
+    if m.group("title"):
+        return Directive("add-section", m.group("title").strip())
+    if m.group("section"):
+        return Directive("add-rule", m.group("section").upper(), m.group("add").strip())
+    if m.group("amend"):
+        return Directive("amend", m.group("amend").upper(), m.group("atext").strip())
+    if m.group("repeal"):
+        return Directive("repeal", m.group("repeal").upper())
+    return Directive("renumber", "")
+
+
+@dataclass
+class Change:
+    """What carrying out one directive did (for the history and the site's diff)."""
+
+    rule_id: str
+    action: str
+    old_text: str | None = None
+    text: str | None = None
+    old_id: str | None = None
+
+
+@dataclass
+class Applied:
+    ruleset: Ruleset
+    changes: list[Change] = field(default_factory=list)
+
+
+def apply_directives(ruleset: Ruleset, directives: list[Directive]) -> Applied:
+    """Carry out ``directives`` on a copy of ``ruleset``; a RuleError names the one that cannot be done."""
+    rs = copy.deepcopy(ruleset)
+    result = Applied(ruleset=rs)
+    touched: list[str] = []
+    for d in directives:
+        if d.kind == "add-section":
+            numeral = roman(max((s.order for s in rs.sections), default=0) + 1)
+            rs.sections.append(Section(numeral, d.target, section_filename(numeral, d.target), []))
+            touched.append(numeral)
+        elif d.kind == "add-rule":
+            section = rs.section(d.target)
+            _need_text(d)
+            number = max((r.number for r in section.rules), default=0) + 1
+            rule = Rule.make(section.numeral, number, d.text)
+            section.rules.append(rule)
+            result.changes.append(Change(rule.id, "created", text=d.text))
+            touched.append(section.numeral)
+        elif d.kind == "amend":
+            _need_text(d)
+            rule = rs.rule(d.target)
+            if rule.text == d.text:
+                raise RuleError(f"AMEND {rule.id}: the new text is the same as the old")
+            result.changes.append(Change(rule.id, "amended", old_text=rule.text, text=d.text))
+            rule.text = d.text
+        elif d.kind == "repeal":
+            rule = rs.rule(d.target)
+            section = rs.section(rule.section)
+            section.rules.remove(rule)
+            result.changes.append(Change(rule.id, "repealed", old_text=rule.text))
+            touched.append(section.numeral)
+        elif d.kind == "renumber":
+            for numeral in dict.fromkeys(touched):
+                section = rs.section(numeral)
+                for i, rule in enumerate(section.rules, 1):
+                    if rule.number != i:
+                        old = rule.id
+                        rule.number, rule.id = i, f"{numeral}.{i}"
+                        result.changes.append(Change(rule.id, "renumbered", text=rule.text, old_id=old))
+    return result
+
+
+def _need_text(d: Directive) -> None:
+    if not d.text.strip():
+        raise RuleError(f"{d.kind.upper().replace('-', ' ')} {d.target}: the rule's text is missing; "
+                        "write it after the colon")
+
+
+def check(state: GameState, directives: list[Directive]) -> str | None:
+    """None if the directives can be carried out on today's ruleset, else why not."""
+    try:
+        apply_directives(state.rules, directives)
+    except RuleError as exc:
+        return str(exc)
+    return None
+
+
+def carry_out(state: GameState, number: int | None, directives: list[Directive]) -> list[Change]:
+    """Apply directives to the game's ruleset and record each change in the rules' history."""
+    applied = apply_directives(state.rules, directives)
+    state.rules = applied.ruleset
+    for ch in applied.changes:
+        if ch.action == "renumbered" and ch.old_id is not None:
+            history = state.rule_history.pop(ch.old_id, [])
+        else:
+            history = state.rule_history.get(ch.rule_id, [])
+        history.append(RuleRevision(rev=len(history) + 1, action=ch.action,  # type: ignore[arg-type]
+                                    update=state.update, week=state.week, proposal=number,
+                                    text=ch.text, old_text=ch.old_text, old_id=ch.old_id))
+        state.rule_history[ch.rule_id] = history
+    return applied.changes
+
+
+def current_since(state: GameState, rule_id: str) -> int:
+    """The update since which the rule has been in its current form (0: since the start)."""
+    history = state.rule_history.get(rule_id, [])
+    return history[-1].update if history else 0
+
+
+_DEFERS = re.compile(r"\b(?:defers?\s+to|subject\s+to)\s+(?:rule\s+)?([IVXLCDM]+\.\d+)", re.IGNORECASE)
+_OVER = re.compile(r"\b(?:precedence|priority)\s+over\s+(?:rule\s+)?([IVXLCDM]+\.\d+)", re.IGNORECASE)
+
+
+def precedence(state: GameState, a: str, b: str) -> tuple[str | None, str]:
+    """Which of two contradicting rules prevails (Nomopoly II I.3), and why.
+
+    First a rule that defers to the other, or claims precedence over it; then the rule that has
+    been in its current form longer. None when neither test decides: the Admin rules."""
+    ra, rb = state.rules.rule(a), state.rules.rule(b)
+    for this, other in ((ra, rb), (rb, ra)):
+        if any(m.upper() == other.id for m in _OVER.findall(this.text)):
+            return this.id, f"{this.id} states that it has precedence over {other.id} (I.3)"
+        if any(m.upper() == other.id for m in _DEFERS.findall(this.text)):
+            return other.id, f"{this.id} defers to {other.id} (I.3)"
+    since_a, since_b = current_since(state, ra.id), current_since(state, rb.id)
+    if since_a != since_b:
+        older, newer = (ra, rb) if since_a < since_b else (rb, ra)
+        return older.id, (f"{older.id} has been in its current form longer (since update "
+                          f"{min(since_a, since_b)}) than {newer.id} (I.3)")
+    return None, (f"{ra.id} and {rb.id} have both been in their current form since update {since_a} "
+                  "and neither defers: the Admin decides")
+
+
