@@ -271,6 +271,89 @@ def ruling_end(winner: str | None, reason: str, game_dir: Path) -> None:
     _queue(game_dir, "end-game", reason, winner=winner)
 
 
+@ruling.command("propose")
+@click.option("--title", required=True)
+@click.option("--text", "text_file", type=click.File("r"), required=True,
+              help="A file with the proposal's text ('-' for standard input); directives allowed.")
+@GAME_OPTION
+def ruling_propose(title: str, text_file, game_dir: Path) -> None:
+    """Make the Admin's proposal (during a pause, the only one; X.2)."""
+    _queue(game_dir, "propose", "", title=title, text=text_file.read().strip())
+
+
+@ruling.command("vote")
+@click.argument("proposal", type=int)
+@click.argument("choice", type=click.Choice(["yes", "no", "abstain"], case_sensitive=False))
+@GAME_OPTION
+def ruling_vote(proposal: int, choice: str, game_dir: Path) -> None:
+    """The Admin's own vote, in games where the Admin votes."""
+    _queue(game_dir, "vote", "", proposal=proposal, choice=choice.lower())
+
+
+@ruling.command("amend")
+@click.argument("proposal", type=int)
+@click.argument("directives")
+@GAME_OPTION
+def ruling_amend(proposal: int, directives: str, game_dir: Path) -> None:
+    """Carry out an accepted free-form proposal, e.g. "AMEND VI.9: Rent is 4 times the number."
+
+    Several directives may be given on separate lines."""
+    _queue(game_dir, "amend", "", proposal=proposal, directives=directives.replace("\\n", "\n"))
+
+
+@ruling.command("done")
+@click.argument("proposal", type=int)
+@click.option("--reason", required=True, help="What was done instead of changing the rules' text.")
+@GAME_OPTION
+def ruling_done(proposal: int, reason: str, game_dir: Path) -> None:
+    """Mark an accepted proposal carried out without a change to rules_md (a one-off change)."""
+    _queue(game_dir, "done", reason, proposal=proposal)
+
+
+@ruling.command("grant-votes")
+@click.argument("player_name")
+@click.option("--extra", type=int, default=1, show_default=True)
+@click.option("--week", type=int, help="The week they apply to (default: the next update's).")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_grant_votes(player_name: str, extra: int, week: int | None, reason: str, game_dir: Path) -> None:
+    """Give a player extra votes on each proposal of a week (capped by VIII.4)."""
+    _queue(game_dir, "grant-votes", reason, player=player_name, extra=extra, week=week)
+
+
+@cli.group()
+def rules() -> None:
+    """Read the ruleset: a rule's history, and which of two rules prevails."""
+
+
+@rules.command("history")
+@click.argument("rule_id")
+@GAME_OPTION
+def rules_history(rule_id: str, game_dir: Path) -> None:
+    """Every revision of a rule: created, amended, repealed, by which proposal."""
+    state = _game(game_dir).load_public()
+    history = state.rule_history.get(rule_id.upper())
+    if not history:
+        raise click.BadParameter(f"no history for rule {rule_id!r}")
+    for r in history:
+        by = f"proposal {r.proposal}" if r.proposal else "the start of the game"
+        click.echo(f"rev {r.rev}: {r.action} at update {r.update} (week {r.week}) by {by}")
+        if r.text:
+            click.echo("    " + r.text.replace("\n", "\n    "))
+
+
+@rules.command("precedence")
+@click.argument("first")
+@click.argument("second")
+@GAME_OPTION
+def rules_precedence(first: str, second: str, game_dir: Path) -> None:
+    """Which of two contradicting rules prevails (I.3), and why."""
+    from admin.nomic.amendments import precedence
+
+    winner, reason = precedence(_game(game_dir).load_public(), first.upper(), second.upper())
+    click.echo(f"{winner or 'Undecided'}: {reason}")
+
+
 @cli.command()
 @click.argument("directory", required=False, default="demo-game",
                 type=click.Path(file_okay=False, path_type=Path))
