@@ -16,11 +16,16 @@ from admin.errors import NomopolyError
 from admin.game import GameDir
 
 GAME_OPTION = click.option("--game", "game_dir", type=click.Path(file_okay=False, path_type=Path),
-                           default=".", show_default=True, help="The game directory.")
+                           default=None, help="The game directory (default: the current one).")
 
 
-def _game(game_dir: Path) -> GameDir:
-    return GameDir(game_dir)
+def _game(game_dir: Path | None) -> GameDir:
+    """The game folder: --game after the command, else --game before it, else the current one."""
+    if game_dir is None:
+        ctx = click.get_current_context(silent=True)
+        root = ctx.find_root() if ctx else None
+        game_dir = (root.obj or {}).get("game") if root else None
+    return GameDir(game_dir or ".")
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -35,12 +40,16 @@ def _parse_time(value: str | None) -> datetime | None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="nomopoly")
-def cli() -> None:
+@click.option("--game", "game_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The game directory for every command (default: the current one).")
+@click.pass_context
+def cli(ctx: click.Context, game_dir: Path | None) -> None:
     """Run a play-by-email game of Nomic and Monopoly.
 
     Each week: players email their actions, proposals and votes; `nomopoly update` reads the mail,
     runs the update with verifiable dice, saves the state and rebuilds the site.
     """
+    ctx.obj = {"game": game_dir}
 
 
 @cli.command()
@@ -64,7 +73,7 @@ def player() -> None:
 @click.argument("email")
 @click.option("--token/--no-token", default=False, help="Also issue a secret token for TOKEN lines.")
 @GAME_OPTION
-def player_add(name: str, email: str, token: bool, game_dir: Path) -> None:
+def player_add(name: str, email: str, token: bool, game_dir: Path | None) -> None:
     """Add player NAME with address EMAIL (they start as though just reset)."""
     from admin.mail.auth import new_token
 
@@ -78,7 +87,7 @@ def player_add(name: str, email: str, token: bool, game_dir: Path) -> None:
 @player.command("remove")
 @click.argument("name")
 @GAME_OPTION
-def player_remove(name: str, game_dir: Path) -> None:
+def player_remove(name: str, game_dir: Path | None) -> None:
     """Remove player NAME from the game."""
     jobs.remove_player(_game(game_dir), name)
     click.echo(f"Removed {name}.")
@@ -87,7 +96,7 @@ def player_remove(name: str, game_dir: Path) -> None:
 @player.command("token")
 @click.argument("name")
 @GAME_OPTION
-def player_token(name: str, game_dir: Path) -> None:
+def player_token(name: str, game_dir: Path | None) -> None:
     """Issue a new secret token to player NAME (the old one stops working)."""
     from admin.mail.auth import new_token
 
@@ -104,7 +113,7 @@ def player_token(name: str, game_dir: Path) -> None:
 @click.option("--dry-run", is_flag=True, help="Run the update and show it, but save nothing.")
 @click.option("--no-site", is_flag=True, help="Do not rebuild the site afterwards.")
 @GAME_OPTION
-def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, game_dir: Path) -> None:
+def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, game_dir: Path | None) -> None:
     """Read the mail up to the cut-off, run one update, save the state and build the site."""
     game = _game(game_dir)
     outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run)
@@ -134,7 +143,7 @@ def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Default: GAME/site.")
 @click.option("--full", is_flag=True, help="Rewrite every page, not only the changed ones.")
 @GAME_OPTION
-def build(out: Path | None, full: bool, game_dir: Path) -> None:
+def build(out: Path | None, full: bool, game_dir: Path | None) -> None:
     """Build the static site from the game's public state."""
     _build(_game(game_dir), out, full)
 
@@ -142,7 +151,7 @@ def build(out: Path | None, full: bool, game_dir: Path) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the public state as JSON (see the README).")
 @GAME_OPTION
-def status(as_json: bool, game_dir: Path) -> None:
+def status(as_json: bool, game_dir: Path | None) -> None:
     """Show the game's public state."""
     from admin.site.export import public_status
 
@@ -161,7 +170,7 @@ def status(as_json: bool, game_dir: Path) -> None:
 @cli.command()
 @click.option("--check", is_flag=True, required=True, help="Compare the replay with the state on disk.")
 @GAME_OPTION
-def replay(check: bool, game_dir: Path) -> None:
+def replay(check: bool, game_dir: Path | None) -> None:
     """Rebuild the state from the update logs and check it is byte for byte the same."""
     problems = jobs.replay_check(_game(game_dir))
     if problems:
@@ -174,7 +183,7 @@ def replay(check: bool, game_dir: Path) -> None:
 @cli.command()
 @click.argument("update_no", metavar="[UPDATE]", required=False, type=int)
 @GAME_OPTION
-def verify(update_no: int | None, game_dir: Path) -> None:
+def verify(update_no: int | None, game_dir: Path | None) -> None:
     """Check the dice: each revealed seed matches its commitment and every roll recomputes."""
     problems = jobs.verify(_game(game_dir), update_no)
     if problems:
@@ -189,7 +198,7 @@ def ruling() -> None:
     """Record a ruling of the Admin's; the next update applies it first (II.3)."""
 
 
-def _queue(game_dir: Path, kind: str, note: str, **args: object) -> None:
+def _queue(game_dir: Path | None, kind: str, note: str, **args: object) -> None:
     jobs.queue_ruling(_game(game_dir), Ruling(kind=kind, args={k: v for k, v in args.items() if v is not None},
                                               note=note))
     click.echo(f"Ruling {kind} recorded; the next update applies it.")
@@ -201,7 +210,7 @@ def _queue(game_dir: Path, kind: str, note: str, **args: object) -> None:
 @click.option("--health", type=int, default=0, help="Health to add (negative to take).")
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_adjust(player_name: str, money: int, health: int, reason: str, game_dir: Path) -> None:
+def ruling_adjust(player_name: str, money: int, health: int, reason: str, game_dir: Path | None) -> None:
     """Adjust a player's money or health."""
     _queue(game_dir, "adjust", reason, player=player_name, money=money, health=health)
 
@@ -209,7 +218,7 @@ def ruling_adjust(player_name: str, money: int, health: int, reason: str, game_d
 @ruling.command("pause")
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_pause(reason: str, game_dir: Path) -> None:
+def ruling_pause(reason: str, game_dir: Path | None) -> None:
     """Pause the game (X.1): no turns, no player proposals."""
     _queue(game_dir, "pause", reason)
 
@@ -217,7 +226,7 @@ def ruling_pause(reason: str, game_dir: Path) -> None:
 @ruling.command("unpause")
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_unpause(reason: str, game_dir: Path) -> None:
+def ruling_unpause(reason: str, game_dir: Path | None) -> None:
     """Unpause the game."""
     _queue(game_dir, "unpause", reason)
 
@@ -226,7 +235,7 @@ def ruling_unpause(reason: str, game_dir: Path) -> None:
 @click.argument("proposal", type=int)
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_veto(proposal: int, reason: str, game_dir: Path) -> None:
+def ruling_veto(proposal: int, reason: str, game_dir: Path | None) -> None:
     """Veto a proposal (VIII.5)."""
     _queue(game_dir, "veto", reason, proposal=proposal)
 
@@ -235,7 +244,7 @@ def ruling_veto(proposal: int, reason: str, game_dir: Path) -> None:
 @click.argument("proposal", type=int)
 @click.option("--comment", required=True, help="How the proposer can fix it.")
 @GAME_OPTION
-def ruling_send_back(proposal: int, comment: str, game_dir: Path) -> None:
+def ruling_send_back(proposal: int, comment: str, game_dir: Path | None) -> None:
     """Send an unclear proposal back to its proposer (VIII.2)."""
     _queue(game_dir, "send-back", comment, proposal=proposal)
 
@@ -244,7 +253,7 @@ def ruling_send_back(proposal: int, comment: str, game_dir: Path) -> None:
 @click.argument("square", type=int)
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_reject_name(square: int, reason: str, game_dir: Path) -> None:
+def ruling_reject_name(square: int, reason: str, game_dir: Path | None) -> None:
     """Reject an inappropriate square name (XIII.4)."""
     _queue(game_dir, "reject-name", reason, square=square)
 
@@ -255,7 +264,7 @@ def ruling_reject_name(square: int, reason: str, game_dir: Path) -> None:
 @click.argument("value")
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_set(module: str, key: str, value: str, reason: str, game_dir: Path) -> None:
+def ruling_set(module: str, key: str, value: str, reason: str, game_dir: Path | None) -> None:
     """Set a rule module's parameter (VALUE is read as YAML: 5, true, add, [1, 2])."""
     import yaml
 
@@ -266,7 +275,7 @@ def ruling_set(module: str, key: str, value: str, reason: str, game_dir: Path) -
 @click.option("--winner", help="The winner, if there is one.")
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_end(winner: str | None, reason: str, game_dir: Path) -> None:
+def ruling_end(winner: str | None, reason: str, game_dir: Path | None) -> None:
     """End the game (XI.1, XI.2)."""
     _queue(game_dir, "end-game", reason, winner=winner)
 
@@ -276,7 +285,7 @@ def ruling_end(winner: str | None, reason: str, game_dir: Path) -> None:
 @click.option("--text", "text_file", type=click.File("r"), required=True,
               help="A file with the proposal's text ('-' for standard input); directives allowed.")
 @GAME_OPTION
-def ruling_propose(title: str, text_file, game_dir: Path) -> None:
+def ruling_propose(title: str, text_file, game_dir: Path | None) -> None:
     """Make the Admin's proposal (during a pause, the only one; X.2)."""
     _queue(game_dir, "propose", "", title=title, text=text_file.read().strip())
 
@@ -285,7 +294,7 @@ def ruling_propose(title: str, text_file, game_dir: Path) -> None:
 @click.argument("proposal", type=int)
 @click.argument("choice", type=click.Choice(["yes", "no", "abstain"], case_sensitive=False))
 @GAME_OPTION
-def ruling_vote(proposal: int, choice: str, game_dir: Path) -> None:
+def ruling_vote(proposal: int, choice: str, game_dir: Path | None) -> None:
     """The Admin's own vote, in games where the Admin votes."""
     _queue(game_dir, "vote", "", proposal=proposal, choice=choice.lower())
 
@@ -294,7 +303,7 @@ def ruling_vote(proposal: int, choice: str, game_dir: Path) -> None:
 @click.argument("proposal", type=int)
 @click.argument("directives")
 @GAME_OPTION
-def ruling_amend(proposal: int, directives: str, game_dir: Path) -> None:
+def ruling_amend(proposal: int, directives: str, game_dir: Path | None) -> None:
     """Carry out an accepted free-form proposal, e.g. "AMEND VI.9: Rent is 4 times the number."
 
     Several directives may be given on separate lines."""
@@ -305,7 +314,7 @@ def ruling_amend(proposal: int, directives: str, game_dir: Path) -> None:
 @click.argument("proposal", type=int)
 @click.option("--reason", required=True, help="What was done instead of changing the rules' text.")
 @GAME_OPTION
-def ruling_done(proposal: int, reason: str, game_dir: Path) -> None:
+def ruling_done(proposal: int, reason: str, game_dir: Path | None) -> None:
     """Mark an accepted proposal carried out without a change to rules_md (a one-off change)."""
     _queue(game_dir, "done", reason, proposal=proposal)
 
@@ -316,7 +325,7 @@ def ruling_done(proposal: int, reason: str, game_dir: Path) -> None:
 @click.option("--week", type=int, help="The week they apply to (default: the next update's).")
 @click.option("--reason", required=True)
 @GAME_OPTION
-def ruling_grant_votes(player_name: str, extra: int, week: int | None, reason: str, game_dir: Path) -> None:
+def ruling_grant_votes(player_name: str, extra: int, week: int | None, reason: str, game_dir: Path | None) -> None:
     """Give a player extra votes on each proposal of a week (capped by VIII.4)."""
     _queue(game_dir, "grant-votes", reason, player=player_name, extra=extra, week=week)
 
@@ -329,7 +338,7 @@ def rules() -> None:
 @rules.command("history")
 @click.argument("rule_id")
 @GAME_OPTION
-def rules_history(rule_id: str, game_dir: Path) -> None:
+def rules_history(rule_id: str, game_dir: Path | None) -> None:
     """Every revision of a rule: created, amended, repealed, by which proposal."""
     state = _game(game_dir).load_public()
     history = state.rule_history.get(rule_id.upper())
@@ -346,7 +355,7 @@ def rules_history(rule_id: str, game_dir: Path) -> None:
 @click.argument("first")
 @click.argument("second")
 @GAME_OPTION
-def rules_precedence(first: str, second: str, game_dir: Path) -> None:
+def rules_precedence(first: str, second: str, game_dir: Path | None) -> None:
     """Which of two contradicting rules prevails (I.3), and why."""
     from admin.nomic.amendments import precedence
 

@@ -22,7 +22,9 @@ MAIL = [
     ("2026-11-02T09:12", "alice", "Proposal", """Hi Admin,
 
 PROPOSE Free parking
-Add a rule: a player who lands on the lowest numbered square receives $200
+Landing on the first square should be worth something.
+
+ADD RULE VI: A player who lands on the lowest numbered square receives $200
 from the Admin Bank Account.
 END
 
@@ -31,8 +33,9 @@ Alice
 """),
     ("2026-11-03T18:40", "bob", "my moves", """STATUS
 buy
-propose Rent holiday
-No rent is paid on squares numbered 1 to 5.
+propose Cheaper rent
+AMEND VI.9: A player who lands on a square owned by another player pays the
+owner twice the square's number in Nomopoly dollars.
 END
 
 --
@@ -66,7 +69,7 @@ BUY
 VOTE 2 NO
 vote proposal 3 yes
 BUY
-NAME 9 Carol's Corner
+NAME 10 Carol's Corner
 """),
     ("2026-11-07T11:11", "dave", "votes", """VOTE 1 YES
 VOTE 3 YES
@@ -85,7 +88,9 @@ Add five squares to the end of the board.
 END
 """),
     ("2026-11-10T17:45", "bob", "stuff", """BUY
-NAME 7 Baker Street
+NAME 8 Baker Street
+PLACE AS ON 8
+BURY 10D
 BURY 5H
 """),
     ("2026-11-11T09:05", "dave", "week 2", """BUY

@@ -76,9 +76,9 @@ def test_naming_is_free_renaming_costs_50_and_names_are_unique():
     assert result_square(result, 5).name == "Mayfair"
     assert result_square(result, 7).name is None
     verdicts = texts(result.events, "action")
-    assert verdicts[0] == "alice named square 5 'Park Lane'."
-    assert "already named 'Park Lane'; names are unique (XIII.4)" in verdicts[1]
-    assert verdicts[2] == "alice renamed square 5 from 'Park Lane' to 'Mayfair' for $50."
+    assert verdicts[0] == 'alice named square 5 "Park Lane".'
+    assert 'already named "Park Lane"; names are unique (XIII.4)' in verdicts[1]
+    assert verdicts[2] == 'alice renamed square 5 from "Park Lane" to "Mayfair" for $50.'
     assert result.state.players["alice"].money == 10000 - 50 - rent_paid(result, "alice")
 
 

@@ -2,8 +2,9 @@
 
 Pure: it touches no file, clock or network, and the same inputs give the same output.
 Order (IX): the Admin's rulings; join requests; every player's actions (BUY first, by landing
-priority, XIII.3; then the rest round-robin in a random order, IX.5); one turn per player in a
-random order (IX.1); end-of-update effects (voting, removal, the end of the game).
+priority, XIII.3; PROPOSE next, numbered in the order received; then the rest round-robin in a
+random order, IX.5); one turn per player in a random order (IX.1); end-of-update effects (voting,
+removal, the end of the game).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from admin.engine.commands import Buy, Command, Join
+from admin.engine.commands import Buy, Command, Join, Propose
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
 from admin.engine.events import Event, Ruling
@@ -113,7 +114,14 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
 
     for name, item in sorted(buys, key=priority):
         _do(ctx, name, *item)
-    rest = {name: [i for i in items if not isinstance(i[1].command, Buy)] for name, items in queues.items()}
+    # proposals next, numbered in the order they were received (not interdependent, IX.5)
+    proposals = sorted(((name, item) for name, items in queues.items() for item in items
+                        if isinstance(item[1].command, Propose)),
+                       key=lambda e: (e[1][0].received, e[1][0].key, e[1][1].line))
+    for name, item in proposals:
+        _do(ctx, name, *item)
+    first = (Buy, Propose)
+    rest = {name: [i for i in items if not isinstance(i[1].command, first)] for name, items in queues.items()}
     order = ctx.dice.shuffle(sorted(n for n in rest if rest[n]), "actions")
     while any(rest[n] for n in order):
         for name in order:

@@ -96,14 +96,14 @@ def name_square(ctx, player, cmd: Name) -> str:
         raise IllegalAction(f"a square's name must be 1 to {limit} characters; this one has {len(new)}")
     for other in ctx.state.squares:
         if other.name and other.name.casefold() == new.casefold() and other.number != square.number:
-            raise IllegalAction(f"square {other.number} is already named {other.name!r}; names are unique (XIII.4)")
+            raise IllegalAction(f'square {other.number} is already named "{other.name}"; names are unique (XIII.4)')
     if square.name == new:
-        raise IllegalAction(f"square {square.number} is already named {new!r}")
+        raise IllegalAction(f'square {square.number} is already named "{new}"')
     if square.name is not None:
         cost = int(params["rename_cost"])
         ctx.transfer(player.name, BANK, cost, rule="XIII.4", reason=f"renaming square {square.number}",
                      voluntary=True)
         old, square.name = square.name, new
-        return f"{player.name} renamed square {square.number} from {old!r} to {new!r} for ${cost}."
+        return f'{player.name} renamed square {square.number} from "{old}" to "{new}" for ${cost}.'
     square.name = new
-    return f"{player.name} named square {square.number} {new!r}."
+    return f'{player.name} named square {square.number} "{new}".'

@@ -1,0 +1,71 @@
+"""The bundled demo: the README's first command, replay and verify on its four updates."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from admin import jobs
+from admin.demo import run_demo
+from admin.game import GameDir
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory) -> GameDir:
+    root = tmp_path_factory.mktemp("demo") / "demo-game"
+    run_demo(root, echo=lambda _: None)
+    return GameDir(root)
+
+
+def test_the_demo_runs_four_updates_and_builds_the_site(demo):
+    state = demo.load()
+    assert (state.update, state.week) == (4, 2)
+    assert (demo.root / "site" / "index.html").is_file()
+    assert sorted(p.stem for p in (demo.state_dir / "results").glob("*.yaml")) == ["0000", "0001", "0002", "0003", "0004"]
+
+
+def test_the_demo_tells_a_story_with_successes_and_failures(demo):
+    state = demo.load()
+    assert state.square(10).owner == "carol" and state.square(10).name == "Carol's Corner"
+    assert state.square(8).card == "AS"
+    assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
+    assert [p.status for p in state.proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
+    assert [j.name for j in state.private.join_requests] == ["mallory"]
+    buried = [(b.player, b.card) for b in state.private.buried]
+    assert ("bob", "10D") in buried
+
+
+def test_replay_check_passes_on_the_demo(demo):
+    assert jobs.replay_check(demo) == []
+
+
+def test_verify_recomputes_every_roll_of_the_demo(demo):
+    assert jobs.verify(demo) == []
+    rolls = sum(len(__import__("yaml").safe_load(p.read_text())["dice"]["rolls"])
+                for p in (demo.state_dir / "results").glob("000[1-4].yaml"))
+    assert rolls > 40
+
+
+def test_the_demo_is_reproducible_byte_for_byte(demo, tmp_path):
+    again = tmp_path / "again"
+    run_demo(again, echo=lambda _: None)
+    for path in sorted(demo.state_dir.rglob("*.yaml")) + sorted(demo.rules_dir.glob("*.md")):
+        rel = path.relative_to(demo.root)
+        assert (again / rel).read_bytes() == path.read_bytes(), rel
+
+
+def test_the_cli_demo_prints_where_the_site_is(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "admin", "demo", str(tmp_path / "d")], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == f"Site: {tmp_path / 'd' / 'site' / 'index.html'}"
+
+
+def test_status_json_of_the_demo_holds_nothing_private(demo):
+    out = subprocess.run([sys.executable, "-m", "admin", "--game", str(demo.root), "status", "--json"],
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert {p["name"] for p in data["players"]} == {"alice", "bob", "carol", "dave", "erin"}
+    assert "@example" not in out.stdout and "mallory" not in out.stdout
+    assert all("cards" not in p for p in data["players"])  # hands are private in Nomopoly II
+    assert [p["cards_held"] for p in data["players"] if p["name"] == "bob"] == [len(demo.load().players["bob"].cards)]
