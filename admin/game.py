@@ -115,11 +115,30 @@ class GameDir:
         files = {name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)}
         return state_from_files(files, self.state_dir, self.rules_dir)
 
-    def load_public(self) -> GameState:
-        """The state without reading any private file (what the site build uses)."""
+    def load_public(self, *, archive: bool = True) -> GameState:
+        """The state without reading any private file (what the site build uses); with
+        ``archive``, ``proposals`` also holds every archived proposal, in number order."""
         files = {name: self._read(name) for name in PUBLIC_FILES}
         files["private.yaml"] = {}
-        return state_from_files(files, self.state_dir, self.rules_dir)
+        state = state_from_files(files, self.state_dir, self.rules_dir)
+        if archive:
+            for path in sorted((self.state_dir / "proposals").glob("week-*.yaml")):
+                state.proposals.extend(read_archive(path))
+            state.proposals.sort(key=lambda p: p.number)
+        return state
+
+    def archive_path(self, week: int) -> Path:
+        return self.state_dir / "proposals" / f"week-{week:04d}.yaml"
+
+    def stage_archive(self, tx: Transaction, archived: list[Proposal]) -> None:
+        """Add closed proposals to their week's archive file."""
+        by_week: dict[int, list[Proposal]] = {}
+        for p in archived:
+            by_week.setdefault(p.week, []).append(p)
+        for week, new in sorted(by_week.items()):
+            path = self.archive_path(week)
+            old = read_archive(path) if path.exists() else []
+            tx.write(path, archive_text(old + new))
 
     def _read(self, name: str) -> Any:
         if name == "rules_history.yaml" and not (self.state_dir / name).exists():
@@ -185,6 +204,15 @@ class GameDir:
 
 
 # -- state <-> files ---------------------------------------------------------------------------
+def read_archive(path: Path) -> list[Proposal]:
+    data = load_yaml(path) or {}
+    return from_data(list[Proposal], data.get("proposals", []), f"{path}: proposals")
+
+
+def archive_text(proposals: list[Proposal]) -> str:
+    return dump_yaml({"proposals": to_data(sorted(proposals, key=lambda p: p.number))})
+
+
 _SPLIT = ("squares", "players", "proposals", "private", "rules", "rule_history")
 
 

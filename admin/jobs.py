@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from admin.crashpoints import crashpoint
 from admin.engine import admin as admin_ops
 from admin.engine.commands import command_from_dict
 from admin.engine.dice import Dice, commitment, derive, inputs_digest
@@ -19,7 +20,7 @@ from admin.engine.registry import REGISTRY
 from admin.engine.rules.schedule import slot_of
 from admin.engine.update import LineCommand, Submission, run_update
 from admin.errors import StateError
-from admin.game import GameDir, state_files
+from admin.game import GameDir, archive_text, state_files
 from admin.mail.auth import AuthSettings, hash_token
 from admin.mail.intake import Ledger, Screened, screen, take_in
 from admin.mail.sources import MaildirSource, MailSource
@@ -137,6 +138,8 @@ class UpdateOutcome:
     events: list[Event]
     screened: list[Screened] = field(default_factory=list)
     committed: bool = False
+    #: the update with this cut-off had run already (a re-run after a crash): only its mail was moved
+    already_run: bool = False
 
 
 def results_path(game: GameDir, update: int) -> Path:
@@ -167,7 +170,7 @@ def open_source(game: GameDir, maildir: Path | None) -> MailSource:
     if kind == "imap":
         from admin.mail.imap import ImapConfig, ImapSource
 
-        return ImapSource(ImapConfig.from_dict(game.settings().section("mail.imap")))
+        return ImapSource(ImapConfig.from_dict(game.settings().section("mail.imap"), base_dir=game.root))
     raise StateError(f'nomopoly.toml [mail] source = {kind!r}: use "maildir" or "imap"')
 
 
@@ -182,6 +185,12 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
         at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
         source = source or open_source(game, maildir)
         try:
+            last = last_cutoff(game, state)
+            if last is not None and at <= last:  # run again after a crash: finish, never roll twice
+                if not dry_run:
+                    source.mark_processed(take_in(game.state_dir, source, at).settled_keys)
+                return UpdateOutcome(update=state.update, cutoff=last, state=state, events=[],
+                                     already_run=True)
             intake = take_in(game.state_dir, source, at, write=not dry_run)
             ledger = intake.ledger
             settings = game.settings()
@@ -197,13 +206,22 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
             outcome, tx = _apply(game, state, inputs, seed, ledger, screened)
             if dry_run:
                 return outcome
+            crashpoint("update.before-commit")
             tx.commit()
             outcome.committed = True
+            crashpoint("update.committed")
             settled = [s.entry.key for s in screened] + intake.settled_keys
             source.mark_processed(settled)
         finally:
             source.close()
     return outcome
+
+
+def last_cutoff(game: GameDir, state: GameState) -> datetime | None:
+    """The cut-off of the last committed update (None before the first)."""
+    path = results_path(game, state.update)
+    cutoff = (load_yaml(path) or {}).get("cutoff") if state.update and path.exists() else None
+    return datetime.fromisoformat(cutoff) if cutoff else None
 
 
 def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes, ledger: Ledger,
@@ -217,6 +235,7 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes,
         entry = ledger.messages[s.entry.hash]
         entry.status, entry.update, entry.reason = s.status, update, s.reason
     game.stage_state(tx, result.state)
+    game.stage_archive(tx, result.archived)
     tx.write(game.state_dir / "ledger.yaml", ledger.dump())
     tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
     dice_record = {"seed": seed.hex(), "commitment": commitment(seed), "digest": dice.digest,
@@ -263,9 +282,10 @@ def public_results(state: GameState, events: list[Event], inputs: dict[str, Any]
 
 
 # -- replay and verify ------------------------------------------------------------------------
-def replay(game: GameDir) -> GameState:
-    """Rebuild today's state from the log alone."""
+def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
+    """Rebuild today's state, and the proposal archive files, from the log alone."""
     state: GameState | None = None
+    archived: dict[int, list] = {}
     for path in game.log_entries():
         entry = load_yaml(path)
         if entry["kind"] == "init":
@@ -276,18 +296,22 @@ def replay(game: GameDir) -> GameState:
         if entry["kind"] == "update":
             result, _ = _run_logged(state, entry["inputs"], bytes.fromhex(entry["dice"]["seed"]))
             state = result.state
+            for p in result.archived:
+                archived.setdefault(p.week, []).append(p)
             state.next_commitment = entry["next_commitment"]
         else:
             _apply_admin_record(state, entry)
     if state is None:
         raise StateError(f"{game.log_dir}: no log entries; nothing to replay")
-    return state
+    files = {str(game.archive_path(w).relative_to(game.root)): archive_text(ps) for w, ps in archived.items()}
+    return state, files
 
 
 def replay_check(game: GameDir) -> list[str]:
     """Differences between the replayed state and the files on disk (empty: identical)."""
     with game.lock():
-        rebuilt = state_files(replay(game))
+        state, archives = replay(game)
+        rebuilt = state_files(state) | archives
         problems = []
         for name, text in rebuilt.items():
             path = game.root / name
@@ -295,7 +319,8 @@ def replay_check(game: GameDir) -> list[str]:
                 problems.append(f"{name} is missing; the replayed state has it")
             elif path.read_text(encoding="utf-8") != text:
                 problems.append(f"{name} differs from the replayed state")
-        extra = {f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")} - set(rebuilt)
+        extra = ({f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")}
+                 | {f"state/proposals/{p.name}" for p in game.state_dir.glob("proposals/week-*.yaml")}) - set(rebuilt)
         problems += [f"{name} is not in the replayed state" for name in sorted(extra)]
         return problems
 

@@ -133,6 +133,13 @@ class Proposal:
     awaiting_admin: bool = False
     #: the rule ids it changed when it was carried out
     changed_rules: list[str] = field(default_factory=list)
+    #: the update in which it reached a final status (it is archived after that update)
+    closed_update: int | None = None
+
+    def close(self, status: ProposalStatus, update: int, note: str | None = None) -> None:
+        self.status, self.closed_update = status, update
+        if note is not None:
+            self.note = note
 
 
 @dataclass
@@ -196,7 +203,10 @@ class GameState:
     next_proposal: int = 1
     squares: list[Square] = field(default_factory=list)
     players: dict[str, Player] = field(default_factory=dict)
+    #: the live proposals: open, voting, closed this update, or accepted and awaiting the Admin
     proposals: list[Proposal] = field(default_factory=list)
+    #: the final status of every archived proposal (state/proposals/week-NNNN.yaml hold them)
+    archived: dict[int, str] = field(default_factory=dict)
     buy_rights: list[BuyRight] = field(default_factory=list)
     modules: list[ModuleConfig] = field(default_factory=list)
     vote_grants: list[VoteGrant] = field(default_factory=list)

@@ -23,6 +23,7 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_
 
 import yaml
 
+from admin.crashpoints import crashpoint
 from admin.errors import StateError
 
 try:  # the C implementations are several times faster
@@ -120,7 +121,13 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
             raise StateError(f"{where}: expected a mapping, found {type(data).__name__}")
         key_t, val_t = get_args(tp) or (Any, Any)
-        return {_convert(key_t, k, where): _convert(val_t, v, f"{where}.{k}") for k, v in data.items()}
+
+        def key(k: Any) -> Any:  # to_data writes every key as text; int keys come back here
+            if key_t is int and isinstance(k, str) and k.lstrip("-").isdigit():
+                return int(k)
+            return _convert(key_t, k, where)
+
+        return {key(k): _convert(val_t, v, f"{where}.{k}") for k, v in data.items()}
     if dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise StateError(f"{where}: expected a mapping for {tp.__name__}, found {type(data).__name__}")
@@ -223,9 +230,11 @@ class Transaction:
                     os.fsync(fh.fileno())
                 temps.append((str(tmp), str(path)))
                 changed.append(path)
+                crashpoint("commit.temp")
             if not temps:
                 return []
             write_atomic(self.root / JOURNAL, json.dumps(temps))
+            crashpoint("commit.journal")
         except OSError as exc:
             for tmp, _ in temps:
                 if tmp:
@@ -248,6 +257,7 @@ def _roll_forward(root: Path) -> None:
                 os.unlink(final)
         elif os.path.exists(tmp):
             os.replace(tmp, final)
+            crashpoint("commit.rename")
         dirs.add(os.path.dirname(final))
     for d in sorted(dirs):
         _fsync_dir(Path(d))

@@ -30,7 +30,7 @@ def test_the_demo_tells_a_story_with_successes_and_failures(demo):
     assert state.square(10).owner == "carol" and state.square(10).name == "Carol's Corner"
     assert state.square(8).card == "AS"
     assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
-    assert [p.status for p in state.proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
+    assert [p.status for p in demo.load_public().proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
     assert [j.name for j in state.private.join_requests] == ["mallory"]
     buried = [(b.player, b.card) for b in state.private.buried]
     assert ("bob", "10D") in buried

@@ -20,7 +20,10 @@ def _player(ctx: UpdateContext, args: dict[str, Any]):
 
 
 def _proposal(ctx: UpdateContext, args: dict[str, Any]):
-    p = ctx.state.proposal(int(args.get("proposal", 0)))
+    number = int(args.get("proposal", 0))
+    p = ctx.state.proposal(number)
+    if p is None and number in ctx.state.archived:
+        raise RuleError(f"proposal {number} is closed ({ctx.state.archived[number]}) and archived")
     if p is None:
         raise RuleError(f"ruling names proposal {args.get('proposal')!r}, which does not exist")
     return p
@@ -49,13 +52,17 @@ def _unpause(ctx: UpdateContext, r: Ruling) -> str:
 
 def _veto(ctx: UpdateContext, r: Ruling) -> str:
     p = _proposal(ctx, r.args)
-    p.status, p.note = "vetoed", r.note
+    if p.status not in ("open", "voting"):
+        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be vetoed")
+    p.close("vetoed", ctx.state.update, r.note)
     return f"The Admin vetoed proposal {p.number} (VIII.5): {r.note}"
 
 
 def _send_back(ctx: UpdateContext, r: Ruling) -> str:
     p = _proposal(ctx, r.args)
-    p.status, p.note = "sent back", r.note
+    if p.status not in ("open", "voting"):
+        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be sent back")
+    p.close("sent back", ctx.state.update, r.note)
     return f"The Admin sent proposal {p.number} back to {p.proposer} (VIII.2): {r.note}"
 
 

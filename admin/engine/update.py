@@ -21,7 +21,8 @@ from admin.engine.rules.schedule import slot_of
 from admin.engine.rules.turns import take_turns
 from admin.engine.rulings import apply_ruling
 from admin.errors import IllegalAction, NomopolyError
-from admin.model import GameState, JoinRequest
+from admin.model import GameState, JoinRequest, Proposal
+from admin.nomic.proposals import archive_closed
 
 #: commands that are not voluntary game actions (III.5 counts only the others)
 _NOT_ACTIONS = frozenset({"status", "token"})
@@ -49,6 +50,8 @@ class Submission:
 class UpdateResult:
     state: GameState
     events: list[Event]
+    #: proposals closed before this update, taken out of the live state to be archived
+    archived: list[Proposal] = field(default_factory=list)
 
 
 def run_update(state: GameState, submissions: list[Submission], rulings: list[Ruling],
@@ -75,7 +78,7 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
         take_turns(ctx)
     for module in REGISTRY.enabled(state):
         module.on_update_end(ctx)
-    return UpdateResult(state, ctx.events)
+    return UpdateResult(state, ctx.events, archive_closed(state))
 
 
 def _joins(ctx: UpdateContext, submissions: list[Submission]) -> None:

@@ -95,7 +95,7 @@ def add_proposal(ctx, proposer: str, title: str, text: str,
             if p.proposer == proposer and p.week == proposal.week and p.status == "open"]
     replaced = []
     for old in mine[:-per_week] if len(mine) > per_week else []:
-        old.status, old.note = "replaced", f"replaced by proposal {proposal.number}"
+        old.close("replaced", state.update, f"replaced by proposal {proposal.number}")
         replaced.append(old.number)
     return proposal, replaced
 
@@ -124,10 +124,12 @@ def propose(ctx, player, cmd: Propose) -> str:
 def withdraw(ctx, player, cmd: Withdraw) -> str:
     proposal = ctx.state.proposal(cmd.proposal)
     if proposal is None or proposal.proposer != player.name:
-        raise IllegalAction(f"you have no proposal {cmd.proposal} to withdraw")
+        closed = ctx.state.archived.get(cmd.proposal)
+        raise IllegalAction(f"proposal {cmd.proposal} is {closed} and can no longer be withdrawn"
+                            if closed else f"you have no proposal {cmd.proposal} to withdraw")
     if proposal.status not in ("open", "voting"):
         raise IllegalAction(f"proposal {proposal.number} is {proposal.status} and can no longer be withdrawn")
-    proposal.status = "withdrawn"
+    proposal.close("withdrawn", ctx.state.update)
     return f"{player.name} withdrew proposal {proposal.number}."
 
 
@@ -144,6 +146,8 @@ def vote(ctx, player, cmd: Vote) -> str:
 
 def cast_vote(ctx, voter: str, number: int, choice: str, weight: int = 1) -> str:
     proposal = ctx.state.proposal(number)
+    if proposal is None and number in ctx.state.archived:
+        raise IllegalAction(f"voting on proposal {number} is closed ({ctx.state.archived[number]})")
     if proposal is None:
         raise IllegalAction(f"there is no proposal {number}")
     if proposal.status != "voting":
@@ -184,7 +188,7 @@ def tally(ctx, proposal: Proposal) -> None:
         ctx.emit("fine", f"{name} did not vote on proposal {proposal.number}: counted as Abstain"
                          + (f" and fined ${fine}." if fine else "."), player=name, rule="VIII.3")
     accepted = result.yes > result.no
-    proposal.status = "accepted" if accepted else "rejected"
+    proposal.close("accepted" if accepted else "rejected", ctx.state.update)
     ctx.emit("tally", f"Proposal {proposal.number} ({proposal.title}) is {proposal.status}: "
                       f"{result.yes} Yes, {result.no} No, {result.abstain} Abstain.", rule="VIII.4",
              data={"proposal": proposal.number, "yes": result.yes, "no": result.no,
@@ -239,6 +243,19 @@ def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dic
                 ctx.draw_card(ctx.state.players[name], f"{name}/proposal{proposal.number}/yes/{i}",
                               f"voting Yes on accepted proposal {proposal.number}")
                 result.cards_to.append(name)
+
+
+def archive_closed(state) -> list[Proposal]:
+    """Take out of the live state the proposals closed before this update (not those still
+    awaiting the Admin); the caller writes them to the week's archive file."""
+    keep, gone = [], []
+    for p in state.proposals:
+        done = p.closed_update is not None and p.closed_update < state.update and not p.awaiting_admin
+        (gone if done else keep).append(p)
+    state.proposals = keep
+    for p in gone:
+        state.archived[p.number] = p.status
+    return gone
 
 
 def _carry_out(ctx, proposal: Proposal) -> None:
