@@ -9,10 +9,13 @@ Layout::
     state/game.yaml      public: week, update, bank, modules and their parameters ...
     state/board.yaml     public: the squares
     state/players.yaml   public: players (no addresses)
-    state/proposals.yaml public: proposals and votes
+    state/proposals.yaml public: the live proposals and their votes
+    state/proposals/     public: closed proposals, one archive file per week
+    state/rules_history.yaml public: every rule's revisions
     state/private.yaml   PRIVATE: addresses, token hashes, buried cards, join requests
     state/secrets.yaml   PRIVATE: the next update's dice seed (revealed in its log afterwards)
-    state/ledger.yaml    PRIVATE: every message taken in, and what became of it
+    state/ledger/        PRIVATE: every message taken in, and what became of it (pending.yaml, a
+                         tab-separated file per month for the settled ones)
     state/pending.yaml   the Admin's rulings waiting for the next update
     state/log/           one file per change: init, admin actions, updates (inputs, events, dice)
     state/mail/          PRIVATE: the raw archive of every message taken in

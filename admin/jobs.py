@@ -232,11 +232,11 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes,
     tx = Transaction(game.state_dir)
     result.state.next_commitment = game.stage_seed(tx, next_seed)
     for s in screened:
-        entry = ledger.messages[s.entry.hash]
-        entry.status, entry.update, entry.reason = s.status, update, s.reason
+        ledger.settle(s.entry.hash, s.status, update, s.reason)
     game.stage_state(tx, result.state)
     game.stage_archive(tx, result.archived)
-    tx.write(game.state_dir / "ledger.yaml", ledger.dump())
+    for path, text in ledger.files(game.state_dir).items():
+        tx.write(path, text)
     tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
     dice_record = {"seed": seed.hex(), "commitment": commitment(seed), "digest": dice.digest,
                    "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}

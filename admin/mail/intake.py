@@ -1,7 +1,7 @@
 """Intake: take every message exactly once.
 
 1. :func:`take_in` archives each raw message (``state/mail/<hh>/<sha256>.eml``) and records it in
-   the ledger (``state/ledger.yaml``) as ``pending`` before anything acts on it. A message already
+   the ledger (``state/ledger/``) as ``pending`` before anything acts on it. A message already
    in the ledger (same content hash) is not taken twice; the same Message-ID with other content
    (a duplicate delivery) is recorded as ``duplicate`` and never acted on.
 2. :func:`screen` turns the pending messages up to the cut-off into engine submissions, or into a
@@ -20,13 +20,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from admin.crashpoints import crashpoint
 from admin.engine.commands import Join, Token, command_to_dict
 from admin.engine.update import LineCommand, Submission
 from admin.mail.auth import AuthSettings, check_dkim, check_token, find_player
-from admin.mail.grammar import LineVerdict, parse_lines
-from admin.mail.message import MailText, read_message
+from admin.mail.grammar import LineVerdict, parse_lines, quote
+from admin.mail.message import MailText, read_message, strip_subject
 from admin.mail.sources import MailSource, RawMessage
 from admin.model import GameState
+from admin.errors import StateError
 from admin.store import dump_yaml, from_data, load_yaml, to_data, write_atomic
 
 Status = Literal["pending", "applied", "rejected", "ignored", "duplicate"]
@@ -43,18 +45,81 @@ class LedgerEntry:
     reason: str | None = None
 
 
+_FIELDS = ("hash", "message_id", "key", "received", "status", "update", "reason")
+
+
 @dataclass
 class Ledger:
+    """Every message ever taken in, and what became of it.
+
+    Stored under ``state/ledger/``: ``pending.yaml`` holds the messages not yet settled (a few),
+    and one tab-separated file per month of receipt (``2026-11.tsv``) holds the settled ones, a
+    line each, sorted. An update rewrites only the pending file and the months it touched, so its
+    cost does not grow with the length of the game."""
+
     messages: dict[str, LedgerEntry] = field(default_factory=dict)
+    _dirty: set[str] = field(default_factory=set, repr=False)
+
+    @staticmethod
+    def folder(where: Path) -> Path:
+        """``state/``, ``state/ledger`` or the old ``state/ledger.yaml`` -> ``state/ledger``."""
+        where = Path(where)
+        if where.name == "ledger.yaml":
+            return where.with_name("ledger")
+        return where if where.name == "ledger" else where / "ledger"
 
     @classmethod
-    def load(cls, path: Path) -> "Ledger":
-        if not path.exists():
-            return cls()
-        return from_data(cls, load_yaml(path) or {}, str(path))
+    def load(cls, where: Path) -> "Ledger":
+        folder = cls.folder(where)
+        ledger = cls()
+        if not folder.is_dir():
+            return ledger
+        for path in sorted(folder.glob("*.tsv")):
+            # split on "\n" only: str.splitlines would also break on \x1c, \u2028 ... in a reason
+            for n, line in enumerate(path.read_text(encoding="utf-8").split("\n")[:-1], 1):
+                cells = line.split("\t")
+                if len(cells) != len(_FIELDS):
+                    raise StateError(f"{path}:{n}: expected {len(_FIELDS)} tab-separated fields "
+                                     f"({', '.join(_FIELDS)}); restore the file with git")
+                h, mid, key, received, status, update, reason = (_unescape(c) for c in cells)
+                ledger.messages[h] = from_data(LedgerEntry, {
+                    "hash": h, "message_id": mid, "key": key, "received": received, "status": status,
+                    "update": int(update) if update else None, "reason": reason or None}, f"{path}:{n}")
+        pending = folder / "pending.yaml"
+        if pending.exists():
+            data = load_yaml(pending) or {}
+            for h, entry in from_data(dict[str, LedgerEntry], data.get("messages", {}), str(pending)).items():
+                ledger.messages[h] = entry
+        return ledger
 
-    def dump(self) -> str:
-        return dump_yaml(to_data(self))
+    def add(self, entry: LedgerEntry) -> None:
+        self.messages[entry.hash] = entry
+        self._dirty.add(entry.hash)
+
+    def settle(self, digest: str, status: Status, update: int, reason: str | None) -> None:
+        entry = self.messages[digest]
+        entry.status, entry.update, entry.reason = status, update, reason
+        self._dirty.add(digest)
+
+    def files(self, where: Path) -> dict[Path, str]:
+        """The files to write for the entries changed since loading (pending and their months)."""
+        folder = self.folder(where)
+        out = {folder / "pending.yaml": dump_yaml({"messages": to_data(
+            {h: e for h, e in sorted(self.messages.items()) if e.status == "pending"})})}
+        months = {self.messages[h].received[:7] for h in self._dirty
+                  if self.messages[h].status != "pending"}
+        for month in sorted(months):
+            rows = sorted((e for e in self.messages.values()
+                           if e.status != "pending" and e.received[:7] == month),
+                          key=lambda e: (e.received, e.hash))
+            out[folder / f"{month}.tsv"] = "".join(
+                "\t".join(_escape(getattr(e, f)) for f in _FIELDS) + "\n" for e in rows)
+        return out
+
+    def write(self, where: Path) -> None:
+        for path, text in self.files(where).items():
+            write_atomic(path, text)
+        self._dirty.clear()
 
     def by_message_id(self) -> dict[str, LedgerEntry]:
         return {e.message_id: e for e in self.messages.values() if e.status != "duplicate"}
@@ -63,6 +128,26 @@ class Ledger:
         out = [e for e in self.messages.values() if e.status == "pending"
                and (cutoff is None or datetime.fromisoformat(e.received) <= cutoff)]
         return sorted(out, key=lambda e: (e.received, e.hash))
+
+
+def _escape(value: object) -> str:
+    text = "" if value is None else str(value)
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            out.append({"t": "\t", "n": "\n", "r": "\r"}.get(text[i + 1], text[i + 1]))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 @dataclass
@@ -87,11 +172,13 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None, *,
 
     With ``write=False`` (a dry run) nothing is written: the report's ledger and ``fresh`` bytes
     hold what would have been."""
-    ledger_path = state_dir / "ledger.yaml"
-    ledger = Ledger.load(ledger_path)
+    ledger = Ledger.load(state_dir)
     ids = ledger.by_message_id()
     report = IntakeReport(ledger=ledger)
     messages: list[RawMessage] = source.fetch(cutoff)
+    crashpoint("intake.fetched")
+    keys = {msg.key for msg in messages}
+    rekeyed = False
     for msg in messages:
         digest = hashlib.sha256(msg.raw).hexdigest()
         entry = ledger.messages.get(digest)
@@ -99,11 +186,15 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None, *,
             report.known += 1
             if entry.status != "pending":
                 report.settled_keys.append(msg.key)
+            elif entry.key not in keys:  # its folder was recreated (new UIDVALIDITY): track the new key
+                entry.key, rekeyed = msg.key, True
+                ledger.add(entry)
             continue
         path = archive_path(state_dir, digest)
         report.fresh[digest] = msg.raw
         if write and not path.exists():
             write_atomic(path, msg.raw)
+            crashpoint("intake.archived")
         message_id = _message_id(msg.raw, digest)
         entry = LedgerEntry(hash=digest, key=msg.key, message_id=message_id,
                             received=msg.received.isoformat())
@@ -115,9 +206,10 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None, *,
         else:
             ids[message_id] = entry
             report.new += 1
-        ledger.messages[digest] = entry
-    if write and (report.new or report.duplicates):
-        write_atomic(ledger_path, ledger.dump())
+        ledger.add(entry)
+    if write and (report.new or report.duplicates or rekeyed):
+        ledger.write(state_dir)
+        crashpoint("intake.ledger")
     return report
 
 
@@ -154,7 +246,7 @@ class Screened:
             "hash": self.entry.hash, "message_id": self.entry.message_id,
             "received": self.entry.received, "player": self.player,
             "sender": self.mail.sender if self.mail else "",
-            "subject": self.mail.subject if self.mail else "",
+            "subject": _subject_record(self.mail.subject) if self.mail else "",
             "kind": self.mail.kind if self.mail else "normal",
             "status": self.status, "reason": self.reason,
             "lines": [_verdict_record(v) for v in self.verdicts],
@@ -163,10 +255,18 @@ class Screened:
 
 def _verdict_record(v: LineVerdict) -> dict[str, Any]:
     secret = isinstance(v.command, Token) or v.text.strip().lower().startswith("token")
+    error = v.error
+    if secret and error:  # the error quotes the line ("token: s3cret" is not a command ...)
+        error = error.replace(quote(v.text), '"TOKEN ********"')
     return {"first": v.first_line, "last": v.last_line,
             "text": "TOKEN ********" if secret else v.text,
             "command": command_to_dict(v.command) if v.command is not None else None,
-            "error": v.error}
+            "error": error}
+
+
+def _subject_record(subject: str) -> str:
+    """The subject for the log; a subject that is a TOKEN line (read as a command) is masked."""
+    return "TOKEN ********" if strip_subject(subject).lower().startswith("token") else subject
 
 
 def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
@@ -178,6 +278,7 @@ def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
         raw = (fresh or {}).get(entry.hash) or archive_path(state_dir, entry.hash).read_bytes()
         mail = read_message(raw, max_bytes=max_bytes)
         out.append(_screen_one(entry, mail, state, auth, active))
+        crashpoint("intake.screened")
     return out
 
 
