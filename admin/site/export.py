@@ -1,0 +1,96 @@
+"""The public JSON export of a game: what the site's ``state.json`` and ``nomopoly status --json``
+show. Built only from the public state; nothing in :attr:`GameState.private` is ever read here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from admin.engine.registry import REGISTRY
+from admin.engine.rules.endgame import net_worth
+from admin.engine.rules.schedule import next_slot
+from admin.model import GameState, Player, Proposal
+
+
+def next_phase(state: GameState) -> str:
+    """The name of the next update's slot (``"Thursday"``), per the schedule module's slots."""
+    slots = REGISTRY.params(state, "schedule").get("slots") or []
+    if not slots:
+        return ""
+    return next_slot(state, slots)[1].name
+
+
+def public_hands(state: GameState) -> bool:
+    """Whether the cards in each player's hand are public (the cards module's ``public_hands``)."""
+    return bool(REGISTRY.params(state, "cards").get("public_hands", False))
+
+
+def price_per_number(state: GameState) -> int:
+    return int(REGISTRY.params(state, "ownership").get("price_per_number", 25))
+
+
+def player_worth(state: GameState, player: Player) -> int:
+    """Net worth (VI.16): money plus the list price of every square owned."""
+    return net_worth(state, player, price_per_number(state))
+
+
+def _player(state: GameState, player: Player, show_hands: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": player.name,
+        "money": player.money,
+        "health": player.health,
+        "square": player.square,
+        "transport": player.transport,
+        "cards_held": len(player.cards),
+        "squares": [s.number for s in state.squares if s.owner == player.name and not s.destroyed],
+        "net_worth": player_worth(state, player),
+        "status": player.status,
+        "bankrupt": player.money < 0,
+        "joined_week": player.joined_week,
+        "resets": player.resets,
+    }
+    if show_hands:
+        out["cards"] = list(player.cards)
+    return out
+
+
+def _proposal(proposal: Proposal) -> dict[str, Any]:
+    tally = proposal.tally
+    return {
+        "number": proposal.number,
+        "proposer": proposal.proposer,
+        "title": proposal.title,
+        "text": proposal.text,
+        "week": proposal.week,
+        "update": proposal.update,
+        "status": proposal.status,
+        "note": proposal.note,
+        "votes": {name: vote.choice for name, vote in sorted(proposal.votes.items())},
+        "tally": None if tally is None else {
+            "yes": tally.yes, "no": tally.no, "abstain": tally.abstain,
+            "missing": list(tally.missing), "fines": dict(tally.fines),
+        },
+    }
+
+
+def public_status(state: GameState) -> dict[str, Any]:
+    """The game as plain JSON-able data: players, squares, proposals, week, phase, winner ..."""
+    show_hands = public_hands(state)
+    return {
+        "name": state.name,
+        "week": state.week,
+        "update": state.update,
+        "phase": next_phase(state),
+        "paused": state.paused,
+        "ended": state.ended,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "admin_bank": state.admin_bank,
+        "next_commitment": state.next_commitment,
+        "players": [_player(state, p, show_hands)
+                    for p in sorted(state.players.values(), key=lambda p: p.name)],
+        "squares": [{"number": s.number, "name": s.name, "owner": s.owner, "card": s.card,
+                     "destroyed": s.destroyed, "polluted": s.polluted,
+                     "contaminated": s.contaminated}
+                    for s in state.squares],
+        "proposals": [_proposal(p) for p in state.proposals],
+    }

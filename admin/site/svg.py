@@ -1,0 +1,313 @@
+"""Inline SVG for the site: the board (VI.5's snaking grid) and line charts of money over time.
+
+Everything here is built from strings, so every piece of game text goes through
+:func:`markupsafe.escape`; the functions return :class:`markupsafe.Markup` for the templates.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from admin.cards import card_name
+from admin.engine.board import cell
+from admin.model import GameState, Square
+
+#: Okabe–Ito: eight colours told apart with every common colour-vision deficiency.
+PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
+                            "#F0E442", "#1A1A1A")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+CELL_W, CELL_H, GAP, PAD = 100, 84, 4, 6
+
+
+# -- colours ---------------------------------------------------------------------------------
+def player_colours(state: GameState) -> dict[str, str]:
+    """A colour per player, stable as the game goes on: by the week they joined, then by name.
+
+    A newcomer joins at the end of the order, so nobody's colour changes when someone joins."""
+    order = sorted(state.players.values(), key=lambda p: (p.joined_week, p.name))
+    return {p.name: PALETTE[i % len(PALETTE)] for i, p in enumerate(order)}
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    return tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def _luminance(colour: str) -> float:
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (WCAG contrast ratio)."""
+    lum = _luminance(colour)
+    return "#111111" if (lum + 0.05) / 0.0567 >= 1.05 / (lum + 0.05) else "#ffffff"
+
+
+def tint(colour: str, amount: float = 0.22) -> str:
+    """``colour`` mixed with white: ``amount`` of the colour."""
+    r, g, b = (round(255 - (255 - c * 255) * amount) for c in _rgb(colour))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+# -- text helpers ----------------------------------------------------------------------------
+def initials(name: str) -> str:
+    """Up to two letters or digits for a token: ``"Mary Ann"`` -> ``"MA"``, ``"bob"`` -> ``"BO"``."""
+    words = ["".join(ch for ch in w if ch.isalnum()) for w in name.split()]
+    words = [w for w in words if w]
+    if len(words) >= 2:
+        return (words[0][0] + words[1][0]).upper()
+    if words:
+        return words[0][:2].upper()
+    return "?"
+
+
+def truncate(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _card_label(card: str) -> tuple[str, bool]:
+    """``"QH"`` -> (``"Q♥"``, red)."""
+    suit = card[-1]
+    return card[:-1] + SUIT_SYMBOLS.get(suit, suit), suit in ("H", "D")
+
+
+# -- the board -------------------------------------------------------------------------------
+def _square_title(sq: Square, here: list[str]) -> str:
+    if sq.destroyed:
+        parts = [f"Square {sq.number}: destroyed"]
+    else:
+        parts = [f"Square {sq.number}" + (f" “{sq.name}”" if sq.name else "")]
+        parts.append(f"owned by {sq.owner}" if sq.owner else "unowned")
+        if sq.card:
+            parts.append(f"the {card_name(sq.card)} placed on it")
+        if sq.polluted:
+            parts.append("polluted")
+        if sq.contaminated:
+            parts.append("contaminated")
+    if here:
+        parts.append("here: " + ", ".join(here))
+    return "; ".join(parts)
+
+
+def _cell_svg(sq: Square, x: float, y: float, here: list[str], colours: dict[str, str]) -> str:
+    e = escape
+    out = [f'<g class="sq"><title>{e(_square_title(sq, here))}</title>']
+    owner_colour = colours.get(sq.owner or "", "#777777") if sq.owner else None
+    if sq.destroyed:
+        fill, stroke = "url(#hatch)", "#9a9a9a"
+    elif owner_colour:
+        fill, stroke = tint(owner_colour), owner_colour
+    else:
+        fill, stroke = "#fbfaf6", "#c9c6bb"
+    out.append(f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" rx="7" fill="{fill}" '
+               f'stroke="{stroke}" stroke-width="{2 if owner_colour else 1}"/>')
+    if owner_colour:
+        out.append(f'<path d="M{x + 7} {y}h{CELL_W - 14}a7 7 0 0 1 7 7v3h-{CELL_W}v-3a7 7 0 0 1 7-7z" '
+                   f'fill="{owner_colour}"/>')
+    out.append(f'<text x="{x + 7}" y="{y + 27}" class="num">{sq.number}</text>')
+    if sq.destroyed:
+        out.append(f'<text x="{x + CELL_W / 2}" y="{y + 50}" class="gone" text-anchor="middle">'
+                   'destroyed</text>')
+    elif sq.name:
+        out.append(f'<text x="{x + CELL_W / 2}" y="{y + 48}" class="name" text-anchor="middle">'
+                   f'{e(truncate(sq.name, 15))}</text>')
+    flags = [label for flag, label in ((sq.polluted, "POL"), (sq.contaminated, "CON")) if flag]
+    for i, label in enumerate(flags):
+        fx = x + CELL_W - 34 - i * 30
+        out.append(f'<rect x="{fx}" y="{y + 14}" width="28" height="14" rx="3" fill="#5b4a00"/>'
+                   f'<text x="{fx + 14}" y="{y + 25}" class="flag" text-anchor="middle">{label}</text>')
+    if sq.card and not sq.destroyed:
+        label, red = _card_label(sq.card)
+        cx, cy = x + CELL_W - 30, y + CELL_H - 32
+        out.append(f'<rect x="{cx}" y="{cy}" width="24" height="27" rx="3" fill="#ffffff" '
+                   f'stroke="#555555"/><text x="{cx + 12}" y="{cy + 18}" text-anchor="middle" '
+                   f'class="card{" red" if red else ""}">{e(label)}</text>')
+    shown = here[:3]
+    for i, name in enumerate(shown):
+        colour = colours.get(name, "#777777")
+        tx, ty = x + 15 + i * 21, y + CELL_H - 15
+        out.append(f'<circle cx="{tx}" cy="{ty}" r="10" fill="{colour}" stroke="#ffffff" '
+                   f'stroke-width="1.5"/><text x="{tx}" y="{ty + 3.5}" text-anchor="middle" '
+                   f'class="tok" fill="{ink_on(colour)}">{e(initials(name))}</text>')
+    if len(here) > len(shown):
+        out.append(f'<text x="{x + 15 + len(shown) * 21 - 6}" y="{y + CELL_H - 11}" class="more">'
+                   f'+{len(here) - len(shown)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: int = 10) -> Markup:
+    """The whole board with tokens, owners, cards and a legend, as one accessible ``<svg>``."""
+    colours = colours if colours is not None else player_colours(state)
+    count = max((s.number for s in state.squares), default=0)
+    rows = max(1, math.ceil(count / columns))
+    width = PAD * 2 + columns * CELL_W + (columns - 1) * GAP
+    grid_h = rows * CELL_H + (rows - 1) * GAP
+    players = sorted(state.players.values(), key=lambda p: (p.joined_week, p.name))
+    where: dict[int, list[str]] = {}
+    for p in sorted(state.players.values(), key=lambda p: p.name):
+        if p.active:
+            where.setdefault(p.square, []).append(p.name)
+    legend_items = [(p.name, colours.get(p.name, "#777777")) for p in players]
+    per_row = 4
+    legend_rows = math.ceil((len(legend_items) + 3) / per_row)
+    height = PAD * 2 + grid_h + 24 + legend_rows * 30
+    owned = sum(1 for s in state.squares if s.owner and not s.destroyed)
+    desc = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom "
+            f"left; {owned} owned; {len(where)} squares with players on them.")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" viewBox="0 0 {width} {height}" '
+           f'role="img" aria-labelledby="board-title board-desc" '
+           f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
+           '<title id="board-title">The Nomopoly board</title>',
+           f'<desc id="board-desc">{escape(desc)}</desc>',
+           '<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" '
+           'patternTransform="rotate(45)"><rect width="8" height="8" fill="#ececec"/>'
+           '<line x1="0" y1="0" x2="0" y2="8" stroke="#a8a8a8" stroke-width="3"/></pattern></defs>',
+           # inline SVG styles apply to the whole page: every rule is scoped to the board
+           '<style>.board-svg .num{font-size:17px;font-weight:700;fill:#222}'
+           '.board-svg .name{font-size:12.5px;fill:#222}'
+           '.board-svg .gone{font-size:12px;fill:#555;font-style:italic}'
+           '.board-svg .tok{font-size:9.5px;font-weight:700}'
+           '.board-svg .card{font-size:12px;font-weight:700;fill:#111}.board-svg .card.red{fill:#b00020}'
+           '.board-svg .flag{font-size:9px;font-weight:700;fill:#fff}'
+           '.board-svg .more{font-size:11px;fill:#333}.board-svg .lg{font-size:13px;fill:#222}</style>']
+    for sq in state.squares:
+        row, col = cell(sq.number, columns)
+        x = PAD + col * (CELL_W + GAP)
+        y = PAD + (rows - 1 - row) * (CELL_H + GAP)
+        out.append(_cell_svg(sq, x, y, where.get(sq.number, []), colours))
+    ly = PAD + grid_h + 20
+    items: list[str] = []
+    for name, colour in legend_items:
+        items.append(f'<circle cx="10" cy="0" r="9" fill="{colour}"/><text x="10" y="3.5" '
+                     f'text-anchor="middle" class="tok" fill="{ink_on(colour)}">'
+                     f'{escape(initials(name))}</text><text x="25" y="4.5" class="lg">'
+                     f'{escape(truncate(name, 18))}</text>')
+    items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="url(#hatch)" '
+                 'stroke="#9a9a9a"/><text x="25" y="4.5" class="lg">destroyed</text>')
+    items.append('<rect x="3" y="-10" width="15" height="20" rx="2" fill="#fff" stroke="#555"/>'
+                 '<text x="10.5" y="4" text-anchor="middle" class="card red">♥</text>'
+                 '<text x="25" y="4.5" class="lg">card placed</text>')
+    items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="#fbfaf6" stroke="#c9c6bb"/>'
+                 '<text x="25" y="4.5" class="lg">unowned</text>')
+    slot = (width - 2 * PAD) / per_row
+    for i, item in enumerate(items):
+        r, c = divmod(i, per_row)
+        out.append(f'<g transform="translate({PAD + c * slot:.1f} {ly + r * 30})">{item}</g>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+# -- charts ----------------------------------------------------------------------------------
+@dataclass
+class Series:
+    label: str
+    colour: str
+    #: one value per x position; None where there is no value (the player had not joined)
+    values: list[int | None]
+    dashed: bool = False
+
+
+def _nice_step(span: float, ticks: int = 5) -> float:
+    raw = span / max(ticks, 1)
+    if raw <= 0:
+        return 1
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def _money(v: float, thousands: bool = False) -> str:
+    sign = "−" if v < 0 else ""
+    v = abs(v)
+    if thousands:
+        return f"{sign}${v / 1000:g}k"
+    return f"{sign}${v:,.0f}"
+
+
+def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str = "update",
+               width: int = 720, height: int = 300) -> Markup:
+    """A line chart (money against update number) as accessible inline SVG."""
+    left, right, bottom = 64, 16, 40
+    legend: list[tuple[float, float, Series, str]] = []  # x, y, series, label
+    lx, ly = float(left), 16.0
+    for s in series:
+        label = truncate(s.label, 22)
+        item_w = 44 + 7.5 * len(label)
+        if lx + item_w > width - right and lx > left:
+            lx, ly = float(left), ly + 22
+        legend.append((lx, ly, s, label))
+        lx += item_w
+    top = int(ly) + 24
+    height += top - 40
+    values = [v for s in series for v in s.values if v is not None]
+    lo, hi = (min(values), max(values)) if values else (0, 1)
+    if hi - lo < 100:  # a flat line: give it some room around its value
+        lo, hi = lo - 500, hi + 500
+    step = _nice_step(hi - lo, 4)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    plot_w, plot_h = width - left - right, height - top - bottom
+    n = max(len(xs), 1)
+
+    def px(i: int) -> float:
+        return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def py(v: float) -> float:
+        return top + plot_h - (v - lo) / ((hi - lo) or 1) * plot_h
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
+           f'role="img" aria-label="{escape(title)}" '
+           f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
+           f'<title>{escape(title)}</title>',
+           '<style>.chart .ax{font-size:12px;fill:#444}.chart .lg{font-size:13px;fill:#222}</style>']
+    thousands = max(abs(lo), abs(hi)) >= 10000 and step >= 100
+    v = lo
+    while v <= hi + step / 2:
+        y = py(v)
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'stroke="{"#888" if v == 0 else "#e3e1da"}" stroke-width="1"/>'
+                   f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end" class="ax">'
+                   f'{_money(v, thousands)}</text>')
+        v += step
+    every = max(1, math.ceil(n / 12))
+    for i, x in enumerate(xs):
+        if i % every == 0 or i == n - 1:
+            out.append(f'<text x="{px(i):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
+                       f'class="ax">{x}</text>')
+    out.append(f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle" class="ax">'
+               f'{escape(x_label)}</text>')
+    for s in series:
+        dash = ' stroke-dasharray="7 5"' if s.dashed else ""
+        runs: list[list[tuple[float, float]]] = [[]]
+        for i, val in enumerate(s.values):
+            if val is None:
+                runs.append([])
+            else:
+                runs[-1].append((px(i), py(val)))
+        for run in runs:
+            if len(run) > 1:
+                pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in run)
+                out.append(f'<polyline points="{pts}" fill="none" stroke="{s.colour}" '
+                           f'stroke-width="2.5" stroke-linejoin="round"{dash}/>')
+        for i, val in enumerate(s.values):
+            if val is not None and (n <= 40 or i == n - 1):
+                out.append(f'<circle cx="{px(i):.1f}" cy="{py(val):.1f}" r="3.5" fill="{s.colour}">'
+                           f'<title>{escape(s.label)}, {escape(x_label)} {xs[i]}: '
+                           f'{escape(_money(val))}</title></circle>')
+    for lx, ly, s, label in legend:
+        dash = ' stroke-dasharray="7 5"' if s.dashed else ""
+        out.append(f'<line x1="{lx:.1f}" x2="{lx + 24:.1f}" y1="{ly}" y2="{ly}" stroke="{s.colour}" '
+                   f'stroke-width="3"{dash}/><text x="{lx + 30:.1f}" y="{ly + 4}" class="lg">'
+                   f'{escape(label)}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
