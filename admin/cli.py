@@ -376,7 +376,9 @@ def demo(directory: Path) -> None:
 
 def main() -> None:
     try:
-        cli.main(standalone_mode=False)
+        # without standalone mode, click returns the code of a ctx.exit()/Exit instead of exiting
+        code = cli.main(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:

@@ -110,10 +110,13 @@ class GameDir:
             fh.close()
 
     # -- state -----------------------------------------------------------------------------
-    def load(self) -> GameState:
+    def _require(self) -> None:
         if not self.exists():
             raise StateError(f"{self.state_dir / 'game.yaml'}: not found; {self.root} is not a game "
                              "directory (make one with `nomopoly init DIR`, or pass --game DIR)")
+
+    def load(self) -> GameState:
+        self._require()
         recover(self.state_dir)
         files = {name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)}
         return state_from_files(files, self.state_dir, self.rules_dir)
@@ -121,6 +124,7 @@ class GameDir:
     def load_public(self, *, archive: bool = True) -> GameState:
         """The state without reading any private file (what the site build uses); with
         ``archive``, ``proposals`` also holds every archived proposal, in number order."""
+        self._require()
         files = {name: self._read(name) for name in PUBLIC_FILES}
         files["private.yaml"] = {}
         state = state_from_files(files, self.state_dir, self.rules_dir)
