@@ -112,8 +112,11 @@ def player_token(name: str, game_dir: Path | None) -> None:
               help="Read mail from this Maildir instead of the source in nomopoly.toml.")
 @click.option("--dry-run", is_flag=True, help="Run the update and show it, but save nothing.")
 @click.option("--no-site", is_flag=True, help="Do not rebuild the site afterwards.")
+@click.option("--no-mail", is_flag=True, help="Do not send receipts, results and the admin report "
+                                              "(send them later with `nomopoly mail-out`).")
 @GAME_OPTION
-def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, game_dir: Path | None) -> None:
+def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, no_mail: bool,
+           game_dir: Path | None) -> None:
     """Read the mail up to the cut-off, run one update, save the state and build the site."""
     game = _game(game_dir)
     outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run)
@@ -129,6 +132,11 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, g
             click.echo(f"  {ev.text}")
     if not dry_run and not no_site:
         _build(game, None)
+    if not dry_run and not no_mail:
+        from admin.mail.mailout import mail_out
+
+        # the update is committed: mail trouble is reported, and `nomopoly mail-out` retries it
+        click.echo(mail_out(game, outcome.update).summary())
 
 
 def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:
@@ -137,6 +145,40 @@ def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:
     path = build_site(game, out, full=full)
     click.echo(f"Site: {path / 'index.html'}")
     return path
+
+
+def _delivered(report) -> None:
+    """Print a mail-out run; exit 75 when the server could not be reached (cron retries)."""
+    from admin.errors import MailError, TemporaryError
+
+    click.echo(report.summary())
+    if report.temporary:
+        raise TemporaryError(f"mail not sent: {report.connection_error}")
+    if report.failed:
+        raise MailError(f"{len(report.failed)} message(s) not sent; they stay queued (see above)")
+
+
+@cli.command("mail-out")
+@click.argument("update_no", metavar="[UPDATE]", required=False, type=int)
+@GAME_OPTION
+def mail_out_command(update_no: int | None, game_dir: Path | None) -> None:
+    """Send an update's receipts, results and admin report (default: the last update), and retry
+    whatever failed before. Nothing is ever sent twice."""
+    from admin.mail.mailout import mail_out
+
+    game = _game(game_dir)
+    _delivered(mail_out(game, update_no if update_no is not None else game.load().update))
+
+
+@cli.command()
+@click.option("--at", "at", help="Pretend it is this time (ISO); default: now.")
+@GAME_OPTION
+def remind(at: str | None, game_dir: Path | None) -> None:
+    """Remind players who have not voted, [mail] remind_hours before the deadline (run it from
+    cron every hour: each player gets one reminder per deadline)."""
+    from admin.mail.mailout import remind as remind_players
+
+    _delivered(remind_players(_game(game_dir), _parse_time(at) or datetime.now(timezone.utc)))
 
 
 @cli.command()

@@ -32,6 +32,9 @@ timezone = "UTC"
 [mail]
 source = "maildir"
 maildir = "mail/inbox"
+from_address = "admin@example.org"
+admin_address = "admin@example.org"
+# no [mail.smtp]: receipts and results are written to state/outbox/ as .eml files
 
 [auth]
 plus_addressing = "strip"
@@ -57,13 +60,16 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print) -> Path:
     for name, email in PLAYERS:
         jobs.add_player(game, name, email)
     shutil.copytree(bundled_path("demo") / "maildir", game.root / "mail" / "inbox")
+    from admin.mail.mailout import mail_out
     from admin.site.build import build_site
 
     for cutoff in CUTOFFS:
         outcome = jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
         acted = sum(1 for s in outcome.screened if s.status == "applied")
+        sent = mail_out(game, outcome.update)
         echo(f"Update {outcome.update} (week {outcome.state.week}): {acted} email(s) acted on, "
-             f"{len(outcome.events)} events.")
+             f"{len(outcome.events)} events, {sent.sent} message(s) to the outbox.")
+    echo(f"Outgoing mail: {game.state_dir / 'outbox' / 'sent'}")
     return build_site(game)
 
 

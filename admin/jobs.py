@@ -70,6 +70,23 @@ timezone = "UTC"
 # "maildir" (a local folder) or "imap" (see [mail.imap] in the README)
 source = "maildir"
 maildir = "mail/inbox"
+# the game's address (From: of every message it sends) and yours (the update reports)
+# from_address = "game@example.org"
+# admin_address = "admin@example.org"
+# remind_hours = 24
+
+# [mail.imap]            # read the players' mail from a real mailbox
+# host = "imap.example.org"
+# user = "game@example.org"
+# tls = "implicit"       # or "starttls"; "none" only for a server on this machine
+# password_env = "NOMOPOLY_IMAP_PASSWORD"
+
+# [mail.smtp]            # without it, outgoing mail is written to state/outbox/ as .eml files
+# host = "smtp.example.org"
+# user = "game@example.org"
+# tls = "starttls"
+# from_address = "game@example.org"
+# password_env = "NOMOPOLY_SMTP_PASSWORD"
 
 [auth]
 plus_addressing = "strip"

@@ -1,4 +1,5 @@
-"""Mail out, the sending layer: Message-IDs, outbox folder, SMTP delivery, loop guards, threads."""
+"""Mail out, the sending layer: Message-IDs, outbox folder, SMTP delivery, loop guards, threads
+(admin.mail.outbox, admin.mail.smtp and the header helpers of admin.mail.compose)."""
 
 from __future__ import annotations
 
@@ -22,18 +23,15 @@ from fixtures.smtp import (
 )
 
 from admin.errors import MailError
-from admin.mail.outbox import (
+from admin.mail.compose import (
     AUTO_SUBMITTED_RECEIPT,
     AUTO_SUBMITTED_RESULTS,
-    Outbox,
-    SmtpConfig,
-    file_name,
-    iter_messages,
     make_message_id,
     must_not_answer,
-    read_eml,
     reply_headers,
 )
+from admin.mail.outbox import Outbox, file_name, iter_messages, read_eml
+from admin.mail.smtp import SmtpConfig
 
 GAME = "game@nomopoly.test"
 DOMAIN = "nomopoly.test"

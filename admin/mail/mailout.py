@@ -1,0 +1,425 @@
+"""Mail out: which messages an update (or a reminder run, or a fetch) sends, to whom; then send.
+
+Entry points (each queues into ``state/outbox/`` and delivers; each is safe to run again):
+
+* :func:`mail_out` after an update: a receipt for every email acted on, results for every
+  active player, and one report for the admin. Read from the update's log and the state.
+* :func:`remind` from cron, every hour if you like: before the next deadline, one reminder per
+  player and deadline to those who have not voted on every proposal in voting.
+* :func:`ack` right after mail is fetched: what each email's lines were understood as.
+
+Call them after the update (or fetch) has committed and released the game's lock: they take the
+lock to read a consistent state and queue, and release it before talking to the SMTP server.
+Message-IDs are derived from purposes (``receipt/<hash>``, ``results/update-3/alice``,
+``remind/<deadline>/alice``, ``report/update-3``, ``ack/<hash>``), so nothing is sent twice; what
+fails to send stays queued for the next run and is reported, never raised.
+
+Mail is never answered when it was refused (unknown sender, failed authentication: the admin's
+report lists it), is an auto-reply, bounce, list or our own mail (:func:`must_not_answer` on the
+archived headers), or is a reply to the game's own mail with no command in it (a mail loop).
+"""
+
+from __future__ import annotations
+
+import email.policy
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from typing import Any
+
+from admin.engine.events import Event
+from admin.engine.registry import REGISTRY
+from admin.engine.rules.schedule import slot_of
+from admin.errors import MailError, StateError
+from admin.game import GameDir
+from admin.mail import compose
+from admin.mail.intake import Screened, archive_path
+from admin.mail.outbox import DeliveryReport, Outbox
+from admin.mail.smtp import SmtpConfig
+from admin.model import GameState
+from admin.store import from_data, load_yaml
+
+DEFAULT_FROM = "nomopoly@localhost"
+DEFAULT_REMIND_HOURS = 24.0
+
+
+# -- settings ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MailSettings:
+    """Mail-out settings from ``nomopoly.toml``: ``[mail]`` ``from_address``, ``from_name``,
+    ``admin_address``, ``remind_hours`` (24), ``remind_proposals`` (false), and ``[mail.smtp]``
+    (when absent, the outbox folder is the delivery)."""
+
+    game_id: str
+    from_address: str
+    from_name: str
+    admin_address: str | None
+    remind_hours: float
+    remind_proposals: bool
+    smtp: SmtpConfig | None
+    smtp_error: str | None
+    site_url: str
+    title: str
+
+    @classmethod
+    def read(cls, game: GameDir, state: GameState) -> MailSettings:
+        settings = game.settings()
+        mail = settings.section("mail")
+        table = settings.section("mail.smtp")
+        smtp, smtp_error = None, None
+        if table:
+            try:
+                smtp = SmtpConfig.from_dict(table)
+            except MailError as e:
+                smtp_error = str(e)
+        imap_user = str(settings.section("mail.imap").get("user", ""))
+        from_address = (smtp.from_address if smtp else None) or str(
+            mail.get("from_address") or table.get("from_address")
+            or (imap_user if "@" in imap_user else DEFAULT_FROM))
+        title = settings.title or str(settings.section("game").get("title") or state.name)
+        hours = mail.get("remind_hours", DEFAULT_REMIND_HOURS)
+        if isinstance(hours, bool) or not isinstance(hours, (int, float)) or hours <= 0:
+            raise MailError(f"[mail] remind_hours = {hours!r} in nomopoly.toml must be a number of "
+                            "hours above 0, e.g. remind_hours = 24")
+        admin = mail.get("admin_address")
+        if admin is not None and (not isinstance(admin, str) or "@" not in admin):
+            raise MailError(f"[mail] admin_address = {admin!r} in nomopoly.toml is not a mail "
+                            "address; use e.g. admin_address = \"admin@example.org\"")
+        return cls(game_id=state.name, from_address=from_address,
+                   from_name=str((smtp.from_name if smtp else None) or mail.get("from_name") or title),
+                   admin_address=admin, remind_hours=float(hours),
+                   remind_proposals=bool(mail.get("remind_proposals", False)), smtp=smtp,
+                   smtp_error=smtp_error, site_url=settings.site_url, title=title)
+
+    @property
+    def domain(self) -> str:
+        return self.from_address.rpartition("@")[2]
+
+    @property
+    def sender(self) -> str:
+        return compose.address_of(self.from_name, self.from_address)
+
+    def message_id(self, purpose: str) -> str:
+        return compose.make_message_id(self.game_id, purpose, self.domain)
+
+    def message(self, *, purpose: str, to: str, subject: str, kind: str, body: str,
+                extra_headers: dict[str, str] | None = None) -> EmailMessage:
+        answer = kind in ("receipt", "ack")
+        auto = compose.AUTO_SUBMITTED_RECEIPT if answer else compose.AUTO_SUBMITTED_RESULTS
+        return compose.new_message(sender=self.sender, to=to, subject=subject,
+                             message_id=self.message_id(purpose), auto_submitted=auto, kind=kind,
+                             body=body, extra_headers=extra_headers)
+
+    def text_args(self) -> dict[str, str]:
+        return {"title": self.title, "site_url": self.site_url}
+
+
+def outbox_of(game: GameDir) -> Outbox:
+    return Outbox(game.state_dir / "outbox")
+
+
+# -- the update log ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UpdateLog:
+    """What ``state/log/*-update-<n>.yaml`` says: the emails and their lines, and the events."""
+
+    update: int
+    week: int
+    slot: str
+    cutoff: str
+    messages: tuple[compose.LoggedMessage, ...]
+    events: tuple[Event, ...]
+    rulings: tuple[dict[str, Any], ...]
+
+
+def load_update_log(game: GameDir, update: int) -> UpdateLog:
+    path = game.update_logs().get(update)
+    if path is None:
+        raise StateError(f"there is no log of update {update} in {game.log_dir}; updates run: "
+                         f"{', '.join(map(str, sorted(game.update_logs()))) or 'none'}")
+    data = load_yaml(path)
+    inputs = data["inputs"]
+    events = tuple(from_data(Event, e, f"{path}: events") for e in data.get("events") or [])
+    head = next((e.data for e in events if e.kind == "update"), {})
+    return UpdateLog(update=update, week=int(head.get("week", 0)), slot=str(head.get("slot", "")),
+                     cutoff=str(inputs.get("cutoff", "")),
+                     messages=tuple(compose.LoggedMessage.from_record(m)
+                                    for m in inputs.get("messages") or []),
+                     events=events, rulings=tuple(inputs.get("rulings") or []))
+
+
+def _archived_headers(game: GameDir, digest: str) -> Message | None:
+    path = archive_path(game.state_dir, digest)
+    try:
+        with path.open("rb") as fh:
+            return BytesParser(policy=email.policy.compat32).parse(fh, headersonly=True)
+    except OSError:
+        return None
+
+
+def _why_not_answer(game: GameDir, ms: MailSettings, m: compose.LoggedMessage) -> str | None:
+    """None when the email may be answered; else the reason, for the admin."""
+    headers: Any = _archived_headers(game, m.hash) or {"From": m.sender}
+    if m.kind != "normal" or compose.must_not_answer(headers, [ms.from_address]):
+        return "an automatic message, a bounce, list mail or the game's own mail"
+    if compose.is_reply_to_us(headers, ms.domain) and not m.has_command():
+        return "a reply to the game's own mail with no command in it (a possible mail loop)"
+    return None
+
+
+def _reply_to(game: GameDir, m: compose.LoggedMessage) -> dict[str, str]:
+    headers = _archived_headers(game, m.hash)
+    original = headers.get("Message-ID") if headers is not None else None
+    if not original and m.message_id and not m.message_id.startswith("sha256:"):
+        original = f"<{m.message_id}>"
+    references = headers.get("References") if headers is not None else None
+    return compose.reply_headers(original, references, m.subject)
+
+
+def _describe(m: compose.LoggedMessage) -> str:
+    subject = f'"{m.subject}"' if m.subject else "(no subject)"
+    return f"{m.sender or '(no sender)'}, {subject}, received {m.received}"
+
+
+def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[compose.LoggedMessage],
+             events: list[Event] | None, purpose: str,
+             text: Any) -> tuple[list[EmailMessage], list[str]]:
+    """Receipts (or acks) for the emails that may be answered; notes on the ones not answered."""
+    out: list[EmailMessage] = []
+    notes: list[str] = []
+    for m in messages:
+        if m.status != "applied" or m.player is None:
+            continue  # refused mail and join requests go to the admin, never to the sender
+        why = _why_not_answer(game, ms, m)
+        address = state.private.emails.get(m.player)
+        if why is None and not address:
+            why = f"{m.player} has no registered address"
+        if why is not None:
+            notes.append(f"not answered: {_describe(m)}: {why}")
+            continue
+        thread = _reply_to(game, m)
+        subject = thread.pop("Subject")
+        out.append(ms.message(purpose=f"{purpose}/{m.hash}", to=compose.address_of(m.player, address),
+                              subject=subject, kind=purpose, body=text(m, compose.judge_lines(m, events)),
+                              extra_headers=thread))
+    return out, notes
+
+
+# -- results -------------------------------------------------------------------------------------
+def _about(e: Event, name: str) -> bool:
+    if e.player == name:
+        return True
+    return bool(e.text) and name in (e.data.get("owner"), e.data.get("to"), e.data.get("from"))
+
+
+def _square(state: GameState, number: int) -> str:
+    sq = state.square(number)
+    return f"{number} ({sq.name})" if sq is not None and sq.name else str(number)
+
+
+def results_view(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
+                 name: str) -> compose.ResultsView:
+    from admin.cards import card_name
+    from admin.jobs import deadline
+
+    player = state.players[name]
+    proposals = []
+    for p in state.proposals:
+        if p.status == "voting":
+            vote = p.votes.get(name)
+            mine = (f"your vote: {vote.choice.upper()} (you may change it)" if vote else
+                    f"not voted yet: send VOTE {p.number} YES, NO or ABSTAIN")
+            proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
+    over = None
+    if state.ended:
+        over = f"{state.winner} won" if state.winner else (state.end_reason or "it has ended")
+    return compose.ResultsView(
+        player=name, update=log.update, week=log.week, slot=log.slot,
+        happened=tuple(line for e in log.events if _about(e, name)
+                       for line in [compose.event_line(e, name)] if line),
+        money=player.money, health=player.health, square=_square(state, player.square),
+        transport=player.transport,
+        squares=tuple(_square(state, s.number) for s in state.squares
+                      if s.owner == name and not s.destroyed),
+        cards=tuple(f"{card} ({card_name(card)})" for card in player.cards),
+        buried=tuple(f"{b.card} on square {b.square}" for b in state.private.buried if b.player == name),
+        buy_rights=tuple(f"square {r.square}" for r in state.buy_rights if r.player == name),
+        proposals=tuple(proposals), deadline=deadline(game, state),
+        link=f"{ms.site_url}/updates/{log.update:04d}.html" if ms.site_url else None,
+        everything=tuple(e.text for e in log.events if e.text), game_over=over)
+
+
+def _results(game: GameDir, ms: MailSettings, state: GameState,
+             log: UpdateLog) -> tuple[list[EmailMessage], list[str]]:
+    if state.update != log.update:
+        return [], [f"results of update {log.update} not composed: the game is at update "
+                    f"{state.update} now, and results show the state right after their update"]
+    out, notes = [], []
+    for name, player in sorted(state.players.items()):
+        if not player.active:
+            continue
+        address = state.private.emails.get(name)
+        if not address:
+            notes.append(f"no results for {name}: no registered address")
+            continue
+        body = compose.results_text(results_view(game, ms, state, log, name), **ms.text_args())
+        out.append(ms.message(purpose=f"results/update-{log.update}/{name}",
+                              to=compose.address_of(name, address), kind="results", body=body,
+                              subject=f"[{ms.title}] Update {log.update} results for {name}"))
+    return out, notes
+
+
+# -- the admin's report --------------------------------------------------------------------------
+def _report(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str], queued: int,
+            waiting: int) -> EmailMessage | None:
+    if not ms.admin_address:
+        return None
+    rulings = tuple(f"{r.get('kind')} {r.get('args') or ''} {r.get('note') or ''}".strip()
+                    for r in log.rulings)
+    view = compose.ReportView(
+        update=log.update, week=log.week, slot=log.slot, cutoff=log.cutoff, events=len(log.events),
+        acted=tuple(m.player or m.sender for m in log.messages if m.status == "applied"),
+        refused=tuple(f"{_describe(m)}: {m.status}: {m.reason}" for m in log.messages
+                      if m.status in ("rejected", "ignored")),
+        not_answered=tuple(notes),
+        joins=tuple(f"{j.name} <{j.email}> (asked in update {j.update})"
+                    for j in state.private.join_requests),
+        attention=tuple(e.text or e.kind for e in log.events if e.kind in ("loop-guard", "winner")),
+        awaiting=tuple(f"{p.number}. {p.title} (by {p.proposer})" for p in state.proposals
+                       if p.status == "accepted" and getattr(p, "awaiting_admin", False)),
+        rulings=rulings, queued=queued, waiting=waiting)
+    return ms.message(purpose=f"report/update-{log.update}", to=ms.admin_address, kind="report",
+                      subject=f"[{ms.title}] Admin report for update {log.update}",
+                      body=compose.report_text(view, **ms.text_args()))
+
+
+# -- entry points --------------------------------------------------------------------------------
+def _queue(outbox: Outbox, messages: list[EmailMessage]) -> tuple[str, ...]:
+    return tuple(str(m["Message-ID"]) for m in messages if outbox.queue(m))
+
+
+def deliver(game: GameDir, ms: MailSettings) -> DeliveryReport:
+    """Send whatever waits in the outbox (this run's mail and earlier failures). Never raises
+    for mail trouble: a bad ``[mail.smtp]`` table or an unset secret is reported like a dead server."""
+    outbox = outbox_of(game)
+    if ms.smtp_error:
+        return outbox.not_delivered(ms.smtp_error)
+    try:
+        return outbox.deliver(ms.smtp)
+    except MailError as e:
+        return outbox.not_delivered(str(e))
+
+
+def mail_out(game: GameDir, update: int) -> DeliveryReport:
+    """Queue the receipts, results and admin report of ``update``, then deliver. Idempotent."""
+    with game.lock(wait=True):
+        state = game.load()
+        ms = MailSettings.read(game, state)
+        log = load_update_log(game, update)
+        outbox = outbox_of(game)
+        waiting = len(outbox.pending())
+
+        def receipt(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
+            return compose.receipt_text(player=m.player or "", message=m, results=results,
+                                  update=log.update, week=log.week, slot=log.slot, **ms.text_args())
+
+        receipts, notes = _answers(game, ms, state, list(log.messages), list(log.events),
+                                   "receipt", receipt)
+        results, result_notes = _results(game, ms, state, log)
+        queued = _queue(outbox, receipts + results)
+        report = _report(ms, state, log, notes + result_notes, len(receipts) + len(results), waiting)
+        if report is None:
+            result_notes.append("no [mail] admin_address in nomopoly.toml: no admin report sent")
+        else:
+            queued += _queue(outbox, [report])
+    return replace(deliver(game, ms), queued=queued, notes=tuple(notes + result_notes))
+
+
+def remind(game: GameDir, now: datetime) -> DeliveryReport:
+    """Remind players before the next deadline (``[mail] remind_hours`` before it) of their
+    missing votes (and, with ``remind_proposals = true``, a missing proposal). One reminder per
+    player and deadline, however often this runs; mail already received counts (see below)."""
+    from admin.jobs import deadline
+
+    now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+    with game.lock(wait=True):
+        state = game.load()
+        ms = MailSettings.read(game, state)
+        due = deadline(game, state)
+        messages: list[EmailMessage] = []
+        if due is not None and not state.ended and due - timedelta(hours=ms.remind_hours) <= now < due:
+            messages = _reminders(game, ms, state, due, now)
+        queued = _queue(outbox_of(game), messages)
+    return replace(deliver(game, ms), queued=queued)
+
+
+def _sent_already(game: GameDir, state: GameState, now: datetime) -> tuple[dict[str, set[int]], set[str]]:
+    """Votes and proposals in mail taken in (``nomopoly fetch``) but not yet applied."""
+    from admin.mail.auth import AuthSettings
+    from admin.mail.intake import Ledger, screen
+
+    settings = game.settings()
+    ledger = Ledger.load(game.state_dir / "ledger.yaml")
+    auth = AuthSettings.from_dict(settings.section("auth"))
+    max_bytes = int(settings.section("mail").get("max_bytes", 1_000_000))
+    votes: dict[str, set[int]] = {}
+    proposers: set[str] = set()
+    for s in screen(game.state_dir, ledger.pending(now), state, auth, max_bytes):
+        if s.status != "applied" or s.player is None:
+            continue
+        for v in s.verdicts:
+            cmd = getattr(v.command, "cmd", None)
+            if cmd == "vote":
+                votes.setdefault(s.player, set()).add(int(v.command.proposal))  # type: ignore[union-attr]
+            elif cmd == "propose":
+                proposers.add(s.player)
+    return votes, proposers
+
+
+def _reminders(game: GameDir, ms: MailSettings, state: GameState, due: datetime,
+               now: datetime) -> list[EmailMessage]:
+    slots = REGISTRY.params(state, "schedule")["slots"]
+    week, slot = slot_of(slots, state.update + 1)
+    voting = [p for p in state.proposals if p.status == "voting"]
+    fine = int(REGISTRY.params(state, "proposals").get("missed_vote_fine", 0) or 0)
+    votes, proposers = _sent_already(game, state, now)
+    out = []
+    for name, player in sorted(state.players.items()):
+        address = state.private.emails.get(name)
+        if not player.active or not address:
+            continue
+        unvoted = [f"{p.number}. {p.title} (by {p.proposer}): VOTE {p.number} YES, NO or ABSTAIN"
+                   for p in voting if name not in p.votes and p.number not in votes.get(name, set())]
+        propose = (ms.remind_proposals and slot.takes_proposals and name not in proposers
+                   and not any(p.proposer == name and p.week == week for p in state.proposals))
+        if not unvoted and not propose:
+            continue
+        what = "vote" if unvoted else "proposal"
+        body = compose.reminder_text(player=name, deadline=due, slot=slot.name, unvoted=unvoted,
+                               propose=propose, fine=fine, **ms.text_args())
+        out.append(ms.message(purpose=f"remind/{due.isoformat()}/{name}", kind="reminder",
+                              to=compose.address_of(name, address), body=body,
+                              subject=f"[{ms.title}] Reminder: your {what} before "
+                                      f"{compose.format_time(due)}"))
+    return out
+
+
+def ack(game: GameDir, screened: list[Screened], state: GameState | None = None) -> DeliveryReport:
+    """Right after a fetch: answer each email that will be acted on with its parse verdicts
+    (the results come with the update). Does not take the game's lock: call it inside or after
+    the fetch; ``state`` saves a reload when the caller has it."""
+    from admin.jobs import deadline
+
+    state = state if state is not None else game.load()
+    ms = MailSettings.read(game, state)
+    due = deadline(game, state)
+
+    def text(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
+        return compose.ack_text(player=m.player or "", message=m, results=results, deadline=due,
+                          **ms.text_args())
+
+    messages = [compose.LoggedMessage.from_record(s.log_record()) for s in screened]
+    acks, notes = _answers(game, ms, state, messages, None, "ack", text)
+    queued = _queue(outbox_of(game), acks)
+    return replace(deliver(game, ms), queued=queued, notes=tuple(notes))
