@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from admin.engine.dice import commitment, new_seed
+from admin.engine.dice import Seeds
 from admin.errors import StateError
 from admin.model import GameState, Player, PrivateState, Proposal, RuleRevision, Square
 from admin.nomic.ruleset import dump_section, load_ruleset
@@ -165,25 +165,29 @@ class GameDir:
                     tx.remove(path)
 
     # -- secrets: the next seed -------------------------------------------------------------
-    def next_seed(self) -> bytes:
-        data = load_yaml(self.state_dir / "secrets.yaml") or {}
+    def next_seeds(self) -> Seeds:
+        path = self.state_dir / "secrets.yaml"
+        data = load_yaml(path) or {}
         try:
-            return bytes.fromhex(data["next_seed"])
+            return Seeds(bytes.fromhex(data["next_seed"]), bytes.fromhex(data["next_hidden_seed"]))
         except (KeyError, TypeError, ValueError):
-            raise StateError(f"{self.state_dir / 'secrets.yaml'}: no valid next_seed; the dice "
-                             "cannot be rolled (restore the file from a backup)") from None
+            raise StateError(f"{path}: no valid next_seed and next_hidden_seed; the dice cannot be "
+                             "rolled (restore the file from a backup)") from None
 
-    def make_seed(self, update: int) -> bytes:
+    def make_seeds(self, update: int) -> Seeds:
         key = self.settings().insecure_seed_key
-        if key:
+        if key:  # the demo: reproducible, and insecure by design
             import hashlib
 
-            return hashlib.sha256(f"{key}/{update}".encode()).digest()
-        return new_seed()
+            return Seeds(hashlib.sha256(f"{key}/{update}".encode()).digest(),
+                         hashlib.sha256(f"{key}/{update}/hidden".encode()).digest())
+        return Seeds.new()
 
-    def stage_seed(self, tx: Transaction, seed: bytes) -> str:
-        tx.write(self.state_dir / "secrets.yaml", dump_yaml({"next_seed": seed.hex()}))
-        return commitment(seed)
+    def stage_seeds(self, tx: Transaction, state: GameState, seeds: Seeds) -> None:
+        """Keep the next seeds secret and publish their commitments in the state."""
+        tx.write(self.state_dir / "secrets.yaml",
+                 dump_yaml({"next_seed": seeds.public.hex(), "next_hidden_seed": seeds.hidden.hex()}))
+        state.next_commitment, state.next_hidden_commitment = seeds.commitments()
 
     # -- the log ---------------------------------------------------------------------------
     def log_entries(self) -> list[Path]:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from admin.crashpoints import crashpoint
 from admin.engine import admin as admin_ops
 from admin.engine.commands import command_from_dict
-from admin.engine.dice import Dice, commitment, derive, inputs_digest
+from admin.engine.dice import Dice, Seeds, commitment, derive, inputs_digest
 from admin.engine.events import Event, Ruling
 from admin.engine.registry import REGISTRY
 from admin.engine.rules.schedule import slot_of
@@ -47,11 +47,11 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     state.rules = load_ruleset(game.rules_dir)  # the game's own copy, if it brought one
     with game.lock():
         tx = Transaction(game.state_dir)
-        seed = game.make_seed(1)
-        state.next_commitment = game.stage_seed(tx, seed)
+        game.stage_seeds(tx, state, game.make_seeds(1))
         game.stage_state(tx, state)
         tx.write(game.next_log_path("init"), dump_yaml({"kind": "init", "state": to_data(state)}))
-        tx.write(results_path(game, 0), dump_yaml({"update": 0, "next_commitment": state.next_commitment}))
+        tx.write(results_path(game, 0), dump_yaml({"update": 0, "next_commitment": state.next_commitment,
+                                                   "next_hidden_commitment": state.next_hidden_commitment}))
         tx.commit()
     return game
 
@@ -219,8 +219,7 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
             inputs = {"update": update, "cutoff": at.isoformat(),
                       "messages": [s.log_record() for s in screened],
                       "rulings": [to_data(r) for r in rulings]}
-            seed = game.next_seed()
-            outcome, tx = _apply(game, state, inputs, seed, ledger, screened)
+            outcome, tx = _apply(game, state, inputs, game.next_seeds(), ledger, screened)
             if dry_run:
                 return outcome
             crashpoint("update.before-commit")
@@ -241,13 +240,12 @@ def last_cutoff(game: GameDir, state: GameState) -> datetime | None:
     return datetime.fromisoformat(cutoff) if cutoff else None
 
 
-def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes, ledger: Ledger,
+def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds, ledger: Ledger,
            screened: list[Screened]) -> tuple[UpdateOutcome, Transaction]:
-    result, dice = _run_logged(state, inputs, seed)
+    result, dice = _run_logged(state, inputs, seeds)
     update = result.state.update
-    next_seed = game.make_seed(update + 1)
     tx = Transaction(game.state_dir)
-    result.state.next_commitment = game.stage_seed(tx, next_seed)
+    game.stage_seeds(tx, result.state, game.make_seeds(update + 1))
     for s in screened:
         ledger.settle(s.entry.hash, s.status, update, s.reason)
     game.stage_state(tx, result.state)
@@ -255,12 +253,16 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes,
     for path, text in ledger.files(game.state_dir).items():
         tx.write(path, text)
     tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
-    dice_record = {"seed": seed.hex(), "commitment": commitment(seed), "digest": dice.digest,
-                   "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+    public, hidden = seeds.commitments()
+    dice_record = {"seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
+                   "digest": dice.digest, "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+    private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
+                    "hidden_rolls": [[r.label, r.sides, r.value] for r in dice.hidden_rolls]}
     tx.write(game.next_log_path(f"update-{update}"), dump_yaml({
-        "kind": "update", "inputs": inputs, "dice": dice_record,
+        "kind": "update", "inputs": inputs, "dice": private_dice,
         "events": [to_data(e) for e in result.events],
-        "next_commitment": result.state.next_commitment}))
+        "next_commitment": result.state.next_commitment,
+        "next_hidden_commitment": result.state.next_hidden_commitment}))
     tx.write(results_path(game, update), dump_yaml(public_results(result.state, result.events, inputs,
                                                                   dice_record)))
     outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
@@ -268,7 +270,7 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seed: bytes,
     return outcome, tx
 
 
-def _run_logged(state: GameState, inputs: dict[str, Any], seed: bytes):
+def _run_logged(state: GameState, inputs: dict[str, Any], seeds: Seeds):
     submissions = []
     for m in inputs["messages"]:
         if m["status"] != "applied":
@@ -280,7 +282,8 @@ def _run_logged(state: GameState, inputs: dict[str, Any], seed: bytes):
         submissions.append(Submission(key=m["hash"], player=m["player"], sender=m["sender"],
                                       received=m["received"], commands=cmds))
     rulings = [from_data(Ruling, r, "update log") for r in inputs["rulings"]]
-    dice = Dice(seed=seed, digest=inputs_digest(inputs), update=state.update + 1)
+    dice = Dice(seed=seeds.public, digest=inputs_digest(inputs), update=state.update + 1,
+                hidden_seed=seeds.hidden)
     return run_update(state, submissions, rulings, dice), dice
 
 
@@ -294,6 +297,7 @@ def public_results(state: GameState, events: list[Event], inputs: dict[str, Any]
               for e in events if e.text is not None]
     return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
             "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
+            "next_hidden_commitment": state.next_hidden_commitment,
             "money": {n: p.money for n, p in sorted(state.players.items()) if p.active},
             "net_worth": {n: net_worth(state, p) for n, p in sorted(state.players.items()) if p.active}}
 
@@ -311,8 +315,10 @@ def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
         if state is None:
             raise StateError(f"{path}: the log does not start with an init entry")
         if entry["kind"] == "update":
-            result, _ = _run_logged(state, entry["inputs"], bytes.fromhex(entry["dice"]["seed"]))
+            seeds = Seeds(bytes.fromhex(entry["dice"]["seed"]), bytes.fromhex(entry["dice"]["hidden_seed"]))
+            result, _ = _run_logged(state, entry["inputs"], seeds)
             state = result.state
+            state.next_hidden_commitment = entry["next_hidden_commitment"]
             for p in result.archived:
                 archived.setdefault(p.week, []).append(p)
             state.next_commitment = entry["next_commitment"]
@@ -343,29 +349,52 @@ def replay_check(game: GameDir) -> list[str]:
 
 
 def verify(game: GameDir, update: int | None = None) -> list[str]:
-    """Check the dice of one or every update: the seed matches the commitment published before
-    the update, and every roll recomputes. Uses only public results files."""
+    """Check the dice of one or every update; return every problem found (none: all good).
+
+    From the public results files (what anyone can do): each revealed seed hashes to the
+    commitment published before the update, and every public roll recomputes. From the private
+    log, when this is the admin's copy: the inputs hash to the digest the rolls used, the hidden
+    seed matches its commitment, and every hidden draw recomputes."""
     problems: list[str] = []
     files = sorted((game.state_dir / "results").glob("*.yaml"))
-    previous: str | None = None
+    logs = game.update_logs()
+    previous: tuple[str | None, str | None] = (None, None)
     checked = 0
     for path in files:
         data = load_yaml(path)
         n = int(data["update"])
         if n > 0 and (update is None or n == update):
             dice = data["dice"]
-            seed = bytes.fromhex(dice["seed"])
-            if commitment(seed) != dice["commitment"]:
-                problems.append(f"update {n}: the seed does not hash to its commitment")
-            if previous is not None and previous != dice["commitment"]:
-                problems.append(f"update {n}: the commitment differs from the one published before it")
-            for label, sides, value in dice["rolls"]:
-                if derive(seed, dice["digest"], label, int(sides)) != int(value):
-                    problems.append(f"update {n}: roll {label} (d{sides}) recorded {value}, recomputes "
-                                    f"{derive(seed, dice['digest'], label, int(sides))}")
+            problems += _check_seed(n, "seed", bytes.fromhex(dice["seed"]), dice["commitment"], previous[0])
+            problems += _check_rolls(n, bytes.fromhex(dice["seed"]), dice["digest"], dice["rolls"])
+            if n in logs:
+                log = load_yaml(logs[n])
+                hidden = bytes.fromhex(log["dice"]["hidden_seed"])
+                if inputs_digest(log["inputs"]) != dice["digest"]:
+                    problems.append(f"update {n}: the logged inputs do not hash to the digest of its rolls")
+                problems += _check_seed(n, "hidden seed", hidden, dice["hidden_commitment"], previous[1])
+                problems += _check_rolls(n, hidden, dice["digest"], log["dice"]["hidden_rolls"])
             checked += 1
-        previous = data.get("next_commitment")
+        previous = (data.get("next_commitment"), data.get("next_hidden_commitment"))
     if update is not None and checked == 0:
         raise StateError(f"there is no update {update} to verify; updates run: {len(files) - 1}")
     return problems
+
+
+def _check_seed(n: int, what: str, seed: bytes, published: str, before: str | None) -> list[str]:
+    out = []
+    if commitment(seed) != published:
+        out.append(f"update {n}: the {what} does not hash to its commitment")
+    if before is not None and before != published:
+        out.append(f"update {n}: the {what}'s commitment differs from the one published before the update")
+    return out
+
+
+def _check_rolls(n: int, seed: bytes, digest: str, rolls: list) -> list[str]:
+    out = []
+    for label, sides, value in rolls:
+        expected = derive(seed, digest, label, int(sides))
+        if expected != int(value):
+            out.append(f"update {n}: roll {label} (d{sides}) recorded {value}, recomputes {expected}")
+    return out
 

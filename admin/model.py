@@ -200,6 +200,8 @@ class GameState:
     admin_bank: int = 0
     #: the seed commitment (SHA-256, hex) for the next update, published before its deadline
     next_commitment: str | None = None
+    #: the commitment of the next update's hidden seed (for hidden draws; never revealed)
+    next_hidden_commitment: str | None = None
     next_proposal: int = 1
     squares: list[Square] = field(default_factory=list)
     players: dict[str, Player] = field(default_factory=dict)

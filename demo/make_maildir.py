@@ -89,8 +89,8 @@ END
 """),
     ("2026-11-10T17:45", "bob", "stuff", """BUY
 NAME 8 Baker Street
-PLACE AS ON 8
-BURY 10D
+PLACE KS ON 8
+BURY 7S
 BURY 5H
 """),
     ("2026-11-11T09:05", "dave", "week 2", """BUY

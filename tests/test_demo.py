@@ -28,12 +28,12 @@ def test_the_demo_runs_four_updates_and_builds_the_site(demo):
 def test_the_demo_tells_a_story_with_successes_and_failures(demo):
     state = demo.load()
     assert state.square(10).owner == "carol" and state.square(10).name == "Carol's Corner"
-    assert state.square(8).card == "AS"
+    assert state.square(8).card == "KS"
     assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
     assert [p.status for p in demo.load_public().proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
     assert [j.name for j in state.private.join_requests] == ["mallory"]
     buried = [(b.player, b.card) for b in state.private.buried]
-    assert ("bob", "10D") in buried
+    assert ("bob", "7S") in buried
 
 
 def test_replay_check_passes_on_the_demo(demo):
@@ -69,3 +69,25 @@ def test_status_json_of_the_demo_holds_nothing_private(demo):
     assert "@example" not in out.stdout and "mallory" not in out.stdout
     assert all("cards" not in p for p in data["players"])  # hands are private in Nomopoly II
     assert [p["cards_held"] for p in data["players"] if p["name"] == "bob"] == [len(demo.load().players["bob"].cards)]
+
+
+def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tmp_path):
+    import shutil
+
+    import yaml
+
+    for path in (demo.state_dir / "results").glob("*.yaml"):
+        assert "card/" not in path.read_text()  # no card draw, so no hidden card, in public files
+    for path in (demo.root / "site").rglob("*"):
+        if path.is_file():
+            assert "hidden_seed" not in path.read_text(errors="replace")
+    copy = tmp_path / "copy"
+    shutil.copytree(demo.root, copy)
+    game = GameDir(copy)
+    log = game.update_logs()[1]
+    data = yaml.safe_load(log.read_text())
+    label, sides, value = data["dice"]["hidden_rolls"][0]
+    data["dice"]["hidden_rolls"][0] = [label, sides, value % sides + 1]
+    log.write_text(yaml.safe_dump(data))
+    assert jobs.verify(game) == [f"update 1: roll {label} (d{sides}) recorded {value % sides + 1}, "
+                                 f"recomputes {value}"]

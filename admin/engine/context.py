@@ -82,7 +82,7 @@ class UpdateContext:
 
     # -- cards (XIV) -----------------------------------------------------------------------
     def draw_card(self, player: Player, label: str, reason: str) -> str:
-        card = DECK[self.dice.roll(f"card/{label}", len(DECK)) - 1]
+        card = DECK[self.dice.roll_hidden(f"card/{label}", len(DECK)) - 1]
         limit = int(self.params("cards").get("max_cards", 12))
         if len(player.cards) >= limit:
             self.state.private.buried.append(

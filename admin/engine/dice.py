@@ -5,6 +5,11 @@ derived, never drawn from :mod:`random`: ``HMAC-SHA256(seed, inputs_digest || la
 mapped to a face by rejection sampling, where ``inputs_digest`` hashes the update's sorted inputs
 and ``label`` names the update, player, purpose and index. After the update the seed is revealed
 and ``nomopoly verify`` recomputes every roll from the log.
+
+Hidden draws (the card a player receives, a card buried on a full hand) must stay secret after the
+reveal, so they come from a second seed, the *hidden* seed, committed the same way before the
+update but never published: the admin's ``nomopoly verify`` checks those rolls from the private
+log. Anyone can check every public roll; nobody can learn a hidden card from the site.
 """
 
 from __future__ import annotations
@@ -57,6 +62,21 @@ class Roll:
     value: int
 
 
+@dataclass(frozen=True)
+class Seeds:
+    """The two seeds of one update: the public one (revealed after) and the hidden one (never)."""
+
+    public: bytes
+    hidden: bytes
+
+    def commitments(self) -> tuple[str, str]:
+        return commitment(self.public), commitment(self.hidden)
+
+    @classmethod
+    def new(cls) -> "Seeds":
+        return cls(new_seed(), new_seed())
+
+
 @dataclass
 class Dice:
     """The update's source of randomness; records every roll for the log and ``verify``."""
@@ -64,16 +84,31 @@ class Dice:
     seed: bytes
     digest: str
     update: int
+    #: the seed of hidden draws (see the module docstring); the public seed when not given
+    hidden_seed: bytes | None = None
     rolls: list[Roll] = field(default_factory=list)
+    hidden_rolls: list[Roll] = field(default_factory=list)
     _used: set[str] = field(default_factory=set, repr=False)
 
-    def roll(self, label: str, sides: int) -> int:
+    def _label(self, label: str) -> str:
         full = f"u{self.update}/{label}"
         if full in self._used:
             raise ValueError(f"die label {full!r} used twice in one update")  # engine bug guard
         self._used.add(full)
+        return full
+
+    def roll(self, label: str, sides: int) -> int:
+        full = self._label(label)
         value = derive(self.seed, self.digest, full, sides)
         self.rolls.append(Roll(full, sides, value))
+        return value
+
+    def roll_hidden(self, label: str, sides: int) -> int:
+        """A roll whose result only its player may learn (from the hidden seed)."""
+        full = self._label(label)
+        value = derive(self.hidden_seed if self.hidden_seed is not None else self.seed, self.digest,
+                       full, sides)
+        self.hidden_rolls.append(Roll(full, sides, value))
         return value
 
     def shuffle(self, items: Sequence[T], label: str) -> list[T]:

@@ -15,6 +15,7 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,17 @@ def make_env(game: GameDir) -> jinja2.Environment:
     env.filters["money"] = money
     env.filters["split_failure"] = split_failure
     env.filters["initials"] = initials
+    env.filters["when"] = when
     return env
+
+
+def when(value: Any) -> str:
+    """An ISO 8601 time for people: ``Sat 14 Nov 2026, 23:59 UTC`` (as given if it is not one)."""
+    try:
+        moment = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    return moment.strftime("%a %-d %b %Y, %H:%M") + (f" {moment.tzname()}" if moment.tzinfo else "")
 
 
 def money(value: Any) -> str:
@@ -176,7 +187,8 @@ class Writer:
 
 
 def _fingerprint(game: GameDir, site: Site) -> str:
-    """What every update page depends on besides its own results file."""
+    """What every update page depends on besides its own results file: the templates, and what
+    every page shows (the footer's week and commitment, the banners, links to players and rules)."""
     h = hashlib.sha256()
     h.update(admin.__version__.encode())
     for folder in (bundled_templates(), game.root / "site_templates"):
@@ -184,9 +196,12 @@ def _fingerprint(game: GameDir, site: Site) -> str:
             for p in sorted(folder.rglob("*")):
                 if p.is_file():
                     h.update(str(p.relative_to(folder)).encode() + b"\0" + p.read_bytes())
-    h.update(json.dumps([site.title, site.url, site.slugs, site.colours,
-                         [r.id for r in site.ruleset.rules()] if site.ruleset else []],
-                        sort_keys=True).encode())
+    state = site.state
+    h.update(json.dumps([site.title, site.url, site.slugs, site.colours, site.deadline,
+                         [r.id for r in site.ruleset.rules()] if site.ruleset else [],
+                         sorted(site.repealed()), next_phase(state), state.week, state.update,
+                         state.next_commitment, state.paused, state.ended, state.winner,
+                         state.end_reason], sort_keys=True, default=str).encode())
     return h.hexdigest()
 
 
@@ -307,7 +322,7 @@ def _deadline(game: GameDir, state: GameState) -> tuple[str, str] | None:
     due = deadline(game, state)
     if due is None:
         return None
-    return due.isoformat(), due.strftime("%a %-d %b %Y, %H:%M %Z").strip().rstrip(",")
+    return due.isoformat(), when(due.isoformat())
 
 
 def _copy_static(game: GameDir, into: Path) -> None:

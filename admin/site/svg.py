@@ -73,6 +73,31 @@ def truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def name_lines(name: str, width: int = 13, lines: int = 2) -> list[str]:
+    """A square's name in at most ``lines`` lines of ``width`` characters, words kept whole
+    where they fit, the last line cut with an ellipsis when the name is longer."""
+    words = truncate(name, 10 * width).split(" ")
+    out: list[str] = []
+    current = ""
+    for word in words:
+        candidate = f"{current} {word}".strip()
+        if len(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            out.append(current)
+        current = word
+        while len(current) > width and len(out) < lines:
+            out.append(current[:width])
+            current = current[width:]
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = truncate(out[-1] + " …", width) if len(out[-1]) < width else out[-1][: width - 1] + "…"
+    return out
+
+
 def _card_label(card: str) -> tuple[str, bool]:
     """``"QH"`` -> (``"Q♥"``, red)."""
     suit = card[-1]
@@ -117,8 +142,15 @@ def _cell_svg(sq: Square, x: float, y: float, here: list[str], colours: dict[str
         out.append(f'<text x="{x + CELL_W / 2}" y="{y + 50}" class="gone" text-anchor="middle">'
                    'destroyed</text>')
     elif sq.name:
-        out.append(f'<text x="{x + CELL_W / 2}" y="{y + 48}" class="name" text-anchor="middle">'
-                   f'{e(truncate(sq.name, 15))}</text>')
+        lines = name_lines(sq.name)
+        top = 48 if len(lines) == 1 else 42
+        # wide letters could still run past the cell: clip the name to it
+        out.append(f'<clipPath id="clip-{sq.number}"><rect x="{x + 3}" y="{y}" width="{CELL_W - 6}" '
+                   f'height="{CELL_H}"/></clipPath><g clip-path="url(#clip-{sq.number})">')
+        for i, line in enumerate(lines):
+            out.append(f'<text x="{x + CELL_W / 2}" y="{y + top + 14 * i}" class="name" '
+                       f'text-anchor="middle">{e(line)}</text>')
+        out.append("</g>")
     flags = [label for flag, label in ((sq.polluted, "POL"), (sq.contaminated, "CON")) if flag]
     for i, label in enumerate(flags):
         fx = x + CELL_W - 34 - i * 30

@@ -1,0 +1,392 @@
+"""The static site: pages, relative links, anchors, escaping, the JSON export, the swap-in."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from admin.game import GameDir
+from admin.model import ModuleConfig
+from admin.nomic.ruleset import load_ruleset, rule_anchor
+from admin.site.build import build_site
+from admin.site.content import player_slugs, render_markdown
+from admin.site.export import public_status
+from admin.site.svg import board_svg, player_colours
+from fixtures.browser import PLAYERS, make_game, write_state
+
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> GameDir:
+    return make_game(tmp_path_factory.mktemp("site") / "game")
+
+
+@pytest.fixture(scope="module")
+def site(game: GameDir) -> Path:
+    return build_site(game)
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("href", "src") and value is not None:
+                self.links.append(value)
+            if name == "id" and value:
+                self.ids.add(value)
+
+
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def _html_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+# -- pages -----------------------------------------------------------------------------------
+def test_build_writes_every_page_of_the_site(site: Path, game: GameDir) -> None:
+    expected = ["index.html", "board.html", "rules.html", "proposals.html", "updates.html",
+                "players.html", "verify.html", "404.html", "state.json", "static/style.css"]
+    expected += [f"updates/{n:04d}.html" for n in range(1, 5)]
+    expected += [f"players/{slug}.html" for slug in player_slugs(PLAYERS).values()]
+    missing = [p for p in expected if not (site / p).is_file()]
+    assert missing == []
+    assert site == game.root / "site"
+
+
+def test_feed_and_sitemap_are_written_only_when_the_site_has_a_url(site: Path) -> None:
+    assert not (site / "feed.atom").exists()
+    assert not (site / "sitemap.xml").exists()
+
+
+def test_feed_and_sitemap_use_absolute_urls_that_map_to_pages(tmp_path: Path) -> None:
+    url = "https://games.example.org/nomopoly"
+    out = build_site(make_game(tmp_path / "g", site_url=url + "/", updates=3))
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    feed = ET.parse(out / "feed.atom").getroot()
+    ids = [e.findtext("a:id", namespaces=ns) for e in feed.findall("a:entry", ns)]
+    assert ids == [f"{url}/updates/{n:04d}.html" for n in (3, 2, 1)]
+    locs = [e.text for e in ET.parse(out / "sitemap.xml").getroot()
+            .findall("{http://www.sitemaps.org/schemas/sitemap/0.9}url/"
+                     "{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert f"{url}/rules.html" in locs and len(locs) > 10
+    for loc in locs:
+        assert loc.startswith(url + "/")
+        assert (out / loc[len(url) + 1:]).is_file(), loc
+    assert f'href="{url}/static/style.css"' in (out / "404.html").read_text(encoding="utf-8")
+
+
+def _broken_links(site: Path) -> list[str]:
+    broken = []
+    for page in _html_pages(site):
+        for link in _parse(page).links:
+            parts = urlsplit(link)
+            if parts.scheme or link.startswith("//"):
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not target.is_file():
+                broken.append(f"{page.relative_to(site)} -> {link}")
+                continue
+            if parts.fragment and target.suffix == ".html" and parts.fragment not in _parse(target).ids:
+                broken.append(f"{page.relative_to(site)} -> {link} (no such anchor)")
+    return broken
+
+
+def test_every_relative_link_and_anchor_resolves_on_disk(site: Path) -> None:
+    assert _broken_links(site) == []
+
+
+def test_no_link_is_absolute_to_the_host_or_the_disk(site: Path) -> None:
+    for page in _html_pages(site):
+        for link in _parse(page).links:
+            assert not link.startswith("/"), f"{page.name}: {link}"
+            assert "file:" not in link
+
+
+def test_rules_page_has_an_anchor_for_every_rule_and_names_the_module(site: Path, game: GameDir) -> None:
+    ids = _parse(site / "rules.html").ids
+    rules = [r.id for r in load_ruleset(game.rules_dir).rules()]
+    assert "rule-VI-11" in ids
+    assert [r for r in rules if rule_anchor(r) not in ids] == []
+    html = (site / "rules.html").read_text(encoding="utf-8")
+    vi11 = html[html.index('id="rule-VI-11"'):html.index('id="rule-VI-12"')]
+    assert "automated by module turns" in vi11
+
+
+def test_update_page_shows_failed_actions_with_their_reason_and_the_dice(site: Path) -> None:
+    html = (site / "updates/0002.html").read_text(encoding="utf-8")
+    assert 'class="ev ev-action failed"' in html
+    assert "you can only buy a square you landed on" in html
+    assert "equals the commitment" in html
+    assert "hashlib.sha256(bytes.fromhex(" in html
+
+
+def test_event_rule_ids_link_to_rule_anchors(site: Path) -> None:
+    html = (site / "updates/0001.html").read_text(encoding="utf-8")
+    assert 'href="../rules.html#rule-VII-1"' in html
+
+
+# -- escaping and sanitising -----------------------------------------------------------------
+def test_player_names_and_titles_are_escaped_everywhere(tmp_path: Path) -> None:
+    evil = '<b id="evil">x</b>'
+    texts = [('<script>alert("t")</script>', '<img src=x onerror="alert(1)"> *hi*')]
+    out = build_site(make_game(tmp_path / "g", players=["alice", evil], texts=texts, updates=3))
+    for page in _html_pages(out):
+        html = page.read_text(encoding="utf-8")
+        assert evil not in html, page
+        assert "<script>" not in html, page
+        assert "onerror" not in html, page
+    players = (out / "players.html").read_text(encoding="utf-8")
+    assert "&lt;b id=&#34;evil&#34;&gt;x&lt;/b&gt;" in players
+    proposals = (out / "proposals.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(&#34;t&#34;)&lt;/script&gt;" in proposals
+    assert "<em>hi</em>" in proposals
+
+
+def test_markdown_keeps_formatting_and_drops_scripts_handlers_and_bad_links() -> None:
+    html = str(render_markdown("**bold** [ok](https://example.org) [bad](javascript:alert(1)) "
+                               "<a href='data:text/html,x'>d</a> <script>x()</script>"
+                               "<img src=x onerror=alert(1)> [rel](../state/private.yaml)"))
+    assert "<strong>bold</strong>" in html
+    assert 'href="https://example.org"' in html
+    for bad in ("javascript:", "data:", "<script", "<img", "onerror", "private.yaml"):
+        assert bad not in html
+
+
+# -- the JSON export -------------------------------------------------------------------------
+def test_state_json_is_the_public_status_export(site: Path, game: GameDir) -> None:
+    data = json.loads((site / "state.json").read_text(encoding="utf-8"))
+    assert data == json.loads(json.dumps(public_status(game.load_public())))
+    assert {"week", "update", "phase", "paused", "winner", "admin_bank", "players", "squares",
+            "proposals"} <= set(data)
+    assert data["phase"] == "Thursday" and data["update"] == 4
+    alice = next(p for p in data["players"] if p["name"] == "alice")
+    assert {"name", "money", "health", "square", "cards_held", "squares", "status",
+            "bankrupt"} <= set(alice)
+    assert "cards" not in alice  # hands are private unless the cards module says otherwise
+    assert {"number", "name", "owner", "card", "destroyed"} <= set(data["squares"][0])
+    assert data["squares"][16]["destroyed"] is True
+    voted = [p for p in data["proposals"] if p["votes"]]
+    assert voted and all(set(p["votes"]) <= set(PLAYERS) for p in voted)
+    assert set(voted[0]["votes"].values()) <= {"yes", "no", "abstain"}
+
+
+def test_public_status_lists_hands_only_when_the_cards_module_makes_them_public(game: GameDir) -> None:
+    state = game.load_public()
+    assert all("cards" not in p for p in public_status(state)["players"])
+    state.modules = [m if m.name != "cards" else ModuleConfig("cards", {"public_hands": True})
+                     for m in state.modules]
+    players = public_status(state)["players"]
+    assert all(p["cards"] == state.players[p["name"]].cards for p in players)
+    assert any(p["cards"] for p in players)
+
+
+# -- building and swapping -------------------------------------------------------------------
+def test_rebuilding_swaps_the_site_in_whole_and_leaves_no_temporary_folders(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=2)
+    out = tmp_path / "public" / "site"
+    build_site(game, out)
+    (out / "stale.html").write_text("old", encoding="utf-8")
+    build_site(game, out)
+    assert not (out / "stale.html").exists()
+    assert sorted(p.name for p in out.parent.iterdir()) == ["site"]
+
+
+def test_a_failed_build_keeps_the_old_site_and_leaves_no_temporary_folders(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=2)
+    out = build_site(game)
+    before = (out / "index.html").read_text(encoding="utf-8")
+    (game.root / "site_templates").mkdir()
+    (game.root / "site_templates" / "board.html").write_text("{% extends 'nope.html' %}", encoding="utf-8")
+    with pytest.raises(Exception, match="nope.html"):
+        build_site(game)
+    assert (out / "index.html").read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in game.root.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_game_template_overrides_and_extends_the_bundled_one(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=1)
+    (game.root / "site_templates" / "static").mkdir(parents=True)
+    (game.root / "site_templates" / "board.html").write_text(
+        '{% extends "bundled/board.html" %}{% block squares %}<p id="house-note">House rule: '
+        '{{ "<b>" }}</p>{{ super() }}{% endblock %}', encoding="utf-8")
+    (game.root / "site_templates" / "static" / "extra.css").write_text("p{}", encoding="utf-8")
+    out = build_site(game)
+    html = (out / "board.html").read_text(encoding="utf-8")
+    assert '<p id="house-note">House rule: &lt;b&gt;</p>' in html
+    assert 'class="board-svg"' in html and 'id="square-1"' in html
+    assert (out / "static" / "extra.css").is_file() and (out / "static" / "style.css").is_file()
+
+
+def test_an_unchanged_update_page_is_reused_unless_a_full_build_is_asked(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=3)
+    out = build_site(game)
+    page = out / "updates" / "0001.html"
+    page.write_text(page.read_text(encoding="utf-8") + "<!-- kept -->", encoding="utf-8")
+    build_site(game)
+    assert page.read_text(encoding="utf-8").endswith("<!-- kept -->")
+    results = game.state_dir / "results" / "0001.yaml"
+    results.write_text(results.read_text(encoding="utf-8").replace("Thursday", "Thursday "), encoding="utf-8")
+    build_site(game)
+    assert not page.read_text(encoding="utf-8").endswith("<!-- kept -->")
+    page.write_text(page.read_text(encoding="utf-8") + "<!-- kept -->", encoding="utf-8")
+    build_site(game, full=True)
+    assert not page.read_text(encoding="utf-8").endswith("<!-- kept -->")
+
+
+def test_a_new_game_with_no_updates_builds_a_site(tmp_path: Path) -> None:
+    out = build_site(make_game(tmp_path / "g", updates=0))
+    assert "No update has run yet" in (out / "updates.html").read_text(encoding="utf-8")
+    assert json.loads((out / "state.json").read_text(encoding="utf-8"))["update"] == 0
+
+
+# -- slugs, colours and the board ------------------------------------------------------------
+def test_player_slugs_are_safe_distinct_and_plain_when_they_can_be() -> None:
+    names = ["alice", "Alice", "a l i c e", "<script>", "../../etc/passwd", "Élodie", "", "日本",
+             "x" * 300, "alice-1", "CON", ".hidden"]
+    slugs = player_slugs(names)
+    assert slugs["alice"] == "alice"
+    assert len(set(slugs.values())) == len(names)
+    for slug in slugs.values():
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug) and len(slug) <= 60, slug
+
+
+def test_board_snakes_up_from_the_bottom_left(game: GameDir) -> None:
+    svg = str(board_svg(game.load_public()))
+    pos = {int(n): (float(x), float(y)) for n, x, y in re.findall(
+        r'<g class="sq"><title>Square (\d+)[^<]*</title><rect x="([\d.]+)" y="([\d.]+)"', svg)}
+    assert pos[1][0] < pos[2][0] < pos[10][0]                  # row 0: left to right
+    assert pos[11][0] == pos[10][0] and pos[11][1] < pos[10][1]  # 11 sits above 10
+    assert pos[20][0] == pos[1][0] and pos[20][1] == pos[11][1]  # row 1: right to left
+    assert pos[1][1] == max(y for _, y in pos.values())          # square 1 on the bottom row
+    assert 'role="img"' in svg and "<title" in svg
+    assert re.search(r'Square 17: destroyed[^<]*</title><rect[^>]*fill="url\(#hatch\)"', svg)
+
+
+def test_player_colours_do_not_change_when_someone_joins(game: GameDir) -> None:
+    state = game.load_public()
+    before = player_colours(state)
+    newcomer = state.players["alice"].__class__(name="aaron", money=1, health=1, square=1, joined_week=9)
+    state.players["aaron"] = newcomer
+    after = player_colours(state)
+    assert {n: after[n] for n in before} == before
+    assert len(set(after.values())) == len(after)
+
+
+def test_rules_page_shows_a_rules_history_and_keeps_repealed_rules_linkable(tmp_path: Path) -> None:
+    from admin.model import RuleRevision
+
+    game = make_game(tmp_path / "g", updates=2)
+    state = game.load()
+    state.rule_history["VI.11"] = [
+        RuleRevision(rev=1, action="created", update=0, week=0, text="old"),
+        RuleRevision(rev=2, action="amended", update=2, week=1, proposal=2, text="new", old_text="old")]
+    state.rule_history["II.99"] = [
+        RuleRevision(rev=1, action="created", update=0, week=0, text="The *old* rule."),
+        RuleRevision(rev=2, action="repealed", update=2, week=1, proposal=1, old_text="The *old* rule.")]
+    write_state(game.root, state)
+    out = build_site(game)
+    html = (out / "rules.html").read_text(encoding="utf-8")
+    vi11 = html[html.index('id="rule-VI-11"'):html.index('id="rule-VI-12"')]
+    assert "History: 2 revisions" in vi11 and 'href="proposals.html#proposal-2"' in vi11
+    repealed = html[html.index('id="rule-II-99"'):]
+    assert "repealed" in repealed and "<em>old</em>" in repealed
+    assert "rule-VI-12" in html and "History" not in html[html.index('id="rule-VI-12"'):html.index('id="rule-VI-13"')]
+
+
+def test_the_demo_game_builds_a_site_whose_links_resolve(tmp_path: Path) -> None:
+    from admin.demo import run_demo
+
+    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+    pages = _html_pages(out)
+    assert len([p for p in pages if p.parent.name == "updates"]) == 4
+    assert not (out / "updates" / "0000.html").exists()  # update 0 only carries the first commitment
+    assert _broken_links(out) == []
+    verify = (out / "verify.html").read_text(encoding="utf-8")
+    assert verify.count('<span class="ok">✓</span>') == 4
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'mail by <time datetime="2026-11-\d\dT23:59:59\+00:00">\w{3} \d+ Nov 2026, 23:59 UTC', home)
+
+
+def test_a_broken_results_file_fails_the_build_naming_the_file(tmp_path: Path) -> None:
+    from admin.errors import StateError
+
+    game = make_game(tmp_path / "g", updates=2)
+    out = build_site(game)
+    (game.state_dir / "results" / "0002.yaml").write_text(
+        "update: 2\ndice: {rolls: [[a, six, 1]]}\n", encoding="utf-8")
+    with pytest.raises(StateError, match=r"results/0002\.yaml"):
+        build_site(game)
+    assert (out / "updates" / "0002.html").is_file()  # the old site is still there
+
+
+def test_player_pages_carry_a_chart_for_screens_and_one_for_phones(site: Path) -> None:
+    html = (site / "players" / "alice.html").read_text(encoding="utf-8")
+    assert html.count('class="chart"') == 2
+    assert 'viewBox="0 0 380 ' in html and 'viewBox="0 0 720 ' in html
+    assert "alice: money" in html and "alice: net worth" in html
+
+
+def test_square_names_fit_their_cell_in_two_short_lines() -> None:
+    from admin.site.svg import name_lines
+
+    assert name_lines("Park Lane") == ["Park Lane"]
+    assert name_lines("Double rent on Sundays") == ["Double rent", "on Sundays"]
+    for name in ("A" * 500, "word " * 40, "<script>alert(1)</script> and more words here"):
+        lines = name_lines(name)
+        assert 1 <= len(lines) <= 2 and all(len(line) <= 13 for line in lines)
+        assert lines[-1].endswith("…")
+
+
+def test_a_reused_update_page_never_shows_a_stale_footer(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=2)
+    out = build_site(game)
+    page = out / "updates" / "0001.html"
+    page.write_text(page.read_text(encoding="utf-8") + "<!-- kept -->", encoding="utf-8")
+    state = game.load()
+    state.next_commitment = "ab" * 32
+    write_state(game.root, state)
+    build_site(game)
+    html = page.read_text(encoding="utf-8")
+    assert "ab" * 32 in html and not html.endswith("<!-- kept -->")
+
+
+def test_a_won_game_names_its_winner_on_every_page(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=2)
+    state = game.load()
+    state.winner, state.ended, state.end_reason = "carol", True, "a net worth above all others' (XI.4)"
+    state.players["bob"].status = "removed"
+    state.players["alice"].money = -250
+    write_state(game.root, state)
+    out = build_site(game)
+    for page in _html_pages(out):
+        assert "carol has won the game." in page.read_text(encoding="utf-8"), page
+    players = (out / "players.html").read_text(encoding="utf-8")
+    assert "−$250" in players and "bankrupt" in players and "removed" in players
+    assert json.loads((out / "state.json").read_text(encoding="utf-8"))["winner"] == "carol"
+
+
+def test_a_paused_game_without_a_ruleset_folder_still_builds(tmp_path: Path) -> None:
+    import shutil
+
+    game = make_game(tmp_path / "g", updates=1)
+    state = game.load()
+    state.paused = True
+    write_state(game.root, state)
+    shutil.rmtree(game.rules_dir)
+    out = build_site(game)
+    assert "The game is paused" in (out / "index.html").read_text(encoding="utf-8")
+    assert "no ruleset files" in (out / "rules.html").read_text(encoding="utf-8")

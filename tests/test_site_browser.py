@@ -1,0 +1,266 @@
+"""The built site in a real browser (Debian's headless chromium): every page from file:// and over
+http, no console error, no broken link, nothing loaded from elsewhere, screenshots at desktop and
+phone widths, and hostile player input that neither runs nor breaks the layout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from admin.game import GameDir
+from admin.model import Proposal, Vote
+from admin.site.build import build_site
+from admin.site.content import player_slugs
+from admin.store import dump_yaml, load_yaml
+from fixtures.browser import ARTIFACTS, make_game, write_state
+
+pytestmark = pytest.mark.browser
+
+PHONE, DESKTOP = 390, 1280
+
+#: Player-written text that tries to run script, escape its markup, or break the layout.
+HOSTILE: list[str] = [
+    "<script>window.__pwned=1;alert(1)</script>",
+    '<img src=x onerror="window.__pwned=1;alert(2)">',
+    '"><svg onload="window.__pwned=1">',
+    "[click me](javascript:window.__pwned=1)",
+    '<a href="javascript:alert(3)">a link</a>',
+    '<a href="jav&#x09;ascript:alert(4)">tabbed scheme</a>',
+    '<iframe src="javascript:alert(5)"></iframe>',
+    "</textarea></title></style><script>alert(6)</script>",
+    "<b><i>broken <u>markup <table><tr><td>never closed",
+    "'; alert(7); //",
+    "{{ 7*7 }} {% raw %} ${alert(8)}",
+    "<style>body{display:none!important}</style>",
+    '<div style="position:fixed;top:0;left:0;width:9999px;height:9999px;background:red">cover</div>',
+    "A" * 500,
+    "https://example.com/" + "b" * 500,
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(9)>",
+    '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">data link</a>',
+    '<object data="javascript:alert(10)"></object><embed src="javascript:alert(11)">',
+    "<details open ontoggle=alert(12)><summary>x</summary></details>",
+    "<body onload=alert(13)>",
+    "<input autofocus onfocus=alert(14)>",
+    '<meta http-equiv="refresh" content="0;url=javascript:alert(15)">',
+    '<base href="javascript:alert(16)//">',
+    '<link rel=stylesheet href="//evil.invalid/x.css">',
+    "&lt;script&gt;alert(17)&lt;/script&gt; &amp;",
+    "<!-- an unterminated comment",
+    "<![CDATA[<script>alert(18)</script>]]>",
+    "\u202eright-to-left override\u202c and zero\u200bwidth",
+    "<svg><script>alert(19)</script></svg>",
+    '<form action="javascript:alert(20)"><button>go</button></form>',
+    "[x](  javascript:alert(21)  ) [y](JaVaScRiPt:alert(22))",
+    "| a | b |\n|---|---|\n| " + "c" * 500 + " | d |",
+    "```\n" + "code" * 150 + "\n```",
+    "<img src=//evil.invalid/pixel.png> ![tracking pixel](https://evil.invalid/track.png)",
+    '<p style="background:url(javascript:alert(23))">styled</p>',
+]
+HOSTILE_NAMES = [HOSTILE[0], HOSTILE[1], HOSTILE[2], "javascript:alert(1)", "N" * 500, "日本語の名前"]
+
+
+# -- fixtures --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_site(make_game(tmp_path_factory.mktemp("browser") / "game"))
+
+
+def _hostile_game(root: Path) -> GameDir:
+    texts = [(h[:90], h) for h in HOSTILE]
+    game = make_game(root, players=HOSTILE_NAMES, texts=texts, updates=4)
+    state = game.load()
+    names = sorted(state.players)
+    for i, text in enumerate(HOSTILE):
+        number = state.next_proposal + i
+        votes = {n: Vote(player=n, choice=("yes", "no", "abstain")[(i + j) % 3], update=4)
+                 for j, n in enumerate(names)}
+        state.proposals.append(Proposal(number=number, proposer=names[i % len(names)], title=text,
+                                        text=text, week=2, update=4, status="voting", votes=votes,
+                                        note=text))
+    for i, sq in enumerate(state.squares):
+        if not sq.destroyed:
+            sq.name = f"{HOSTILE[i % len(HOSTILE)]} {sq.number}"
+            sq.owner = names[i % len(names)]
+    write_state(game.root, state)
+    results = game.state_dir / "results" / "0004.yaml"
+    data = load_yaml(results)
+    data["events"] += [{"kind": text[:30], "text": text, "player": names[i % len(names)],
+                        "rule": text[:20], "ok": i % 2 == 0, "data": {}} for i, text in enumerate(HOSTILE)]
+    results.write_text(dump_yaml(data), encoding="utf-8")
+    return game
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_site(_hostile_game(tmp_path_factory.mktemp("hostile") / "game"))
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _pages(site: Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+class PageWatch:
+    """Collects what went wrong while a page loaded: console errors, failed or foreign requests."""
+
+    def __init__(self, page: Any, base: str) -> None:
+        self.problems: list[str] = []
+        self.dialogs: list[str] = []
+        page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        # a request cut short by the next navigation (a late favicon) is not a failure; a missing
+        # file still is (ERR_FILE_NOT_FOUND, or an HTTP status below), and links are checked apart
+        page.on("requestfailed", lambda r: None if r.failure == "net::ERR_ABORTED"
+                else self.problems.append(f"request failed: {r.url} ({r.failure})"))
+        page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}")
+                if r.status >= 400 else None)
+        page.on("request", lambda r: None if r.url.startswith(base) or r.url.startswith("data:")
+                else self.problems.append(f"request outside the site: {r.url}"))
+
+        def on_dialog(dialog: Any) -> None:
+            self.dialogs.append(dialog.message)
+            dialog.dismiss()
+        page.on("dialog", on_dialog)
+
+
+def _link_target_exists(link: str, base: str, site: Path, page: Any) -> bool:
+    rel = unquote(link[len(base):].split("#", 1)[0].split("?", 1)[0])
+    if base.startswith("file:"):
+        return (site / rel).is_file()
+    return page.context.request.get(base + rel).status == 200
+
+
+def _visit_every_page(browser: Any, site: Path, base: str) -> list[str]:
+    context = browser.new_context(viewport={"width": DESKTOP, "height": 900})
+    page = context.new_page()
+    watch = PageWatch(page, base)
+    checked: dict[str, bool] = {}
+    problems: list[str] = []
+    for rel in _pages(site):
+        page.goto(base + rel, wait_until="load")
+        links = page.eval_on_selector_all("a[href], link[href]", "els => els.map(e => e.href)")
+        for link in links:
+            if not link.startswith(base):
+                continue
+            key = link.split("#", 1)[0]
+            if key not in checked:
+                checked[key] = _link_target_exists(link, base, site, page)
+            if not checked[key]:
+                problems.append(f"{rel}: broken link {link}")
+        broken_images = page.evaluate(
+            "[...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+        problems += [f"{rel}: broken image {src}" for src in broken_images]
+        problems += [f"{rel}: {p}" for p in watch.problems]
+        watch.problems.clear()
+    context.close()
+    assert len(checked) > 10
+    return problems
+
+
+# -- tests -----------------------------------------------------------------------------------
+def test_every_page_opens_from_file_with_no_error_or_broken_link(chromium_browser: Any, site: Path) -> None:
+    assert _visit_every_page(chromium_browser, site, site.as_uri() + "/") == []
+
+
+def test_every_page_opens_over_http_with_no_error_or_broken_link(chromium_browser: Any, site: Path,
+                                                               serve_dir: Any) -> None:
+    assert _visit_every_page(chromium_browser, site, serve_dir(site)) == []
+
+
+def test_a_missing_page_over_http_can_show_the_404_page(chromium_browser: Any, site: Path,
+                                                        serve_dir: Any) -> None:
+    page = chromium_browser.new_page()
+    base = serve_dir(site)
+    page.goto(base + "404.html")
+    assert page.locator("h1").inner_text() == "Not found"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"
+    page.close()
+
+
+def test_rule_anchor_scrolls_to_the_rule(chromium_browser: Any, site: Path) -> None:
+    page = chromium_browser.new_page(viewport={"width": DESKTOP, "height": 800})
+    page.goto(site.as_uri() + "/rules.html#rule-VI-11")
+    box = page.locator("#rule-VI-11").bounding_box()
+    assert box is not None and 0 <= box["y"] < 200
+    assert "VI.11" in page.locator("#rule-VI-11 .rule-id").inner_text()
+    page.close()
+
+
+@pytest.mark.parametrize("width", [DESKTOP, PHONE])
+def test_screenshots_of_the_board_and_a_player_page(chromium_browser: Any, site: Path, width: int) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = chromium_browser.new_page(viewport={"width": width, "height": 900})
+    slug = player_slugs(["alice"])["alice"]
+    for name, rel in (("board", "board.html"), ("player", f"players/{slug}.html"),
+                      ("home", "index.html"), ("update", "updates/0002.html")):
+        page.goto(site.as_uri() + "/" + rel)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, rel
+        shot = ARTIFACTS / f"{name}-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 10_000
+    board = page.locator("svg.board-svg")
+    page.goto(site.as_uri() + "/board.html")
+    assert board.get_attribute("role") == "img" and board.bounding_box()["width"] > 300
+    page.close()
+
+
+def test_print_stylesheet_hides_the_navigation(chromium_browser: Any, site: Path) -> None:
+    page = chromium_browser.new_page()
+    page.goto(site.as_uri() + "/players.html")
+    assert page.locator(".site-header nav").is_visible()
+    page.emulate_media(media="print")
+    assert not page.locator(".site-header nav").is_visible()
+    page.close()
+
+
+def test_hostile_input_runs_no_script_and_fits_a_phone(chromium_browser: Any, hostile_site: Path) -> None:
+    assert len(HOSTILE) >= 30
+    state = json.loads((hostile_site / "state.json").read_text(encoding="utf-8"))
+    assert len(state["proposals"]) >= len(HOSTILE)
+    base = hostile_site.as_uri() + "/"
+    page = chromium_browser.new_page(viewport={"width": PHONE, "height": 800})
+    watch = PageWatch(page, base)
+    pages = _pages(hostile_site)
+    assert len([p for p in pages if p.startswith("players/")]) == len(HOSTILE_NAMES)
+    overflow = {}
+    for rel in pages:
+        page.goto(base + rel)
+        assert page.evaluate("window.__pwned") is None, rel
+        assert page.evaluate("document.scripts.length") == 0, rel
+        handlers = page.evaluate("""[...document.querySelectorAll('*')].flatMap(el =>
+            [...el.attributes].filter(a => a.name.startsWith('on')
+              || (/^(href|src|action|formaction|data|xlink:href|background|poster|style)$/.test(a.name)
+                  && /(javascript|data):/i.test(a.value))).map(a => el.tagName + ' ' + a.name))""")
+        assert handlers == [], rel
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE:
+            overflow[rel] = width
+    assert watch.dialogs == []
+    assert watch.problems == []
+    assert overflow == {}
+    page.goto(base + "proposals.html")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"hostile-proposals-{PHONE}.png"), full_page=False)
+    assert page.locator("article.proposal").count() >= len(HOSTILE)
+    page.close()
+
+
+def test_the_demo_site_opens_cleanly_and_is_photographed(chromium_browser: Any, tmp_path: Path) -> None:
+    from admin.demo import run_demo
+
+    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+    assert _visit_every_page(chromium_browser, out, out.as_uri() + "/") == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width in (DESKTOP, PHONE):
+        page = chromium_browser.new_page(viewport={"width": width, "height": 900})
+        for name, rel in (("board", "board.html"), ("player", "players/alice.html"),
+                          ("home", "index.html")):
+            page.goto(out.as_uri() + "/" + rel)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, rel
+            page.screenshot(path=str(ARTIFACTS / f"demo-{name}-{width}.png"), full_page=True)
+        page.close()

@@ -1,0 +1,86 @@
+"""No private value of a game ever reaches its built site."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from admin.game import GameDir
+from admin.site.build import build_site
+from fixtures.browser import BURIED_CARD, PLAYERS, make_game, private_markers
+
+
+PRIVATE_FILES = ("private.yaml", "secrets.yaml", "ledger.yaml")
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> GameDir:
+    return make_game(tmp_path_factory.mktemp("privacy") / "game",
+                     site_url="https://games.example.org/private-test")
+
+
+def _all_output(site: Path) -> dict[str, str]:
+    return {str(p.relative_to(site)): p.read_bytes().decode("utf-8", "replace")
+            for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_the_fixture_really_holds_the_private_values(game: GameDir) -> None:
+    private = (game.state_dir / "private.yaml").read_text(encoding="utf-8")
+    for name in PLAYERS:
+        assert private_markers(PLAYERS)[f"email:{name}"] in private
+        assert private_markers(PLAYERS)[f"token:{name}"] in private
+    assert f"card: {BURIED_CARD}" in private
+    assert private_markers(PLAYERS)["next_seed"] in (game.state_dir / "secrets.yaml").read_text(encoding="utf-8")
+    assert "buried" in private and private.count("card:") >= 2  # the engine buried one more
+
+
+def test_no_private_value_appears_in_any_file_of_the_site(game: GameDir) -> None:
+    files = _all_output(build_site(game))
+    assert len(files) > 15
+    markers = private_markers(PLAYERS)
+    for path, text in files.items():
+        for label, value in markers.items():
+            assert value not in text, f"{label} leaked into {path}"
+            assert value.upper() not in text.upper(), f"{label} leaked into {path} (case changed)"
+
+
+def test_buried_cards_and_private_event_texts_stay_off_the_site(game: GameDir) -> None:
+    from admin.cards import card_name
+
+    state = game.load()
+    buried = {b.card for b in state.private.buried}
+    held = {c for p in state.players.values() for c in p.cards}
+    placed = {s.card for s in state.squares if s.card}
+    secret_cards = buried - held - placed
+    assert BURIED_CARD in secret_cards
+    for path, text in _all_output(build_site(game)).items():
+        for card in secret_cards:
+            assert card_name(card) not in text, f"buried {card} named in {path}"
+            assert not re.search(rf"(?<![\w-]){card}(?![\w-])", text), f"buried {card} in {path}"
+        # the private part of an event (a drawn card, a burial) is for its player's email only
+        assert "You received the" not in text and "You buried the" not in text, path
+
+
+def test_hands_are_not_shown_unless_the_game_makes_them_public(game: GameDir) -> None:
+    files = _all_output(build_site(game))
+    state = game.load_public()
+    holder = max(state.players.values(), key=lambda p: len(p.cards))
+    assert holder.cards
+    assert '"cards"' not in files["state.json"]
+    page = next(t for p, t in files.items() if p.startswith("players/") and f">{holder.name}<" in t)
+    assert "Cards in hand" not in page
+
+
+def test_the_build_never_reads_the_private_files(game: GameDir, tmp_path: Path) -> None:
+    """Turn every private file into garbage that no YAML reader accepts: the build still works."""
+    game = GameDir(shutil.copytree(game.root, tmp_path / "game"))
+    for name in PRIVATE_FILES:
+        (game.state_dir / name).write_bytes(b"\xff\xfe: [unclosed\n\t- {")
+    for folder in ("log", "mail"):
+        for p in (game.state_dir / folder).iterdir():
+            p.write_bytes(b"\xff\xfe: [unclosed\n")
+    out = build_site(game, tmp_path / "site")
+    assert (out / "index.html").is_file()
