@@ -175,15 +175,20 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes | str) -> None:
-    """Write one file atomically: temp file in the same folder, fsync, ``os.replace``."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+def _write_temp(path: Path, payload: bytes) -> Path:
+    """Write ``payload`` to a temp file beside ``path`` and fsync it; return the temp path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "wb") as fh:
         fh.write(payload)
         fh.flush()
         os.fsync(fh.fileno())
+    return tmp
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write one file atomically: temp file in the same folder, fsync, ``os.replace``."""
+    tmp = _write_temp(path, data.encode("utf-8") if isinstance(data, str) else data)
     os.replace(tmp, path)
     _fsync_dir(path.parent)
 
@@ -222,12 +227,7 @@ class Transaction:
                         continue
                 except FileNotFoundError:
                     pass
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_name(f".{path.name}.tmp")
-                with open(tmp, "wb") as fh:
-                    fh.write(payload)
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                tmp = _write_temp(path, payload)
                 temps.append((str(tmp), str(path)))
                 changed.append(path)
                 crashpoint("commit.temp")

@@ -50,19 +50,21 @@ def _unpause(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin unpaused the game: {r.note}"
 
 
-def _veto(ctx: UpdateContext, r: Ruling) -> str:
+def _close_proposal(ctx: UpdateContext, r: Ruling, status: str, verb: str):
     p = _proposal(ctx, r.args)
     if p.status not in ("open", "voting"):
-        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be vetoed")
-    p.close("vetoed", ctx.state.update, r.note)
+        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be {verb}")
+    p.close(status, ctx.state.update, r.note)  # type: ignore[arg-type]
+    return p
+
+
+def _veto(ctx: UpdateContext, r: Ruling) -> str:
+    p = _close_proposal(ctx, r, "vetoed", "vetoed")
     return f"The Admin vetoed proposal {p.number} (VIII.5): {r.note}"
 
 
 def _send_back(ctx: UpdateContext, r: Ruling) -> str:
-    p = _proposal(ctx, r.args)
-    if p.status not in ("open", "voting"):
-        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be sent back")
-    p.close("sent back", ctx.state.update, r.note)
+    p = _close_proposal(ctx, r, "sent back", "sent back")
     return f"The Admin sent proposal {p.number} back to {p.proposer} (VIII.2): {r.note}"
 
 
