@@ -12,6 +12,7 @@ the core puts the quoted line in front of it.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -74,6 +75,7 @@ def unregister(keyword: str) -> None:
 
 
 def _note(key: str, usage: str | None, secret: bool) -> None:
+    _suggest.cache_clear()
     _USAGE.pop(key, None)
     if usage:
         _USAGE[key] = usage
@@ -119,7 +121,7 @@ def parse_lines(lines: Sequence[BodyLine]) -> list[LineVerdict]:
             end = _find_end(lines, i)
             block = lines[i:end]
             i = end + 1
-            last = lines[end].number if end < len(lines) else (lines[-1].number)
+            last = lines[end].number if end < len(lines) else lines[-1].number
             verdicts.append(_block_verdict(key, rest, line, block, last, end < len(lines)))
             continue
         shown = _shown(key, word, rest, text)
@@ -166,9 +168,13 @@ def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:
 
 
 def _unknown(shown: str, key: str) -> str:
-    close = [k for k in _USAGE if _near(key, k)]
-    hint = f" Did you mean {close[0]}?" if close else ""
+    hint = f" Did you mean {_suggest(key)}?" if _suggest(key) else ""
     return f"{quote(shown)} is not a command.{hint} Valid commands: {valid_commands()}."
+
+
+@functools.lru_cache(maxsize=1024)
+def _suggest(key: str) -> str | None:
+    return next((k for k in _USAGE if _near(key, k)), None)
 
 
 def _near(typed: str, keyword: str) -> bool:
@@ -202,6 +208,18 @@ def parse_square(text: str) -> int:
     number = int(m.group(1))
     if number < 1:
         raise CommandError(f"{quote(text)} is not a square; squares are numbered from 1.")
+    return number
+
+
+def parse_proposal(text: str) -> int:
+    """``7``, ``#7``, ``P7``, ``proposal 7`` -> 7; else CommandError."""
+    m = _PROPOSAL.match(text.strip())
+    if not m:
+        raise CommandError(f"{quote(text)} is not a proposal number; write it like 7, #7 or P7.")
+    number = int(m.group(1))
+    if number < 1:
+        raise CommandError(f"{quote(text)} is not a proposal number; proposals are numbered "
+                           f"from 1.")
     return number
 
 
@@ -268,14 +286,9 @@ def _vote(rest: str, line: BodyLine) -> Command:
     ref = " ".join(words[:-1])
     if words[0].lower() in _CHOICES and _PROPOSAL.match(" ".join(words[1:])):
         raise CommandError("write the proposal first, then the vote, like VOTE 7 YES.")
-    m = _PROPOSAL.match(ref)
-    if not m:
-        raise CommandError(f"{quote(ref)} is not a proposal number; write it like 7, #7 or P7.")
+    number = parse_proposal(ref)
     if choice not in _CHOICES:
         raise CommandError(f"{quote(words[-1])} is not a vote; write YES, NO or ABSTAIN.")
-    number = int(m.group(1))
-    if number < 1:
-        raise CommandError(f"{quote(ref)} is not a proposal number; proposals are numbered from 1.")
     return Vote(number, choice)  # type: ignore[arg-type]
 
 

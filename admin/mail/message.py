@@ -61,6 +61,14 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> MailText:
     """Read one raw email. Never raises."""
     raw = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
     digest_id = "sha256:" + hashlib.sha256(raw).hexdigest()
+    try:
+        return _read(raw, max_bytes, digest_id)
+    except Exception as exc:  # a safety net: each step below already guards its own input
+        return MailText(digest_id, "", "", "", None, None, (), None, "normal", (),
+                        (f"This email could not be read ({type(exc).__name__}).",), ())
+
+
+def _read(raw: bytes, max_bytes: int, digest_id: str) -> MailText:
     problems: list[str] = []
     oversize = len(raw) > max_bytes
     if oversize:
@@ -71,14 +79,14 @@ def read_message(raw: bytes, *, max_bytes: int = 1_000_000) -> MailText:
         raw = _header_block(raw, max_bytes)
     msg = _parse(raw.replace(b"\x00", b""), problems)
     headers = _headers(msg)
-    subject = _one(headers, "subject") or ""
+    subject = clean_header(decode_words(_one(headers, "subject") or ""))
     lines: tuple[BodyLine, ...] = ()
     if not oversize and msg is not None:
         lines = _command_lines(_body_text(msg, problems))
         if not any(line.text.strip() for line in lines):
             stripped = strip_subject(subject)
             lines = (BodyLine(0, stripped),) if stripped else ()
-    sender, display_name = _from(headers)
+    sender, display_name = _from(headers, problems)
     return_path = _return_path(headers)
     return MailText(
         message_id=_first_id(_one(headers, "message-id")) or digest_id,
@@ -110,7 +118,7 @@ def _header_block(raw: bytes, max_bytes: int) -> bytes:
 def _parse(raw: bytes, problems: list[str]) -> Message | None:
     try:
         return BytesParser(policy=policy.default).parsebytes(raw)
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included
         pass
     problems.append("The parts of this email are too deeply nested or malformed to read; "
                     "send your commands in a plain-text email.")
@@ -118,13 +126,17 @@ def _parse(raw: bytes, problems: list[str]) -> Message | None:
         headers_only = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
         headers_only.set_payload("")
         return headers_only
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included
         problems.append("This email could not be read as an email message.")
         return None
 
 
 def _headers(msg: Message | None) -> dict[str, list[str]]:
-    """Header name (lowercase) -> decoded values, read without the (fragile) header registry."""
+    """Header name (lowercase) -> unfolded raw values, read without the (fragile) header registry.
+
+    Encoded words are NOT decoded here: addresses must be parsed from the raw value, or a display
+    name like ``=?utf-8?q?bob=40example.org?=`` could smuggle in an address of its choosing.
+    """
     found: dict[str, list[str]] = {}
     if msg is None:
         return found
@@ -135,7 +147,7 @@ def _headers(msg: Message | None) -> dict[str, list[str]]:
     for name, value in items:
         text = _unescape(str(value))
         text = re.sub(r"\r?\n(?=[ \t])", "", text).replace("\r", "").replace("\n", " ")
-        found.setdefault(str(name).strip().lower(), []).append(decode_words(text).strip())
+        found.setdefault(str(name).strip().lower(), []).append(text.strip())
     return found
 
 
@@ -182,7 +194,12 @@ def _first_id(text: str | None) -> str | None:
     return ids[0] if ids else None
 
 
-def _from(headers: dict[str, list[str]]) -> tuple[str, str]:
+def _from(headers: dict[str, list[str]], problems: list[str]) -> tuple[str, str]:
+    """The From addr-spec (parsed from the raw header) and its decoded display name.
+
+    A name that decodes to line breaks or other control characters is a header-injection
+    attempt no mail client makes: such mail is treated as coming from no one.
+    """
     value = _one(headers, "from")
     if not value:
         return "", ""
@@ -193,8 +210,21 @@ def _from(headers: dict[str, list[str]]) -> tuple[str, str]:
     for name, addr in pairs:
         addr = addr.strip()
         if re.fullmatch(r"[^\s@<>]+@[^\s@<>]+", addr):
-            return addr.lower(), name.strip()
-    return "", (pairs[0][0].strip() if pairs else "")
+            decoded = decode_words(name)
+            if _CONTROL.search(decoded):
+                problems.append("The From header hides line breaks or control characters in its "
+                                "name; this email is not treated as coming from any address.")
+                return "", clean_header(decoded)
+            return addr.lower(), decoded.strip()
+    return "", (clean_header(decode_words(pairs[0][0])) if pairs else "")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean_header(text: str) -> str:
+    """A decoded header value safe to quote anywhere: control characters become spaces."""
+    return _CONTROL.sub(" ", text).strip()
 
 
 def _return_path(headers: dict[str, list[str]]) -> str | None:
@@ -239,18 +269,23 @@ def _kind(
 # ---------------------------------------------------------------- body
 
 
+#: Python text codecs that no mail client labels a body with; treated as unknown charsets.
+_NOT_MAIL_CHARSETS = frozenset({"idna", "punycode", "unicode-escape", "raw-unicode-escape",
+                                "undefined"})
+
+
 def decode_bytes(raw: bytes, charset: str | None) -> tuple[str, str | None]:
     """Decode ``raw`` in ``charset``; returns the text and a problem if anything was replaced.
 
     A missing, ASCII or unknown charset tries UTF-8 then Latin-1 (which decodes anything); a
     known charset that does not fit the bytes decodes with replacement characters.
     """
-    name = (charset or "").strip().strip('"').lower()
+    name = (charset or "").strip().strip('"').lower()[:40]
     codec = None
     try:
         info = codecs.lookup(name) if name else None
         if info is not None and getattr(info, "_is_text_encoding", True):
-            codec = info.name
+            codec = None if info.name in _NOT_MAIL_CHARSETS else info.name
     except (LookupError, ValueError):
         pass
     if codec in (None, "ascii"):
@@ -261,9 +296,11 @@ def decode_bytes(raw: bytes, charset: str | None) -> tuple[str, str | None]:
             return text, None
         except UnicodeDecodeError:
             if name and codec is None:
-                return raw.decode("latin-1"), (
+                return _western(raw), (
                     f'The charset "{name}" is unknown; the text was read as Latin-1.')
-            return raw.decode("latin-1"), "The text was not valid UTF-8; it was read as Latin-1."
+            return _western(raw), "The text was not valid UTF-8; it was read as Latin-1."
+    if codec == "iso8859-1":  # as browsers do: mail labelled Latin-1 is often Windows-1252
+        return _western(raw), None
     try:
         return raw.decode(codec), None
     except Exception:
@@ -273,6 +310,13 @@ def decode_bytes(raw: bytes, charset: str | None) -> tuple[str, str | None]:
     except Exception:
         text = raw.decode("utf-8", errors="replace")
     return text, f'Some bytes were not valid "{name}" and were replaced with \ufffd.'
+
+
+def _western(raw: bytes) -> str:
+    """Windows-1252 (Latin-1 plus curly quotes, dashes and the euro sign); its five undefined
+    bytes read as Latin-1."""
+    text = raw.decode("cp1252", errors="surrogateescape")
+    return re.sub("[\udc80-\udcff]", lambda m: chr(ord(m.group()) - 0xDC00), text)
 
 
 def _depth(msg: Message) -> int:
@@ -309,7 +353,7 @@ def _body_text(msg: Message, problems: list[str]) -> str:
         if str(body.get_param("format", "")).lower() == "flowed":
             return _unflow(text, str(body.get_param("delsp", "")).lower() == "yes")
         return text
-    except (Exception, RecursionError):
+    except Exception:  # RecursionError included
         problems.append("The text of this email could not be read.")
         return ""
 
@@ -330,28 +374,45 @@ def _unflow(text: str, delsp: bool) -> str:
     return "\n".join(out)
 
 
-_BLOCK_TAGS = ("p", "div", "li", "tr", "table", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6",
-               "pre", "hr", "section", "article", "header", "footer", "dt", "dd")
+_BLOCK_TAGS = frozenset({"p", "div", "li", "tr", "table", "ul", "ol", "h1", "h2", "h3", "h4",
+                         "h5", "h6", "pre", "hr", "section", "article", "header", "footer", "dt",
+                         "dd"})
+_SKIPPED_TAGS = frozenset({"script", "style", "head", "title", "blockquote", "template"})
 
 
 def html_to_text(html: str) -> str:
-    """HTML -> text with a line break per ``br`` and around block elements; quotes dropped."""
-    try:
-        from bs4 import BeautifulSoup, NavigableString
+    """HTML -> text with a line break per ``br`` and around block elements; quotes dropped.
 
-        soup = BeautifulSoup(html, "html.parser")
-        for tag in soup.find_all(["script", "style", "head", "title", "blockquote"]):
-            tag.decompose()
-        for node in list(soup.find_all(string=True)):
-            if node.find_parent("pre") is None and type(node) is NavigableString:
-                node.replace_with(re.sub(r"\s+", " ", str(node)))
-        for tag in soup.find_all("br"):
-            tag.replace_with("\n")
-        for tag in soup.find_all(_BLOCK_TAGS):
-            tag.insert_before("\n")
-            tag.insert_after("\n")
-        text = soup.get_text("")
-    except (Exception, RecursionError):
+    Inline elements (``<b>BUY</b> 14``) stay on one line and whitespace is collapsed as a
+    browser would, except inside ``pre``. The walk is iterative: deep or wide markup is linear.
+    """
+    try:
+        from bs4 import BeautifulSoup
+        from bs4.element import CData, NavigableString, Tag
+
+        out: list[str] = []
+        stack: list[tuple[object, bool, bool]] = [
+            (BeautifulSoup(html, "html.parser"), False, False)]
+        while stack:
+            node, closing, in_pre = stack.pop()
+            if closing:
+                out.append("\n")
+            elif isinstance(node, Tag):
+                name = (node.name or "").lower()
+                if name in _SKIPPED_TAGS:
+                    continue
+                if name == "br":
+                    out.append("\n")
+                    continue
+                if name in _BLOCK_TAGS:
+                    out.append("\n")
+                    stack.append((node, True, in_pre))
+                child_pre = in_pre or name == "pre"
+                stack.extend((child, False, child_pre) for child in reversed(node.contents))
+            elif type(node) in (NavigableString, CData):
+                out.append(str(node) if in_pre else re.sub(r"\s+", " ", str(node)))
+        text = "".join(out)
+    except Exception:  # RecursionError included
         text = re.sub(r"<(br|/p|/div)[^>]*>", "\n", html, flags=re.IGNORECASE)
         text = re.sub(r"<[^>]*>", "", text)
     return "\n".join(line.strip() for line in text.replace("\xa0", " ").split("\n"))
@@ -360,7 +421,7 @@ def html_to_text(html: str) -> str:
 # ---------------------------------------------------------------- which lines carry commands
 
 _WROTE = re.compile(
-    r"^(On\s.*\swrote|Le\s.*\sa\s écrit|Am\s.*\sschrieb(\s.*)?|El\s.*\sescribió)\s?:$",
+    r"^(On\s.*\swrote|Le\s.*\sa\sécrit|Am\s.*\sschrieb(\s.*)?|El\s.*\sescribió)\s?:$",
     re.IGNORECASE,
 )
 #: Longer lines are never cut markers (this also keeps the regexes above cheap).

@@ -26,12 +26,11 @@ ADMIN = "Admin"
 
 
 def _parse_withdraw(rest: str, line) -> Withdraw:
-    from admin.mail.grammar import _PROPOSAL  # the same proposal-number forms as VOTE
+    from admin.mail.grammar import parse_proposal  # the same proposal-number forms as VOTE
 
-    m = _PROPOSAL.match(rest.strip())
-    if not m:
+    if not rest.strip():
         raise CommandError("WITHDRAW needs the number of your proposal, like WITHDRAW 7.")
-    return Withdraw(int(m.group(1)))
+    return Withdraw(parse_proposal(rest))
 
 
 def _register_commands() -> None:
