@@ -86,13 +86,16 @@ def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str]) 
 
 
 def check_dkim(sender: str, results: Sequence[str], settings: AuthSettings) -> str | None:
-    """None if the admin's server recorded dkim=pass or spf=pass for the sender's domain."""
+    """None if the admin's server recorded dkim=pass or spf=pass for the sender's domain.
+
+    Only the topmost Authentication-Results header that carries the admin's authserv-id counts:
+    the admin's server adds its header above everything the sender wrote, so a header lower down
+    claiming the same authserv-id is a forgery (RFC 8601, section 5)."""
     domain = sender.rpartition("@")[2].lower()
-    for header in results:
-        authserv = header.split(";", 1)[0].strip().lower()
-        if settings.authserv_id and authserv != settings.authserv_id.lower():
-            continue  # added by someone else's server, possibly forged
-        for clause in header.split(";")[1:]:
+    wanted = (settings.authserv_id or "").lower()
+    ours = next((h for h in results if h.split(";", 1)[0].strip().lower() == wanted), None)
+    if ours is not None:
+        for clause in ours.split(";")[1:]:
             m = _RESULT.search(clause)
             d = _DOMAIN.search(clause)
             if m and m.group(2).lower() == "pass" and d:

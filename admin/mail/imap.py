@@ -27,6 +27,7 @@ import click
 from imapclient import DELETED, IMAPClient, SocketTimeout
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
+from admin.crashpoints import crashpoint
 from admin.errors import MailError, StateError, TemporaryError
 from admin.mail.sources import RawMessage
 
@@ -222,6 +223,7 @@ class ImapSource:
         for i in range(0, len(parsed), step):
             chunk = parsed[i : i + step]
             self._call(lambda c: move(c, chunk))
+            crashpoint("imap.moved")
         if stale:
             validity, uid = stale[0]
             log.warning(
@@ -326,6 +328,7 @@ class ImapSource:
             return
         # Re-running after a crash may copy twice; the processed folder is an archive, so that is harmless.
         c.copy(uids, target)
+        crashpoint("imap.copied")
         c.add_flags(uids, [DELETED], silent=True)
         if c.has_capability("UIDPLUS"):
             c.uid_expunge(uids)

@@ -365,6 +365,19 @@ class DovecotServer:
             except Exception:
                 c.shutdown()
 
+    def clone_account(self, user: str) -> str:
+        """A new account holding a file-for-file copy of ``user``'s mail store: the same messages,
+        UIDs and UIDVALIDITY (what a test needs to repeat a run on identical mailboxes).
+        ``user`` should have no open session."""
+        new = self.new_user()
+        source, target = self.dir / "mail" / user, self.dir / "mail" / new
+        shutil.copytree(source, target, symlinks=True)
+        if os.geteuid() == 0:
+            _, _, uid, gid = _mail_account()
+            for path in [target, *target.rglob("*")]:
+                os.lchown(path, uid, gid)
+        return new
+
     def create_folder(self, user: str, folder: str) -> None:
         with self.client(user) as c:
             if not c.folder_exists(folder):
