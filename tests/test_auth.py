@@ -339,3 +339,11 @@ def test_only_the_topmost_header_of_our_own_server_counts():
     forged_pass = "mx.game.example; dkim=pass header.d=example.org"
     assert check_dkim("alice@example.org", [ours_fail, forged_pass], settings) is not None
     assert check_dkim("alice@example.org", [forged_pass, ours_fail], settings) is None
+
+
+def test_an_encoded_word_hiding_angle_brackets_cannot_borrow_a_players_address():
+    from admin.mail.message import read_message
+
+    for name in (b"=?utf-8?q?Alice_<alice@example.org>?=", b"=?utf-8?q?Alice_=3Calice@example.org=3E?="):
+        mail = read_message(b"From: " + name + b" <mallory@evil.example>\r\nSubject: x\r\n\r\nBUY\r\n")
+        assert mail.sender == "mallory@evil.example"

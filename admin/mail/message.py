@@ -22,6 +22,7 @@ from datetime import timezone
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
+from email.headerregistry import HeaderRegistry
 from email.utils import getaddresses, parsedate_to_datetime
 from typing import Literal
 
@@ -204,19 +205,28 @@ def _from(headers: dict[str, list[str]], problems: list[str]) -> tuple[str, str]
     if not value:
         return "", ""
     try:
-        pairs = getaddresses([value[:2000]])
+        # The RFC 5322 parser of policy.default tokenises first and decodes encoded words only
+        # inside the display name, so "=?utf-8?q?Bob_<bob@x>?= <mallory@y>" is mallory.
+        pairs = [(a.display_name, a.addr_spec) for a in _HEADERS("from", value[:2000]).addresses]
+    except ValueError:  # the parser refuses a name that decodes to CR or LF: header injection
+        problems.append("The From header hides line breaks or control characters in its "
+                        "name; this email is not treated as coming from any address.")
+        names = [name for name, _ in getaddresses([value[:2000]])]
+        return "", clean_header(decode_words(names[0])) if names else ""
     except Exception:
         return "", ""
-    for name, addr in pairs:
+    for decoded, addr in pairs:
         addr = addr.strip()
         if re.fullmatch(r"[^\s@<>]+@[^\s@<>]+", addr):
-            decoded = decode_words(name)
             if _CONTROL.search(decoded):
                 problems.append("The From header hides line breaks or control characters in its "
                                 "name; this email is not treated as coming from any address.")
                 return "", clean_header(decoded)
             return addr.lower(), decoded.strip()
-    return "", (clean_header(decode_words(pairs[0][0])) if pairs else "")
+    return "", (clean_header(pairs[0][0]) if pairs else "")
+
+
+_HEADERS = HeaderRegistry()
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
