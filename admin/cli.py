@@ -94,15 +94,26 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, n
 @click.option("--at", "at", help="Take in mail received up to this ISO time (default: now).")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path),
               help="Read mail from this Maildir instead of the source in nomopoly.toml.")
+@click.option("--ack", is_flag=True, help="Answer each new email now with how its lines were read "
+                                          "(the results come with the update).")
 @GAME_OPTION
-def fetch(at: str | None, maildir: Path | None, game_dir: Path | None) -> None:
+def fetch(at: str | None, maildir: Path | None, ack: bool, game_dir: Path | None) -> None:
     """Take in new mail now (archive and ledger) without running an update; the next update acts
     on it. Safe to run as often as you like, e.g. from cron: each message is taken in once. Exit
     code 75 when the mail server cannot be reached (try again later)."""
     from admin.fetch import fetch as fetch_mail
 
-    report = fetch_mail(_game(game_dir), at=_parse_time(at), maildir=maildir)
+    game = _game(game_dir)
+    report = fetch_mail(game, at=_parse_time(at), maildir=maildir)
     click.echo(f"Fetched mail: {report.new} new, {report.known} known, {report.duplicates} duplicate(s).")
+    if ack:
+        from admin.fetch import taken
+        from admin.mail.mailout import ack as ack_mail
+
+        state = game.load()
+        screened = jobs.screen_entries(game, state, [e for e in taken(report) if e.status == "pending"],
+                                       report.fresh)
+        click.echo(ack_mail(game, [s for s in screened if s.status == "applied"], state).summary())
 
 
 def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:

@@ -20,7 +20,7 @@ from admin.engine.rules.schedule import slot_of
 from admin.errors import StateError
 from admin.game import GameDir
 from admin.mail.auth import AuthSettings, hash_token
-from admin.mail.intake import Ledger, Screened, screen, take_in
+from admin.mail.intake import Ledger, LedgerEntry, Screened, screen, take_in
 from admin.mail.sources import MaildirSource, MailSource
 from admin.model import GameState
 from admin.nomic.ruleset import load_ruleset
@@ -197,10 +197,7 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
                                      already_run=True)
             intake = take_in(game.state_dir, source, at, write=not dry_run)
             ledger = intake.ledger
-            settings = game.settings()
-            auth = AuthSettings.from_dict(settings.section("auth"))
-            max_bytes = int(settings.section("mail").get("max_bytes", DEFAULT_MAX_BYTES))
-            screened = screen(game.state_dir, ledger.pending(at), state, auth, max_bytes, intake.fresh)
+            screened = screen_entries(game, state, ledger.pending(at), intake.fresh)
             rulings = [from_data(Ruling, r, "state/pending.yaml") for r in game.pending_rulings()]
             update = state.update + 1
             inputs = {"update": update, "cutoff": at.isoformat(),
@@ -218,6 +215,15 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
         finally:
             source.close()
     return outcome
+
+
+def screen_entries(game: GameDir, state: GameState, entries: list[LedgerEntry],
+                   fresh: dict[str, bytes] | None = None) -> list[Screened]:
+    """Read, authenticate and parse ledger entries with the game's [auth] and [mail] settings."""
+    settings = game.settings()
+    auth = AuthSettings.from_dict(settings.section("auth"))
+    max_bytes = int(settings.section("mail").get("max_bytes", DEFAULT_MAX_BYTES))
+    return screen(game.state_dir, entries, state, auth, max_bytes, fresh)
 
 
 def last_cutoff(game: GameDir, state: GameState) -> datetime | None:

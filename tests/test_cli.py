@@ -71,3 +71,26 @@ def test_verify_fails_with_exit_1_when_a_roll_was_forged(tmp_path):
     results.write_text(results.read_text().replace("seed: ", "seed: 00", 1))
     out = run("--game", str(game), "verify", check=False)
     assert out.returncode == 1 and "does not hash to its commitment" in out.stderr
+
+
+def test_fetch_with_ack_answers_each_new_email_with_its_verdicts(tmp_path):
+    import email
+    import email.policy
+
+    from fixtures.games import deliver
+
+    game = tmp_path / "g"
+    run("init", str(game))
+    run("--game", str(game), "player", "add", "alice", "alice@example.org")
+    deliver(game / "mail" / "inbox", "alice@example.org", "BUY\nHELLO", "2026-11-03T10:00")
+    out = run("--game", str(game), "fetch", "--ack", "--at", "2026-11-04T00:00:00+00:00")
+    assert out.stdout.startswith("Fetched mail: 1 new, 0 known, 0 duplicate(s).")
+    [sent] = list((game / "state" / "outbox" / "sent").glob("*.eml"))
+    msg = email.message_from_bytes(sent.read_bytes(), policy=email.policy.default)
+    body = msg.get_body(("plain",)).get_content()
+    assert msg["To"].addresses[0].addr_spec == "alice@example.org"
+    assert "UNDERSTOOD: it will be carried out at the next update" in body
+    assert 'NOT UNDERSTOOD: "HELLO" is not a command' in body
+    again = run("--game", str(game), "fetch", "--ack", "--at", "2026-11-04T00:00:00+00:00")
+    assert again.stdout.startswith("Fetched mail: 0 new, 1 known")
+    assert len(list((game / "state" / "outbox" / "sent").glob("*.eml"))) == 1
