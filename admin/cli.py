@@ -117,11 +117,26 @@ def fetch(at: str | None, maildir: Path | None, ack: bool, game_dir: Path | None
 
 
 def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:
-    from admin.site.build import build_site
+    from admin.site.build import build as build_site_report
 
-    path = build_site(game, out, full=full)
-    click.echo(f"Site: {path / 'index.html'}")
-    return path
+    report = build_site_report(game, out, full=full)
+    click.echo(f"Site: {report.out / 'index.html'} ({report.summary()})")
+    return report.out
+
+
+@cli.command()
+@click.option("--port", type=int, default=8000, show_default=True,
+              help="The port on 127.0.0.1 to serve on (0: any free one).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Default: GAME/site.")
+@click.option("--interval", type=float, default=1.0, show_default=True,
+              help="Seconds between two looks for changed files.")
+@GAME_OPTION
+def serve(port: int, out: Path | None, interval: float, game_dir: Path | None) -> None:
+    """Preview the site on http://127.0.0.1:PORT/, rebuilt whenever state/, rules_md/ or
+    site_templates/ change (reload the page to see it). Ctrl-C stops it."""
+    from admin.site.serve import serve as serve_site
+
+    serve_site(_game(game_dir), port=port, out=out, interval=interval, echo=click.echo)
 
 
 def _delivered(report) -> None:

@@ -8,6 +8,7 @@ need=()
 command -v dovecot >/dev/null 2>&1 || need+=(dovecot-imapd)
 [ -x /usr/bin/chromium ] || need+=(chromium fonts-dejavu-core)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
@@ -19,4 +20,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+# axe-core (accessibility checks in the browser tests) from the npm registry, cached per user
+axe="${XDG_CACHE_HOME:-$HOME/.cache}/nomopoly/axe"
+[ -f "$axe/node_modules/axe-core/axe.min.js" ] || npm install --prefix "$axe" --no-audit --no-fund --silent axe-core@4 \
+  || echo "note: axe-core not installed; the accessibility tests will skip (fail under REQUIRE_BROWSER=1)" >&2
 exec .venv/bin/python -m pytest "$@"

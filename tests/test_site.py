@@ -14,7 +14,7 @@ import pytest
 from admin.game import GameDir
 from admin.model import ModuleConfig
 from admin.nomic.ruleset import load_ruleset, rule_anchor
-from admin.site.build import build_site
+from admin.site.build import build, build_site
 from admin.site.content import player_slugs, render_markdown
 from admin.site.export import public_status
 from admin.site.svg import board_svg, player_colours
@@ -351,17 +351,53 @@ def test_square_names_fit_their_cell_in_two_short_lines() -> None:
         assert lines[-1].endswith("…")
 
 
-def test_a_reused_update_page_never_shows_a_stale_footer(tmp_path: Path) -> None:
+def test_update_pages_show_nothing_of_the_present_so_they_stay_as_they_were(tmp_path: Path) -> None:
     game = make_game(tmp_path / "g", updates=2)
     out = build_site(game)
     page = out / "updates" / "0001.html"
-    page.write_text(page.read_text(encoding="utf-8") + "<!-- kept -->", encoding="utf-8")
+    before = page.read_bytes()
     state = game.load()
-    state.next_commitment = "ab" * 32
+    state.next_commitment, state.week, state.admin_bank = "ab" * 32, 7, 12345
     write_state(game.root, state)
-    build_site(game)
-    html = page.read_text(encoding="utf-8")
-    assert "ab" * 32 in html and not html.endswith("<!-- kept -->")
+    report = build(game)
+    assert page.read_bytes() == before and "ab" * 32 not in before.decode()
+    assert "updates/0001.html" not in report.rendered and "index.html" in report.rendered
+    for live in ("index.html", "verify.html", "proposals.html"):
+        assert "ab" * 32 in (out / live).read_text(encoding="utf-8"), live
+    assert "Week 7 · update" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_incremental_build_after_another_update_equals_a_full_one(tmp_path: Path) -> None:
+    """The site of a 3-update game, then the game one update later: built incrementally over the
+    old site and built in full, the two are the same byte for byte; old update pages were kept."""
+    build_site(make_game(tmp_path / "three", updates=3), tmp_path / "site")
+    game = make_game(tmp_path / "four", updates=4)
+    inc = build(game, tmp_path / "site")
+    full = build(game, tmp_path / "full", full=True)
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+    a, b = files(inc.out), files(full.out)
+    assert sorted(a) == sorted(b)
+    assert [k for k in a if a[k] != b[k]] == []
+    assert {"updates/0001.html", "updates/0002.html"}.isdisjoint(inc.rendered)
+    assert {"updates/0003.html", "updates/0004.html", "index.html"} <= set(inc.rendered)
+    assert len(inc.rendered) < len(full.rendered)
+    assert len(full.written) == full.files and inc.kept >= 2
+
+
+def test_a_kept_page_is_rendered_again_when_a_link_it_shows_changes(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "g", updates=2)
+    out = build_site(game)
+    assert 'href="../rules.html#rule-VII-1"' in (out / "updates/0001.html").read_text(encoding="utf-8")
+    section = game.rules_dir / "07-turns.md"
+    text = section.read_text(encoding="utf-8")
+    start, end = text.index("## VII.1\n"), text.index("## VII.2\n")
+    section.write_text(text[:start] + text[end:], encoding="utf-8")  # VII.1 is gone
+    report = build(game)
+    assert "updates/0001.html" in report.rendered
+    assert 'href="../rules.html#rule-VII-1"' not in (out / "updates/0001.html").read_text(encoding="utf-8")
 
 
 def test_a_won_game_names_its_winner_on_every_page(tmp_path: Path) -> None:
@@ -390,3 +426,123 @@ def test_a_paused_game_without_a_ruleset_folder_still_builds(tmp_path: Path) -> 
     out = build_site(game)
     assert "The game is paused" in (out / "index.html").read_text(encoding="utf-8")
     assert "no ruleset files" in (out / "rules.html").read_text(encoding="utf-8")
+
+
+# -- proposals, rules, verify (issue 4) ------------------------------------------------------
+def _proposal_html(html: str, number: int) -> str:
+    start = html.index(f'id="proposal-{number}"')
+    end = html.find("</article>", start)
+    return html[start:end]
+
+
+def test_proposals_page_shows_every_status_vote_tally_and_what_a_result_moved(tmp_path: Path) -> None:
+    from admin.model import Proposal, Tally, Vote
+
+    game = make_game(tmp_path / "g", updates=2)
+    state = game.load()
+    active = sorted(p.name for p in state.active_players())
+    statuses = ["open", "replaced", "voting", "accepted", "rejected", "vetoed", "withdrawn", "sent back"]
+    base = 100
+    for i, status in enumerate(statuses):
+        state.proposals.append(Proposal(number=base + i, proposer="alice", title=f"P {status}",
+                                        text=f"Text of *{status}*", week=1, update=1, status=status,
+                                        note=f"note for {status}" if status in ("vetoed", "sent back") else None))
+    voting = state.proposals[-6]
+    voting.votes = {"bob": Vote("bob", "yes", 2, changed_from=["no"], weight=2),
+                    "carol": Vote("carol", "no", 2)}
+    accepted = state.proposals[-5]
+    accepted.votes = {"alice": Vote("alice", "yes", 2), "bob": Vote("bob", "abstain", 2)}
+    accepted.tally = Tally(yes=1, no=0, abstain=4, missing=["dmitri"], fines={"dmitri": 100},
+                           cards_to=["alice", "alice", "bob"], money={"dmitri": -100, "alice": 50},
+                           note="a note on the tally")
+    accepted.changed_rules = ["VI.11"]
+    waiting = Proposal(number=base + 20, proposer="bob", title="Free-form", text="Do a thing.", week=1,
+                       update=1, status="accepted", awaiting_admin=True)
+    state.proposals.append(waiting)
+    write_state(game.root, state)
+    html = (build_site(game) / "proposals.html").read_text(encoding="utf-8")
+    for i, status in enumerate(statuses):
+        block = _proposal_html(html, base + i)
+        assert f'>{status}</span>' in block and f"<em>{status}</em>" in block, status
+    assert "note for vetoed" in _proposal_html(html, base + 5)
+    assert "accepted, awaiting the Admin" in _proposal_html(html, base + 20)
+    v = _proposal_html(html, voting.number)
+    assert "×2" in v and "(was no)" in v and ">bob</a>" in v and ">carol</a>" in v
+    not_voted = v[v.index("Not voted yet"):]
+    assert [n for n in active if f">{n}</a>" in not_voted] == [n for n in active if n not in ("bob", "carol")]
+    a = _proposal_html(html, accepted.number)
+    assert "1 Yes, 0 No, 4 Abstain" in a and "a note on the tally" in a
+    assert "+$50" in a and "−$100" in a and "($100)" in a
+    assert "Cards it dealt (3, face down)" in a and re.search(r">alice</a> 2, .*>bob</a> 1", a)
+    assert 'href="rules.html#rule-VI-11"' in a
+    assert "Not voted yet" not in a
+    assert re.search(r"mail \(proposals, votes, actions\) must arrive by <time", html) or "Next update" in html
+
+
+def test_proposals_page_reads_the_weekly_archives(tmp_path: Path) -> None:
+    from admin.demo import run_demo
+
+    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+    html = (out / "proposals.html").read_text(encoding="utf-8")
+    archived = sorted((tmp_path / "demo" / "state" / "proposals").glob("week-*.yaml"))
+    assert archived
+    game = GameDir(tmp_path / "demo")
+    for p in game.load_public().proposals:
+        assert f'id="proposal-{p.number}"' in html
+    assert "accepted, awaiting the Admin" in html
+
+
+def test_rules_page_shows_each_amendment_as_a_word_diff_and_the_modules_parameters(tmp_path: Path) -> None:
+    from admin.model import RuleRevision
+
+    game = make_game(tmp_path / "g", updates=2)
+    state = game.load()
+    state.rule_history["VI.11"] = [
+        RuleRevision(rev=1, action="created", update=0, week=0, text="Rent is <b>three</b> times."),
+        RuleRevision(rev=2, action="amended", update=2, week=1, proposal=2,
+                     old_text="Rent is <b>three</b> times.", text="Rent is <b>twice</b> the number.")]
+    write_state(game.root, state)
+    html = (build_site(game) / "rules.html").read_text(encoding="utf-8")
+    vi11 = html[html.index('id="rule-VI-11"'):html.index('id="rule-VI-12"')]
+    assert "<del>three</del><ins>twice</ins>" in vi11
+    assert "<del> times</del>" in vi11 or "<del>times</del>" in vi11
+    assert "&lt;b&gt;" in vi11 and "<b>three" not in vi11
+    assert 'href="proposals.html#proposal-2"' in vi11 and "rev 2" in vi11
+    assert 'href="#module-turns"' in vi11
+    modules = html[html.index('id="modules"'):]
+    assert 'id="module-proposals"' in modules and "missed_vote_fine" in modules
+    assert 'href="rules.html#rule-VIII-3"' in modules or 'href="#rule-VIII-3"' in modules or "rule-VIII-3" in modules
+
+
+def test_verify_and_home_show_both_commitments_and_explain_hidden_draws(tmp_path: Path) -> None:
+    from admin.demo import run_demo
+
+    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+    state = GameDir(tmp_path / "demo").load_public()
+    assert state.next_hidden_commitment
+    for page in ("index.html", "verify.html"):
+        html = (out / page).read_text(encoding="utf-8")
+        assert state.next_commitment in html and state.next_hidden_commitment in html, page
+        assert "nomopoly verify" in html
+    verify = (out / "verify.html").read_text(encoding="utf-8")
+    assert "never revealed" in verify and "private log" in verify
+    assert "✗" not in verify
+
+
+def test_an_incremental_build_parses_only_the_results_files_that_changed(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import admin.site.content as content
+
+    game = make_game(tmp_path / "g", updates=3)
+    build_site(game)
+    parsed: list[int] = []
+    real = content.parse_results
+    monkeypatch.setattr(content, "parse_results", lambda data, n: parsed.append(n) or real(data, n))
+    results = game.state_dir / "results" / "0002.yaml"
+    results.write_text(results.read_text(encoding="utf-8").replace("Sunday", "Sunday "), encoding="utf-8")
+    report = build(game)
+    assert parsed == [2]
+    assert "updates/0002.html" in report.rendered and "updates/0001.html" not in report.rendered
+    parsed.clear()
+    build(game, full=True)
+    assert parsed == [0, 1, 2, 3]

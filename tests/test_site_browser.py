@@ -259,8 +259,59 @@ def test_the_demo_site_opens_cleanly_and_is_photographed(chromium_browser: Any, 
     for width in (DESKTOP, PHONE):
         page = chromium_browser.new_page(viewport={"width": width, "height": 900})
         for name, rel in (("board", "board.html"), ("player", "players/alice.html"),
-                          ("home", "index.html")):
+                          ("home", "index.html"), ("proposals", "proposals.html"),
+                          ("verify", "verify.html"), ("rules", "rules.html")):
             page.goto(out.as_uri() + "/" + rel)
+            page.evaluate("document.querySelectorAll('details.history').forEach(d => d.open = true)")
             assert page.evaluate("document.documentElement.scrollWidth") <= width, rel
             page.screenshot(path=str(ARTIFACTS / f"demo-{name}-{width}.png"), full_page=True)
+        page.goto(out.as_uri() + "/rules.html#rule-VI-9")
+        page.evaluate("document.querySelectorAll('details.history').forEach(d => d.open = true)")
+        diff = page.locator("#rule-VI-9 .diff")
+        assert diff.locator("del").count() >= 1 and diff.locator("ins").count() >= 1
+        page.locator("#rule-VI-9").screenshot(path=str(ARTIFACTS / f"demo-rule-diff-{width}.png"))
         page.close()
+
+
+def _axe_problems(page: Any, axe_js: Path, rel: str) -> list[str]:
+    """Serious and critical axe-core violations of the loaded page, one line each."""
+    page.add_script_tag(path=str(axe_js))
+    violations = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                       nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
+    return [f"{rel}: {v['impact']} {v['id']} ({v['help']}) at {', '.join(v['nodes'])}"
+            for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_no_page_of_the_demo_has_a_serious_accessibility_violation(chromium_browser: Any, axe_js: Path,
+                                                                   tmp_path: Path) -> None:
+    """axe-core on every page of the demo, at desktop and phone widths, in light and dark mode."""
+    from admin.demo import run_demo
+
+    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+    problems: list[str] = []
+    checked = 0
+    for width, scheme in ((DESKTOP, "light"), (PHONE, "dark")):
+        context = chromium_browser.new_context(viewport={"width": width, "height": 900},
+                                               color_scheme=scheme)
+        page = context.new_page()
+        for rel in _pages(out):
+            page.goto(out.as_uri() + "/" + rel)
+            problems += [f"{width}px {scheme}: {p}" for p in _axe_problems(page, axe_js, rel)]
+            checked += 1
+        context.close()
+    assert checked >= 2 * 15
+    assert problems == []
+
+
+def test_the_hostile_site_has_no_serious_accessibility_violation(chromium_browser: Any, axe_js: Path,
+                                                                 hostile_site: Path) -> None:
+    page = chromium_browser.new_page(viewport={"width": DESKTOP, "height": 900})
+    problems: list[str] = []
+    for rel in ("index.html", "proposals.html", "board.html", "players.html", "updates/0004.html"):
+        page.goto(hostile_site.as_uri() + "/" + rel)
+        problems += _axe_problems(page, axe_js, rel)
+    page.close()
+    assert problems == []

@@ -3,8 +3,11 @@ any player name, and the per-update results files (``state/results/NNNN.yaml``, 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import json
 import re
+import zlib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +15,8 @@ from typing import Any
 
 import markdown
 import nh3
-from markupsafe import Markup
+import yaml
+from markupsafe import Markup, escape
 
 from admin.errors import StateError
 from admin.store import load_yaml
@@ -92,6 +96,9 @@ class UpdateResults:
     digest: str = ""
     rolls: list[Roll] = field(default_factory=list)
     next_commitment: str = ""
+    #: the commitment of this update's hidden seed (cards and other hidden draws; never revealed)
+    hidden_commitment: str = ""
+    next_hidden_commitment: str = ""
     money: dict[str, int] = field(default_factory=dict)
     net_worth: dict[str, int] = field(default_factory=dict)
 
@@ -149,6 +156,8 @@ def parse_results(data: dict[str, Any], number: int) -> UpdateResults:
         seed=_str(dice.get("seed")), commitment=_str(dice.get("commitment")),
         digest=_str(dice.get("digest")), rolls=rolls,
         next_commitment=_str(data.get("next_commitment")),
+        hidden_commitment=_str(dice.get("hidden_commitment")),
+        next_hidden_commitment=_str(data.get("next_hidden_commitment")),
         money=_ints(data.get("money")), net_worth=_ints(data.get("net_worth")))
 
 
@@ -159,20 +168,84 @@ def results_files(state_dir: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.yaml") if re.fullmatch(r"\d{4,}", p.stem))
 
 
-def load_results(state_dir: Path) -> list[UpdateResults]:
-    """Every update's public results, oldest first."""
+def load_results(state_dir: Path, cache: dict[str, Any] | None = None) -> list[UpdateResults]:
+    """Every update's public results, oldest first.
+
+    ``cache`` (see :func:`results_cache`) maps a file's name to the SHA-256 of its bytes and its
+    parsed fields: a file whose bytes have not changed is not parsed again. It is filled in place."""
     out = []
+    fresh: dict[str, Any] = {}
     for path in results_files(state_dir):
+        raw = path.read_bytes()
+        sha = hashlib.sha256(raw).hexdigest()
+        hit = (cache or {}).get(path.name)
+        if isinstance(hit, dict) and hit.get("sha") == sha:
+            try:
+                out.append(_from_fields(hit["fields"]))
+                fresh[path.name] = hit
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
         data = load_yaml(path) or {}
         if not isinstance(data, dict):
             raise StateError(f"{path}: expected a mapping (update, week, events, dice ...); "
                              "rebuild it with the update job or restore it with git")
         try:
-            out.append(parse_results(data, int(path.stem)))
+            results = parse_results(data, int(path.stem))
         except (TypeError, ValueError) as exc:
             raise StateError(f"{path}: not a results file the site can read ({exc}); "
                              "rebuild it with the update job or restore it with git") from None
+        out.append(results)
+        fields = _to_fields(results)
+        if fields is not None:
+            fresh[path.name] = {"sha": sha, "fields": fields}
+    if cache is not None:
+        cache.clear()
+        cache.update(fresh)
     return sorted(out, key=lambda r: r.number)
+
+
+def _to_fields(r: UpdateResults) -> dict[str, Any] | None:
+    """The parsed results as JSON, or None when JSON would not give them back exactly."""
+    fields = {f: getattr(r, f) for f in r.__dataclass_fields__ if f != "rolls"}
+    fields["rolls"] = [[x.label, x.sides, x.value] for x in r.rolls]
+    try:
+        text = json.dumps(fields, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+    back = json.loads(text)
+    return back if _from_fields(back) == r else None
+
+
+def _from_fields(fields: dict[str, Any]) -> UpdateResults:
+    data = dict(fields)
+    data["rolls"] = [Roll(str(a), int(b), int(c)) for a, b, c in data.get("rolls", [])]
+    return UpdateResults(**data)
+
+
+def _parser_version() -> str:
+    """Changes whenever the code that parses a results file does: a cache from older code is void."""
+    return hashlib.sha256(Path(__file__).read_bytes() + yaml.__version__.encode()).hexdigest()
+
+
+def read_results_cache(path: Path) -> dict[str, Any]:
+    """The parsed results a previous build left (zlib-compressed JSON); {} when none, unreadable,
+    or written by another version of this parser."""
+    try:
+        data = json.loads(zlib.decompress(path.read_bytes()).decode("utf-8"))
+    except (OSError, ValueError, zlib.error):
+        return {}
+    if not isinstance(data, dict) or data.get("parser") != _parser_version():
+        return {}
+    files = data.get("files")
+    return files if isinstance(files, dict) else {}
+
+
+def results_cache_bytes(cache: dict[str, Any]) -> bytes:
+    """The cache as bytes: deterministic (sorted keys, zlib has no timestamp)."""
+    text = json.dumps({"parser": _parser_version(), "files": cache}, sort_keys=True,
+                      ensure_ascii=False, separators=(",", ":"))
+    return zlib.compress(text.encode("utf-8"), 6)
 
 
 #: event kinds that are routine (every turn has them): left out of the news on the home page
@@ -192,3 +265,23 @@ def split_failure(text: str) -> tuple[str, str]:
     """``'bob: "BUY 7" was not done: the reason'`` -> (``'bob: "BUY 7" was not done'``, the reason)."""
     head, sep, reason = text.partition(" was not done: ")
     return (head + " was not done", reason) if sep else (text, "")
+
+
+# -- rule diffs ------------------------------------------------------------------------------
+_TOKENS = re.compile(r"\s+|[\w'’-]+|[^\w\s]")
+
+
+def diff_words(old: str | None, new: str | None) -> Markup:
+    """``old`` -> ``new`` word by word: removed words in ``<del>``, added ones in ``<ins>``, every
+    piece escaped (the texts are shown as written, markdown and all)."""
+    a, b = _TOKENS.findall(old or ""), _TOKENS.findall(new or "")
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(str(escape("".join(a[i1:i2]))))
+            continue
+        if i2 > i1:
+            out.append(f"<del>{escape(''.join(a[i1:i2]))}</del>")
+        if j2 > j1:
+            out.append(f"<ins>{escape(''.join(b[j1:j2]))}</ins>")
+    return Markup("".join(out))
