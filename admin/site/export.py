@@ -63,11 +63,16 @@ def _proposal(proposal: Proposal) -> dict[str, Any]:
         "week": proposal.week,
         "update": proposal.update,
         "status": proposal.status,
+        "awaiting_admin": proposal.awaiting_admin,
         "note": proposal.note,
+        "changed_rules": list(proposal.changed_rules),
         "votes": {name: vote.choice for name, vote in sorted(proposal.votes.items())},
+        "vote_weights": {name: vote.weight for name, vote in sorted(proposal.votes.items())
+                         if vote.weight != 1},
         "tally": None if tally is None else {
             "yes": tally.yes, "no": tally.no, "abstain": tally.abstain,
             "missing": list(tally.missing), "fines": dict(tally.fines),
+            "money": dict(tally.money), "cards": len(tally.cards_to), "note": tally.note,
         },
     }
 
