@@ -400,11 +400,15 @@ def _update_pages(w: Writer, game: GameDir) -> None:
                published=published, published_hidden=hidden)
 
 
+#: a player's page lists what happened to them in this many recent updates (older: the archive)
+PLAYER_HISTORY = 20
+
+
 def _player_pages(w: Writer) -> None:
     site = w.site
     hands = public_hands(site.state)
     mine: dict[str, list[dict[str, Any]]] = {}  # player -> their updates, newest first
-    for r in reversed(site.results):
+    for r in list(reversed(site.results))[:PLAYER_HISTORY]:
         by_player: dict[str, list[dict[str, Any]]] = {}
         for e in r.events:
             if isinstance(e.get("player"), str):
@@ -417,7 +421,7 @@ def _player_pages(w: Writer) -> None:
         history = mine.get(name, [])
         chart = site.chart([name], worth=True, money_too=True, title=f"{name}: money and net worth")
         w.page("player.html", site.player_href(name), p=row, history=history,
-               chart=chart, hands=hands)
+               chart=chart, hands=hands, older=len(site.results) > PLAYER_HISTORY)
 
 
 def _history(site: Site, rule_id: str) -> list[Any]:
