@@ -22,14 +22,10 @@ take turns; each figure is the median of ``--repeat`` runs:
 from __future__ import annotations
 
 import argparse
-import gc
 import hashlib
 import shutil
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -48,6 +44,7 @@ from admin.mail.sources import RawMessage  # noqa: E402
 from admin.model import GameState  # noqa: E402
 from admin.presets import initial_state  # noqa: E402
 from admin.testing.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
+from bench.bench_imap import measure  # noqa: E402  (the variants take turns; medians)
 
 T0 = datetime(2026, 11, 3, 9, 0, 0, tzinfo=timezone.utc)
 PLAYERS = [("Zoë Ångström", "zoe"), ("Bob", "bob"), ("José Muñoz", "jose"), ("Carol", "carol"),
@@ -102,21 +99,6 @@ def game_state() -> GameState:
     for _, nick in PLAYERS:
         admin_ops.add_player(state, nick, f"{nick}@example.org", hash_token(token(nick)))
     return state
-
-
-def measure(variants: list[tuple[str, Callable[[], int]]], repeat: int,
-            expected: int) -> list[tuple[str, float, float]]:
-    """(name, median s, min s) per variant; the variants take turns."""
-    times: dict[str, list[float]] = {name: [] for name, _ in variants}
-    for _ in range(repeat):
-        for name, fn in variants:
-            gc.collect()
-            started = time.perf_counter()
-            count = fn()
-            times[name].append(time.perf_counter() - started)
-            if count != expected:
-                raise SystemExit(f"{name}: expected {expected} messages, got {count}")
-    return [(name, statistics.median(ts), min(ts)) for name, ts in times.items()]
 
 
 def main(argv: list[str] | None = None) -> int:
