@@ -27,13 +27,14 @@ def test_the_demo_runs_four_updates_and_builds_the_site(demo):
 
 def test_the_demo_tells_a_story_with_successes_and_failures(demo):
     state = demo.load()
-    assert state.square(10).owner == "carol" and state.square(10).name == "Carol's Corner"
+    assert state.square(9).owner == "carol" and state.square(9).name == "Carol's Corner"
+    assert state.square(17).owner == "erin"  # erin landed there before bob, who asked too (XIII.3)
     assert state.square(8).card == "KS"
     assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
     assert [p.status for p in demo.load_public().proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
     assert [j.name for j in state.private.join_requests] == ["mallory"]
     buried = [(b.player, b.card) for b in state.private.buried]
-    assert ("bob", "7S") in buried
+    assert ("bob", "2C") in buried
 
 
 def test_replay_check_passes_on_the_demo(demo):
@@ -91,3 +92,12 @@ def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tm
     log.write_text(yaml.safe_dump(data))
     assert jobs.verify(game) == [f"update 1: roll {label} (d{sides}) recorded {value % sides + 1}, "
                                  f"recomputes {value}"]
+
+
+def test_the_repository_is_itself_the_demo_game_before_its_first_update():
+    from pathlib import Path
+
+    repo = GameDir(Path(__file__).resolve().parents[1])
+    state = repo.load()
+    assert (state.update, sorted(state.players)) == (0, ["alice", "bob", "carol", "dave", "erin"])
+    assert jobs.replay_check(repo) == []

@@ -148,3 +148,14 @@ def test_a_wrong_shape_names_the_file_and_field(game_dir):
     players.write_text(players.read_text().replace("money: 10000", "money: lots", 1))
     with pytest.raises(StateError, match=r"players\.yaml: players\.alice\.money: expected a whole number, found 'lots'"):
         game_dir.load()
+
+
+def test_dot_files_in_a_maildir_are_not_messages(game_dir):
+    for sub in ("new", "cur", "tmp"):
+        (_inbox(game_dir) / sub).mkdir(parents=True, exist_ok=True)
+        (_inbox(game_dir) / sub / ".keep").write_text("")
+    deliver(_inbox(game_dir), "alice@example.org", "STATUS", "2026-11-03T10:00")
+    outcome = jobs.run_update_job(game_dir, at=WED, dry_run=True)
+    assert [s.player for s in outcome.screened] == ["alice"]
+    outcome = jobs.run_update_job(game_dir, at=WED)
+    assert [s.status for s in outcome.screened] == ["applied"]

@@ -275,7 +275,9 @@ def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
     active = {p.name for p in state.active_players()}
     out = []
     for entry in entries:
-        raw = (fresh or {}).get(entry.hash) or archive_path(state_dir, entry.hash).read_bytes()
+        raw = (fresh or {}).get(entry.hash)
+        if raw is None:
+            raw = archive_path(state_dir, entry.hash).read_bytes()
         mail = read_message(raw, max_bytes=max_bytes)
         out.append(_screen_one(entry, mail, state, auth, active))
         crashpoint("intake.screened")

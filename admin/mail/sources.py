@@ -60,6 +60,8 @@ class MaildirSource:
         box = self._box()
         found: list[RawMessage] = []
         for name in box.keys():
+            if name.startswith("."):  # not a message in a Maildir (e.g. a .keep placeholder)
+                continue
             raw = box.get_bytes(name)
             received = _received_time(name, raw)
             if cutoff is None or received <= cutoff:
