@@ -164,7 +164,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
 
 
 # -- atomic files ----------------------------------------------------------------------------
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:  # pragma: no cover - platforms without directory fds
@@ -176,21 +176,36 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _write_temp(path: Path, payload: bytes) -> Path:
-    """Write ``payload`` to a temp file beside ``path`` and fsync it; return the temp path."""
+    """Write ``payload`` to a temp file beside ``path`` and fsync it; return the temp path.
+    A write that fails (a full disk) removes its temp file and raises the OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(payload)
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
     return tmp
 
 
+def write_failed(path: Path, exc: OSError) -> StateError:
+    """The one message for a file that could not be written: what, why, and that nothing broke."""
+    return StateError(f"could not write {path} ({exc.strerror or exc}); the old state is intact; "
+                      "free some disk space or fix permissions and run again")
+
+
 def write_atomic(path: Path, data: bytes | str) -> None:
-    """Write one file atomically: temp file in the same folder, fsync, ``os.replace``."""
-    tmp = _write_temp(path, data.encode("utf-8") if isinstance(data, str) else data)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    """Write one file atomically: temp file in the same folder, fsync, ``os.replace``.
+    A failure raises :class:`StateError` and leaves the old file as it was."""
+    try:
+        tmp = _write_temp(path, data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise write_failed(path, exc) from exc
+    fsync_dir(path.parent)
 
 
 JOURNAL = ".commit-journal.json"
@@ -233,16 +248,15 @@ class Transaction:
                 crashpoint("commit.temp")
             if not temps:
                 return []
-            write_atomic(self.root / JOURNAL, json.dumps(temps))
-            crashpoint("commit.journal")
-        except OSError as exc:
+            journal = _write_temp(self.root / JOURNAL, json.dumps(temps).encode("utf-8"))
+        except OSError as exc:  # nothing is in place yet: the old state stands, whole
             for tmp, _ in temps:
                 if tmp:
                     Path(tmp).unlink(missing_ok=True)
-            raise StateError(
-                f"could not write the game's files under {self.root} ({exc.strerror or exc}); "
-                "the old state is intact; free some disk space or fix permissions and run again"
-            ) from exc
+            raise write_failed(self.root, exc) from exc
+        os.replace(journal, self.root / JOURNAL)  # the commit point
+        fsync_dir(self.root)
+        crashpoint("commit.journal")
         _roll_forward(self.root)
         return changed
 
@@ -260,9 +274,9 @@ def _roll_forward(root: Path) -> None:
             crashpoint("commit.rename")
         dirs.add(os.path.dirname(final))
     for d in sorted(dirs):
-        _fsync_dir(Path(d))
+        fsync_dir(Path(d))
     journal.unlink()
-    _fsync_dir(root)
+    fsync_dir(root)
 
 
 def recover(root: Path) -> bool:

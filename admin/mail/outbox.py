@@ -20,7 +20,6 @@ import fcntl
 import hashlib
 import os
 import re
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from email.utils import formatdate
 from pathlib import Path
 from typing import Literal
 
+from admin.store import fsync_dir, write_atomic
 from admin.errors import MailError
 from admin.mail.compose import AUTO_SUBMITTED_RECEIPT, AUTO_SUBMITTED_RESULTS, msgids
 from admin.mail.smtp import (
@@ -147,7 +147,7 @@ class Outbox:
             data = f"Date: {formatdate(usegmt=True)}\r\n".encode("ascii") + data
         self.pending_dir.mkdir(parents=True, exist_ok=True)
         self.sent_dir.mkdir(parents=True, exist_ok=True)
-        _atomic_write(self.pending_dir / name, data)
+        write_atomic(self.pending_dir / name, data)
         return True
 
     @staticmethod
@@ -281,8 +281,8 @@ class Outbox:
     def _mark_sent(self, path: Path) -> None:
         self.sent_dir.mkdir(parents=True, exist_ok=True)
         os.replace(path, self.sent_dir / path.name)
-        _fsync_dir(self.sent_dir)
-        _fsync_dir(path.parent)
+        fsync_dir(self.sent_dir)
+        fsync_dir(path.parent)
 
 
 # --------------------------------------------------------------------------------------------
@@ -304,33 +304,6 @@ def _eml_files(folder: Path) -> list[Path]:
         return []
     files = [p for p in folder.iterdir() if p.suffix == ".eml" and not p.name.startswith(".")]
     return sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name))
-
-
-def _atomic_write(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(target.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems refuse fsync on directories
-    finally:
-        os.close(fd)
 
 
 def _file_message_id(path: Path) -> str:

@@ -7,7 +7,9 @@ A source only lists and moves raw messages; archiving, the ledger and "exactly o
 from __future__ import annotations
 
 import email.utils
+import glob
 import mailbox
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -70,19 +72,19 @@ class MaildirSource:
         return found
 
     def mark_processed(self, keys: Sequence[str]) -> None:
+        """Move each message file, as it is, to ``.Processed/cur/`` (a plain rename: the message
+        is never parsed again here, so no message can make this step fail)."""
         if not self.move_processed or not keys:
             return
-        box = self._box()
-        done = box.add_folder("Processed") if "Processed" not in box.list_folders() else box.get_folder("Processed")
+        done = self.path / ".Processed"
+        for sub in ("new", "cur", "tmp"):
+            (done / sub).mkdir(parents=True, exist_ok=True)
         for key in keys:
             name = key.removeprefix("maildir:")
-            try:
-                raw = box.get_bytes(name)
-            except KeyError:
-                continue  # already moved by an earlier run
-            msg = mailbox.MaildirMessage(raw)
-            done.add(msg)
-            box.discard(name)
+            for sub in ("new", "cur"):
+                for path in (self.path / sub).glob(f"{glob.escape(name)}*"):
+                    if path.name == name or path.name.startswith(name + ":"):
+                        os.replace(path, done / "cur" / path.name)
 
     def close(self) -> None:
         pass

@@ -23,14 +23,13 @@ saving rewrites them canonically.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from admin.errors import RuleError
+from admin.store import write_atomic
 
 _NUMERALS: tuple[tuple[int, str], ...] = (
     (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
@@ -372,17 +371,6 @@ def load_ruleset(directory: Path) -> Ruleset:
     return Ruleset(sections=sections)
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save_ruleset(ruleset: Ruleset, directory: Path) -> None:
     """Write the ruleset to ``directory``, touching only files whose text changed.
 
@@ -413,7 +401,7 @@ def save_ruleset(ruleset: Ruleset, directory: Path) -> None:
         path = directory / filename
         if path.is_file() and path.read_bytes() == text.encode("utf-8"):
             continue
-        _write_atomically(path, text)
+        write_atomic(path, text)
     for path in _section_files(directory):
         if path.name not in rendered and _FILENAME.match(path.name):
             path.unlink()

@@ -1,0 +1,108 @@
+"""One whole update of a benchmark game, and the floor of its unavoidable parts.
+
+The update: the game's next emails are MULTIAPPENDed to a fresh Dovecot account (not timed), then
+the timed part runs what ``nomopoly update`` and the mail-out do: :func:`admin.jobs.run_update_job`
+with an :class:`~admin.mail.imap.ImapSource` (fetch, archive, ledger, parse, engine, state),
+:func:`admin.site.build.build_site` (incremental: unchanged update pages are reused) and
+:func:`admin.mail.mailout.mail_out` (receipts and results into the outbox folder).
+
+The floor: a bare ``imapclient`` connect, LOGIN, SELECT, SEARCH and ``FETCH BODY.PEEK[]`` of the
+same messages, plus as many bare jinja2 page writes (one small template, a 20-row list) as the
+update's site build leaves HTML pages in the site.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import jinja2
+from imapclient import IMAPClient
+
+from admin import jobs
+from admin.game import GameDir
+from admin.mail.imap import ImapConfig, ImapSource
+from admin.mail.mailout import mail_out
+from admin.site.build import build_site
+from admin.testing.dovecot import PASSWORD, DovecotServer, Message
+from bench import workload
+
+BARE_PAGE = jinja2.Environment(autoescape=True).from_string(
+    "<!doctype html><html><head><title>{{ title }}</title></head><body><h1>{{ title }}</h1>"
+    "<ul>{% for row in rows %}<li>{{ row.name }}: {{ row.money }}</li>{% endfor %}</ul></body></html>\n")
+
+
+@dataclass
+class Prepared:
+    """A private copy of a cached game, its next update's mail waiting in a Dovecot account."""
+
+    game: GameDir
+    user: str
+    floor_user: str  #: another account holding the same mail, for the floor's bare fetch
+    update: int
+    cutoff: datetime
+    emails: int
+
+
+@dataclass
+class Timing:
+    total: float
+    update: float  #: intake, parse, engine, state
+    site: float
+    outbox: float
+    pages: int
+
+
+def prepare(base: GameDir, spec: workload.Spec, server: DovecotServer, into: Path) -> Prepared:
+    game = workload.copy_game(base, into / "game")
+    update, mails = workload.next_emails(game, spec)
+    messages = [Message(raw, received) for received, raw in mails]
+    user, floor_user = server.new_user(), server.new_user()
+    server.append_many(user, messages)
+    server.append_many(floor_user, messages)
+    return Prepared(game, user, floor_user, update, workload.cutoff(update), len(mails))
+
+
+def imap_config(server: DovecotServer, user: str) -> ImapConfig:
+    return ImapConfig(host=server.host, port=server.port, tls="none", user=user)
+
+
+def run_update(p: Prepared, server: DovecotServer) -> Timing:
+    """The timed pipeline; checks that the update ran and acted on every email."""
+    config = imap_config(server, p.user)
+    started = time.perf_counter()
+    source = ImapSource(config, environ={config.password_env: PASSWORD})
+    outcome = jobs.run_update_job(p.game, at=p.cutoff, source=source)
+    t_update = time.perf_counter()
+    site = build_site(p.game)
+    t_site = time.perf_counter()
+    report = mail_out(p.game, p.update)
+    done = time.perf_counter()
+    applied = sum(1 for s in outcome.screened if s.status == "applied")
+    if outcome.update != p.update or applied != p.emails:
+        raise SystemExit(f"update {p.update}: ran {outcome.update}, acted on {applied} of {p.emails} emails")
+    if len(report.queued) < p.emails:
+        raise SystemExit(f"update {p.update}: queued {report.queued} messages for {p.emails} emails")
+    return Timing(total=done - started, update=t_update - started, site=t_site - t_update,
+                  outbox=done - t_site, pages=len(list(site.rglob("*.html"))))
+
+
+def run_floor(server: DovecotServer, user: str, expected: int, pages: int) -> float:
+    """The bare floor: fetch the same mail with imapclient, write ``pages`` bare jinja2 pages."""
+    with tempfile.TemporaryDirectory(prefix="nomopoly-floor-") as tmp:
+        rows = [{"name": f"p{i:04d}", "money": 1000 + i} for i in range(20)]
+        started = time.perf_counter()
+        with IMAPClient(server.host, server.port, ssl=False) as c:
+            c.login(user, PASSWORD)
+            c.select_folder("INBOX", readonly=True)
+            fetched = c.fetch(c.search("ALL"), ["BODY.PEEK[]"])
+        for n in range(pages):
+            Path(tmp, f"page{n}.html").write_text(BARE_PAGE.render(title=f"Page {n}", rows=rows),
+                                                  encoding="utf-8")
+        elapsed = time.perf_counter() - started
+    if len(fetched) != expected:
+        raise SystemExit(f"floor: fetched {len(fetched)} messages, expected {expected}")
+    return elapsed
