@@ -72,7 +72,7 @@ def _proposal(proposal: Proposal) -> dict[str, Any]:
         "tally": None if tally is None else {
             "yes": tally.yes, "no": tally.no, "abstain": tally.abstain,
             "missing": list(tally.missing), "fines": dict(tally.fines),
-            "money": dict(tally.money), "cards": len(tally.cards_to), "note": tally.note,
+            "money": dict(tally.money), "cards_dealt": len(tally.cards_to), "note": tally.note,
         },
     }
 
