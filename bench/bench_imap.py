@@ -50,6 +50,23 @@ def make_message(n: int, body_lines: int) -> bytes:
     return m.as_bytes(policy=SMTP)
 
 
+def bare_fetches(server: DovecotServer, user: str, client: IMAPClient,
+                 uids: list[int]) -> tuple[Callable[[], int], Callable[[], int]]:
+    """The peers: a bare imapclient batch fetch on an open connection, and one that connects,
+    logs in and selects first; each returns how many messages it fetched."""
+
+    def bare() -> int:
+        return len(client.fetch(uids, ["BODY.PEEK[]"]))
+
+    def bare_cold() -> int:
+        with IMAPClient(server.host, server.port, ssl=False) as c:
+            c.login(user, PASSWORD)
+            c.select_folder("INBOX")
+            return len(c.fetch(c.search("ALL"), ["BODY.PEEK[]"]))
+
+    return bare, bare_cold
+
+
 def measure(
     variants: list[tuple[str, Callable[[], int]]], repeat: int, expected: int
 ) -> list[tuple[str, float, float]]:
@@ -92,14 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         client.login(user, PASSWORD)
         client.select_folder("INBOX")
 
-        def bare() -> int:
-            return len(client.fetch(uids, ["BODY.PEEK[]"]))
-
-        def bare_cold() -> int:
-            with IMAPClient(server.host, server.port, ssl=False) as c:
-                c.login(user, PASSWORD)
-                c.select_folder("INBOX")
-                return len(c.fetch(c.search("ALL"), ["BODY.PEEK[]"]))
+        bare, bare_cold = bare_fetches(server, user, client, uids)
 
         config = ImapConfig(host=server.host, port=server.port, tls="none", user=user)
         environ = {config.password_env: PASSWORD}

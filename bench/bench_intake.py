@@ -44,7 +44,7 @@ from admin.mail.sources import RawMessage  # noqa: E402
 from admin.model import GameState  # noqa: E402
 from admin.presets import initial_state  # noqa: E402
 from admin.testing.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
-from bench.bench_imap import measure  # noqa: E402  (the variants take turns; medians)
+from bench.bench_imap import bare_fetches, measure  # noqa: E402  (the variants take turns; medians)
 
 T0 = datetime(2026, 11, 3, 9, 0, 0, tzinfo=timezone.utc)
 PLAYERS = [("Zoë Ångström", "zoe"), ("Bob", "bob"), ("José Muñoz", "jose"), ("Carol", "carol"),
@@ -126,14 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         environ = {config.password_env: PASSWORD}
         verdicts: dict[str, int] = {}
 
-        def bare() -> int:
-            return len(client.fetch(uids, ["BODY.PEEK[]"]))
-
-        def bare_cold() -> int:
-            with IMAPClient(server.host, server.port, ssl=False) as c:
-                c.login(user, PASSWORD)
-                c.select_folder("INBOX")
-                return len(c.fetch(c.search("ALL"), ["BODY.PEEK[]"]))
+        bare, bare_cold = bare_fetches(server, user, client, uids)
 
         def fetch_only() -> int:
             with ImapSource(config, environ=environ) as src:
