@@ -262,7 +262,7 @@ PASSES = {
     "dkim pass": [f"{AUTHSERV}; dkim=pass (2048-bit key) header.d=example.org header.i=@example.org"],
     "spf pass": [f"{AUTHSERV}; spf=pass smtp.mailfrom=alice@example.org"],
     "dkim fail, spf pass": [f"{AUTHSERV};\r\n dkim=fail header.d=example.org;\r\n spf=pass smtp.mailfrom=example.org"],
-    "authserv-id in another case": [f"MX.Admin.Example; dkim=pass header.d=example.org"],
+    "authserv-id in another case": ["MX.Admin.Example; dkim=pass header.d=example.org"],
 }
 FAILS = {
     "dkim and spf fail": [f"{AUTHSERV}; dkim=fail header.d=example.org; spf=fail smtp.mailfrom=example.org"],
@@ -272,7 +272,7 @@ FAILS = {
     "pass for another domain": [f"{AUTHSERV}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=evil.example"],
     "pass for a look-alike domain": [f"{AUTHSERV}; dkim=pass header.d=ample.org"],
     "no header at all": [],
-    "a prefix of the authserv-id": [f"mx.admin.example.evil.example; dkim=pass header.d=example.org"],
+    "a prefix of the authserv-id": ["mx.admin.example.evil.example; dkim=pass header.d=example.org"],
 }
 
 

@@ -1,7 +1,7 @@
 """XIII and VI.9: buying, priority, rent, names; IV.3: no voluntary bankruptcy."""
 
 from admin.model import BuyRight
-from fixtures.games import mail, new_state, play, texts, total_money
+from fixtures.games import mail, new_state, play, texts
 
 
 def _landed(state, player, square, order=1):

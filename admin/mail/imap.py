@@ -96,7 +96,7 @@ class ImapConfig:
             secretish = [k for k in unknown if "pass" in k.lower() or "token" in k.lower() or "secret" in k.lower()]
             hint = (
                 " Secrets are never read from nomopoly.toml: put the name of an environment variable in "
-                f"password_env or oauth2_token_env and set that variable instead."
+                "password_env or oauth2_token_env and set that variable instead."
                 if secretish
                 else ""
             )
@@ -464,7 +464,7 @@ class ImapSource:
     def _tls_error(self, e: ssl.SSLError) -> MailError:
         if isinstance(e, ssl.SSLCertVerificationError):
             hint = (
-                f"set cafile in [mail.imap] to the CA certificate that signed the server's certificate"
+                "set cafile in [mail.imap] to the CA certificate that signed the server's certificate"
                 if self.config.cafile is None
                 else f"the server's certificate is not signed by cafile {self.config.cafile!r}, or it is not "
                 f"issued for {self.config.host!r}; use the right CA file and the host name in the certificate"
