@@ -24,6 +24,7 @@ Layout::
 from __future__ import annotations
 
 import fcntl
+import re
 import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -191,12 +192,24 @@ class GameDir:
 
     # -- the log ---------------------------------------------------------------------------
     def log_entries(self) -> list[Path]:
-        return sorted(self.log_dir.glob("*.yaml")) if self.log_dir.exists() else []
+        """Every log entry (``NNNNNN-<kind>.json``), oldest first."""
+        return sorted(self.log_dir.glob("*.json")) if self.log_dir.exists() else []
 
     def next_log_path(self, kind: str) -> Path:
         entries = self.log_entries()
         seq = int(entries[-1].name.split("-", 1)[0]) + 1 if entries else 0
-        return self.log_dir / f"{seq:06d}-{kind}.yaml"
+        return self.log_dir / f"{seq:06d}-{kind}.json"
+
+    def results_path(self, update: int) -> Path:
+        """The public results of one update (update 0: the first commitments)."""
+        return self.state_dir / "results" / f"{update:04d}.json"
+
+    def results_files(self) -> list[Path]:
+        """Every results file, in update order."""
+        folder = self.state_dir / "results"
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.glob("*.json") if re.fullmatch(r"\d{4,}", p.stem))
 
     def update_logs(self) -> dict[int, Path]:
         out = {}

@@ -26,7 +26,7 @@ from admin.model import GameState
 from admin.nomic.ruleset import load_ruleset
 from admin.presets import bundled_path, initial_state
 from admin.replay import apply_admin_record, replay, replay_check, run_logged, verify  # noqa: F401
-from admin.store import Transaction, dump_yaml, from_data, load_yaml, to_data
+from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
 
 DEFAULT_MAX_BYTES = 1_000_000
 
@@ -48,9 +48,9 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
         tx = Transaction(game.state_dir)
         game.stage_seeds(tx, state, game.make_seeds(1))
         game.stage_state(tx, state)
-        tx.write(game.next_log_path("init"), dump_yaml({"kind": "init", "state": to_data(state)}))
-        tx.write(results_path(game, 0), dump_yaml({"update": 0, "next_commitment": state.next_commitment,
-                                                   "next_hidden_commitment": state.next_hidden_commitment}))
+        tx.write(game.next_log_path("init"), dump_json({"kind": "init", "state": to_data(state)}))
+        tx.write(game.results_path(0), dump_json({"update": 0, "next_commitment": state.next_commitment,
+                                                  "next_hidden_commitment": state.next_hidden_commitment}))
         tx.commit()
     return game
 
@@ -104,7 +104,7 @@ def admin_action(game: GameDir, kind: str, apply: Callable[[GameState], Any], re
         result = apply(state)
         tx = Transaction(game.state_dir)
         game.stage_state(tx, state)
-        tx.write(game.next_log_path(kind), dump_yaml({"kind": kind, **record}))
+        tx.write(game.next_log_path(kind), dump_json({"kind": kind, **record}))
         tx.commit()
     return result
 
@@ -144,10 +144,6 @@ class UpdateOutcome:
     committed: bool = False
     #: the update with this cut-off had run already (a re-run after a crash): only its mail was moved
     already_run: bool = False
-
-
-def results_path(game: GameDir, update: int) -> Path:
-    return game.state_dir / "results" / f"{update:04d}.yaml"
 
 
 def deadline(game: GameDir, state: GameState) -> datetime | None:
@@ -228,8 +224,8 @@ def screen_entries(game: GameDir, state: GameState, entries: list[LedgerEntry],
 
 def last_cutoff(game: GameDir, state: GameState) -> datetime | None:
     """The cut-off of the last committed update (None before the first)."""
-    path = results_path(game, state.update)
-    cutoff = (load_yaml(path) or {}).get("cutoff") if state.update and path.exists() else None
+    path = game.results_path(state.update)
+    cutoff = (load_json(path) or {}).get("cutoff") if state.update and path.exists() else None
     return datetime.fromisoformat(cutoff) if cutoff else None
 
 
@@ -251,13 +247,13 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
                    "digest": dice.digest, "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
                     "hidden_rolls": [[r.label, r.sides, r.value] for r in dice.hidden_rolls]}
-    tx.write(game.next_log_path(f"update-{update}"), dump_yaml({
+    tx.write(game.next_log_path(f"update-{update}"), dump_json({
         "kind": "update", "inputs": inputs, "dice": private_dice,
         "events": [to_data(e) for e in result.events],
         "next_commitment": result.state.next_commitment,
         "next_hidden_commitment": result.state.next_hidden_commitment}))
-    tx.write(results_path(game, update), dump_yaml(public_results(result.state, result.events, inputs,
-                                                                  dice_record)))
+    tx.write(game.results_path(update), dump_json(public_results(result.state, result.events, inputs,
+                                                                 dice_record)))
     outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
                             state=result.state, events=result.events, screened=screened)
     return outcome, tx

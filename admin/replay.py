@@ -15,7 +15,7 @@ from admin.engine.update import LineCommand, Submission, UpdateResult, run_updat
 from admin.errors import StateError
 from admin.game import GameDir, archive_text, state_files
 from admin.model import GameState
-from admin.store import from_data, load_yaml
+from admin.store import from_data, load_json
 
 
 def apply_admin_record(state: GameState, entry: dict[str, Any]) -> None:
@@ -53,7 +53,7 @@ def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
     state: GameState | None = None
     archived: dict[int, list] = {}
     for path in game.log_entries():
-        entry = load_yaml(path)
+        entry = load_json(path)
         if entry["kind"] == "init":
             state = from_data(GameState, entry["state"], str(path))
             continue
@@ -101,19 +101,19 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     log, when this is the admin's copy: the inputs hash to the digest the rolls used, the hidden
     seed matches its commitment, and every hidden draw recomputes."""
     problems: list[str] = []
-    files = sorted((game.state_dir / "results").glob("*.yaml"))
+    files = game.results_files()
     logs = game.update_logs()
     previous: tuple[str | None, str | None] = (None, None)
     checked = 0
     for path in files:
-        data = load_yaml(path)
+        data = load_json(path)
         n = int(data["update"])
         if n > 0 and (update is None or n == update):
             dice = data["dice"]
             problems += _check_seed(n, "seed", bytes.fromhex(dice["seed"]), dice["commitment"], previous[0])
             problems += _check_rolls(n, bytes.fromhex(dice["seed"]), dice["digest"], dice["rolls"])
             if n in logs:
-                log = load_yaml(logs[n])
+                log = load_json(logs[n])
                 hidden = bytes.fromhex(log["dice"]["hidden_seed"])
                 if inputs_digest(log["inputs"]) != dice["digest"]:
                     problems.append(f"update {n}: the logged inputs do not hash to the digest of its rolls")

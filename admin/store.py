@@ -1,7 +1,12 @@
-"""YAML in and out, typed, and atomic multi-file commits.
+"""YAML and JSON in and out, typed, and atomic multi-file commits.
 
 - :func:`dump_yaml` writes plain, sorted, git-friendly YAML; :func:`load_yaml` reads it with the
-  safe C loader when available, and errors name the file and line.
+  safe C loader when available, and errors name the file and line. YAML is for the state a person
+  may read and edit (``state/*.yaml``).
+- :func:`dump_json` / :func:`load_json` are for the write-once records an update leaves (the log
+  entries and the public results): the same plain data, one value per line, sorted; JSON because
+  those files are large (every email and event of an update) and the json module reads and writes
+  them 8-80x faster than PyYAML, whose object construction is Python even with the C parser.
 - :func:`to_data` / :func:`from_data` convert dataclasses to plain data and back, checking types
   against the annotations, so a hand-edited file with a wrong shape fails with the file, the field
   path and what was expected.
@@ -62,6 +67,26 @@ def load_yaml(path: Path) -> Any:
             f"{where}: invalid YAML ({problem}); fix the file by hand or restore it with git; "
             "nothing was written"
         ) from None
+
+
+def dump_json(data: Any) -> str:
+    """Deterministic JSON for records: sorted keys, one value per line, unicode kept."""
+    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def load_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise StateError(f"{path}: file not found; is --game pointing at a game directory?") from None
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{path}: not UTF-8 text (byte {exc.start}); restore it from git") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg}); restore the file "
+                         "with git (records are written by nomopoly, never by hand); nothing was written"
+                         ) from None
 
 
 # -- dataclasses <-> plain data --------------------------------------------------------------

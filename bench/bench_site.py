@@ -34,7 +34,7 @@ from admin.model import (GameState, ModuleConfig, Player, Proposal, RuleRevision
                          Vote)
 from admin.nomic.ruleset import load_ruleset
 from admin.site.build import build
-from admin.store import dump_yaml
+from admin.store import dump_json, dump_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ("square", "dice", "bank", "rent", "health", "card", "vote", "player", "week", "board",
@@ -119,11 +119,11 @@ def synthesise(root: Path, players: int, squares: int, updates: int, seed: int =
     money = {n: 10_000 for n in names}
     results = root / "state" / "results"
     results.mkdir(parents=True)
-    (results / "0000.yaml").write_text(dump_yaml({"update": 0, "next_commitment": _hex("commit", 1),
+    (results / "0000.json").write_text(dump_json({"update": 0, "next_commitment": _hex("commit", 1),
                                                   "next_hidden_commitment": _hex("hidden", 1)}),
                                        encoding="utf-8")
     for u in range(1, updates + 1):
-        (results / f"{u:04d}.yaml").write_text(dump_yaml(_results(rng, u, names, squares, money)),
+        (results / f"{u:04d}.json").write_text(dump_json(_results(rng, u, names, squares, money)),
                                                encoding="utf-8")
     week = (updates + 1) // 2 + 1
     rules = load_ruleset(root / "rules_md")
@@ -172,7 +172,7 @@ def one_more_update(game: GameDir, seed: int = 2) -> None:
     u = state.update + 1
     money = {n: p.money for n, p in state.players.items()}
     data = _results(rng, u, sorted(state.players), len(state.squares), money)
-    (game.state_dir / "results" / f"{u:04d}.yaml").write_text(dump_yaml(data), encoding="utf-8")
+    (game.state_dir / "results" / f"{u:04d}.json").write_text(dump_json(data), encoding="utf-8")
     for n, p in state.players.items():
         p.money = money[n]
     state.update, state.next_commitment = u, _hex("commit", u + 1)

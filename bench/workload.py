@@ -42,7 +42,7 @@ from admin.engine import admin as admin_ops
 from admin.engine.board import add_square
 from admin.game import GameDir
 from admin.model import GameState
-from admin.store import Transaction, dump_yaml, from_data, load_yaml, to_data
+from admin.store import Transaction, dump_json, from_data, load_json, to_data
 
 #: bump when the generated game or mail changes, so stale caches are not reused
 VERSION = 2
@@ -135,7 +135,7 @@ def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]
     state files, in one transaction, under the game's lock."""
     with game.lock():
         init_log = game.log_entries()[0]
-        entry = load_yaml(init_log)
+        entry = load_json(init_log)
         state = from_data(GameState, entry["state"], str(init_log))
         for module in state.modules:
             if module.name == "board":
@@ -146,7 +146,7 @@ def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]
             admin_ops.add_player(state, name, email)
         tx = Transaction(game.state_dir)
         game.stage_state(tx, state)
-        tx.write(init_log, dump_yaml({**entry, "state": to_data(state)}))
+        tx.write(init_log, dump_json({**entry, "state": to_data(state)}))
         tx.commit()
 
 

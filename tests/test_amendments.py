@@ -31,7 +31,7 @@ def test_an_accepted_amend_and_repeal_change_rules_md_with_history(game_dir):
     assert vi9[-1].text == NEW_RENT
     assert [(r.action, r.proposal) for r in state.rule_history["XIV.6"]][-1] == ("repealed", 1)
     assert state.proposal(1).changed_rules == ["VI.9", "XIV.6"]
-    results = (game_dir.state_dir / "results" / "0002.yaml").read_text()
+    results = (game_dir.state_dir / "results" / "0002.json").read_text()
     assert "Rule VI.9 is automated by the ownership module" in results
     assert jobs.replay_check(game_dir) == []
 

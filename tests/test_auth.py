@@ -17,7 +17,7 @@ from admin.errors import StateError
 from admin.game import GameDir
 from admin.mail.auth import AuthSettings, hash_token
 from admin.mail.intake import Ledger, LedgerEntry, archive_path
-from admin.store import load_yaml
+from admin.store import load_json
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
 SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")
@@ -59,7 +59,7 @@ def ledger(game: GameDir) -> dict[str, LedgerEntry]:
 
 
 def logged(game: GameDir, n: int = 1) -> list[dict[str, Any]]:
-    return load_yaml(game.update_logs()[n])["inputs"]["messages"]
+    return load_json(game.update_logs()[n])["inputs"]["messages"]
 
 
 def proposals(game: GameDir) -> list[str]:

@@ -67,8 +67,8 @@ def test_verify_fails_with_exit_1_when_a_roll_was_forged(tmp_path):
     run("init", str(game))
     run("--game", str(game), "player", "add", "alice", "alice@example.org")
     run("--game", str(game), "update", "--at", "2026-11-04T23:59:59+00:00", "--no-site")
-    results = game / "state" / "results" / "0001.yaml"
-    results.write_text(results.read_text().replace("seed: ", "seed: 00", 1))
+    results = game / "state" / "results" / "0001.json"
+    results.write_text(results.read_text().replace('"seed": "', '"seed": "00', 1))
     out = run("--game", str(game), "verify", check=False)
     assert out.returncode == 1 and "does not hash to its commitment" in out.stderr
 

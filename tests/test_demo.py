@@ -22,7 +22,7 @@ def test_the_demo_runs_four_updates_and_builds_the_site(demo):
     state = demo.load()
     assert (state.update, state.week) == (4, 2)
     assert (demo.root / "site" / "index.html").is_file()
-    assert sorted(p.stem for p in (demo.state_dir / "results").glob("*.yaml")) == ["0000", "0001", "0002", "0003", "0004"]
+    assert sorted(p.stem for p in (demo.state_dir / "results").glob("*.json")) == ["0000", "0001", "0002", "0003", "0004"]
 
 
 def test_the_demo_tells_a_story_with_successes_and_failures(demo):
@@ -43,8 +43,8 @@ def test_replay_check_passes_on_the_demo(demo):
 
 def test_verify_recomputes_every_roll_of_the_demo(demo):
     assert jobs.verify(demo) == []
-    rolls = sum(len(__import__("yaml").safe_load(p.read_text())["dice"]["rolls"])
-                for p in (demo.state_dir / "results").glob("000[1-4].yaml"))
+    rolls = sum(len(json.loads(p.read_text())["dice"]["rolls"])
+                for p in (demo.state_dir / "results").glob("000[1-4].json"))
     assert rolls > 40
 
 
@@ -75,9 +75,7 @@ def test_status_json_of_the_demo_holds_nothing_private(demo):
 def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tmp_path):
     import shutil
 
-    import yaml
-
-    for path in (demo.state_dir / "results").glob("*.yaml"):
+    for path in (demo.state_dir / "results").glob("*.json"):
         assert "card/" not in path.read_text()  # no card draw, so no hidden card, in public files
     for path in (demo.root / "site").rglob("*"):
         if path.is_file():
@@ -86,10 +84,10 @@ def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tm
     shutil.copytree(demo.root, copy)
     game = GameDir(copy)
     log = game.update_logs()[1]
-    data = yaml.safe_load(log.read_text())
+    data = json.loads(log.read_text())
     label, sides, value = data["dice"]["hidden_rolls"][0]
     data["dice"]["hidden_rolls"][0] = [label, sides, value % sides + 1]
-    log.write_text(yaml.safe_dump(data))
+    log.write_text(json.dumps(data))
     assert jobs.verify(game) == [f"update 1: roll {label} (d{sides}) recorded {value % sides + 1}, "
                                  f"recomputes {value}"]
 

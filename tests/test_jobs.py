@@ -1,6 +1,7 @@
 """The update job end to end over a Maildir: exactly once, cut-offs, dry runs, the lock, replay,
 verify, and clear errors for damaged state files."""
 
+import json
 from datetime import datetime
 
 import pytest
@@ -96,14 +97,11 @@ def test_replay_and_verify_after_several_updates(game_dir):
 
 def test_verify_catches_a_forged_roll(game_dir):
     jobs.run_update_job(game_dir, at=WED)
-    path = game_dir.state_dir / "results" / "0001.yaml"
-    text = path.read_text()
-    import yaml
-
-    data = yaml.safe_load(text)
+    path = game_dir.state_dir / "results" / "0001.json"
+    data = json.loads(path.read_text())
     label, sides, value = data["dice"]["rolls"][-1]
     data["dice"]["rolls"][-1] = [label, sides, value % sides + 1]
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(json.dumps(data))
     assert any("recorded" in p for p in jobs.verify(game_dir))
 
 

@@ -303,17 +303,17 @@ def test_the_admin_report_lists_join_requests_and_accepted_proposals_awaiting_th
 
 
 def test_the_admin_report_calls_attention_to_loop_guards_and_a_winner(game_dir: GameDir) -> None:
-    from admin.store import dump_yaml, load_yaml
+    from admin.store import dump_json, load_json
 
     configure(game_dir)
     jobs.run_update_job(game_dir, at=WED)
     path = game_dir.update_logs()[1]
-    log = load_yaml(path)
+    log = load_json(path)
     for kind, text in (("loop-guard", "bob rolled doubles 3 times in a row; the turn stops."),
                        ("winner", "alice wins the game: the richest at the end.")):
         log["events"].append({"kind": kind, "text": text, "player": None, "private": None,
                               "rule": None, "ok": True, "ref": None, "data": {}})
-    path.write_text(dump_yaml(log))
+    path.write_text(dump_json(log))
     mail_out(game_dir, 1)
     (admin,) = [m for m in iter_messages(outbox_of(game_dir).sent_dir) if m["To"] == ADMIN]
     assert ("Needs your attention\n  - bob rolled doubles 3 times in a row; the turn stops.\n"

@@ -238,7 +238,7 @@ def test_an_unchanged_update_page_is_reused_unless_a_full_build_is_asked(tmp_pat
     page.write_text(page.read_text(encoding="utf-8") + "<!-- kept -->", encoding="utf-8")
     build_site(game)
     assert page.read_text(encoding="utf-8").endswith("<!-- kept -->")
-    results = game.state_dir / "results" / "0001.yaml"
+    results = game.state_dir / "results" / "0001.json"
     results.write_text(results.read_text(encoding="utf-8").replace("Thursday", "Thursday "), encoding="utf-8")
     build_site(game)
     assert not page.read_text(encoding="utf-8").endswith("<!-- kept -->")
@@ -326,9 +326,9 @@ def test_a_broken_results_file_fails_the_build_naming_the_file(tmp_path: Path) -
 
     game = make_game(tmp_path / "g", updates=2)
     out = build_site(game)
-    (game.state_dir / "results" / "0002.yaml").write_text(
-        "update: 2\ndice: {rolls: [[a, six, 1]]}\n", encoding="utf-8")
-    with pytest.raises(StateError, match=r"results/0002\.yaml"):
+    (game.state_dir / "results" / "0002.json").write_text(
+        '{"update": 2, "dice": {"rolls": [["a", "six", 1]]}}\n', encoding="utf-8")
+    with pytest.raises(StateError, match=r"results/0002\.json"):
         build_site(game)
     assert (out / "updates" / "0002.html").is_file()  # the old site is still there
 
@@ -538,7 +538,7 @@ def test_an_incremental_build_parses_only_the_results_files_that_changed(tmp_pat
     parsed: list[int] = []
     real = content.parse_results
     monkeypatch.setattr(content, "parse_results", lambda data, n: parsed.append(n) or real(data, n))
-    results = game.state_dir / "results" / "0002.yaml"
+    results = game.state_dir / "results" / "0002.json"
     results.write_text(results.read_text(encoding="utf-8").replace("Sunday", "Sunday "), encoding="utf-8")
     report = build(game)
     assert parsed == [2]

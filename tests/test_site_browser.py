@@ -15,7 +15,7 @@ from admin.game import GameDir
 from admin.model import Proposal, Vote
 from admin.site.build import build_site
 from admin.site.content import player_slugs
-from admin.store import dump_yaml, load_yaml
+from admin.store import dump_json, load_json
 from fixtures.browser import ARTIFACTS, make_game, write_state
 
 pytestmark = pytest.mark.browser
@@ -86,11 +86,11 @@ def _hostile_game(root: Path) -> GameDir:
             sq.name = f"{HOSTILE[i % len(HOSTILE)]} {sq.number}"
             sq.owner = names[i % len(names)]
     write_state(game.root, state)
-    results = game.state_dir / "results" / "0004.yaml"
-    data = load_yaml(results)
+    results = game.state_dir / "results" / "0004.json"
+    data = load_json(results)
     data["events"] += [{"kind": text[:30], "text": text, "player": names[i % len(names)],
                         "rule": text[:20], "ok": i % 2 == 0, "data": {}} for i, text in enumerate(HOSTILE)]
-    results.write_text(dump_yaml(data), encoding="utf-8")
+    results.write_text(dump_json(data), encoding="utf-8")
     return game
 
 

@@ -38,7 +38,7 @@ from admin.mail.intake import Screened, archive_path
 from admin.mail.outbox import DeliveryReport, Outbox
 from admin.mail.smtp import SmtpConfig
 from admin.model import GameState
-from admin.store import from_data, load_yaml
+from admin.store import from_data, load_json
 
 DEFAULT_FROM = "nomopoly@localhost"
 DEFAULT_REMIND_HOURS = 24.0
@@ -122,7 +122,7 @@ def outbox_of(game: GameDir) -> Outbox:
 # -- the update log ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class UpdateLog:
-    """What ``state/log/*-update-<n>.yaml`` says: the emails and their lines, and the events."""
+    """What ``state/log/*-update-<n>.json`` says: the emails and their lines, and the events."""
 
     update: int
     week: int
@@ -138,7 +138,7 @@ def load_update_log(game: GameDir, update: int) -> UpdateLog:
     if path is None:
         raise StateError(f"there is no log of update {update} in {game.log_dir}; updates run: "
                          f"{', '.join(map(str, sorted(game.update_logs()))) or 'none'}")
-    data = load_yaml(path)
+    data = load_json(path)
     inputs = data["inputs"]
     events = tuple(from_data(Event, e, f"{path}: events") for e in data.get("events") or [])
     head = next((e.data for e in events if e.kind == "update"), {})

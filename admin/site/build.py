@@ -33,7 +33,7 @@ from admin.model import GameState, Player, Proposal
 from admin.nomic.ruleset import Ruleset, load_ruleset, rule_anchor
 from admin.site.content import (UpdateResults, diff_words, highlights, load_results, player_slugs,
                                 read_results_cache, render_markdown, results_cache_bytes,
-                                results_files, split_failure)
+                                split_failure)
 from admin.site.export import next_phase, player_worth, public_hands, public_status
 from admin.site.svg import Series, board_svg, initials, ink_on, line_chart, player_colours
 
@@ -386,7 +386,7 @@ def _update_pages(w: Writer, game: GameDir) -> None:
     """One page per update. Its inputs are its own results file, its neighbours' numbers and the
     commitments published before it: never the current week, so old pages stay as they are."""
     site = w.site
-    raw = {int(p.stem): p.read_bytes() for p in results_files(game.state_dir)}
+    raw = {int(p.stem): p.read_bytes() for p in game.results_files()}
     for i, r in enumerate(site.results):
         prev_r = site.results[i - 1] if i else None
         next_r = site.results[i + 1] if i + 1 < len(site.results) else None
@@ -623,7 +623,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False) -> Buil
     settings = game.settings()
     ruleset = load_ruleset(game.rules_dir) if game.rules_dir.is_dir() else None
     cache = {} if full else read_results_cache(out / RESULTS_CACHE)
-    results = load_results(game.state_dir, cache)
+    results = load_results(game.results_files(), cache)
     site = Site(game=game, state=state, title=settings.title or state.name or "Nomopoly",
                 url=settings.site_url, results=[r for r in results if r.number > 0],
                 ruleset=ruleset, colours=player_colours(state), slugs=player_slugs(list(state.players)),

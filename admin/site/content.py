@@ -7,7 +7,6 @@ import difflib
 import hashlib
 import json
 import re
-import zlib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ import yaml
 from markupsafe import Markup, escape
 
 from admin.errors import StateError
-from admin.store import load_yaml
+from admin.store import load_json
 
 # -- player-written markdown -----------------------------------------------------------------
 #: Tags a player's text may use. No images (nothing is ever loaded from elsewhere), no image maps.
@@ -161,21 +160,14 @@ def parse_results(data: dict[str, Any], number: int) -> UpdateResults:
         money=_ints(data.get("money")), net_worth=_ints(data.get("net_worth")))
 
 
-def results_files(state_dir: Path) -> list[Path]:
-    folder = state_dir / "results"
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.glob("*.yaml") if re.fullmatch(r"\d{4,}", p.stem))
-
-
-def load_results(state_dir: Path, cache: dict[str, Any] | None = None) -> list[UpdateResults]:
+def load_results(files: list[Path], cache: dict[str, Any] | None = None) -> list[UpdateResults]:
     """Every update's public results, oldest first.
 
     ``cache`` (see :func:`results_cache`) maps a file's name to the SHA-256 of its bytes and its
     parsed fields: a file whose bytes have not changed is not parsed again. It is filled in place."""
     out = []
     fresh: dict[str, Any] = {}
-    for path in results_files(state_dir):
+    for path in files:
         raw = path.read_bytes()
         sha = hashlib.sha256(raw).hexdigest()
         hit = (cache or {}).get(path.name)
@@ -186,7 +178,7 @@ def load_results(state_dir: Path, cache: dict[str, Any] | None = None) -> list[U
                 continue
             except (KeyError, TypeError, ValueError):
                 pass
-        data = load_yaml(path) or {}
+        data = load_json(path) or {}
         if not isinstance(data, dict):
             raise StateError(f"{path}: expected a mapping (update, week, events, dice ...); "
                              "rebuild it with the update job or restore it with git")
@@ -229,11 +221,11 @@ def _parser_version() -> str:
 
 
 def read_results_cache(path: Path) -> dict[str, Any]:
-    """The parsed results a previous build left (zlib-compressed JSON); {} when none, unreadable,
-    or written by another version of this parser."""
+    """The parsed results a previous build left (JSON); {} when none, unreadable, or written by
+    another version of this parser."""
     try:
-        data = json.loads(zlib.decompress(path.read_bytes()).decode("utf-8"))
-    except (OSError, ValueError, zlib.error):
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("parser") != _parser_version():
         return {}
@@ -242,10 +234,10 @@ def read_results_cache(path: Path) -> dict[str, Any]:
 
 
 def results_cache_bytes(cache: dict[str, Any]) -> bytes:
-    """The cache as bytes: deterministic (sorted keys, zlib has no timestamp)."""
+    """The cache as bytes: deterministic (sorted keys). Plain text, so the privacy tests read it."""
     text = json.dumps({"parser": _parser_version(), "files": cache}, sort_keys=True,
                       ensure_ascii=False, separators=(",", ":"))
-    return zlib.compress(text.encode("utf-8"), 6)
+    return text.encode("utf-8")
 
 
 #: event kinds that are routine (every turn has them): left out of the news on the home page
