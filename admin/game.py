@@ -122,7 +122,7 @@ class GameDir:
         files = {name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)}
         return state_from_files(files, self.state_dir, self.rules_dir)
 
-    def load_public(self, *, archive: bool = True) -> GameState:
+    def load_public(self, *, archive: bool = False) -> GameState:
         """The state without reading any private file (what the site build uses); with
         ``archive``, ``proposals`` also holds every archived proposal, in number order."""
         self._require()

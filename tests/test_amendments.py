@@ -48,7 +48,7 @@ def test_a_free_form_proposal_waits_for_the_admin_who_carries_it_out(game_dir):
     assert game_dir.load().proposal(1).awaiting_admin
     jobs.queue_ruling(game_dir, Ruling("amend", {"proposal": 1, "directives": "AMEND VI.9: Rent is 2 times the number."}))
     jobs.run_update_job(game_dir, at=datetime.fromisoformat("2026-11-11T23:59:59+00:00"))
-    state = game_dir.load_public()  # proposal 1 is archived now that it is carried out
+    state = game_dir.load_public(archive=True)  # proposal 1 is archived now that it is carried out
     assert not state.proposal(1).awaiting_admin and state.archived == {1: "accepted"}
     assert state.rules.rule("VI.9").text == "Rent is 2 times the number."
     assert state.rule_history["VI.9"][-1].proposal == 1

@@ -31,7 +31,7 @@ def test_the_demo_tells_a_story_with_successes_and_failures(demo):
     assert state.square(17).owner == "erin"  # erin landed there before bob, who asked too (XIII.3)
     assert state.square(8).card == "KS"
     assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
-    assert [p.status for p in demo.load_public().proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
+    assert [p.status for p in demo.load_public(archive=True).proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
     assert [j.name for j in state.private.join_requests] == ["mallory"]
     buried = [(b.player, b.card) for b in state.private.buried]
     assert ("bob", "2C") in buried

@@ -479,17 +479,28 @@ def test_proposals_page_shows_every_status_vote_tally_and_what_a_result_moved(tm
     assert re.search(r"mail \(proposals, votes, actions\) must arrive by <time", html) or "Next update" in html
 
 
-def test_proposals_page_reads_the_weekly_archives(tmp_path: Path) -> None:
+def test_archived_proposals_have_a_page_per_week_that_the_rules_page_links_to(tmp_path: Path) -> None:
     from admin.demo import run_demo
+    from admin.game import read_archive
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     html = (out / "proposals.html").read_text(encoding="utf-8")
     archived = sorted((tmp_path / "demo" / "state" / "proposals").glob("week-*.yaml"))
     assert archived
     game = GameDir(tmp_path / "demo")
-    for p in game.load_public().proposals:
+    for p in game.load_public().proposals:  # the live ones
         assert f'id="proposal-{p.number}"' in html
-    assert "accepted, awaiting the Admin" in html
+    rules = (out / "rules.html").read_text(encoding="utf-8")
+    for path in archived:
+        page = f"proposals/{path.stem}.html"
+        assert f'href="{page}"' in html
+        week_html = (out / page).read_text(encoding="utf-8")
+        for p in read_archive(path):
+            assert f'id="proposal-{p.number}"' in week_html and f'id="proposal-{p.number}"' not in html
+            if p.changed_rules:
+                assert f'href="{page}#proposal-{p.number}"' in rules
+    assert "accepted, awaiting the Admin" in html + "".join(
+        (out / f"proposals/{path.stem}.html").read_text(encoding="utf-8") for path in archived)
 
 
 def test_rules_page_shows_each_amendment_as_a_word_diff_and_the_modules_parameters(tmp_path: Path) -> None:
@@ -529,20 +540,24 @@ def test_verify_and_home_show_both_commitments_and_explain_hidden_draws(tmp_path
     assert "✗" not in verify
 
 
-def test_an_incremental_build_parses_only_the_results_files_that_changed(tmp_path: Path,
+def test_an_incremental_build_reads_only_changed_and_recent_results_files(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import admin.site.content as content
+    import admin.site.history as history
+    from admin.site.pages import PLAYER_HISTORY
 
-    game = make_game(tmp_path / "g", updates=3)
+    last = PLAYER_HISTORY + 5
+    game = make_game(tmp_path / "g", updates=last)
     build_site(game)
-    parsed: list[int] = []
-    real = content.parse_results
-    monkeypatch.setattr(content, "parse_results", lambda data, n: parsed.append(n) or real(data, n))
+    read: list[int] = []
+    real = history.read_results
+    monkeypatch.setattr(history, "read_results", lambda path: read.append(int(path.stem)) or real(path))
     results = game.state_dir / "results" / "0002.json"
     results.write_text(results.read_text(encoding="utf-8").replace("Sunday", "Sunday "), encoding="utf-8")
     report = build(game)
-    assert parsed == [2]
-    assert "updates/0002.html" in report.rendered and "updates/0001.html" not in report.rendered
-    parsed.clear()
+    recent = list(range(last - PLAYER_HISTORY + 1, last + 1))  # the player pages list these
+    assert sorted(set(read)) == [2] + recent
+    assert "updates/0002.html" in report.rendered
+    assert not {"updates/0001.html", "updates/0003.html"} & set(report.rendered)
+    read.clear()
     build(game, full=True)
-    assert parsed == [0, 1, 2, 3]
+    assert sorted(set(read)) == list(range(0, last + 1))

@@ -1,24 +1,19 @@
 """What the site shows, made safe: player-written markdown (sanitised with nh3), page slugs for
-any player name, and the per-update results files (``state/results/NNNN.yaml``, public)."""
+any player name, an update's news, and word diffs of amended rules. (The results files are read
+by :mod:`admin.site.history`.)"""
 
 from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import markdown
 import nh3
-import yaml
 from markupsafe import Markup, escape
 
-from admin.errors import StateError
-from admin.store import load_json
 
 # -- player-written markdown -----------------------------------------------------------------
 #: Tags a player's text may use. No images (nothing is ever loaded from elsewhere), no image maps.
@@ -73,173 +68,7 @@ def player_slugs(names: list[str]) -> dict[str, str]:
     return out
 
 
-# -- results files ---------------------------------------------------------------------------
-@dataclass
-class Roll:
-    label: str
-    sides: int
-    value: int
-
-
-@dataclass
-class UpdateResults:
-    """One update's public results (``state/results/NNNN.yaml``)."""
-
-    number: int
-    week: int | None
-    slot: str
-    cutoff: str
-    events: list[dict[str, Any]] = field(default_factory=list)
-    seed: str = ""
-    commitment: str = ""
-    digest: str = ""
-    rolls: list[Roll] = field(default_factory=list)
-    next_commitment: str = ""
-    #: the commitment of this update's hidden seed (cards and other hidden draws; never revealed)
-    hidden_commitment: str = ""
-    next_hidden_commitment: str = ""
-    money: dict[str, int] = field(default_factory=dict)
-    net_worth: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def page(self) -> str:
-        return f"updates/{self.number:04d}.html"
-
-    @property
-    def failed(self) -> int:
-        return sum(1 for e in self.events if e.get("ok") is False)
-
-    @property
-    def seed_checks(self) -> bool | None:
-        """Whether SHA-256 of the revealed seed is the published commitment (None: nothing to check)."""
-        if not self.seed or not self.commitment:
-            return None
-        try:
-            return hashlib.sha256(bytes.fromhex(self.seed)).hexdigest() == self.commitment.lower()
-        except ValueError:
-            return False
-
-
-def _str(value: Any) -> str:
-    return "" if value is None else str(value)
-
-
-def _ints(value: Any) -> dict[str, int]:
-    if not isinstance(value, dict):
-        return {}
-    return {str(k): int(v) for k, v in value.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-
-
-def _event(raw: Any) -> dict[str, Any] | None:
-    if not isinstance(raw, dict) or raw.get("text") is None:
-        return None  # bookkeeping, or a private-only event: never shown
-    kind = re.sub(r"[^a-z0-9-]", "", _str(raw.get("kind")).lower()) or "event"
-    return {"kind": kind, "text": _str(raw.get("text")), "player": raw.get("player"),
-            "rule": raw.get("rule"), "ok": raw.get("ok") is not False,
-            "data": raw.get("data") if isinstance(raw.get("data"), dict) else {}}
-
-
-def parse_results(data: dict[str, Any], number: int) -> UpdateResults:
-    dice = data.get("dice") if isinstance(data.get("dice"), dict) else {}
-    rolls = []
-    for item in dice.get("rolls") or []:
-        if isinstance(item, (list, tuple)) and len(item) == 3:
-            rolls.append(Roll(_str(item[0]), int(item[1]), int(item[2])))
-        elif isinstance(item, dict):
-            rolls.append(Roll(_str(item.get("label")), int(item.get("sides", 0)), int(item.get("value", 0))))
-    week = data.get("week")
-    return UpdateResults(
-        number=int(data.get("update", number)), week=int(week) if isinstance(week, int) else None,
-        slot=_str(data.get("slot")), cutoff=_str(data.get("cutoff")),
-        events=[e for e in map(_event, data.get("events") or []) if e is not None],
-        seed=_str(dice.get("seed")), commitment=_str(dice.get("commitment")),
-        digest=_str(dice.get("digest")), rolls=rolls,
-        next_commitment=_str(data.get("next_commitment")),
-        hidden_commitment=_str(dice.get("hidden_commitment")),
-        next_hidden_commitment=_str(data.get("next_hidden_commitment")),
-        money=_ints(data.get("money")), net_worth=_ints(data.get("net_worth")))
-
-
-def load_results(files: list[Path], cache: dict[str, Any] | None = None) -> list[UpdateResults]:
-    """Every update's public results, oldest first.
-
-    ``cache`` (see :func:`results_cache`) maps a file's name to the SHA-256 of its bytes and its
-    parsed fields: a file whose bytes have not changed is not parsed again. It is filled in place."""
-    out = []
-    fresh: dict[str, Any] = {}
-    for path in files:
-        raw = path.read_bytes()
-        sha = hashlib.sha256(raw).hexdigest()
-        hit = (cache or {}).get(path.name)
-        if isinstance(hit, dict) and hit.get("sha") == sha:
-            try:
-                out.append(_from_fields(hit["fields"]))
-                fresh[path.name] = hit
-                continue
-            except (KeyError, TypeError, ValueError):
-                pass
-        data = load_json(path) or {}
-        if not isinstance(data, dict):
-            raise StateError(f"{path}: expected a mapping (update, week, events, dice ...); "
-                             "rebuild it with the update job or restore it with git")
-        try:
-            results = parse_results(data, int(path.stem))
-        except (TypeError, ValueError) as exc:
-            raise StateError(f"{path}: not a results file the site can read ({exc}); "
-                             "rebuild it with the update job or restore it with git") from None
-        out.append(results)
-        fields = _to_fields(results)
-        if fields is not None:
-            fresh[path.name] = {"sha": sha, "fields": fields}
-    if cache is not None:
-        cache.clear()
-        cache.update(fresh)
-    return sorted(out, key=lambda r: r.number)
-
-
-def _to_fields(r: UpdateResults) -> dict[str, Any] | None:
-    """The parsed results as JSON, or None when JSON would not give them back exactly."""
-    fields = {f: getattr(r, f) for f in r.__dataclass_fields__ if f != "rolls"}
-    fields["rolls"] = [[x.label, x.sides, x.value] for x in r.rolls]
-    try:
-        text = json.dumps(fields, sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return None
-    back = json.loads(text)
-    return back if _from_fields(back) == r else None
-
-
-def _from_fields(fields: dict[str, Any]) -> UpdateResults:
-    data = dict(fields)
-    data["rolls"] = [Roll(str(a), int(b), int(c)) for a, b, c in data.get("rolls", [])]
-    return UpdateResults(**data)
-
-
-def _parser_version() -> str:
-    """Changes whenever the code that parses a results file does: a cache from older code is void."""
-    return hashlib.sha256(Path(__file__).read_bytes() + yaml.__version__.encode()).hexdigest()
-
-
-def read_results_cache(path: Path) -> dict[str, Any]:
-    """The parsed results a previous build left (JSON); {} when none, unreadable, or written by
-    another version of this parser."""
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("parser") != _parser_version():
-        return {}
-    files = data.get("files")
-    return files if isinstance(files, dict) else {}
-
-
-def results_cache_bytes(cache: dict[str, Any]) -> bytes:
-    """The cache as bytes: deterministic (sorted keys). Plain text, so the privacy tests read it."""
-    text = json.dumps({"parser": _parser_version(), "files": cache}, sort_keys=True,
-                      ensure_ascii=False, separators=(",", ":"))
-    return text.encode("utf-8")
-
-
+# -- news ------------------------------------------------------------------------------------
 #: event kinds that are routine (every turn has them): left out of the news on the home page
 ROUTINE = frozenset({"update", "order", "roll", "move", "jump", "land", "rent", "pass-bonus", "card",
                      "health"})

@@ -1,0 +1,216 @@
+"""Writing the pages of a build: render a page only when its inputs changed, keep the rest.
+
+Each page's key is a hash of the templates and code, its path and its own data; the manifest
+(``.nomopoly-build.json`` in the site) records the keys of the last build and the links and
+colours each page looked up (:class:`Lookups`), so a kept page is one whose render would give the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+import jinja2
+
+if TYPE_CHECKING:
+    from admin.site.build import Site
+
+MANIFEST = ".nomopoly-build.json"
+MANIFEST_FORMAT = 2
+NAV = (("home", "Home", "index.html"), ("board", "Board", "board.html"),
+       ("players", "Players", "players.html"), ("proposals", "Proposals", "proposals.html"),
+       ("rules", "Rules", "rules.html"), ("updates", "Updates", "updates.html"),
+       ("verify", "Verify", "verify.html"))
+
+
+def _plain(obj: Any) -> Any:
+    """JSON for what a page renders: dataclasses by their fields, sets sorted."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj, key=str)
+    if isinstance(obj, tuple):
+        return list(obj)
+    if callable(obj):
+        return getattr(obj, "__name__", type(obj).__name__)
+    return repr(obj)
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, default=_plain, sort_keys=True, ensure_ascii=False,
+                                     separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+class Lookups:
+    """The links and colours a page looked up while it rendered, with what it got.
+
+    A page's key covers the data passed to it; what it looks up on the side (does rule VI.9 still
+    have an anchor? what is bob's page called?) is recorded here, and a page is only reused when
+    every look-up still gives the same answer."""
+
+    KINDS = ("colour", "player", "rule", "proposal")
+
+    def __init__(self, site: "Site") -> None:
+        self.site = site
+        self.seen: dict[tuple[str, str], Any] = {}
+
+    def answer(self, kind: str, arg: Any) -> Any:
+        if kind == "rule":
+            return self.site.rule_href(arg)
+        if kind == "player":
+            return self.site.player_href(arg)
+        if kind == "proposal":
+            return self.site.proposal_href(arg)
+        return self.site.colours.get(arg) if isinstance(arg, str) else None
+
+    def ask(self, kind: str, arg: Any) -> Any:
+        value = self.answer(kind, arg)
+        if isinstance(arg, (str, int)) and not isinstance(arg, bool):
+            self.seen[(kind, arg)] = value
+        return value
+
+    def rule_href(self, rule_id: Any) -> str:
+        return self.ask("rule", rule_id)
+
+    def player_href(self, name: Any) -> str:
+        return self.ask("player", name)
+
+    def proposal_href(self, number: Any) -> str:
+        return self.ask("proposal", number)
+
+    def get(self, name: Any, default: Any = None) -> Any:  # ``colours.get(name, "#777")``
+        value = self.ask("colour", name)
+        return default if value is None else value
+
+    def __getitem__(self, name: Any) -> Any:
+        value = self.ask("colour", name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: Any) -> bool:
+        return self.ask("colour", name) is not None
+
+    def record(self) -> list[list[Any]]:
+        return [[k, a, v] for (k, a), v in sorted(self.seen.items())]
+
+    def still(self, record: Any) -> bool:
+        try:
+            return all(self.answer(k, a) == v for k, a, v in record)
+        except (TypeError, ValueError):
+            return False
+
+
+@dataclass
+class BuildReport:
+    """What a build did: ``rendered`` pages ran their template (their inputs changed, or ``full``);
+    ``written`` files got new content; the rest were kept from the previous site as they were."""
+
+    out: Path
+    files: int = 0
+    rendered: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def kept(self) -> int:
+        return self.files - len(self.written)
+
+    def summary(self) -> str:
+        return (f"{len(self.rendered)} of {self.files} pages rendered, {len(self.written)} rewritten, "
+                f"{self.kept} kept as they were ({self.seconds:.2f} s)")
+
+
+class Writer:
+    """Writes the pages into the new site; a page whose inputs match the previous build's manifest
+    is not rendered: its file is kept (hard-linked) from the previous site."""
+
+    def __init__(self, env: jinja2.Environment, site: Site, into: Path, old: Path | None,
+                 base: str, full: bool) -> None:
+        self.env, self.site, self.into, self.old, self.base, self.full = env, site, into, old, base, full
+        self.pages: list[str] = []
+        self.manifest: dict[str, Any] = {}
+        self.report = BuildReport(out=into)
+        self.previous: dict[str, Any] = {}
+        if old is not None and not full:
+            try:
+                data = json.loads((old / MANIFEST).read_text(encoding="utf-8"))
+                self.previous = data.get("pages", {}) if data.get("format") == MANIFEST_FORMAT else {}
+            except (OSError, ValueError, AttributeError):
+                self.previous = {}
+
+    def common(self, path: str, lookups: Lookups) -> dict[str, Any]:
+        s = self.site
+        return {"root": "../" * path.count("/"), "path": path, "site_title": s.title,
+                "site_url": s.url, "nav": NAV, "rule_href": lookups.rule_href,
+                "player_href": lookups.player_href, "proposal_href": lookups.proposal_href,
+                "colours": lookups, "game": s.banner(), "live": None}
+
+    def page(self, template: str, path: str, *, listed: bool = True, inputs: Any = None,
+             lazy: Callable[[], dict[str, Any]] | None = None, **context: Any) -> None:
+        """Render ``template`` to ``path`` unless its inputs are what they were last time.
+
+        The key is the templates and code (``base``), the path, and the page's own data:
+        ``inputs`` when given (e.g. the hash of the results file an update page shows), else
+        ``context``. ``lazy`` adds to the context only when the page is rendered (reading an
+        update's full results is skipped for the pages that are kept)."""
+        if listed:
+            self.pages.append(path)
+        s = self.site
+        key = _digest(self.base, template, path, s.title, s.url, s.banner(),
+                      context if inputs is None else inputs)
+        before = self.previous.get(path)
+        if (isinstance(before, dict) and before.get("key") == key and self.old is not None
+                and self.site_lookups_still(before.get("deps", []))
+                and self._keep(path)):
+            self.manifest[path] = before
+            return
+        lookups = Lookups(self.site)
+        ctx = self.common(path, lookups)
+        ctx.update(context)
+        if lazy is not None:
+            ctx.update(lazy())
+        text = self.env.get_template(template).render(ctx)
+        self.report.rendered.append(path)
+        self.manifest[path] = {"key": key, "deps": lookups.record()}
+        self.write(path, text)
+
+    def site_lookups_still(self, record: Any) -> bool:
+        return isinstance(record, list) and Lookups(self.site).still(record)
+
+    def _keep(self, path: str) -> bool:
+        """Put the previous site's file in the new one, untouched (same inode, same mtime)."""
+        assert self.old is not None
+        source, target = self.old / path, self.into / path
+        if not source.is_file():
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+        self.report.files += 1
+        return True
+
+    def write(self, path: str, text: str | bytes) -> None:
+        """Write a file; one whose bytes equal the previous site's is kept instead of rewritten."""
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        if self.old is not None and not self.full:
+            try:
+                same = (self.old / path).read_bytes() == data
+            except OSError:
+                same = False
+            if same and self._keep(path):
+                return
+        target = self.into / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.report.files += 1
+        self.report.written.append(path)
