@@ -12,7 +12,9 @@ Layout::
     state/proposals.yaml public: the live proposals and their votes
     state/proposals/     public: closed proposals, one archive file per week
     state/rules_history.yaml public: every rule's revisions
-    state/private.yaml   PRIVATE: addresses, token hashes, buried cards, join requests
+    state/private.yaml   PRIVATE: addresses, token hashes, join requests
+    state/buried.tsv     PRIVATE: every buried card (update, square, player, card), one per line:
+                         it grows all game long, so it is kept as plain lines, not YAML
     state/secrets.yaml   PRIVATE: the next update's dice seed (revealed in its log afterwards)
     state/ledger/        PRIVATE: every message taken in, and what became of it (pending.yaml, a
                          tab-separated file per month for the settled ones)
@@ -33,7 +35,7 @@ from typing import Any, Iterator
 
 from admin.engine.dice import Seeds
 from admin.errors import StateError
-from admin.model import GameState, Player, PrivateState, Proposal, RuleRevision, Square
+from admin.model import BuriedCard, GameState, Player, PrivateState, Proposal, RuleRevision, Square
 from admin.nomic.ruleset import dump_section, load_ruleset
 from admin.store import Transaction, dump_yaml, from_data, load_yaml, recover, to_data
 
@@ -120,6 +122,7 @@ class GameDir:
         self._require()
         recover(self.state_dir)
         files = {name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)}
+        files[BURIED] = self._read_text(BURIED)
         return state_from_files(files, self.state_dir, self.rules_dir)
 
     def load_public(self, *, archive: bool = False) -> GameState:
@@ -147,6 +150,15 @@ class GameDir:
             path = self.archive_path(week)
             old = read_archive(path) if path.exists() else []
             tx.write(path, archive_text(old + new))
+
+    def _read_text(self, name: str) -> str:
+        try:
+            return (self.state_dir / name).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return ""
+        except UnicodeDecodeError as exc:
+            raise StateError(f"{self.state_dir / name}: not UTF-8 text (byte {exc.start}); "
+                             "restore it with git") from None
 
     def _read(self, name: str) -> Any:
         if name == "rules_history.yaml" and not (self.state_dir / name).exists():
@@ -238,6 +250,31 @@ def archive_text(proposals: list[Proposal]) -> str:
 
 
 _SPLIT = ("squares", "players", "proposals", "private", "rules", "rule_history")
+BURIED = "buried.tsv"
+_BURIED_FIELDS = ("update", "square", "player", "card")
+
+
+def buried_text(cards: list[BuriedCard]) -> str:
+    """The buried cards as tab-separated lines, with a header naming the columns."""
+    lines = ["\t".join(_BURIED_FIELDS)]
+    lines += [f"{b.update}\t{b.square}\t{b.player}\t{b.card}" for b in cards]
+    return "\n".join(lines) + "\n"
+
+
+def parse_buried(text: str, where: Path) -> list[BuriedCard]:
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if number == 1 or not line.strip():
+            continue
+        cells = line.split("\t")
+        try:
+            update, square, player, card = cells
+            out.append(BuriedCard(square=int(square), card=card, player=player, update=int(update)))
+        except ValueError:
+            raise StateError(f"{where}:{number}: expected four tab-separated columns "
+                             f"({', '.join(_BURIED_FIELDS)}; update and square whole numbers), found "
+                             f"{line!r}; fix the line or restore the file with git") from None
+    return out
 
 
 def state_files(state: GameState) -> dict[str, str]:
@@ -251,7 +288,8 @@ def state_files(state: GameState) -> dict[str, str]:
         "state/players.yaml": dump_yaml({"players": to_data(state.players)}),
         "state/proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
         "state/rules_history.yaml": dump_yaml({"rules": to_data(state.rule_history)}),
-        "state/private.yaml": dump_yaml(to_data(state.private)),
+        "state/private.yaml": dump_yaml({k: v for k, v in to_data(state.private).items() if k != "buried"}),
+        f"state/{BURIED}": buried_text(state.private.buried),
     }
     for section in state.rules.sections:
         files[f"rules_md/{section.filename}"] = dump_section(section)
@@ -274,6 +312,7 @@ def state_from_files(files: dict[str, Any], where: Path, rules_dir: Path | None 
     state.players = field_of("players.yaml", "players", dict[str, Player], {})
     state.proposals = field_of("proposals.yaml", "proposals", list[Proposal], [])
     state.private = from_data(PrivateState, files["private.yaml"] or {}, f"{where / 'private.yaml'}")
+    state.private.buried += parse_buried(files.get(BURIED, ""), where / BURIED)
     state.rule_history = field_of("rules_history.yaml", "rules", dict[str, list[RuleRevision]], {})
     if rules_dir is not None and rules_dir.is_dir():
         state.rules = load_ruleset(rules_dir)

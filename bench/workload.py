@@ -45,7 +45,7 @@ from admin.model import GameState
 from admin.store import Transaction, dump_json, from_data, load_json, to_data
 
 #: bump when the generated game or mail changes, so stale caches are not reused
-VERSION = 2
+VERSION = 3
 OUT = Path(__file__).resolve().parent / "out"
 START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday: week 1
 SECTIONS = ("V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")

@@ -148,6 +148,29 @@ def test_a_wrong_shape_names_the_file_and_field(game_dir):
         game_dir.load()
 
 
+def test_buried_cards_live_in_their_own_tab_separated_file_and_survive_a_reload(game_dir):
+    from admin.model import BuriedCard
+
+    state = game_dir.load()
+    state.private.buried += [BuriedCard(square=3, card="QS", player="alice", update=1),
+                             BuriedCard(square=7, card="2H", player="bob", update=2)]
+    with game_dir.lock():
+        tx = jobs.Transaction(game_dir.state_dir)
+        game_dir.stage_state(tx, state)
+        tx.commit()
+    lines = (game_dir.state_dir / "buried.tsv").read_text().splitlines()
+    assert lines == ["update\tsquare\tplayer\tcard", "1\t3\talice\tQS", "2\t7\tbob\t2H"]
+    assert "buried" not in (game_dir.state_dir / "private.yaml").read_text()
+    assert game_dir.load().private.buried == state.private.buried
+
+
+def test_a_damaged_buried_cards_line_names_the_file_and_line(game_dir):
+    path = game_dir.state_dir / "buried.tsv"
+    path.write_text("update\tsquare\tplayer\tcard\n1\t3\talice\tQS\ntwo\t3\tbob\n")
+    with pytest.raises(StateError, match=r"buried\.tsv:3: expected four tab-separated columns.*'two\\t3\\tbob'"):
+        game_dir.load()
+
+
 def test_dot_files_in_a_maildir_are_not_messages(game_dir):
     for sub in ("new", "cur", "tmp"):
         (_inbox(game_dir) / sub).mkdir(parents=True, exist_ok=True)

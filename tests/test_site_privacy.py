@@ -13,7 +13,7 @@ from admin.site.build import build_site
 from fixtures.browser import BURIED_CARD, PLAYERS, make_game, private_markers
 
 
-PRIVATE_FILES = ("private.yaml", "secrets.yaml", "ledger.yaml")
+PRIVATE_FILES = ("private.yaml", "buried.tsv", "secrets.yaml", "ledger.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +29,13 @@ def _all_output(site: Path) -> dict[str, str]:
 
 def test_the_fixture_really_holds_the_private_values(game: GameDir) -> None:
     private = (game.state_dir / "private.yaml").read_text(encoding="utf-8")
+    buried = (game.state_dir / "buried.tsv").read_text(encoding="utf-8")
     for name in PLAYERS:
         assert private_markers(PLAYERS)[f"email:{name}"] in private
         assert private_markers(PLAYERS)[f"token:{name}"] in private
-    assert f"card: {BURIED_CARD}" in private
+    assert f"\t{BURIED_CARD}\n" in buried
     assert private_markers(PLAYERS)["next_seed"] in (game.state_dir / "secrets.yaml").read_text(encoding="utf-8")
-    assert "buried" in private and private.count("card:") >= 2  # the engine buried one more
+    assert len(buried.splitlines()) >= 3  # the header, the fixture's card, and one the engine buried
 
 
 def test_no_private_value_appears_in_any_file_of_the_site(game: GameDir) -> None:
