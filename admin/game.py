@@ -10,7 +10,7 @@ Layout::
     state/board.yaml     public: the squares
     state/players.yaml   public: players (no addresses)
     state/proposals.yaml public: the live proposals and their votes
-    state/proposals/     public: closed proposals, one archive file per week
+    state/proposals/     public: closed proposals, one archive file per week (JSON, a record)
     state/rules_history.yaml public: every rule's revisions
     state/private.yaml   PRIVATE: addresses, token hashes, join requests
     state/buried.tsv     PRIVATE: every buried card (update, square, player, card), one per line:
@@ -37,7 +37,7 @@ from admin.engine.dice import Seeds
 from admin.errors import StateError
 from admin.model import BuriedCard, GameState, Player, PrivateState, Proposal, RuleRevision, Square
 from admin.nomic.ruleset import dump_section, load_ruleset
-from admin.store import Transaction, dump_yaml, from_data, load_yaml, recover, to_data
+from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, load_yaml, recover, to_data
 
 SCHEMA = 1
 PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml", "rules_history.yaml")
@@ -133,13 +133,17 @@ class GameDir:
         files["private.yaml"] = {}
         state = state_from_files(files, self.state_dir, self.rules_dir)
         if archive:
-            for path in sorted((self.state_dir / "proposals").glob("week-*.yaml")):
+            for path in self.archive_files():
                 state.proposals.extend(read_archive(path))
             state.proposals.sort(key=lambda p: p.number)
         return state
 
     def archive_path(self, week: int) -> Path:
-        return self.state_dir / "proposals" / f"week-{week:04d}.yaml"
+        return self.state_dir / "proposals" / f"week-{week:04d}.json"
+
+    def archive_files(self) -> list[Path]:
+        """The weekly archives of closed proposals, oldest week first."""
+        return sorted((self.state_dir / "proposals").glob("week-*.json"))
 
     def stage_archive(self, tx: Transaction, archived: list[Proposal]) -> None:
         """Add closed proposals to their week's archive file."""
@@ -241,12 +245,12 @@ class GameDir:
 
 # -- state <-> files ---------------------------------------------------------------------------
 def read_archive(path: Path) -> list[Proposal]:
-    data = load_yaml(path) or {}
+    data = load_json(path) or {}
     return from_data(list[Proposal], data.get("proposals", []), f"{path}: proposals")
 
 
 def archive_text(proposals: list[Proposal]) -> str:
-    return dump_yaml({"proposals": to_data(sorted(proposals, key=lambda p: p.number))})
+    return dump_json({"proposals": to_data(sorted(proposals, key=lambda p: p.number))})
 
 
 _SPLIT = ("squares", "players", "proposals", "private", "rules", "rule_history")

@@ -207,7 +207,7 @@ class GameState:
     players: dict[str, Player] = field(default_factory=dict)
     #: the live proposals: open, voting, closed this update, or accepted and awaiting the Admin
     proposals: list[Proposal] = field(default_factory=list)
-    #: the final status of every archived proposal (state/proposals/week-NNNN.yaml hold them)
+    #: the final status of every archived proposal (state/proposals/week-NNNN.json hold them)
     archived: dict[int, str] = field(default_factory=dict)
     buy_rights: list[BuyRight] = field(default_factory=list)
     modules: list[ModuleConfig] = field(default_factory=list)

@@ -88,7 +88,7 @@ def replay_check(game: GameDir) -> list[str]:
             elif path.read_text(encoding="utf-8") != text:
                 problems.append(f"{name} differs from the replayed state")
         extra = ({f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")}
-                 | {f"state/proposals/{p.name}" for p in game.state_dir.glob("proposals/week-*.yaml")}) - set(rebuilt)
+                 | {f"state/proposals/{p.name}" for p in game.archive_files()}) - set(rebuilt)
         problems += [f"{name} is not in the replayed state" for name in sorted(extra)]
         return problems
 

@@ -147,7 +147,7 @@ def synthesise(root: Path, players: int, squares: int, updates: int, seed: int =
         archived = [_proposal(rng, number + i, w, names, live=False) for i in range(2)]
         number += 2
         (root / "state" / "proposals").mkdir(exist_ok=True)
-        (root / "state" / "proposals" / f"week-{w:04d}.yaml").write_text(archive_text(archived),
+        (root / "state" / "proposals" / f"week-{w:04d}.json").write_text(archive_text(archived),
                                                                          encoding="utf-8")
         state.archived.update({p.number: p.status for p in archived})
     state.proposals = [_proposal(rng, number + i, week, names, live=True) for i in range(3)]

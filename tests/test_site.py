@@ -485,7 +485,7 @@ def test_archived_proposals_have_a_page_per_week_that_the_rules_page_links_to(tm
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     html = (out / "proposals.html").read_text(encoding="utf-8")
-    archived = sorted((tmp_path / "demo" / "state" / "proposals").glob("week-*.yaml"))
+    archived = sorted((tmp_path / "demo" / "state" / "proposals").glob("week-*.json"))
     assert archived
     game = GameDir(tmp_path / "demo")
     for p in game.load_public().proposals:  # the live ones

@@ -12,6 +12,7 @@ from typing import Any
 
 import markdown
 import nh3
+from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 
@@ -80,6 +81,29 @@ def highlights(events: list[dict[str, Any]], limit: int = 12) -> list[dict[str, 
               if not e["ok"] or (e["kind"] not in ROUTINE
                                  and not (e["kind"] == "action" and e["data"].get("cmd") == "vote"))]
     return picked[:limit]
+
+
+@pass_context
+def event_item(ctx: Any, e: dict[str, Any]) -> Markup:
+    """One event as a list item, as the ``event`` macro of ``_macros.html`` writes it, in Python:
+    an update page holds ~800 events and a jinja macro call costs ~40 µs, this ~4 µs. Links go
+    through the page's ``rule_href`` (so the build records what the page looked up)."""
+    ok, kind, esc = e["ok"], str(e["kind"]), escape  # str.join takes the escaped parts as they are
+    if ok:
+        what = [esc(e["text"])]
+    else:
+        head, reason = split_failure(str(e["text"]))
+        what = [esc(head)] + ([': <strong class="reason">', esc(reason), "</strong>"] if reason else [])
+    rule = e.get("rule")
+    link: list[str] = []
+    if rule:
+        href = ctx["rule_href"](rule)
+        link = (['<a class="rule" href="', esc(ctx["root"]), esc(href), '">', esc(rule), "</a>"] if href
+                else ['<span class="rule">', esc(rule), "</span>"])
+    label = "not done" if not ok else kind.replace("-", " ")
+    return Markup("".join(['<li class="ev ev-', esc(kind), "" if ok else " failed",
+                           '">\n  <span class="kind">', esc(label), '</span>\n  <span class="what">',
+                           *what, "</span>\n  ", *link, "\n</li>"]))
 
 
 def split_failure(text: str) -> tuple[str, str]:

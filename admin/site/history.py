@@ -216,7 +216,7 @@ def _summary_from(data: dict[str, Any]) -> UpdateSummary:
 
 
 class Archives:
-    """The weekly proposal archives (``state/proposals/week-NNNN.yaml``): which proposals each
+    """The weekly proposal archives (``state/proposals/week-NNNN.json``): which proposals each
     holds and its hash, from the cache when the file is unchanged; the proposals themselves are
     read only for the week pages being rendered."""
 

@@ -23,8 +23,10 @@ from admin.site.writer import Writer
 if TYPE_CHECKING:
     from admin.site.build import Site
 
-#: a player's page lists what happened to them in this many recent updates (older: the archive)
-PLAYER_HISTORY = 20
+#: a player's page lists what happened to them in this many recent updates (three weeks of a
+#: twice-weekly game; older ones are on the update pages). Every update re-renders every player
+#: page (money changes), so this bounds the work of an update's build.
+PLAYER_HISTORY = 6
 #: the players page charts the net worth of this many players, the richest first
 CHART_PLAYERS = 10
 
