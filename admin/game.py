@@ -25,6 +25,7 @@ Layout::
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import re
 import tomllib
@@ -284,7 +285,7 @@ def parse_buried(text: str, where: Path) -> list[BuriedCard]:
 def state_files(state: GameState) -> dict[str, str]:
     """The state as path (relative to the game folder) -> text: the one place that decides what
     goes where. The ruleset is markdown under rules_md/, everything else YAML under state/."""
-    game = {k: v for k, v in to_data(state).items() if k not in _SPLIT}
+    game = {f.name: to_data(getattr(state, f.name)) for f in dataclasses.fields(state) if f.name not in _SPLIT}
     game["schema"] = SCHEMA
     files = {
         "state/game.yaml": dump_yaml(game),
@@ -292,7 +293,8 @@ def state_files(state: GameState) -> dict[str, str]:
         "state/players.yaml": dump_yaml({"players": to_data(state.players)}),
         "state/proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
         "state/rules_history.yaml": dump_yaml({"rules": to_data(state.rule_history)}),
-        "state/private.yaml": dump_yaml({k: v for k, v in to_data(state.private).items() if k != "buried"}),
+        "state/private.yaml": dump_yaml({f.name: to_data(getattr(state.private, f.name))
+                                         for f in dataclasses.fields(state.private) if f.name != "buried"}),
         f"state/{BURIED}": buried_text(state.private.buried),
     }
     for section in state.rules.sections:

@@ -153,12 +153,18 @@ class BuyRight:
     update: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuriedCard:
+    """A card buried under a square (XIV.5-6). Immutable: the engine copies the state at each
+    update, and by the end of a long game there are tens of thousands of these to not copy."""
+
     square: int
     card: str
     player: str
     update: int
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "BuriedCard":
+        return self
 
 
 @dataclass

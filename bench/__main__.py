@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from admin import jobs
 from admin.site.build import build_site
 from admin.testing.dovecot import DovecotServer
 from bench import pipeline, workload
