@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import jinja2
 import pytest
 
 from admin.game import GameDir
@@ -561,3 +562,22 @@ def test_an_incremental_build_reads_only_changed_and_recent_results_files(tmp_pa
     read.clear()
     build(game, full=True)
     assert sorted(set(read)) == list(range(0, last + 1))
+
+
+def test_an_event_item_escapes_its_text_splits_a_failure_and_links_its_rule() -> None:
+    from admin.site.content import event_item
+
+    env = jinja2.Environment(autoescape=True)
+    env.globals["event_item"] = event_item
+    page = env.from_string("{{ event_item(e) }}")
+    links = {"VI.9": "rules.html#rule-VI-9"}
+    render = lambda e: page.render(e=e, root="../", rule_href=lambda r: links.get(r, ""))  # noqa: E731
+    done = render({"kind": "buy", "text": "<b>bob</b> & 'co'", "ok": True, "rule": "VI.9"})
+    assert done == ('<li class="ev ev-buy">\n  <span class="kind">buy</span>\n  <span class="what">'
+                    "&lt;b&gt;bob&lt;/b&gt; &amp; &#39;co&#39;</span>\n"
+                    '  <a class="rule" href="../rules.html#rule-VI-9">VI.9</a>\n</li>')
+    failed = render({"kind": "action", "text": 'bob: "BUY 7" was not done: <no> money', "ok": False,
+                     "rule": "XX.1"})
+    assert '<li class="ev ev-action failed">' in failed and '<span class="kind">not done</span>' in failed
+    assert 'bob: &#34;BUY 7&#34; was not done: <strong class="reason">&lt;no&gt; money</strong>' in failed
+    assert '<span class="rule">XX.1</span>' in failed  # no such rule: no link

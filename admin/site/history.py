@@ -91,10 +91,21 @@ def _ints(value: Any) -> dict[str, int]:
     return {str(k): int(v) for k, v in value.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
+_KINDS: dict[Any, str] = {}
+
+
+def _kind(raw: Any) -> str:
+    """An event kind as a CSS class: lowercase letters, digits and hyphens (memoised: a game has a
+    few dozen kinds and a full build meets half a million events)."""
+    if raw not in _KINDS:
+        _KINDS[raw] = re.sub(r"[^a-z0-9-]", "", _str(raw).lower()) or "event"
+    return _KINDS[raw]
+
+
 def _event(raw: Any) -> dict[str, Any] | None:
     if not isinstance(raw, dict) or raw.get("text") is None:
         return None  # bookkeeping, or a private-only event: never shown
-    kind = re.sub(r"[^a-z0-9-]", "", _str(raw.get("kind")).lower()) or "event"
+    kind = _kind(raw.get("kind")) if isinstance(raw.get("kind"), (str, type(None))) else _kind(str(raw.get("kind")))
     return {"kind": kind, "text": _str(raw.get("text")), "player": raw.get("player"),
             "rule": raw.get("rule"), "ok": raw.get("ok") is not False,
             "data": raw.get("data") if isinstance(raw.get("data"), dict) else {}}
@@ -129,7 +140,8 @@ def parse_results(data: dict[str, Any], number: int, sha: str = "") -> UpdateRes
 
 
 def read_results(path: Path) -> UpdateResults:
-    """Parse one results file; a damaged one is a clear error naming it."""
+    """Parse one results file; a damaged one is a clear error naming it. (The summary of an
+    update is what :meth:`UpdateResults.summary` gives of this.)"""
     raw = path.read_bytes()
     data = load_json(path)
     if not isinstance(data, dict):
@@ -215,6 +227,16 @@ def _summary_from(data: dict[str, Any]) -> UpdateSummary:
     return summary
 
 
+def _numbers(path: Path) -> list[int]:
+    """The numbers of the proposals in an archive file (without building every vote)."""
+    data = load_json(path)
+    try:
+        return [int(p["number"]) for p in data["proposals"]]
+    except (KeyError, TypeError, ValueError):
+        raise StateError(f"{path}: expected a list of proposals, each with a number; restore the "
+                         "file with git") from None
+
+
 class Archives:
     """The weekly proposal archives (``state/proposals/week-NNNN.json``): which proposals each
     holds and its hash, from the cache when the file is unchanged; the proposals themselves are
@@ -233,8 +255,7 @@ class Archives:
             if not (isinstance(hit, dict) and hit.get("stamp") == stamp
                     and isinstance(hit.get("numbers"), list) and isinstance(hit.get("sha"), str)):
                 raw = path.read_bytes()
-                hit = {"stamp": stamp, "sha": hashlib.sha256(raw).hexdigest(),
-                       "numbers": [p.number for p in read(path)]}
+                hit = {"stamp": stamp, "sha": hashlib.sha256(raw).hexdigest(), "numbers": _numbers(path)}
             self.entries[path.name] = hit
             for number in hit["numbers"]:
                 self.week_of[int(number)] = week
