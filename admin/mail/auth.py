@@ -64,13 +64,23 @@ def normalise(address: str, plus: str = "strip") -> str:
     return f"{local}{at}{domain}"
 
 
-def find_player(emails: dict[str, str], sender: str, settings: AuthSettings,
-                active: set[str]) -> str | None:
-    wanted = normalise(sender, settings.plus_addressing)
+def address_book(emails: dict[str, str], settings: AuthSettings, active: set[str]) -> dict[str, str]:
+    """Normalised address -> the active player it belongs to (the first by name if two share
+    one). Built once per update: looking each sender up in it is what :func:`find_player` does,
+    without normalising every player's address again for every email."""
+    book: dict[str, str] = {}
     for name, address in sorted(emails.items()):
-        if name in active and normalise(address, settings.plus_addressing) == wanted:
-            return name
-    return None
+        if name in active:
+            book.setdefault(normalise(address, settings.plus_addressing), name)
+    return book
+
+
+def find_player(emails: dict[str, str], sender: str, settings: AuthSettings,
+                active: set[str], book: dict[str, str] | None = None) -> str | None:
+    """The active player whose registered address is ``sender`` (see :func:`normalise`)."""
+    if book is None:
+        book = address_book(emails, settings, active)
+    return book.get(normalise(sender, settings.plus_addressing))
 
 
 def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str]) -> str | None:
