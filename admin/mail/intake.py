@@ -88,7 +88,9 @@ class Ledger:
                 if len(cells) != len(_FIELDS):
                     raise StateError(f"{path}:{n}: expected {len(_FIELDS)} tab-separated fields "
                                      f"({', '.join(_FIELDS)}); restore the file with git")
-                h, mid, key, received, status, update, reason = (_unescape(c) for c in cells)
+                if "\\" in line:  # rare: only a reason or key with a tab, newline or backslash
+                    cells = [_unescape(c) for c in cells]
+                h, mid, key, received, status, update, reason = cells
                 ledger.messages[h] = _row_entry(h, mid, key, received, status, update, reason,
                                                 f"{path}:{n}")
         pending = folder / "pending.yaml"
@@ -110,14 +112,17 @@ class Ledger:
     def files(self, where: Path) -> dict[Path, str]:
         """The files to write for the entries changed since loading (pending and their months)."""
         folder = self.folder(where)
-        out = {folder / "pending.yaml": dump_yaml({"messages": to_data(
-            {h: e for h, e in sorted(self.messages.items()) if e.status == "pending"})})}
+        pending = {h: e for h, e in self.messages.items() if e.status == "pending"}
+        out = {folder / "pending.yaml": dump_yaml({"messages": to_data(dict(sorted(pending.items())))})}
         months = {self.messages[h].received[:7] for h in self._dirty
                   if self.messages[h].status != "pending"}
+        by_month: dict[str, list[LedgerEntry]] = {m: [] for m in months}
+        for e in self.messages.values():  # one pass, whatever the number of months
+            rows_of = by_month.get(e.received[:7])
+            if rows_of is not None and e.status != "pending":
+                rows_of.append(e)
         for month in sorted(months):
-            rows = sorted((e for e in self.messages.values()
-                           if e.status != "pending" and e.received[:7] == month),
-                          key=lambda e: (e.received, e.hash))
+            rows = sorted(by_month[month], key=lambda e: (e.received, e.hash))
             out[folder / f"{month}.tsv"] = "".join(
                 "\t".join(_escape(getattr(e, f)) for f in _FIELDS) + "\n" for e in rows)
         return out
