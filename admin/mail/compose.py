@@ -1,17 +1,21 @@
-"""Composing mail out: Message-IDs, threading, loop guards, and the text of each kind of message.
+"""Composing mail out: Message-IDs, threading, loop guards, messages, and the lines' verdicts.
 
-Everything here is pure: data in, text or headers out. Which messages an update sends, to whom,
-and the sending itself live in :mod:`admin.mail.mailout` and :mod:`admin.mail.outbox`.
+Everything here is pure: data in, text or headers out. The text of each kind of message is in
+:mod:`admin.mail.texts`; which messages an update sends, to whom, and the sending itself live in
+:mod:`admin.mail.mailout` and :mod:`admin.mail.outbox`.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from email import quoprimime
 from email.message import EmailMessage, Message
+from functools import lru_cache
 from email.utils import formataddr, getaddresses
 from typing import Any, Literal
 
@@ -160,19 +164,115 @@ def new_message(
     """A plain-text message ready for :meth:`admin.mail.outbox.Outbox.queue`.
 
     ``kind`` (``receipt``, ``ack``, ``results``, ``reminder``, ``report``) is written to
-    ``X-Nomopoly-Kind`` so players can filter the game's mail.
+    ``X-Nomopoly-Kind`` so players can filter the game's mail. The message has the headers and
+    content that ``msg[name] = value`` and ``msg.set_content(body)`` give, at a fraction of their
+    cost (an update sends hundreds of these): see :func:`set_header` and :func:`set_text`.
     """
     msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = to
-    msg["Subject"] = " ".join(subject.split())
-    msg["Message-ID"] = message_id
-    msg["Auto-Submitted"] = auto_submitted
-    msg["X-Nomopoly-Kind"] = kind
+    set_header(msg, "From", sender)
+    set_header(msg, "To", to)
+    set_header(msg, "Subject", " ".join(subject.split()))
+    set_header(msg, "Message-ID", message_id)
+    set_header(msg, "Auto-Submitted", auto_submitted)
+    set_header(msg, "X-Nomopoly-Kind", kind)
     for name, value in (extra_headers or {}).items():
-        msg[name] = value
-    msg.set_content(body)
+        set_header(msg, name, value)
+    set_text(msg, body)
     return msg
+
+
+MAX_LINE = 78
+"""RFC 5322's recommended line length, the email package's ``max_line_length``."""
+
+
+def set_header(msg: Message, name: str, value: str) -> None:
+    """``msg[name] = value``, without the header registry's parse when it would change nothing.
+
+    The registry parses every value as it is set, to encode non-ASCII text (RFC 2047), fold long
+    lines and normalise addresses; that was most of the cost of composing a message. A value the
+    registry writes out exactly as it is (:func:`_plain`) is stored raw instead, as a parsed
+    message stores its headers (and parsed when read, like theirs). Anything else, and a second
+    header of a name (which the registry may refuse), takes the registry's way.
+    """
+    if _plain(name.lower(), value) and name not in msg:
+        msg.set_raw(name, value)
+    else:
+        msg[name] = value
+
+
+def _plain(name: str, value: str) -> bool:
+    """True for a short, printable ASCII value, free of encoded-word markers and of blanks at
+    either end, that is plain text, or (for the headers the registry parses) one plain address
+    or Message-ID: the shapes the registry writes back unchanged."""
+    if not (value and len(name) + 2 + len(value) <= MAX_LINE and value.isascii()
+            and value.isprintable() and value == value.strip() and "=?" not in value):
+        return False
+    if name in _ADDRESS_HEADERS:
+        return _PLAIN_ADDRESS.fullmatch(value) is not None
+    if name == "message-id":
+        return _PLAIN_MSGID.fullmatch(value) is not None
+    return name not in _OTHER_STRUCTURED
+
+
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_DOT_ATOM = rf"{_ATOM}(?:\.{_ATOM})*"
+_PLAIN_ADDRESS = re.compile(rf"(?:{_ATOM}(?: {_ATOM})* <{_DOT_ATOM}@{_DOT_ATOM}>|{_DOT_ATOM}@{_DOT_ATOM})")
+_PLAIN_MSGID = re.compile(rf"<{_DOT_ATOM}@{_DOT_ATOM}>")
+_ADDRESS_HEADERS = frozenset(["from", "to", "cc", "bcc", "sender", "reply-to", "resent-from",
+                              "resent-to", "resent-cc", "resent-bcc", "resent-sender"])
+_OTHER_STRUCTURED = frozenset(["date", "resent-date", "orig-date", "mime-version", "content-type",
+                               "content-disposition", "content-transfer-encoding"])
+
+
+def set_text(msg: EmailMessage, body: str) -> None:
+    """``msg.set_content(body)`` for a plain text: the same headers, transfer encoding and
+    decoded content, with quoted-printable encoded by :mod:`binascii` (see :func:`text_payload`)."""
+    cte, payload = text_payload(body)
+    msg.set_raw("Content-Type", 'text/plain; charset="utf-8"')
+    msg.set_raw("Content-Transfer-Encoding", cte)
+    msg.set_payload(payload)
+    msg.set_raw("MIME-Version", "1.0")
+
+
+def text_payload(body: str) -> tuple[str, str]:
+    """The ``Content-Transfer-Encoding`` and encoded payload of a UTF-8 text body.
+
+    The choice is ``set_content``'s: 7bit (8bit if not ASCII) when every line fits in
+    :data:`MAX_LINE`; else quoted-printable, or base64 when the first ten lines say it is shorter.
+    Quoted-printable is :func:`binascii.b2a_qp` (C, lines of at most 76 characters as RFC 2045
+    asks) instead of ``quoprimime`` (Python, one call per character), see :func:`quoted_printable`.
+    """
+    normal = body.encode("utf-8")
+    if b"\r" in normal:  # one \n per line end, as set_content makes them
+        normal = b"\n".join(normal.splitlines()) + b"\n"
+    elif not normal.endswith(b"\n"):
+        normal += b"\n"
+    if not _LONG_LINE.search(normal):
+        if normal.isascii():
+            return "7bit", normal.decode("ascii")
+        return "8bit", normal.decode("ascii", "surrogateescape")
+    sniff = b"\n".join(normal[:-1].split(b"\n", 10)[:10]) + b"\n"  # the first ten lines
+    if len(quoprimime.body_encode(sniff.decode("latin-1"), MAX_LINE)) > len(binascii.b2a_base64(sniff)):
+        return "base64", base64.encodebytes(normal).decode("ascii")
+    return "quoted-printable", quoted_printable(normal)
+
+
+_LONG_LINE = re.compile(rb"[^\n]{%d}" % (MAX_LINE + 1))
+
+
+def quoted_printable(data: bytes) -> str:
+    """``binascii.b2a_qp(data, istext=True)``, one paragraph at a time, remembering the last ones.
+
+    Quoted-printable encodes each line on its own, so a text encodes paragraph by paragraph. The
+    results emails of an update share their longest paragraph (everything that happened), which
+    is then encoded once instead of once per player.
+    """
+    return "\n\n".join(_qp_paragraph(p) for p in data.split(b"\n\n"))
+
+
+@lru_cache(maxsize=64)
+def _qp_paragraph(data: bytes) -> str:
+    return binascii.b2a_qp(data, istext=True).decode("ascii")
 
 
 def address_of(name: str | None, address: str) -> str:
@@ -250,16 +350,27 @@ class LineResult:
     details: tuple[str, ...] = ()
 
 
-def judge_lines(message: LoggedMessage, events: Iterable[Event] | None) -> list[LineResult]:
-    """Each line's verdict. ``events`` are the update's (None: not run yet, as for an ack).
+EventsByRef = Mapping[str, Sequence[Event]]
+"""An update's events by the email line they answer (``<hash>#<line>``), see :func:`events_by_ref`."""
+
+
+def events_by_ref(events: Iterable[Event]) -> dict[str, list[Event]]:
+    """Index an update's events by their ``ref``, once per update: judging each email's lines then
+    costs only its own events, not every event of the update for every email."""
+    by_ref: dict[str, list[Event]] = {}
+    for e in events:
+        if e.ref:
+            by_ref.setdefault(e.ref, []).append(e)
+    return by_ref
+
+
+def judge_lines(message: LoggedMessage, by_ref: EventsByRef | None) -> list[LineResult]:
+    """Each line's verdict. ``by_ref`` are the update's events (:func:`events_by_ref`); None: the
+    update has not run yet, as for an ack.
 
     A line's result is every event whose ``ref`` is ``<hash>#<line>``: its public text, or its
     private text (the sender is the player it belongs to); a parse error quotes what is valid.
     """
-    by_ref: dict[str, list[Event]] = {}
-    for e in events or ():
-        if e.ref:
-            by_ref.setdefault(e.ref, []).append(e)
     out = []
     for line in message.lines:
         if line.error is not None or line.command is None:
@@ -267,11 +378,11 @@ def judge_lines(message: LoggedMessage, events: Iterable[Event] | None) -> list[
                                   (line.error or "not a command",)))
         elif line.command.get("cmd") == "token":
             out.append(LineResult(line.first, line.last, line.text, "secret", ("your token was checked",)))
-        elif events is None:
+        elif by_ref is None:
             out.append(LineResult(line.first, line.last, line.text, "understood",
                                   ("it will be carried out at the next update",)))
         else:
-            found = [e for e in by_ref.get(f"{message.hash}#{line.first}", [])
+            found = [e for e in by_ref.get(f"{message.hash}#{line.first}", ())
                      if e.player in (None, message.player)]
             details = tuple(d for e in found for d in (e.text, e.private) if d)
             if not found:
@@ -282,210 +393,3 @@ def judge_lines(message: LoggedMessage, events: Iterable[Event] | None) -> list[
                 verdict: Verdict = "done" if all(e.ok for e in found) else "not done"
                 out.append(LineResult(line.first, line.last, line.text, verdict, details))
     return out
-
-
-# --------------------------------------------------------------------------------------------
-# Texts
-
-FOOTER_HINT = ("Send commands to the game in a new email or a reply, one per line above any "
-               "quoted text (lines starting with > are not read).")
-
-
-def footer(title: str, site_url: str) -> str:
-    lines = ["-- ", title]
-    if site_url:
-        lines.append(site_url + "/")
-    return "\n".join(lines) + "\n"
-
-
-def format_time(when: datetime) -> str:
-    """``Saturday 2026-11-14 23:59:59 UTC``."""
-    when = when.astimezone(timezone.utc)
-    return when.strftime("%A %Y-%m-%d %H:%M:%S UTC")
-
-
-def _where(line: LineResult) -> str:
-    if line.first == 0:
-        return "subject"
-    return f"lines {line.first}-{line.last}" if line.last > line.first else f"line {line.first}"
-
-
-def _lines_block(results: list[LineResult]) -> list[str]:
-    out = []
-    for r in results:
-        out.append(f"  {_where(r)}: {r.text}")
-        for i, detail in enumerate(r.details or ("",)):
-            label = r.verdict.upper() + ": " if i == 0 else " " * (len(r.verdict) + 2)
-            out.append(f"    {label}{detail}".rstrip())
-    return out
-
-
-def _count(results: list[LineResult]) -> str:
-    order: list[Verdict] = ["done", "understood", "not done", "no result", "not understood"]
-    counts = [f"{sum(r.verdict == v for r in results)} {v}" for v in order
-              if any(r.verdict == v for r in results)]
-    return ", ".join(counts) or "no lines"
-
-
-def receipt_text(*, player: str, message: LoggedMessage, results: list[LineResult], update: int,
-                 week: int, slot: str, title: str, site_url: str) -> str:
-    subject = f'"{message.subject}"' if message.subject else "(no subject)"
-    parts = [
-        f"Hello {player},",
-        "",
-        f"this answers your email {subject}, received {message.received}.",
-        f"It was read in update {update} (week {week}, {slot}). Line by line:",
-        "",
-        *_lines_block(results),
-        "",
-        f"In all: {_count(results)}. Your results for update {update} come in a separate email.",
-        "",
-        FOOTER_HINT,
-        "",
-    ]
-    return "\n".join(parts) + footer(title, site_url)
-
-
-def ack_text(*, player: str, message: LoggedMessage, results: list[LineResult],
-             deadline: datetime | None, title: str, site_url: str) -> str:
-    subject = f'"{message.subject}"' if message.subject else "(no subject)"
-    when = f" (mail closes {format_time(deadline)})" if deadline else ""
-    parts = [
-        f"Hello {player},",
-        "",
-        f"your email {subject} has arrived. This is what the game understood. The commands",
-        f"are carried out at the next update{when};",
-        "its results come by email then.",
-        "",
-        *_lines_block(results),
-        "",
-        f"In all: {_count(results)}.",
-        "",
-        FOOTER_HINT,
-        "",
-    ]
-    return "\n".join(parts) + footer(title, site_url)
-
-
-@dataclass(frozen=True)
-class ResultsView:
-    """What one player's results email shows (built from the state and the update's events)."""
-
-    player: str
-    update: int
-    week: int
-    slot: str
-    happened: tuple[str, ...]
-    money: int
-    health: int
-    square: str
-    transport: str
-    squares: tuple[str, ...]
-    cards: tuple[str, ...]
-    buried: tuple[str, ...]
-    buy_rights: tuple[str, ...]
-    proposals: tuple[str, ...]
-    deadline: datetime | None
-    link: str | None
-    everything: tuple[str, ...]
-    game_over: str | None = None
-
-
-def event_line(e: Event, player: str) -> str | None:
-    """An event as one line for ``player``: the public text, and their private part if theirs."""
-    private = e.private if e.player == player else None
-    if e.text and private:
-        return f"{e.text} (only you see this: {private})"
-    return e.text or private
-
-
-def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
-    def bullets(items: Iterable[str], empty: str) -> list[str]:
-        items = list(items)
-        return [f"  - {i}" for i in items] if items else [f"  {empty}"]
-
-    parts = [f"Hello {v.player},", "",
-             f"update {v.update} (week {v.week}, {v.slot}) has run. This is what it meant for you.", ""]
-    if v.game_over:
-        parts += [f"THE GAME IS OVER: {v.game_over}", ""]
-    parts += ["What happened to you", *bullets(v.happened, "Nothing this update."), ""]
-    parts += [
-        "Where you stand",
-        f"  Money: ${v.money}",
-        f"  Health: {v.health}",
-        f"  Square: {v.square}",
-        f"  Transport: {v.transport}",
-        f"  Squares you own: {', '.join(v.squares) or 'none'}",
-        f"  Your cards (only you see them): {', '.join(v.cards) or 'none'}",
-    ]
-    if v.buried:
-        parts.append(f"  Cards you buried (only you see them): {', '.join(v.buried)}")
-    if v.buy_rights:
-        parts.append(f"  You may still BUY: {', '.join(v.buy_rights)}")
-    parts += ["", "Proposals open for your vote", *bullets(v.proposals, "None."), ""]
-    if v.deadline:
-        parts.append(f"Next deadline: {format_time(v.deadline)}.")
-    if v.link:
-        parts.append(f"This update on the site: {v.link}")
-    parts += ["", f"Everything that happened in update {v.update}",
-              *bullets(v.everything, "Nothing."), "", FOOTER_HINT, ""]
-    return "\n".join(parts) + footer(title, site_url)
-
-
-def reminder_text(*, player: str, deadline: datetime, slot: str, unvoted: list[str],
-                  propose: bool, fine: int, title: str, site_url: str) -> str:
-    parts = [f"Hello {player},", "",
-             f"mail for the next update ({slot}) closes {format_time(deadline)}.", ""]
-    if unvoted:
-        cost = f" and costs ${fine}" if fine else ""
-        parts += ["You have not voted yet on:", *[f"  - {u}" for u in unvoted], "",
-                  f"Not voting counts as Abstain{cost}. To vote, send e.g. VOTE <number> YES "
-                  "(or NO, or ABSTAIN), one line per proposal.", ""]
-    if propose:
-        parts += ["You have not sent a proposal this week: PROPOSE <title>, then its text, "
-                  "then a line END.", ""]
-    parts += ["If your email is already on its way, ignore this one.", ""]
-    return "\n".join(parts) + footer(title, site_url)
-
-
-@dataclass(frozen=True)
-class ReportView:
-    """What the admin's report of one update shows."""
-
-    update: int
-    week: int
-    slot: str
-    cutoff: str
-    events: int
-    acted: tuple[str, ...]
-    refused: tuple[str, ...]
-    not_answered: tuple[str, ...]
-    joins: tuple[str, ...]
-    attention: tuple[str, ...]
-    awaiting: tuple[str, ...]
-    rulings: tuple[str, ...]
-    queued: int
-    waiting: int
-
-
-def report_text(v: ReportView, *, title: str, site_url: str) -> str:
-    def section(name: str, items: tuple[str, ...], empty: str = "none") -> list[str]:
-        return [name, *([f"  - {i}" for i in items] or [f"  {empty}"]), ""]
-
-    parts = [
-        f"Update {v.update} (week {v.week}, {v.slot}), mail up to {v.cutoff}.",
-        "",
-        f"{v.events} events; {len(v.acted)} email(s) acted on"
-        + (f" ({', '.join(sorted(set(v.acted)))})" if v.acted else "")
-        + f"; {len(v.refused)} not acted on.",
-        f"Mail out: {v.queued} message(s) queued for the players"
-        + (f"; {v.waiting} older message(s) still wait in the outbox" if v.waiting else "") + ".",
-        "",
-        *section("Mail not acted on (never answered to the sender)", v.refused),
-        *section("Not answered, or not sent", v.not_answered),
-        *section("Join requests waiting for you (nomopoly player add NAME EMAIL)", v.joins),
-        *section("Needs your attention", v.attention),
-        *section("Accepted proposals awaiting you", v.awaiting),
-        *section("Your rulings applied", v.rulings),
-    ]
-    return "\n".join(parts) + footer(title, site_url)

@@ -22,23 +22,24 @@ archived headers), or is a reply to the game's own mail with no command in it (a
 from __future__ import annotations
 
 import email.policy
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
+from functools import partial
 from typing import Any
 
-from admin.engine.events import Event
 from admin.engine.registry import REGISTRY
 from admin.engine.rules.schedule import slot_of
-from admin.errors import MailError, StateError
+from admin.errors import MailError
 from admin.game import GameDir
-from admin.mail import compose
+from admin.mail import compose, texts
 from admin.mail.intake import Screened, archive_path
 from admin.mail.outbox import DeliveryReport, Outbox
 from admin.mail.smtp import SmtpConfig
+from admin.mail.updatelog import EventIndex, ResultsIndex, UpdateLog, load_update_log, results_view
 from admin.model import GameState
-from admin.store import from_data, load_json
 
 DEFAULT_FROM = "nomopoly@localhost"
 DEFAULT_REMIND_HOURS = 24.0
@@ -119,36 +120,28 @@ def outbox_of(game: GameDir) -> Outbox:
     return Outbox(game.state_dir / "outbox")
 
 
-# -- the update log ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class UpdateLog:
-    """What ``state/log/*-update-<n>.json`` says: the emails and their lines, and the events."""
+class Draft:
+    """A message a run means to send, before its text is written.
 
-    update: int
-    week: int
-    slot: str
-    cutoff: str
-    messages: tuple[compose.LoggedMessage, ...]
-    events: tuple[Event, ...]
-    rulings: tuple[dict[str, Any], ...]
+    Writing the text and the message is most of the work, and the Message-ID depends only on the
+    purpose: :func:`_queue` asks the outbox first, so a re-run writes nothing it queued or sent
+    before (and counts the same messages).
+    """
 
+    purpose: str
+    kind: str
+    to: str
+    subject: str
+    body: Callable[[], str]
+    extra_headers: Mapping[str, str] = field(default_factory=dict)
 
-def load_update_log(game: GameDir, update: int) -> UpdateLog:
-    path = game.update_logs().get(update)
-    if path is None:
-        raise StateError(f"there is no log of update {update} in {game.log_dir}; updates run: "
-                         f"{', '.join(map(str, sorted(game.update_logs()))) or 'none'}")
-    data = load_json(path)
-    inputs = data["inputs"]
-    events = tuple(from_data(Event, e, f"{path}: events") for e in data.get("events") or [])
-    head = next((e.data for e in events if e.kind == "update"), {})
-    return UpdateLog(update=update, week=int(head.get("week", 0)), slot=str(head.get("slot", "")),
-                     cutoff=str(inputs.get("cutoff", "")),
-                     messages=tuple(compose.LoggedMessage.from_record(m)
-                                    for m in inputs.get("messages") or []),
-                     events=events, rulings=tuple(inputs.get("rulings") or []))
+    def message(self, ms: MailSettings) -> EmailMessage:
+        return ms.message(purpose=self.purpose, to=self.to, subject=self.subject, kind=self.kind,
+                          body=self.body(), extra_headers=dict(self.extra_headers))
 
 
+# -- receipts and acks ---------------------------------------------------------------------------
 def _archived_headers(game: GameDir, digest: str) -> Message | None:
     path = archive_path(game.state_dir, digest)
     try:
@@ -158,9 +151,9 @@ def _archived_headers(game: GameDir, digest: str) -> Message | None:
         return None
 
 
-def _why_not_answer(game: GameDir, ms: MailSettings, m: compose.LoggedMessage) -> str | None:
+def _why_not_answer(ms: MailSettings, m: compose.LoggedMessage, archived: Message | None) -> str | None:
     """None when the email may be answered; else the reason, for the admin."""
-    headers: Any = _archived_headers(game, m.hash) or {"From": m.sender}
+    headers: Any = archived or {"From": m.sender}
     if m.kind != "normal" or compose.must_not_answer(headers, [ms.from_address]):
         return "an automatic message, a bounce, list mail or the game's own mail"
     if compose.is_reply_to_us(headers, ms.domain) and not m.has_command():
@@ -168,12 +161,11 @@ def _why_not_answer(game: GameDir, ms: MailSettings, m: compose.LoggedMessage) -
     return None
 
 
-def _reply_to(game: GameDir, m: compose.LoggedMessage) -> dict[str, str]:
-    headers = _archived_headers(game, m.hash)
-    original = headers.get("Message-ID") if headers is not None else None
+def _reply_to(m: compose.LoggedMessage, archived: Message | None) -> dict[str, str]:
+    original = archived.get("Message-ID") if archived is not None else None
     if not original and m.message_id and not m.message_id.startswith("sha256:"):
         original = f"<{m.message_id}>"
-    references = headers.get("References") if headers is not None else None
+    references = archived.get("References") if archived is not None else None
     return compose.reply_headers(original, references, m.subject)
 
 
@@ -182,79 +174,49 @@ def _describe(m: compose.LoggedMessage) -> str:
     return f"{m.sender or '(no sender)'}, {subject}, received {m.received}"
 
 
+AnswerText = Callable[[compose.LoggedMessage, list[compose.LineResult]], str]
+
+
+def _answer_text(text: AnswerText, m: compose.LoggedMessage, by_ref: compose.EventsByRef | None) -> str:
+    return text(m, compose.judge_lines(m, by_ref))
+
+
 def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[compose.LoggedMessage],
-             events: list[Event] | None, purpose: str,
-             text: Any) -> tuple[list[EmailMessage], list[str]]:
+             by_ref: compose.EventsByRef | None, purpose: str,
+             text: AnswerText) -> tuple[list[Draft], list[str]]:
     """Receipts (or acks) for the emails that may be answered; notes on the ones not answered."""
-    out: list[EmailMessage] = []
+    out: list[Draft] = []
     notes: list[str] = []
     for m in messages:
         if m.status != "applied" or m.player is None:
             continue  # refused mail and join requests go to the admin, never to the sender
-        why = _why_not_answer(game, ms, m)
+        archived = _archived_headers(game, m.hash)
+        why = _why_not_answer(ms, m, archived)
         address = state.private.emails.get(m.player)
         if why is None and not address:
             why = f"{m.player} has no registered address"
         if why is not None:
             notes.append(f"not answered: {_describe(m)}: {why}")
             continue
-        thread = _reply_to(game, m)
+        thread = _reply_to(m, archived)
         subject = thread.pop("Subject")
-        out.append(ms.message(purpose=f"{purpose}/{m.hash}", to=compose.address_of(m.player, address),
-                              subject=subject, kind=purpose, body=text(m, compose.judge_lines(m, events)),
-                              extra_headers=thread))
+        out.append(Draft(purpose=f"{purpose}/{m.hash}", kind=purpose, subject=subject,
+                         to=compose.address_of(m.player, address), extra_headers=thread,
+                         body=partial(_answer_text, text, m, by_ref)))
     return out, notes
 
 
 # -- results -------------------------------------------------------------------------------------
-def _about(e: Event, name: str) -> bool:
-    if e.player == name:
-        return True
-    return bool(e.text) and name in (e.data.get("owner"), e.data.get("to"), e.data.get("from"))
+def _results_text(ms: MailSettings, index: ResultsIndex, state: GameState, name: str) -> str:
+    return texts.results_text(results_view(index, state, name), **ms.text_args())
 
 
-def _square(state: GameState, number: int) -> str:
-    sq = state.square(number)
-    return f"{number} ({sq.name})" if sq is not None and sq.name else str(number)
-
-
-def results_view(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
-                 name: str) -> compose.ResultsView:
-    from admin.cards import card_name
-    from admin.jobs import deadline
-
-    player = state.players[name]
-    proposals = []
-    for p in state.proposals:
-        if p.status == "voting":
-            vote = p.votes.get(name)
-            mine = (f"your vote: {vote.choice.upper()} (you may change it)" if vote else
-                    f"not voted yet: send VOTE {p.number} YES, NO or ABSTAIN")
-            proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
-    over = None
-    if state.ended:
-        over = f"{state.winner} won" if state.winner else (state.end_reason or "it has ended")
-    return compose.ResultsView(
-        player=name, update=log.update, week=log.week, slot=log.slot,
-        happened=tuple(line for e in log.events if _about(e, name)
-                       for line in [compose.event_line(e, name)] if line),
-        money=player.money, health=player.health, square=_square(state, player.square),
-        transport=player.transport,
-        squares=tuple(_square(state, s.number) for s in state.squares
-                      if s.owner == name and not s.destroyed),
-        cards=tuple(f"{card} ({card_name(card)})" for card in player.cards),
-        buried=tuple(f"{b.card} on square {b.square}" for b in state.private.buried if b.player == name),
-        buy_rights=tuple(f"square {r.square}" for r in state.buy_rights if r.player == name),
-        proposals=tuple(proposals), deadline=deadline(game, state),
-        link=f"{ms.site_url}/updates/{log.update:04d}.html" if ms.site_url else None,
-        everything=tuple(e.text for e in log.events if e.text), game_over=over)
-
-
-def _results(game: GameDir, ms: MailSettings, state: GameState,
-             log: UpdateLog) -> tuple[list[EmailMessage], list[str]]:
+def _results(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
+             events: EventIndex) -> tuple[list[Draft], list[str]]:
     if state.update != log.update:
         return [], [f"results of update {log.update} not composed: the game is at update "
                     f"{state.update} now, and results show the state right after their update"]
+    index = ResultsIndex.of(game, state, log, events, ms.site_url)
     out, notes = [], []
     for name, player in sorted(state.players.items()):
         if not player.active:
@@ -263,21 +225,19 @@ def _results(game: GameDir, ms: MailSettings, state: GameState,
         if not address:
             notes.append(f"no results for {name}: no registered address")
             continue
-        body = compose.results_text(results_view(game, ms, state, log, name), **ms.text_args())
-        out.append(ms.message(purpose=f"results/update-{log.update}/{name}",
-                              to=compose.address_of(name, address), kind="results", body=body,
-                              subject=f"[{ms.title}] Update {log.update} results for {name}"))
+        out.append(Draft(purpose=f"results/update-{log.update}/{name}", kind="results",
+                         to=compose.address_of(name, address),
+                         subject=f"[{ms.title}] Update {log.update} results for {name}",
+                         body=partial(_results_text, ms, index, state, name)))
     return out, notes
 
 
 # -- the admin's report --------------------------------------------------------------------------
-def _report(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str], queued: int,
-            waiting: int) -> EmailMessage | None:
-    if not ms.admin_address:
-        return None
+def _report_text(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str], queued: int,
+                 waiting: int) -> str:
     rulings = tuple(f"{r.get('kind')} {r.get('args') or ''} {r.get('note') or ''}".strip()
                     for r in log.rulings)
-    view = compose.ReportView(
+    view = texts.ReportView(
         update=log.update, week=log.week, slot=log.slot, cutoff=log.cutoff, events=len(log.events),
         acted=tuple(m.player or m.sender for m in log.messages if m.status == "applied"),
         refused=tuple(f"{_describe(m)}: {m.status}: {m.reason}" for m in log.messages
@@ -289,14 +249,24 @@ def _report(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str]
         awaiting=tuple(f"{p.number}. {p.title} (by {p.proposer})" for p in state.proposals
                        if p.status == "accepted" and getattr(p, "awaiting_admin", False)),
         rulings=rulings, queued=queued, waiting=waiting)
-    return ms.message(purpose=f"report/update-{log.update}", to=ms.admin_address, kind="report",
-                      subject=f"[{ms.title}] Admin report for update {log.update}",
-                      body=compose.report_text(view, **ms.text_args()))
+    return texts.report_text(view, **ms.text_args())
+
+
+def _report(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str], queued: int,
+            waiting: int) -> Draft | None:
+    if not ms.admin_address:
+        return None
+    return Draft(purpose=f"report/update-{log.update}", to=ms.admin_address, kind="report",
+                 subject=f"[{ms.title}] Admin report for update {log.update}",
+                 body=partial(_report_text, ms, state, log, list(notes), queued, waiting))
 
 
 # -- entry points --------------------------------------------------------------------------------
-def _queue(outbox: Outbox, messages: list[EmailMessage]) -> tuple[str, ...]:
-    return tuple(str(m["Message-ID"]) for m in messages if outbox.queue(m))
+def _queue(outbox: Outbox, ms: MailSettings, drafts: list[Draft]) -> tuple[str, ...]:
+    """Queue, as one batch, the drafts not queued or sent before (the others are not written).
+    Each message is composed as the outbox takes it, so memory holds one, not the batch."""
+    fresh = (d.message(ms) for d in drafts if not outbox.knows(ms.message_id(d.purpose)))
+    return tuple(outbox.queue_all(fresh))
 
 
 def deliver(game: GameDir, ms: MailSettings) -> DeliveryReport:
@@ -312,27 +282,26 @@ def deliver(game: GameDir, ms: MailSettings) -> DeliveryReport:
 
 
 def mail_out(game: GameDir, update: int) -> DeliveryReport:
-    """Queue the receipts, results and admin report of ``update``, then deliver. Idempotent."""
+    """Queue the receipts, results and admin report of ``update`` (one batch), then deliver.
+    Idempotent: a re-run writes only what is missing from the outbox, and sends nothing twice."""
     with game.lock(wait=True):
         state = game.load()
         ms = MailSettings.read(game, state)
         log = load_update_log(game, update)
         outbox = outbox_of(game)
         waiting = len(outbox.pending())
+        events = EventIndex.of(log.events)
 
         def receipt(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
-            return compose.receipt_text(player=m.player or "", message=m, results=results,
-                                  update=log.update, week=log.week, slot=log.slot, **ms.text_args())
+            return texts.receipt_text(player=m.player or "", message=m, results=results,
+                                      update=log.update, week=log.week, slot=log.slot, **ms.text_args())
 
-        receipts, notes = _answers(game, ms, state, list(log.messages), list(log.events),
-                                   "receipt", receipt)
-        results, result_notes = _results(game, ms, state, log)
-        queued = _queue(outbox, receipts + results)
+        receipts, notes = _answers(game, ms, state, list(log.messages), events.by_ref, "receipt", receipt)
+        results, result_notes = _results(game, ms, state, log, events)
         report = _report(ms, state, log, notes + result_notes, len(receipts) + len(results), waiting)
         if report is None:
             result_notes.append("no [mail] admin_address in nomopoly.toml: no admin report sent")
-        else:
-            queued += _queue(outbox, [report])
+        queued = _queue(outbox, ms, receipts + results + ([report] if report else []))
     return replace(deliver(game, ms), queued=queued, notes=tuple(notes + result_notes))
 
 
@@ -347,10 +316,10 @@ def remind(game: GameDir, now: datetime) -> DeliveryReport:
         state = game.load()
         ms = MailSettings.read(game, state)
         due = deadline(game, state)
-        messages: list[EmailMessage] = []
+        drafts: list[Draft] = []
         if due is not None and not state.ended and due - timedelta(hours=ms.remind_hours) <= now < due:
-            messages = _reminders(game, ms, state, due, now)
-        queued = _queue(outbox_of(game), messages)
+            drafts = _reminders(game, ms, state, due, now)
+        queued = _queue(outbox_of(game), ms, drafts)
     return replace(deliver(game, ms), queued=queued)
 
 
@@ -378,7 +347,7 @@ def _sent_already(game: GameDir, state: GameState, now: datetime) -> tuple[dict[
 
 
 def _reminders(game: GameDir, ms: MailSettings, state: GameState, due: datetime,
-               now: datetime) -> list[EmailMessage]:
+               now: datetime) -> list[Draft]:
     slots = REGISTRY.params(state, "schedule")["slots"]
     week, slot = slot_of(slots, state.update + 1)
     voting = [p for p in state.proposals if p.status == "voting"]
@@ -396,12 +365,12 @@ def _reminders(game: GameDir, ms: MailSettings, state: GameState, due: datetime,
         if not unvoted and not propose:
             continue
         what = "vote" if unvoted else "proposal"
-        body = compose.reminder_text(player=name, deadline=due, slot=slot.name, unvoted=unvoted,
-                               propose=propose, fine=fine, **ms.text_args())
-        out.append(ms.message(purpose=f"remind/{due.isoformat()}/{name}", kind="reminder",
-                              to=compose.address_of(name, address), body=body,
-                              subject=f"[{ms.title}] Reminder: your {what} before "
-                                      f"{compose.format_time(due)}"))
+        body = partial(texts.reminder_text, player=name, deadline=due, slot=slot.name,
+                       unvoted=unvoted, propose=propose, fine=fine, **ms.text_args())
+        out.append(Draft(purpose=f"remind/{due.isoformat()}/{name}", kind="reminder",
+                         to=compose.address_of(name, address), body=body,
+                         subject=f"[{ms.title}] Reminder: your {what} before "
+                                 f"{texts.format_time(due)}"))
     return out
 
 
@@ -416,10 +385,10 @@ def ack(game: GameDir, screened: list[Screened], state: GameState | None = None)
     due = deadline(game, state)
 
     def text(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
-        return compose.ack_text(player=m.player or "", message=m, results=results, deadline=due,
-                          **ms.text_args())
+        return texts.ack_text(player=m.player or "", message=m, results=results, deadline=due,
+                              **ms.text_args())
 
     messages = [compose.LoggedMessage.from_record(s.log_record()) for s in screened]
     acks, notes = _answers(game, ms, state, messages, None, "ack", text)
-    queued = _queue(outbox_of(game), acks)
+    queued = _queue(outbox_of(game), ms, acks)
     return replace(deliver(game, ms), queued=queued, notes=tuple(notes))

@@ -1,10 +1,12 @@
 """Mail out, the queue: a folder of messages delivered by SMTP or left as .eml files.
 
-What a message says is composed in :mod:`admin.mail.compose`; which messages an update sends is
-decided in :mod:`admin.mail.mailout`; the SMTP session is :mod:`admin.mail.smtp`. The flow::
+What a message says is composed in :mod:`admin.mail.texts` and :mod:`admin.mail.compose`; which
+messages an update sends is decided in :mod:`admin.mail.mailout`; the files (names, bytes) are
+:mod:`admin.mail.eml`; the SMTP session is :mod:`admin.mail.smtp`. The flow::
 
     outbox = Outbox(game_dir / "state" / "outbox")
     outbox.queue(msg)              # pending/<name>.eml, atomically; False if queued or sent before
+    outbox.queue_all(messages)     # the same for many, as one batch (one fsync of the folder)
     report = outbox.deliver(smtp)  # SMTP, or (smtp=None) the .eml files are the delivery
 
 The ``sent/`` folder is the ledger. A file's name is derived from its Message-ID only, so a re-run
@@ -15,34 +17,35 @@ raised; the message stays in ``pending/`` and is retried on the next run.
 
 from __future__ import annotations
 
-import email.policy
 import fcntl
-import hashlib
 import os
-import re
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.parser import BytesParser
-from email.utils import formatdate
 from pathlib import Path
 from typing import Literal
 
-from admin.store import fsync_dir, write_atomic
 from admin.errors import MailError
 from admin.mail.compose import AUTO_SUBMITTED_RECEIPT, AUTO_SUBMITTED_RESULTS, msgids
-from admin.mail.smtp import (
-    ADDRESS_HEADERS,
-    ConnectError,
-    SendError,
-    SmtpConfig,
-    SmtpSession,
-    addresses,
-    needs_smtputf8,
-    recipients,
-    refusals,
+from admin.mail.eml import (  # file_name, read_eml and iter_messages: part of the outbox's API
+    addresses_in,
+    eml_files,
+    file_bytes,
+    file_message_id,
+    file_name,
+    first_value,
+    fsync_files,
+    iter_messages,
+    raw_headers,
+    read_eml,
 )
+from admin.mail.smtp import ConnectError, SendError, SmtpConfig, SmtpSession, refusals
+from admin.store import fsync_dir, write_failed
+
+__all__ = ["DeliveryReport", "Failure", "Outbox", "file_name", "iter_messages", "read_eml"]
+
 
 # --------------------------------------------------------------------------------------------
 # The outbox
@@ -109,8 +112,9 @@ class Outbox:
 
     Guarantees:
 
-    * :meth:`queue` writes each message atomically (temp file, fsync, ``os.replace``) and never
-      twice: a Message-ID already in ``pending/`` or ``sent/`` is not queued again.
+    * :meth:`queue_all` (and :meth:`queue`, a batch of one) writes each message atomically (temp
+      file, fsync, ``os.replace``) and never twice: a Message-ID already in ``pending/`` or
+      ``sent/`` (or earlier in the batch) is not queued again.
     * :meth:`deliver` moves a message to ``sent/`` only after the SMTP server accepted it (or, with
       no SMTP configured, the move *is* the delivery). Anything that fails stays in ``pending/``.
     * At most once, except for one honest gap: SMTP has no idempotent submission, so if the process
@@ -118,6 +122,29 @@ class Outbox:
       (microseconds, plus the fsync), the next run sends that one message again. Recording a
       "sending" mark first would only turn that duplicate into a possible loss, so we do not.
       The identical Message-ID lets the recipient's client thread or collapse the duplicate.
+
+    Durability: queueing N messages and moving them to ``sent/`` costs N + 3 fsyncs (it cost 4N),
+    sending them by SMTP 2N + 2. What must be durable, and when:
+
+    * A file under its final name is always whole: its data is fsynced before the rename, since
+      a torn file would be sent as garbage and, its name being taken, never be written again. One
+      fsync per file is the unavoidable part; they run in parallel, so that the file system
+      commits them together (:func:`~admin.mail.eml.fsync_files`).
+    * The new names are made durable once per batch (one fsync of ``pending/`` after the
+      renames), not once per message. Until :meth:`queue_all` returns, nothing relies on them:
+      the messages are derived from the committed state (same Message-IDs, same file names), so
+      after a crash part way (of the process: the renames done so far stay; of the machine: some
+      may be lost) running the same command again (``nomopoly mail-out UPDATE``) queues exactly
+      what is missing. When it returns they are durable, because some could not be composed
+      again later (results once the next update has run, a reminder after its deadline).
+    * ``sent/`` is the ledger. With SMTP, each message the server accepted is moved there and
+      ``sent/`` is fsynced before the next one is sent, so the gap above stays one message wide
+      (an SMTP round trip per message dwarfs the fsync). The removals from ``pending/`` are
+      fsynced once, at the end: a lost removal leaves the file in both folders, and the next run
+      only deletes it (``sent/`` wins).
+    * Without SMTP the move is the delivery and nothing has reached anyone yet: the files, whole
+      already, are all moved, then ``sent/`` and ``pending/`` are fsynced once each. A machine
+      crash before that leaves files in ``pending/`` (or in both), which the next run moves.
 
     Two runs must not deliver the same outbox at once; the game's lock sees to that.
     """
@@ -135,39 +162,54 @@ class Outbox:
         The message must carry Message-ID, From, at least one recipient and ``Auto-Submitted``.
         A missing ``Date`` is added (in the file only; ``msg`` is not changed).
         """
-        message_id = self._check_queueable(msg)
+        return bool(self.queue_all([msg]))
+
+    def queue_all(self, messages: Iterable[EmailMessage]) -> list[str]:
+        """Queue every message not seen before, as one batch (see the class docstring); returns
+        their Message-IDs in order. Each message is checked as :meth:`queue` says and written to
+        a temp file as it comes (a generator of messages is composed one at a time, so memory
+        holds one message, not the batch); none is renamed into ``pending/`` before all are
+        written. A message that fails its check (:class:`~admin.errors.MailError`), or a file that
+        cannot be written (a full disk: :class:`~admin.errors.StateError`), fails the batch with
+        none of it queued and no temp file left."""
+        batch = _Batch(self.pending_dir)
+        try:
+            for msg in messages:
+                headers = raw_headers(msg)
+                message_id = self._check_queueable(msg, headers)
+                if not batch.has(message_id) and not self.knows(message_id):
+                    batch.write(message_id, file_bytes(msg, headers))
+            if batch.names:
+                self.sent_dir.mkdir(parents=True, exist_ok=True)
+                batch.commit()
+        except BaseException:
+            batch.discard()
+            raise
+        return batch.message_ids
+
+    def knows(self, message_id: str) -> bool:
+        """True when the message is queued or sent already: a caller can skip composing it."""
         name = file_name(message_id)
-        if (self.pending_dir / name).exists() or (self.sent_dir / name).exists():
-            return False
-        # Non-ASCII addresses cannot be RFC 2047-encoded: such a message is written as UTF-8 and
-        # sent with SMTPUTF8 (RFC 6531), which the server then has to offer.
-        utf8 = needs_smtputf8(addresses(msg, ADDRESS_HEADERS))
-        data = msg.as_bytes(policy=email.policy.SMTPUTF8 if utf8 else email.policy.SMTP)
-        if msg.get("Date") is None:
-            data = f"Date: {formatdate(usegmt=True)}\r\n".encode("ascii") + data
-        self.pending_dir.mkdir(parents=True, exist_ok=True)
-        self.sent_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.pending_dir / name, data)
-        return True
+        return (self.pending_dir / name).exists() or (self.sent_dir / name).exists()
 
     @staticmethod
-    def _check_queueable(msg: EmailMessage) -> str:
-        ids = msgids(msg.get("Message-ID"))
+    def _check_queueable(msg: EmailMessage, headers: dict[str, list[str]]) -> str:
+        ids = msgids(first_value(headers, "message-id"))
         if len(ids) != 1:
             raise MailError(
                 f"cannot queue a message with Message-ID {msg.get('Message-ID')!r} "
                 f"(subject {msg.get('Subject')!r}); set msg['Message-ID'] = make_message_id(...)"
             )
-        if not msg.get("From"):
+        if not first_value(headers, "from").strip():
             raise MailError(
                 f"cannot queue {ids[0]} without a From header; set it to the game's address"
             )
-        if not recipients(msg):
+        if not addresses_in(headers, ("To", "Cc", "Bcc")):
             raise MailError(
                 f"cannot queue {ids[0]} (subject {msg.get('Subject')!r}): "
                 "no address in To, Cc or Bcc"
             )
-        if msg.get("Auto-Submitted") is None:
+        if "auto-submitted" not in headers:
             raise MailError(
                 f"cannot queue {ids[0]} without an Auto-Submitted header; set "
                 f"'{AUTO_SUBMITTED_RECEIPT}' on receipts and '{AUTO_SUBMITTED_RESULTS}' on "
@@ -179,10 +221,10 @@ class Outbox:
 
     def pending(self) -> list[Path]:
         """Queued files in queue order (oldest first)."""
-        return _eml_files(self.pending_dir)
+        return eml_files(self.pending_dir)
 
     def sent(self) -> list[Path]:
-        return _eml_files(self.sent_dir)
+        return eml_files(self.sent_dir)
 
     def is_sent(self, message_id: str) -> bool:
         return (self.sent_dir / file_name(message_id)).exists()
@@ -202,12 +244,7 @@ class Outbox:
         with self._locked():
             files = self.pending()
             if smtp is None:
-                moved = []
-                for path in files:
-                    message_id = _file_message_id(path)
-                    self._mark_sent(path)
-                    moved.append(message_id)
-                return DeliveryReport(mode="outbox", sent_ids=tuple(moved))
+                return DeliveryReport(mode="outbox", sent_ids=self._move_all(files))
             if not files:
                 return DeliveryReport(mode="smtp")
             try:
@@ -218,12 +255,28 @@ class Outbox:
                 return self._send_all(session, files)
             finally:
                 session.close()
+                fsync_dir(self.pending_dir)  # the removals, once (see the class docstring)
+
+    def _move_all(self, files: list[Path]) -> tuple[str, ...]:
+        """Without SMTP: move every file to ``sent/``, then fsync both folders once."""
+        moved = []
+        self.sent_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            for path in files:
+                message_id = file_message_id(path)
+                os.replace(path, self.sent_dir / path.name)
+                moved.append(message_id)
+        finally:
+            if files:
+                fsync_dir(self.sent_dir)
+                fsync_dir(self.pending_dir)
+        return tuple(moved)
 
     def not_delivered(self, reason: str, *, temporary: bool = False) -> DeliveryReport:
         """The report of a run that could not send at all: every pending message failed."""
         return DeliveryReport(
             mode="smtp",
-            failed=tuple(Failure(_file_message_id(p), p, reason) for p in self.pending()),
+            failed=tuple(Failure(file_message_id(p), p, reason) for p in self.pending()),
             connection_error=reason,
             temporary=temporary,
         )
@@ -241,7 +294,7 @@ class Outbox:
         refused: list[Failure] = []
         connection_error: str | None = None
         for path in files:
-            message_id = _file_message_id(path)
+            message_id = file_message_id(path)
             if connection_error is not None:
                 failed.append(Failure(message_id, path, connection_error))
                 continue
@@ -279,56 +332,56 @@ class Outbox:
         )
 
     def _mark_sent(self, path: Path) -> None:
+        """After the server took it: into the ledger, durably, before the next message is sent."""
         self.sent_dir.mkdir(parents=True, exist_ok=True)
         os.replace(path, self.sent_dir / path.name)
         fsync_dir(self.sent_dir)
-        fsync_dir(path.parent)
 
 
-# --------------------------------------------------------------------------------------------
-# Files
+class _Batch:
+    """The files of one :meth:`Outbox.queue_all`: temp files first, then their fsyncs, the renames
+    and one fsync of the folder. Each file's mtime is the batch's start plus its rank, so that
+    :meth:`Outbox.pending` keeps the queue order within a batch (a file system's clock ticks far
+    slower than a batch is written)."""
 
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.message_ids: list[str] = []
+        self.names: list[str] = []
+        self.seen: set[str] = set()
+        self.stamp = time.time_ns()
 
-def file_name(message_id: str) -> str:
-    """The outbox file name of a Message-ID: readable when the id is tame, always safe, unique."""
-    ids = msgids(message_id)
-    raw = (ids[0] if ids else message_id).strip("<>")
-    safe = re.sub(r"[^A-Za-z0-9._@+=-]", "_", raw).lstrip(".")[:150]
-    if safe != raw or not safe:
-        safe = f"{safe}-{hashlib.sha256(raw.encode()).hexdigest()[:12]}"
-    return f"{safe}.eml"
+    def has(self, message_id: str) -> bool:
+        return file_name(message_id) in self.seen
 
+    def temp(self, name: str) -> Path:
+        return self.folder / f".{name}.tmp"
 
-def _eml_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    files = [p for p in folder.iterdir() if p.suffix == ".eml" and not p.name.startswith(".")]
-    return sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name))
+    def write(self, message_id: str, data: bytes) -> None:
+        name = file_name(message_id)
+        self.message_ids.append(message_id)
+        self.names.append(name)
+        self.seen.add(name)
+        tmp = self.temp(name)
+        try:
+            if len(self.names) == 1:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                mtime = self.stamp + len(self.names)
+                os.utime(fh.fileno(), ns=(mtime, mtime))
+        except OSError as exc:
+            raise write_failed(tmp, exc) from exc
 
+    def commit(self) -> None:
+        try:
+            fsync_files([self.temp(name) for name in self.names])
+            for name in self.names:
+                os.replace(self.temp(name), self.folder / name)
+        except OSError as exc:
+            raise write_failed(self.folder, exc) from exc
+        fsync_dir(self.folder)
 
-def _file_message_id(path: Path) -> str:
-    try:
-        with path.open("rb") as f:
-            headers = BytesParser(policy=email.policy.default).parse(f, headersonly=True)
-        ids = msgids(headers.get("Message-ID"))
-    except (OSError, ValueError):
-        ids = []
-    return ids[0] if ids else f"<unknown: {path.name}>"
-
-
-def read_eml(path: Path) -> EmailMessage:
-    """Parse an outbox file with ``policy.default``.
-
-    Files hold the wire format (CRLF line ends, exactly the bytes SMTP sends); they are read with LF
-    line ends so that ``get_content()`` gives back the text that was composed.
-    """
-    data = path.read_bytes().replace(b"\r\n", b"\n")
-    msg = BytesParser(policy=email.policy.default).parsebytes(data)
-    assert isinstance(msg, EmailMessage)  # policy.default makes EmailMessage objects
-    return msg
-
-
-def iter_messages(folder: Path) -> Iterator[EmailMessage]:
-    """Parse every .eml file of a folder (e.g. ``outbox.sent_dir``) in queue order; see read_eml."""
-    for path in _eml_files(folder):
-        yield read_eml(path)
+    def discard(self) -> None:
+        for name in self.names:
+            self.temp(name).unlink(missing_ok=True)

@@ -1,0 +1,180 @@
+"""What an update tells mail out: its log (emails, lines, events) and each player's results view.
+
+``state/log/*-update-<n>.json`` holds every event of the update (thousands in a large game).
+Mail out answers each email from the events of its lines and shows each player the events about
+them, their squares, cards and votes. :class:`EventIndex` and :class:`ResultsIndex` sort all of
+that by player in one pass per update, so composing an update's mail costs in proportion to the
+players and emails, not to players times events (or times squares).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from admin.engine.events import Event
+from admin.errors import StateError
+from admin.game import GameDir
+from admin.mail import compose, texts
+from admin.model import GameState, Proposal
+from admin.store import from_data, load_json
+
+
+@dataclass(frozen=True)
+class UpdateLog:
+    """What ``state/log/*-update-<n>.json`` says: the emails and their lines, and the events."""
+
+    update: int
+    week: int
+    slot: str
+    cutoff: str
+    messages: tuple[compose.LoggedMessage, ...]
+    events: tuple[Event, ...]
+    rulings: tuple[dict[str, Any], ...]
+
+
+def load_update_log(game: GameDir, update: int) -> UpdateLog:
+    path = game.update_logs().get(update)
+    if path is None:
+        raise StateError(f"there is no log of update {update} in {game.log_dir}; updates run: "
+                         f"{', '.join(map(str, sorted(game.update_logs()))) or 'none'}")
+    data = load_json(path)
+    inputs = data["inputs"]
+    events = tuple(event_of(e, path, i) for i, e in enumerate(data.get("events") or []))
+    head = next((e.data for e in events if e.kind == "update"), {})
+    return UpdateLog(update=update, week=int(head.get("week", 0)), slot=str(head.get("slot", "")),
+                     cutoff=str(inputs.get("cutoff", "")),
+                     messages=tuple(compose.LoggedMessage.from_record(m)
+                                    for m in inputs.get("messages") or []),
+                     events=events, rulings=tuple(inputs.get("rulings") or []))
+
+
+_NONE = type(None)
+_EVENT_TYPES: dict[str, tuple[type, ...]] = {
+    "kind": (str,), "text": (str, _NONE), "player": (str, _NONE), "private": (str, _NONE),
+    "rule": (str, _NONE), "ok": (bool,), "ref": (str, _NONE), "data": (dict,),
+}
+assert set(_EVENT_TYPES) == {f.name for f in dataclasses.fields(Event)}, "Event changed: update this"
+
+
+def event_of(record: Any, path: Path, index: int) -> Event:
+    """``from_data(Event, record)``, checked as strictly, at a fraction of its cost per event.
+
+    A record as the update wrote it (known fields of the right types; JSON keys are text) is
+    passed to ``Event`` directly; anything else goes through :func:`~admin.store.from_data`, whose
+    error names the file, the event and the field.
+    """
+    if (type(record) is dict and "kind" in record
+            and all(type(v) in _EVENT_TYPES.get(k, ()) for k, v in record.items())):
+        return Event(**record)
+    return from_data(Event, record, f"{path}: events[{index}]")
+
+
+@dataclass(frozen=True)
+class EventIndex:
+    """An update's events, indexed once: by the email line they answer and by the player each is
+    about (see :meth:`of`), in the update's order."""
+
+    by_ref: dict[str, list[Event]]
+    by_player: dict[str, list[Event]]
+    public: tuple[str, ...]
+    """Every public text, for the "everything that happened" part of each player's results."""
+
+    @classmethod
+    def of(cls, events: Iterable[Event]) -> EventIndex:
+        events = list(events)
+        by_player: dict[str, list[Event]] = {}
+        for e in events:
+            for name in about(e):
+                by_player.setdefault(name, []).append(e)
+        return cls(by_ref=compose.events_by_ref(events), by_player=by_player,
+                   public=tuple(e.text for e in events if e.text))
+
+    def about(self, player: str) -> list[Event]:
+        return self.by_player.get(player, [])
+
+
+def about(e: Event) -> list[str]:
+    """The players an event is about, each once: its own player, and with a public text, the
+    players it names as ``owner``, ``to`` or ``from`` (a rent paid to you, a square you lost)."""
+    names = [e.player] if e.player is not None else []
+    if e.text:
+        for key in ("owner", "to", "from"):
+            value = e.data.get(key)
+            if isinstance(value, str) and value not in names:
+                names.append(value)
+    return names
+
+
+# -- each player's results -----------------------------------------------------------------------
+def _square(state: GameState, number: int) -> str:
+    sq = state.square(number)
+    return f"{number} ({sq.name})" if sq is not None and sq.name else str(number)
+
+
+@dataclass(frozen=True)
+class ResultsIndex:
+    """What every player's results draw on, gathered once per update (see :meth:`of`), so that
+    each player's view costs only what is theirs."""
+
+    update: int
+    week: int
+    slot: str
+    events: EventIndex
+    squares: dict[str, list[str]]
+    buried: dict[str, list[str]]
+    buy_rights: dict[str, list[str]]
+    voting: tuple[Proposal, ...]
+    deadline: datetime | None
+    link: str | None
+    game_over: str | None
+
+    @classmethod
+    def of(cls, game: GameDir, state: GameState, log: UpdateLog, events: EventIndex,
+           site_url: str) -> ResultsIndex:
+        from admin.jobs import deadline
+
+        squares: dict[str, list[str]] = {}
+        for s in state.squares:
+            if s.owner and not s.destroyed:
+                squares.setdefault(s.owner, []).append(_square(state, s.number))
+        buried: dict[str, list[str]] = {}
+        for b in state.private.buried:
+            buried.setdefault(b.player, []).append(f"{b.card} on square {b.square}")
+        buy_rights: dict[str, list[str]] = {}
+        for r in state.buy_rights:
+            buy_rights.setdefault(r.player, []).append(f"square {r.square}")
+        over = None
+        if state.ended:
+            over = f"{state.winner} won" if state.winner else (state.end_reason or "it has ended")
+        return cls(update=log.update, week=log.week, slot=log.slot, events=events, squares=squares,
+                   buried=buried, buy_rights=buy_rights,
+                   voting=tuple(p for p in state.proposals if p.status == "voting"),
+                   deadline=deadline(game, state), game_over=over,
+                   link=f"{site_url}/updates/{log.update:04d}.html" if site_url else None)
+
+
+def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.ResultsView:
+    from admin.cards import card_name
+
+    player = state.players[name]
+    proposals = []
+    for p in index.voting:
+        vote = p.votes.get(name)
+        mine = (f"your vote: {vote.choice.upper()} (you may change it)" if vote else
+                f"not voted yet: send VOTE {p.number} YES, NO or ABSTAIN")
+        proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
+    return texts.ResultsView(
+        player=name, update=index.update, week=index.week, slot=index.slot,
+        happened=tuple(line for e in index.events.about(name)
+                       for line in [texts.event_line(e, name)] if line),
+        money=player.money, health=player.health, square=_square(state, player.square),
+        transport=player.transport, squares=tuple(index.squares.get(name, ())),
+        cards=tuple(f"{card} ({card_name(card)})" for card in player.cards),
+        buried=tuple(index.buried.get(name, ())), buy_rights=tuple(index.buy_rights.get(name, ())),
+        proposals=tuple(proposals), deadline=index.deadline, link=index.link,
+        everything=index.events.public, game_over=index.game_over)
