@@ -19,6 +19,7 @@ from typing import Sequence
 import pytest
 
 from admin.errors import StateError
+from admin import store
 from admin.mail import intake
 from admin.mail.intake import Ledger, LedgerEntry, archive_path, take_in
 from admin.mail.sources import RawMessage
@@ -84,22 +85,22 @@ def barriers(monkeypatch: pytest.MonkeyPatch) -> Barriers:
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    real_syncfs = intake.syncfs_function()
+    real_syncfs = store.syncfs_function()
     if real_syncfs is not None:
         def syncfs(fd: int) -> None:
             seen.calls.append(("syncfs", fd_path(fd)))
             real_syncfs(fd)
 
-        monkeypatch.setattr(intake, "syncfs_function", lambda: syncfs)
+        monkeypatch.setattr(store, "syncfs_function", lambda: syncfs)
     return seen
 
 
 def no_syncfs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(intake, "syncfs_function", lambda: None)
+    monkeypatch.setattr(store, "syncfs_function", lambda: None)
 
 
 # -- a constant number of syncs ----------------------------------------------------------------
-@pytest.mark.skipif(intake.syncfs_function() is None, reason="syncfs(2) is Linux-only")
+@pytest.mark.skipif(store.syncfs_function() is None, reason="syncfs(2) is Linux-only")
 def test_the_syncs_of_a_take_in_do_not_grow_with_the_number_of_messages(tmp_path, barriers):
     counts = {}
     for n in (1, 10, 200):
@@ -112,7 +113,7 @@ def test_the_syncs_of_a_take_in_do_not_grow_with_the_number_of_messages(tmp_path
     assert [kind for kind, _ in barriers.calls[-3:]] == ["syncfs", "fsync", "fsync"]
 
 
-@pytest.mark.skipif(intake.syncfs_function() is None, reason="syncfs(2) is Linux-only")
+@pytest.mark.skipif(store.syncfs_function() is None, reason="syncfs(2) is Linux-only")
 def test_a_duplicate_delivery_adds_only_its_months_ledger_file(tmp_path, barriers):
     raws = [raw_mail(i) for i in range(20)] + [raw_mail(99, message_id="<batch-3@example.org>")]
     report = take_in(tmp_path / "state", ListSource(raws), None)
@@ -141,7 +142,7 @@ def test_a_dry_run_writes_and_syncs_nothing(tmp_path, barriers):
 @pytest.mark.parametrize("use_syncfs", [True, False], ids=["syncfs", "fsync-each"])
 def test_every_archive_file_is_synced_before_the_ledger_names_it(tmp_path, barriers, monkeypatch,
                                                                  use_syncfs):
-    if use_syncfs and intake.syncfs_function() is None:
+    if use_syncfs and store.syncfs_function() is None:
         pytest.skip("syncfs(2) is Linux-only")
     if not use_syncfs:
         no_syncfs(monkeypatch)
@@ -245,7 +246,7 @@ def test_a_failing_sync_stops_before_the_ledger_is_written(tmp_path, monkeypatch
     def failing(fd: int) -> None:
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(intake, "syncfs_function", lambda: failing)
+    monkeypatch.setattr(store, "syncfs_function", lambda: failing)
     state = tmp_path / "state"
     with pytest.raises(StateError, match="could not write .*Input/output error"):
         take_in(state, ListSource([raw_mail(i) for i in range(3)]), None)

@@ -14,6 +14,7 @@ from fixtures.smtp import SMTP_PASSWORD, SmtpSink
 from test_mailout import configure, first_update
 from test_outbox import alice, compose, three_messages
 
+from admin import store
 from admin.engine.events import Event
 from admin.errors import MailError, StateError
 from admin.game import GameDir
@@ -44,6 +45,13 @@ def fsyncs(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         real(fd)
 
     monkeypatch.setattr(os, "fsync", counting)
+    real_syncfs = store.syncfs_function()
+    if real_syncfs is not None:
+        def syncfs(fd: int) -> None:
+            counts["syncfs"] += 1
+            real_syncfs(fd)
+
+        monkeypatch.setattr(store, "syncfs_function", lambda: syncfs)
     return counts
 
 
@@ -97,15 +105,21 @@ def test_events_are_read_as_strictly_as_from_data(tmp_path: Path) -> None:
 
 
 # -- a batch -------------------------------------------------------------------------------------
-def test_a_batch_is_queued_in_order_with_one_fsync_per_file_and_one_for_the_folder(
-        outbox: Outbox, fsyncs: Counter[str]) -> None:
+@pytest.mark.parametrize("use_syncfs", [True, False], ids=["syncfs", "fsync-each"])
+def test_a_batch_is_queued_in_order_with_one_barrier_for_the_files_and_one_for_the_folder(
+        outbox: Outbox, fsyncs: Counter[str], monkeypatch: pytest.MonkeyPatch, use_syncfs: bool) -> None:
+    if use_syncfs and store.syncfs_function() is None:
+        pytest.skip("syncfs(2) is Linux-only")
+    if not use_syncfs:
+        monkeypatch.setattr(store, "syncfs_function", lambda: None)
     messages = [compose(f"results/update-3/p{i:02d}", f"p{i:02d}@example.org") for i in range(30)]
     queued = outbox.queue_all(messages + [messages[3]])  # a duplicate in the batch is queued once
     assert queued == [str(m["Message-ID"]) for m in messages]
-    assert fsyncs == {"file": 30, "pending": 1}
+    barrier = {"syncfs": 1} if use_syncfs else {"file": 30}
+    assert fsyncs == {**barrier, "pending": 1}
     assert [eml.file_message_id(p) for p in outbox.pending()] == queued  # queue order kept
     assert all(outbox.knows(m) for m in queued)
-    assert outbox.queue_all(messages) == [] and fsyncs == {"file": 30, "pending": 1}
+    assert outbox.queue_all(messages) == [] and fsyncs == {**barrier, "pending": 1}
     assert not list(outbox.pending_dir.glob(".*.tmp"))
 
 
@@ -164,7 +178,7 @@ from test_outbox import three_messages
 def killed(paths):  # the temp files are written; die before any is fsynced or renamed
     os.kill(os.getpid(), signal.SIGKILL)
 
-module.fsync_files = killed
+module.sync_files = killed
 Outbox({folder!r}).queue_all(three_messages())
 """
 
@@ -181,14 +195,15 @@ def test_a_batch_killed_part_way_is_queued_whole_by_the_rerun_and_sent_once(outb
 
 
 # -- mail out ------------------------------------------------------------------------------------
-def test_mail_out_costs_one_fsync_per_message_and_a_rerun_composes_and_syncs_nothing(
+def test_mail_out_costs_one_barrier_per_batch_and_a_rerun_composes_and_syncs_nothing(
         game_dir: GameDir, fsyncs: Counter[str], monkeypatch: pytest.MonkeyPatch) -> None:
     configure(game_dir)
     first_update(game_dir)
     fsyncs.clear()
     first = mail_out(game_dir, 1)
     assert (first.sent, len(first.queued)) == (6, 6)
-    assert fsyncs == {"file": 6, "pending": 2, "sent": 1}
+    barrier = {"syncfs": 1} if store.syncfs_function() is not None else {"file": 6}
+    assert fsyncs == {**barrier, "pending": 2, "sent": 1}
     composed: list[str] = []
     real = compose_module.new_message
     monkeypatch.setattr(compose_module, "new_message",
@@ -223,10 +238,12 @@ def test_over_smtp_each_sent_message_is_in_the_ledger_before_the_next_is_sent(
     first_update(game_dir)
     fsyncs.clear()
     assert mail_out(game_dir, 1).sent == 6
-    assert fsyncs == {"file": 6, "pending": 2, "sent": 6}
+    barrier = {"syncfs": 1} if store.syncfs_function() is not None else {"file": 6}
+    assert fsyncs == {**barrier, "pending": 2, "sent": 6}
     assert len(smtp_server.messages) == 6
 
 
 def test_a_single_queue_is_a_batch_of_one(outbox: Outbox, fsyncs: Counter[str]) -> None:
     assert outbox.queue(alice()) is True and outbox.queue(alice()) is False
-    assert fsyncs == {"file": 1, "pending": 1}
+    barrier = {"syncfs": 1} if store.syncfs_function() is not None else {"file": 1}
+    assert fsyncs == {**barrier, "pending": 1}

@@ -1,4 +1,4 @@
-"""The outbox's files: their names, their bytes (the wire format), reading them back, fsyncing many.
+"""The outbox's files: their names, their bytes (the wire format), reading them back.
 
 Each file holds one message exactly as SMTP sends it (CRLF line ends, a ``Date``); its name is
 derived from the Message-ID only (:func:`file_name`), which is what makes the outbox's ``sent/``
@@ -13,7 +13,6 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from email.generator import BytesGenerator
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
@@ -137,30 +136,6 @@ class _Generator(BytesGenerator):
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def fsync_files(paths: list[Path]) -> None:
-    """fsync every file, several at a time: the file system commits fsyncs that wait together in
-    one journal commit, so a batch costs a few commits instead of one per file."""
-    workers = min(_FSYNC_WORKERS, len(paths))
-    if workers <= 1:
-        for path in paths:
-            _fsync_file(path)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for _ in pool.map(_fsync_file, paths):  # re-raises the first failure
-            pass
-
-
-_FSYNC_WORKERS = 8
-
-
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def read_eml(path: Path) -> EmailMessage:

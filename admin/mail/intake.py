@@ -17,11 +17,8 @@
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import hashlib
 import os
-import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -36,7 +33,7 @@ from admin.mail.message import MailText, read_message, strip_subject
 from admin.mail.sources import MailSource, RawMessage
 from admin.model import GameState
 from admin.errors import StateError
-from admin.store import dump_yaml, from_data, fsync_dir, load_yaml, to_data, write_atomic, write_failed
+from admin.store import dump_yaml, from_data, load_yaml, sync_files, to_data, write_atomic, write_failed
 
 Status = Literal["pending", "applied", "rejected", "ignored", "duplicate"]
 
@@ -289,26 +286,9 @@ class ArchiveBatch:
         """Make every file added so far durable (the one barrier of the batch)."""
         if not self.files:
             return
-        folders = sorted({p.parent for p in self.files})
-        try:
-            syncfs = syncfs_function()
-            if syncfs is not None:
-                devices = {os.stat(folder).st_dev: folder for folder in folders}
-                for folder in devices.values():
-                    fd = os.open(folder, os.O_RDONLY)
-                    try:
-                        syncfs(fd)
-                    finally:
-                        os.close(fd)
-            else:
-                for path in self.files:
-                    fd = os.open(path, os.O_RDONLY)
-                    try:
-                        os.fsync(fd)
-                    finally:
-                        os.close(fd)
-                for folder in [*folders, self.state_dir / "mail", self.state_dir]:
-                    fsync_dir(folder)  # new <hh> folders are entries in mail/, mail/ in state/
+        folders = {p.parent for p in self.files} | {self.state_dir / "mail", self.state_dir}
+        try:  # new <hh> folders are entries in mail/, and mail/ one in state/
+            sync_files(self.files, folders)
         except OSError as exc:
             raise write_failed(self.files[0].parent, exc) from exc
         self.files.clear()
@@ -322,28 +302,6 @@ def _holds(path: Path, digest: str) -> bool:
         return False
     except OSError:  # a folder in the way, no permission ...: the write will say what is wrong
         return False
-
-
-@functools.cache
-def syncfs_function() -> Callable[[int], None] | None:
-    """``syncfs(2)`` (Linux): flush every file and folder of the file system holding ``fd``, and
-    report a write-back error (since Linux 5.8) as an OSError. None where it is missing."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        raw_syncfs = libc.syncfs
-    except (OSError, AttributeError):
-        return None
-    raw_syncfs.argtypes = [ctypes.c_int]
-    raw_syncfs.restype = ctypes.c_int
-
-    def syncfs(fd: int) -> None:
-        if raw_syncfs(fd) != 0:
-            errno = ctypes.get_errno()
-            raise OSError(errno, os.strerror(errno))
-
-    return syncfs
 
 
 def _message_id(raw: bytes, digest: str) -> str:

@@ -36,13 +36,12 @@ from admin.mail.eml import (  # file_name, read_eml and iter_messages: part of t
     file_message_id,
     file_name,
     first_value,
-    fsync_files,
     iter_messages,
     raw_headers,
     read_eml,
 )
 from admin.mail.smtp import ConnectError, SendError, SmtpConfig, SmtpSession, refusals
-from admin.store import fsync_dir, write_failed
+from admin.store import fsync_dir, sync_files, write_failed
 
 __all__ = ["DeliveryReport", "Failure", "Outbox", "file_name", "iter_messages", "read_eml"]
 
@@ -127,9 +126,9 @@ class Outbox:
     sending them by SMTP 2N + 2. What must be durable, and when:
 
     * A file under its final name is always whole: its data is fsynced before the rename, since
-      a torn file would be sent as garbage and, its name being taken, never be written again. One
-      fsync per file is the unavoidable part; they run in parallel, so that the file system
-      commits them together (:func:`~admin.mail.eml.fsync_files`).
+      a torn file would be sent as garbage and, its name being taken, never be written again. The
+      whole batch is made durable by one barrier (:func:`admin.store.sync_files`: ``syncfs(2)``,
+      or parallel fsyncs that the file system commits together).
     * The new names are made durable once per batch (one fsync of ``pending/`` after the
       renames), not once per message. Until :meth:`queue_all` returns, nothing relies on them:
       the messages are derived from the committed state (same Message-IDs, same file names), so
@@ -375,7 +374,7 @@ class _Batch:
 
     def commit(self) -> None:
         try:
-            fsync_files([self.temp(name) for name in self.names])
+            sync_files([self.temp(name) for name in self.names])
             for name in self.names:
                 os.replace(self.temp(name), self.folder / name)
         except OSError as exc:
