@@ -33,7 +33,7 @@ from admin.site.content import event_item, player_slugs, render_markdown, split_
 from admin.site.export import player_worth
 from admin.site.history import Archives, History
 from admin.site.pages import PLAYER_HISTORY, render_all
-from admin.site.svg import Series, initials, ink_on, line_chart, player_colours
+from admin.site.svg import Series, draw_chart, initials, ink_on, player_colours
 from admin.site.writer import MANIFEST, MANIFEST_FORMAT, BuildReport, Writer
 
 #: what a build keeps for the next (public data only): each results file's summary and each
@@ -161,6 +161,12 @@ class Site:
 
     def chart(self, names: list[str], *, worth: bool, money_too: bool, title: str) -> dict[str, Markup] | None:
         """The chart twice: wide for screens, narrow for phones (CSS shows one; no JavaScript)."""
+        return draw_chart(self.chart_data(names, worth=worth, money_too=money_too, title=title))
+
+    def chart_data(self, names: list[str], *, worth: bool, money_too: bool,
+                   title: str) -> tuple[list[Series], list[int], str] | None:
+        """What a chart shows (its series, the update numbers, its title): a page's key covers
+        this, not the SVG drawn from it."""
         points = [s for s in self.history.updates if s.money or s.net_worth]
         if not points:
             return None
@@ -174,8 +180,7 @@ class Site:
                 label = f"{name}: net worth" if money_too else name
                 series.append(Series(label, colour, [r.net_worth.get(name) for r in points],
                                      dashed=money_too))
-        return {"wide": line_chart(series, xs, title),
-                "narrow": line_chart(series, xs, title, width=380, height=280)}
+        return series, xs, title
 
 
 def _sources(game: GameDir) -> str:

@@ -17,7 +17,7 @@ from admin.nomic.ruleset import rule_anchor
 from admin.site.content import diff_words, highlights
 from admin.site.export import next_phase, public_hands, public_status
 from admin.site.history import UpdateSummary
-from admin.site.svg import board_svg
+from admin.site.svg import board_svg, draw_chart
 from admin.site.writer import Writer
 
 if TYPE_CHECKING:
@@ -75,9 +75,11 @@ def _player_pages(w: Writer) -> None:
     older = len(site.history.updates) > PLAYER_HISTORY
     for row in site.standings():
         name = row["name"]
-        chart = site.chart([name], worth=True, money_too=True, title=f"{name}: money and net worth")
-        w.page("player.html", site.player_href(name), p=row, history=mine.get(name, []),
-               chart=chart, hands=hands, older=older)
+        chart = site.chart_data([name], worth=True, money_too=True, title=f"{name}: money and net worth")
+        history = mine.get(name, [])
+        w.page("player.html", site.player_href(name), inputs=[row, history, hands, older, chart],
+               lazy=lambda data=chart: {"chart": draw_chart(data)},
+               p=row, history=history, hands=hands, older=older)
 
 
 def _history(site: Site, rule_id: str) -> list[Any]:

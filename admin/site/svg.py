@@ -343,3 +343,12 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
                    f'{escape(label)}</text>')
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def draw_chart(data: tuple[list[Series], list[int], str] | None) -> dict[str, Markup] | None:
+    """A chart's data drawn twice: wide for screens, narrow for phones (CSS shows one)."""
+    if data is None:
+        return None
+    series, xs, title = data
+    return {"wide": line_chart(series, xs, title),
+            "narrow": line_chart(series, xs, title, width=380, height=280)}
