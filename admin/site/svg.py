@@ -318,17 +318,26 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
                        f'class="ax">{x}</text>')
     out.append(f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle" class="ax">'
                f'{escape(x_label)}</text>')
+    x_text = [f"{px(i):.1f}" for i in range(n)]  # the same for every series
+    y_text: dict[float, str] = {}  # money often stays put from one update to the next
+
+    def point(i: int, val: float) -> str:
+        y = y_text.get(val)
+        if y is None:
+            y = y_text[val] = f"{py(val):.1f}"
+        return f"{x_text[i]},{y}"
+
     for s in series:
         dash = ' stroke-dasharray="7 5"' if s.dashed else ""
-        runs: list[list[tuple[float, float]]] = [[]]
+        runs: list[list[str]] = [[]]
         for i, val in enumerate(s.values):
             if val is None:
                 runs.append([])
             else:
-                runs[-1].append((px(i), py(val)))
+                runs[-1].append(point(i, val))
         for run in runs:
             if len(run) > 1:
-                pts = " ".join(f"{a:.1f},{b:.1f}" for a, b in run)
+                pts = " ".join(run)
                 out.append(f'<polyline points="{pts}" fill="none" stroke="{s.colour}" '
                            f'stroke-width="2.5" stroke-linejoin="round"{dash}/>')
         for i, val in enumerate(s.values):
