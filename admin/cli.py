@@ -87,7 +87,7 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, n
         from admin.mail.mailout import mail_out
 
         # the update is committed: mail trouble is reported, and `nomopoly mail-out` retries it
-        click.echo(mail_out(game, outcome.update).summary())
+        click.echo(mail_out(game, outcome.update, state=outcome.state).summary())
 
 
 @cli.command()

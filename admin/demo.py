@@ -66,7 +66,7 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print) -> Path:
     for cutoff in CUTOFFS:
         outcome = jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
         acted = sum(1 for s in outcome.screened if s.status == "applied")
-        sent = mail_out(game, outcome.update)
+        sent = mail_out(game, outcome.update, state=outcome.state)
         echo(f"Update {outcome.update} (week {outcome.state.week}): {acted} email(s) acted on, "
              f"{len(outcome.events)} events, {sent.sent} message(s) to the outbox.")
     echo(f"Outgoing mail: {game.state_dir / 'outbox' / 'sent'}")

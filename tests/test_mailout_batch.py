@@ -247,3 +247,17 @@ def test_a_single_queue_is_a_batch_of_one(outbox: Outbox, fsyncs: Counter[str]) 
     assert outbox.queue(alice()) is True and outbox.queue(alice()) is False
     barrier = {"syncfs": 1} if store.syncfs_function() is not None else {"file": 1}
     assert fsyncs == {**barrier, "pending": 1}
+
+
+def test_mail_out_given_the_updated_state_writes_what_it_writes_after_loading_it(
+        game_dir: GameDir, tmp_path: Path) -> None:
+    import shutil
+
+    configure(game_dir)
+    first_update(game_dir)
+    other = GameDir(shutil.copytree(game_dir.root, tmp_path / "copy"))
+    mail_out(game_dir, 1, state=game_dir.load())  # what `nomopoly update` hands over
+    mail_out(other, 1)
+    mine = {p.name: p.read_bytes().split(b"\r\n", 1)[1] for p in outbox_of(game_dir).sent()}  # not the Date
+    theirs = {p.name: p.read_bytes().split(b"\r\n", 1)[1] for p in outbox_of(other).sent()}
+    assert mine == theirs and len(mine) == 6
