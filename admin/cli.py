@@ -13,6 +13,7 @@ import click
 from admin import jobs
 from admin.errors import NomopolyError
 from admin.game import GameDir
+from admin.model import GameState
 
 from admin.cli_common import GAME_OPTION, game as _game
 
@@ -82,7 +83,7 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, n
         if ev.text and ev.kind in ("winner", "loop-guard", "join"):
             click.echo(f"  {ev.text}")
     if not dry_run and not no_site:
-        _build(game, None)
+        _build(game, None, state=outcome.state)
     if not dry_run and not no_mail:
         from admin.mail.mailout import mail_out
 
@@ -116,10 +117,10 @@ def fetch(at: str | None, maildir: Path | None, ack: bool, game_dir: Path | None
         click.echo(ack_mail(game, [s for s in screened if s.status == "applied"], state).summary())
 
 
-def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:
+def _build(game: GameDir, out: Path | None, full: bool = False, state: GameState | None = None) -> Path:
     from admin.site.build import build as build_site_report
 
-    report = build_site_report(game, out, full=full)
+    report = build_site_report(game, out, full=full, state=state)
     click.echo(f"Site: {report.out / 'index.html'} ({report.summary()})")
     return report.out
 

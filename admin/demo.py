@@ -70,7 +70,7 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print) -> Path:
         echo(f"Update {outcome.update} (week {outcome.state.week}): {acted} email(s) acted on, "
              f"{len(outcome.events)} events, {sent.sent} message(s) to the outbox.")
     echo(f"Outgoing mail: {game.state_dir / 'outbox' / 'sent'}")
-    return build_site(game)
+    return build_site(game, state=outcome.state)
 
 
 def demo_game(directory: Path) -> GameDir:

@@ -8,6 +8,7 @@ never read by the site build. Dice seeds are not engine state: they live at the 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -235,6 +236,11 @@ class GameState:
 
     def live_squares(self) -> list[Square]:
         return [s for s in self.squares if not s.destroyed]
+
+    def public_copy(self) -> "GameState":
+        """This state with an empty private part: what the site may be given. A shallow copy
+        (it shares everything public with this state), for reading only."""
+        return dataclasses.replace(self, private=PrivateState())
 
     def active_players(self) -> list[Player]:
         return [p for p in self.players.values() if p.active]

@@ -85,7 +85,7 @@ def run_update(p: Prepared, server: DovecotServer) -> Timing:
     source = ImapSource(config, environ={config.password_env: PASSWORD})
     outcome = jobs.run_update_job(p.game, at=p.cutoff, source=source)
     t_update = time.perf_counter()
-    site = build_site(p.game)
+    site = build_site(p.game, state=outcome.state)  # as `nomopoly update` does
     t_site = time.perf_counter()
     report = mail_out(p.game, p.update, state=outcome.state)  # as `nomopoly update` does
     done = time.perf_counter()

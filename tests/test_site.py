@@ -581,3 +581,17 @@ def test_an_event_item_escapes_its_text_splits_a_failure_and_links_its_rule() ->
     assert '<li class="ev ev-action failed">' in failed and '<span class="kind">not done</span>' in failed
     assert 'bob: &#34;BUY 7&#34; was not done: <strong class="reason">&lt;no&gt; money</strong>' in failed
     assert '<span class="rule">XX.1</span>' in failed  # no such rule: no link
+
+
+def test_a_site_built_from_the_updated_state_is_the_one_built_from_the_files(tmp_path: Path) -> None:
+    from admin.site.build import build_site
+
+    game = make_game(tmp_path / "g", updates=3)
+    given = build_site(game, tmp_path / "given", state=game.load())  # what `nomopoly update` hands over
+    read = build_site(game, tmp_path / "read")
+    files = lambda root: {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))  # noqa: E731
+                          if p.is_file() and not p.name.startswith(".")}
+    assert files(given) == files(read) and len(files(read)) > 15
+    assert game.load().private.emails  # the state handed over had private parts: none reached the site
+    assert not any(email.encode() in data for email in game.load().private.emails.values()
+                   for data in files(given).values())

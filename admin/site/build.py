@@ -28,7 +28,7 @@ import admin
 from admin.errors import StateError
 from admin.game import GameDir, read_archive
 from admin.model import GameState, Player
-from admin.nomic.ruleset import Ruleset, load_ruleset, rule_anchor
+from admin.nomic.ruleset import Ruleset, rule_anchor
 from admin.site.content import event_item, player_slugs, render_markdown, split_failure
 from admin.site.export import player_worth
 from admin.site.history import Archives, History
@@ -222,20 +222,24 @@ def _copy_static(game: GameDir, into: Path) -> None:
             shutil.copytree(folder, into / "static", dirs_exist_ok=True)
 
 
-def build_site(game: GameDir, out: Path | None = None, *, full: bool = False) -> Path:
+def build_site(game: GameDir, out: Path | None = None, *, full: bool = False,
+               state: GameState | None = None) -> Path:
     """Build the site into ``out`` (default ``<game>/site``), replacing it whole; return ``out``.
 
-    Unless ``full``, pages whose inputs have not changed are kept from the old site."""
-    return build(game, out, full=full).out
+    Unless ``full``, pages whose inputs have not changed are kept from the old site. ``state`` is
+    the state the update job just saved, when the caller has it (it saves reading the state
+    files again); only its public copy is used. Without it, only the public files are read."""
+    return build(game, out, full=full, state=state).out
 
 
-def build(game: GameDir, out: Path | None = None, *, full: bool = False) -> BuildReport:
+def build(game: GameDir, out: Path | None = None, *, full: bool = False,
+          state: GameState | None = None) -> BuildReport:
     """:func:`build_site`, returning what it rendered, rewrote and kept."""
     started = time.perf_counter()
     out = Path(out) if out is not None else game.root / "site"
-    state = game.load_public(archive=False)
+    state = state.public_copy() if state is not None else game.load_public(archive=False)
     settings = game.settings()
-    ruleset = load_ruleset(game.rules_dir) if game.rules_dir.is_dir() else None
+    ruleset = state.rules if game.rules_dir.is_dir() else None
     cache = {} if full else read_cache(out / BUILD_CACHE)
     history = History(game.results_files(), cache.get("results"), recent=PLAYER_HISTORY)
     archives = Archives(game.archive_files(),
