@@ -595,3 +595,16 @@ def test_a_site_built_from_the_updated_state_is_the_one_built_from_the_files(tmp
     assert game.load().private.emails  # the state handed over had private parts: none reached the site
     assert not any(email.encode() in data for email in game.load().private.emails.values()
                    for data in files(given).values())
+
+
+def test_a_player_link_has_their_colour_and_page_and_a_stranger_gets_plain_escaped_text() -> None:
+    from admin.site.content import player_link
+
+    env = jinja2.Environment(autoescape=True)
+    env.globals["player_link"] = player_link
+    page = env.from_string("{{ player_link(n) }}")
+    render = lambda n: page.render(n=n, root="../", player_href=lambda x: "players/bob.html" if x == "bob" else "",  # noqa: E731
+                                   colours={"bob": "#0072b2"})
+    assert render("bob") == ('<a class="who" href="../players/bob.html"><span class="dot" '
+                             'style="background:#0072b2" aria-hidden="true"></span>bob</a>')
+    assert render("<eve>") == '<span class="who">&lt;eve&gt;</span>'
