@@ -81,9 +81,16 @@ def dump_json(data: Any) -> str:
 
 def load_json(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise StateError(f"{path}: file not found; is --game pointing at a game directory?") from None
+    return parse_json(data, path)
+
+
+def parse_json(data: bytes, path: Path) -> Any:
+    """A record's bytes (read from ``path``) as data; errors name the file, line and column."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise StateError(f"{path}: not UTF-8 text (byte {exc.start}); restore it from git") from None
     try:

@@ -551,7 +551,8 @@ def test_an_incremental_build_reads_only_changed_and_recent_results_files(tmp_pa
     build_site(game)
     read: list[int] = []
     real = history.read_results
-    monkeypatch.setattr(history, "read_results", lambda path: read.append(int(path.stem)) or real(path))
+    monkeypatch.setattr(history, "read_results",
+                        lambda path, **kw: read.append(int(path.stem)) or real(path, **kw))
     results = game.state_dir / "results" / "0002.json"
     results.write_text(results.read_text(encoding="utf-8").replace("Sunday", "Sunday "), encoding="utf-8")
     report = build(game)
@@ -608,3 +609,11 @@ def test_a_player_link_has_their_colour_and_page_and_a_stranger_gets_plain_escap
     assert render("bob") == ('<a class="who" href="../players/bob.html"><span class="dot" '
                              'style="background:#0072b2" aria-hidden="true"></span>bob</a>')
     assert render("<eve>") == '<span class="who">&lt;eve&gt;</span>'
+
+
+def test_a_results_files_summary_read_alone_is_the_summary_of_reading_it_in_full(tmp_path: Path) -> None:
+    from admin.site.history import read_results
+
+    game = make_game(tmp_path / "g", updates=4)
+    for path in game.results_files():
+        assert read_results(path, full=False) == read_results(path).summary(), path.name

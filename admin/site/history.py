@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from admin.errors import StateError
-from admin.store import load_json
+from admin.store import load_json, parse_json
 
 
 @dataclass
@@ -115,40 +115,52 @@ def _event(raw: Any) -> dict[str, Any] | None:
 _NOT_HEADLINES = ("roll", "move", "order")
 
 
-def parse_results(data: dict[str, Any], number: int, sha: str = "") -> UpdateResults:
+def parse_results(data: dict[str, Any], number: int, sha: str = "", *,
+                  full: bool = True) -> UpdateResults | UpdateSummary:
+    """A results file's data as the site reads it: in full, or (``full=False``) only the
+    summary, which skips building the ~800 events and ~400 rolls of a big update."""
     dice = data.get("dice") if isinstance(data.get("dice"), dict) else {}
-    rolls = []
-    for item in dice.get("rolls") or []:
-        if isinstance(item, (list, tuple)) and len(item) == 3:
-            rolls.append(Roll(_str(item[0]), int(item[1]), int(item[2])))
-        elif isinstance(item, dict):
-            rolls.append(Roll(_str(item.get("label")), int(item.get("sides", 0)), int(item.get("value", 0))))
     week = data.get("week")
-    events = [e for e in map(_event, data.get("events") or []) if e is not None]
-    return UpdateResults(
+    raw_events = data.get("events") or []
+    if full:
+        events = [e for e in map(_event, raw_events) if e is not None]
+        shown = [(e["kind"], e["text"], e["ok"]) for e in events]
+    else:
+        shown = [(_kind(e.get("kind")) if isinstance(e.get("kind"), (str, type(None))) else _kind(str(e.get("kind"))),
+                  _str(e["text"]), e.get("ok") is not False)
+                 for e in raw_events if isinstance(e, dict) and e.get("text") is not None]
+    summary = dict(
         number=int(data.get("update", number)), week=int(week) if isinstance(week, int) else None,
         slot=_str(data.get("slot")), cutoff=_str(data.get("cutoff")),
-        event_count=len(events), failed=sum(1 for e in events if not e["ok"]),
+        event_count=len(shown), failed=sum(1 for _, _, ok in shown if not ok),
         seed=_str(dice.get("seed")), commitment=_str(dice.get("commitment")),
         digest=_str(dice.get("digest")),
         hidden_commitment=_str(dice.get("hidden_commitment")),
         next_commitment=_str(data.get("next_commitment")),
         next_hidden_commitment=_str(data.get("next_hidden_commitment")),
         money=_ints(data.get("money")), net_worth=_ints(data.get("net_worth")),
-        headlines=[e["text"] for e in events if e["kind"] not in _NOT_HEADLINES][:8],
-        sha=sha, events=events, rolls=rolls)
+        headlines=[text for kind, text, _ in shown if kind not in _NOT_HEADLINES][:8], sha=sha)
+    if not full:
+        return UpdateSummary(**summary)
+    rolls = []
+    for item in dice.get("rolls") or []:
+        if isinstance(item, (list, tuple)) and len(item) == 3:
+            rolls.append(Roll(_str(item[0]), int(item[1]), int(item[2])))
+        elif isinstance(item, dict):
+            rolls.append(Roll(_str(item.get("label")), int(item.get("sides", 0)), int(item.get("value", 0))))
+    return UpdateResults(**summary, events=events, rolls=rolls)
 
 
-def read_results(path: Path) -> UpdateResults:
-    """Parse one results file; a damaged one is a clear error naming it. (The summary of an
-    update is what :meth:`UpdateResults.summary` gives of this.)"""
+def read_results(path: Path, *, full: bool = True) -> Any:
+    """Parse one results file (in full, or only its summary); a damaged one is a clear error
+    naming it."""
     raw = path.read_bytes()
-    data = load_json(path)
+    data = parse_json(raw, path)
     if not isinstance(data, dict):
         raise StateError(f"{path}: expected a mapping (update, week, events, dice ...); "
                          "rebuild it with the update job or restore it with git")
     try:
-        return parse_results(data, int(path.stem), hashlib.sha256(raw).hexdigest())
+        return parse_results(data, int(path.stem), hashlib.sha256(raw).hexdigest(), full=full)
     except (TypeError, ValueError) as exc:
         raise StateError(f"{path}: not a results file the site can read ({exc}); "
                          "rebuild it with the update job or restore it with git") from None
@@ -184,10 +196,11 @@ class History:
                     continue
                 except (KeyError, TypeError, ValueError):
                     pass
-            full = self._read(number)
-            if number > last - recent:
-                self._full[number] = full
-            summary = full.summary()
+            if number > last - recent:  # its events will be shown: read it in full once
+                full = self._full[number] = self._read(number)
+                summary = full.summary()
+            else:
+                summary = self._read(number, full=False)
             summaries.append(summary)
             self.entries[path.name] = {"stamp": stamp, "summary": _summary_to(summary)}
         self.all = summaries
@@ -199,9 +212,9 @@ class History:
         self.updates = [s for s in summaries if s.number > 0]
         self._recent = recent
 
-    def _read(self, number: int) -> UpdateResults:
+    def _read(self, number: int, *, full: bool = True) -> Any:
         self._parsed(number)
-        return read_results(self._paths[number])
+        return read_results(self._paths[number], full=full)
 
     def full(self, number: int) -> UpdateResults:
         if number in self._full:
