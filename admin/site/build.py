@@ -29,7 +29,8 @@ from admin.errors import StateError
 from admin.game import GameDir, read_archive
 from admin.model import GameState, Player
 from admin.nomic.ruleset import Ruleset, rule_anchor
-from admin.site.content import event_item, player_link, player_slugs, render_markdown, split_failure
+from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
+                                split_failure)
 from admin.site.export import player_worth
 from admin.site.history import Archives, History
 from admin.site.pages import PLAYER_HISTORY, render_all
@@ -63,6 +64,7 @@ def make_env(game: GameDir) -> jinja2.Environment:
     env.filters["money"] = money
     env.filters["split_failure"] = split_failure
     env.globals["event_item"] = event_item
+    env.globals["event_items"] = event_items
     env.globals["player_link"] = player_link
     env.filters["initials"] = initials
     env.filters["when"] = when
