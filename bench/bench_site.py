@@ -34,7 +34,7 @@ from admin.model import (GameState, ModuleConfig, Player, Proposal, RuleRevision
                          Vote)
 from admin.nomic.ruleset import load_ruleset
 from admin.site.build import build
-from admin.store import dump_json, dump_yaml
+from admin.store import dump_json
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ("square", "dice", "bank", "rent", "health", "card", "vote", "player", "week", "board",

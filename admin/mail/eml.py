@@ -10,7 +10,6 @@ from __future__ import annotations
 import email.policy
 import hashlib
 import io
-import os
 import re
 from collections.abc import Iterable, Iterator
 from email.generator import BytesGenerator

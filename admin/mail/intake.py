@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Literal, cast, get_args
+from typing import Any, Literal, cast, get_args
 
 from admin.crashpoints import crashpoint
 from admin.engine.commands import Join, Token, command_to_dict
