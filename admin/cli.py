@@ -235,8 +235,12 @@ def demo(directory: Path) -> None:
     """Run the bundled demo: 5 players, two weeks (four updates) of email; build its site."""
     from admin.demo import run_demo
 
-    site = run_demo(directory, echo=click.echo)
-    click.echo(f"Site: {site / 'index.html'}")
+    index = run_demo(directory, echo=click.echo) / "index.html"
+    try:  # as the README shows it: relative to where you are, when it is below
+        index = index.relative_to(Path.cwd().resolve())
+    except ValueError:
+        pass
+    click.echo(f"Site: {index}")
 
 
 from admin.cli_admin import player, ruling, rules  # noqa: E402

@@ -62,6 +62,17 @@ def test_the_cli_demo_prints_where_the_site_is(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == f"Site: {tmp_path / 'd' / 'site' / 'index.html'}"
 
 
+def test_the_readmes_first_command_prints_the_site_relative_to_where_you_are(tmp_path):
+    import os
+    from pathlib import Path
+
+    repo = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-m", "admin", "demo"], capture_output=True, text=True,
+                         check=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": repo})
+    assert out.stdout.strip().splitlines()[-1] == "Site: demo-game/site/index.html"
+    assert (tmp_path / "demo-game" / "site" / "index.html").is_file()
+
+
 def test_status_json_of_the_demo_holds_nothing_private(demo):
     out = subprocess.run([sys.executable, "-m", "admin", "--game", str(demo.root), "status", "--json"],
                          capture_output=True, text=True, check=True)
