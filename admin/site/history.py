@@ -97,16 +97,16 @@ _KINDS: dict[Any, str] = {}
 def _kind(raw: Any) -> str:
     """An event kind as a CSS class: lowercase letters, digits and hyphens (memoised: a game has a
     few dozen kinds and a full build meets half a million events)."""
-    if raw not in _KINDS:
-        _KINDS[raw] = re.sub(r"[^a-z0-9-]", "", _str(raw).lower()) or "event"
-    return _KINDS[raw]
+    key = raw if raw is None or isinstance(raw, str) else str(raw)  # a list or dict is no key
+    if key not in _KINDS:
+        _KINDS[key] = re.sub(r"[^a-z0-9-]", "", _str(key).lower()) or "event"
+    return _KINDS[key]
 
 
 def _event(raw: Any) -> dict[str, Any] | None:
     if not isinstance(raw, dict) or raw.get("text") is None:
         return None  # bookkeeping, or a private-only event: never shown
-    kind = _kind(raw.get("kind")) if isinstance(raw.get("kind"), (str, type(None))) else _kind(str(raw.get("kind")))
-    return {"kind": kind, "text": _str(raw.get("text")), "player": raw.get("player"),
+    return {"kind": _kind(raw.get("kind")), "text": _str(raw.get("text")), "player": raw.get("player"),
             "rule": raw.get("rule"), "ok": raw.get("ok") is not False,
             "data": raw.get("data") if isinstance(raw.get("data"), dict) else {}}
 
@@ -126,8 +126,7 @@ def parse_results(data: dict[str, Any], number: int, sha: str = "", *,
         events = [e for e in map(_event, raw_events) if e is not None]
         shown = [(e["kind"], e["text"], e["ok"]) for e in events]
     else:
-        shown = [(_kind(e.get("kind")) if isinstance(e.get("kind"), (str, type(None))) else _kind(str(e.get("kind"))),
-                  _str(e["text"]), e.get("ok") is not False)
+        shown = [(_kind(e.get("kind")), _str(e["text"]), e.get("ok") is not False)
                  for e in raw_events if isinstance(e, dict) and e.get("text") is not None]
     summary = dict(
         number=int(data.get("update", number)), week=int(week) if isinstance(week, int) else None,
@@ -177,14 +176,13 @@ class History:
     ``recent`` full results are kept in memory once read (the news and the player pages use the
     last few); any other is read again when asked for, so a full build holds one at a time."""
 
-    def __init__(self, files: list[Path], cache: dict[str, Any] | None = None, recent: int = 20,
-                 parsed: Callable[[int], None] | None = None) -> None:
+    def __init__(self, files: list[Path], cache: dict[str, Any] | None = None, recent: int = 20) -> None:
         self._paths = {int(p.stem): p for p in files}
         self._full: dict[int, UpdateResults] = {}
-        self._parsed = parsed or (lambda number: None)
+        #: the numbers of the updates whose events pages show (kept in memory once read)
+        self._recent = set(sorted(n for n in self._paths if n > 0)[-recent:]) if recent else set()
         self.entries: dict[str, Any] = {}
         summaries = []
-        last = max(self._paths, default=0)
         for number, path in sorted(self._paths.items()):
             stamp = _stamp(path)
             hit = (cache or {}).get(path.name)
@@ -196,11 +194,10 @@ class History:
                     continue
                 except (KeyError, TypeError, ValueError):
                     pass
-            if number > last - recent:  # its events will be shown: read it in full once
-                full = self._full[number] = self._read(number)
-                summary = full.summary()
+            if number in self._recent:  # its events will be shown: read it in full once
+                summary = self.full(number).summary()
             else:
-                summary = self._read(number, full=False)
+                summary = read_results(path, full=False)
             summaries.append(summary)
             self.entries[path.name] = {"stamp": stamp, "summary": _summary_to(summary)}
         self.all = summaries
@@ -210,17 +207,12 @@ class History:
                                  if s.next_hidden_commitment}
         #: the updates that have run (update 0 only publishes the first commitments)
         self.updates = [s for s in summaries if s.number > 0]
-        self._recent = recent
-
-    def _read(self, number: int, *, full: bool = True) -> Any:
-        self._parsed(number)
-        return read_results(self._paths[number], full=full)
 
     def full(self, number: int) -> UpdateResults:
         if number in self._full:
             return self._full[number]
-        full = self._read(number)
-        if self.updates and number > self.updates[-1].number - self._recent:
+        full = read_results(self._paths[number])
+        if number in self._recent:
             self._full[number] = full
         return full
 
