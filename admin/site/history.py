@@ -265,6 +265,10 @@ class Archives:
             for number in hit["numbers"]:
                 self.week_of[int(number)] = week
 
+    def numbers(self, week: int) -> list[int]:
+        """The numbers of the proposals archived in ``week``."""
+        return list(self.entries[self.paths[week].name]["numbers"])
+
     def sha(self, week: int) -> str:
         return str(self.entries[self.paths[week].name]["sha"])
 

@@ -204,7 +204,7 @@ def _proposal_pages(w: Writer) -> None:
     site = w.site
     archives = site.archives
     weeks = [{"week": week, "href": f"proposals/week-{week:04d}.html",
-              "count": sum(1 for wk in archives.week_of.values() if wk == week)}
+              "count": len(archives.numbers(week))}
              for week in sorted(archives.paths, reverse=True)]
     w.page("proposals.html", "proposals.html", active="proposals", live=_live(site),
            groups=_proposal_groups(site, site.state.proposals, live=True),
