@@ -1,4 +1,5 @@
-"""``nomopoly demo``: a 5-player Nomopoly II game whose first two weeks of email ship with the tool.
+"""``nomopoly demo [--game NAME]``: a bundled game played from the mail that ships with it (for
+Nomopoly II, five players and their first two weeks of email).
 
 The demo derives its dice seeds from a public key (``[dice] insecure_demo_seed_key``), so every
 run gives the same game; a real game never sets that key and draws each seed from the OS.
@@ -11,22 +12,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from admin import jobs
+from admin import games, jobs
 from admin.errors import StateError
 from admin.game import GameDir
-from admin.presets import bundled_path
 
-PLAYERS = [("alice", "alice@example.org"), ("bob", "bob@example.net"), ("carol", "carol@example.com"),
-           ("dave", "dave@example.org"), ("erin", "erin@example.net")]
-#: the four update cut-offs of weeks 1 and 2: midnight Wednesday and midnight Saturday (IX.4)
-CUTOFFS = ["2026-11-04T23:59:59+00:00", "2026-11-07T23:59:59+00:00",
-           "2026-11-11T23:59:59+00:00", "2026-11-14T23:59:59+00:00"]
 MARKER = ".nomopoly-demo"
 
 SETTINGS = '''# The bundled demo game (nomopoly demo). Secrets never go here.
 [game]
-title = "Nomopoly II demo"
-start = "2026-11-02"
+title = "{title}"
+start = "{start}"
 timezone = "UTC"
 
 [mail]
@@ -41,7 +36,7 @@ plus_addressing = "strip"
 require_token = false
 
 [site]
-title = "Nomopoly II demo"
+title = "{title}"
 
 [dice]
 # DEMO ONLY: seeds derived from this public key make the demo reproducible. Never set in a real game.
@@ -49,21 +44,27 @@ insecure_demo_seed_key = "nomopoly-demo"
 '''
 
 
-def run_demo(directory: Path, echo: Callable[[str], None] = print) -> Path:
+def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: str = games.DEFAULT) -> Path:
     directory = Path(directory)
+    spec = games.spec(game_name)
+    if not spec.demo:
+        raise StateError(f"the game {game_name!r} has no demo yet; games with one: "
+                         f"{', '.join(n for n in games.available() if games.spec(n).demo)}")
     if directory.exists() and any(directory.iterdir()):
         if not (directory / MARKER).exists():
             raise StateError(f"{directory} exists and is not a demo game; choose an empty folder")
         shutil.rmtree(directory)
-    game = jobs.init_game(directory, "nomopoly2", "Nomopoly II demo", settings_text=SETTINGS)
+    title = str(spec.demo.get("title", f"{spec.title} demo"))
+    settings = SETTINGS.format(title=title, start=spec.demo.get("start", "2026-11-02"))
+    game = jobs.init_game(directory, game_name, title, settings_text=settings)
     (game.root / MARKER).write_text("made by `nomopoly demo`; safe to delete\n", encoding="utf-8")
-    for name, email in PLAYERS:
+    for name, email in dict(spec.demo.get("players") or {}).items():
         jobs.add_player(game, name, email)
-    shutil.copytree(bundled_path("demo") / "maildir", game.root / "mail" / "inbox")
+    shutil.copytree(spec.demo_maildir, game.root / "mail" / "inbox")
     from admin.mail.mailout import mail_out
     from admin.site.build import build_site
 
-    for cutoff in CUTOFFS:
+    for cutoff in spec.demo.get("cutoffs") or []:
         outcome = jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
         acted = sum(1 for s in outcome.screened if s.status == "applied")
         sent = mail_out(game, outcome.update, state=outcome.state)

@@ -12,9 +12,11 @@ Layout::
     state/proposals.yaml public: the live proposals and their votes
     state/proposals/     public: closed proposals, one archive file per week (JSON, a record)
     state/rules_history.yaml public: every rule's revisions
+    state/modules/       public: each mechanic's own state, one file per module (<name>.yaml)
     state/private.yaml   PRIVATE: addresses, token hashes, join requests
-    state/buried.tsv     PRIVATE: every buried card (update, square, player, card), one per line:
-                         it grows all game long, so it is kept as plain lines, not YAML
+    state/private/       PRIVATE: each mechanic's private state (<name>.yaml), and its tables
+                         (<name>.<field>.tsv: a list that grows all game long, e.g. buried cards,
+                         kept as plain lines, not YAML)
     state/secrets.yaml   PRIVATE: the next update's dice seed (revealed in its log afterwards)
     state/ledger/        PRIVATE: every message taken in, and what became of it (pending.yaml, a
                          tab-separated file per month for the settled ones)
@@ -36,12 +38,11 @@ from typing import Any, Iterator
 
 from admin.engine.dice import Seeds
 from admin.errors import StateError
-from admin.model import BuriedCard, GameState, Player, PrivateState, Proposal, RuleRevision, Square
-from admin.nomic.ruleset import dump_section, load_ruleset
+from admin.model import GameState, Proposal
+from admin.statefiles import (  # noqa: F401 - state_files is part of this module's interface
+    BURIED_V1, PUBLIC_FILES, state_files, state_from_files,
+)
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, load_yaml, recover, to_data
-
-SCHEMA = 1
-PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml", "rules_history.yaml")
 
 
 @dataclass
@@ -122,17 +123,13 @@ class GameDir:
     def load(self) -> GameState:
         self._require()
         recover(self.state_dir)
-        files = {name: self._read(name) for name in PUBLIC_FILES + ("private.yaml",)}
-        files[BURIED] = self._read_text(BURIED)
-        return state_from_files(files, self.state_dir, self.rules_dir)
+        return state_from_files(self._files(private=True), self.state_dir, self.rules_dir)
 
     def load_public(self, *, archive: bool = False) -> GameState:
         """The state without reading any private file (what the site build uses); with
         ``archive``, ``proposals`` also holds every archived proposal, in number order."""
         self._require()
-        files = {name: self._read(name) for name in PUBLIC_FILES}
-        files["private.yaml"] = {}
-        state = state_from_files(files, self.state_dir, self.rules_dir)
+        state = state_from_files(self._files(private=False), self.state_dir, self.rules_dir)
         if archive:
             for path in self.archive_files():
                 state.proposals.extend(read_archive(path))
@@ -156,6 +153,22 @@ class GameDir:
             old = read_archive(path) if path.exists() else []
             tx.write(path, archive_text(old + new))
 
+    def _files(self, *, private: bool) -> dict[str, Any]:
+        """The state's files as data (YAML parsed; tables as text), by path under state/."""
+        files: dict[str, Any] = {name: self._read(name) for name in PUBLIC_FILES}
+        for path in sorted((self.state_dir / "modules").glob("*.yaml")):
+            files[f"modules/{path.name}"] = self._read(f"modules/{path.name}")
+        for path in sorted((self.state_dir / "modules").glob("*.tsv")):
+            files[f"modules/{path.name}"] = self._read_text(f"modules/{path.name}")
+        files["private.yaml"] = self._read("private.yaml") if private else {}
+        if private:
+            for path in sorted((self.state_dir / "private").glob("*.yaml")):
+                files[f"private/{path.name}"] = self._read(f"private/{path.name}")
+            for path in sorted((self.state_dir / "private").glob("*.tsv")):
+                files[f"private/{path.name}"] = self._read_text(f"private/{path.name}")
+            files[BURIED_V1] = self._read_text(BURIED_V1)
+        return files
+
     def _read_text(self, name: str) -> str:
         try:
             return (self.state_dir / name).read_text(encoding="utf-8")
@@ -174,8 +187,17 @@ class GameDir:
         return data
 
     def stage_state(self, tx: Transaction, state: GameState) -> None:
-        for name, text in state_files(state).items():
+        files = state_files(state)
+        for name, text in files.items():
             tx.write(self.root / name, text)
+        # files of the state's older shape (a migrated game), and of modules without state now
+        stale = [self.state_dir / BURIED_V1]
+        for folder in ("modules", "private"):
+            stale += (self.state_dir / folder).glob("*.yaml")
+            stale += (self.state_dir / folder).glob("*.tsv")
+        for path in stale:
+            if path.exists() and str(path.relative_to(self.root)) not in files:
+                tx.remove(path)
         if self.rules_dir.exists():  # a repealed section's file goes (by emptying is not enough)
             wanted = {s.filename for s in state.rules.sections}
             for path in self.rules_dir.glob("*.md"):
@@ -252,79 +274,3 @@ def read_archive(path: Path) -> list[Proposal]:
 
 def archive_text(proposals: list[Proposal]) -> str:
     return dump_json({"proposals": to_data(sorted(proposals, key=lambda p: p.number))})
-
-
-_SPLIT = ("squares", "players", "proposals", "private", "rules", "rule_history")
-BURIED = "buried.tsv"
-_BURIED_FIELDS = ("update", "square", "player", "card")
-
-
-def buried_text(cards: list[BuriedCard]) -> str:
-    """The buried cards as tab-separated lines, with a header naming the columns."""
-    lines = ["\t".join(_BURIED_FIELDS)]
-    lines += [f"{b.update}\t{b.square}\t{b.player}\t{b.card}" for b in cards]
-    return "\n".join(lines) + "\n"
-
-
-def parse_buried(text: str, where: Path) -> list[BuriedCard]:
-    out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if number == 1 or not line.strip():
-            continue
-        cells = line.split("\t")
-        try:
-            update, square, player, card = cells
-            out.append(BuriedCard(square=int(square), card=card, player=player, update=int(update)))
-        except ValueError:
-            raise StateError(f"{where}:{number}: expected four tab-separated columns "
-                             f"({', '.join(_BURIED_FIELDS)}; update and square whole numbers), found "
-                             f"{line!r}; fix the line or restore the file with git") from None
-    return out
-
-
-def state_files(state: GameState) -> dict[str, str]:
-    """The state as path (relative to the game folder) -> text: the one place that decides what
-    goes where. The ruleset is markdown under rules_md/, everything else YAML under state/."""
-    game = {f.name: to_data(getattr(state, f.name)) for f in dataclasses.fields(state) if f.name not in _SPLIT}
-    game["schema"] = SCHEMA
-    files = {
-        "state/game.yaml": dump_yaml(game),
-        "state/board.yaml": dump_yaml({"squares": to_data(state.squares)}),
-        "state/players.yaml": dump_yaml({"players": to_data(state.players)}),
-        "state/proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
-        "state/rules_history.yaml": dump_yaml({"rules": to_data(state.rule_history)}),
-        "state/private.yaml": dump_yaml({f.name: to_data(getattr(state.private, f.name))
-                                         for f in dataclasses.fields(state.private) if f.name != "buried"}),
-        f"state/{BURIED}": buried_text(state.private.buried),
-    }
-    for section in state.rules.sections:
-        files[f"rules_md/{section.filename}"] = dump_section(section)
-    return files
-
-
-def state_from_files(files: dict[str, Any], where: Path, rules_dir: Path | None = None) -> GameState:
-    game = dict(files["game.yaml"])
-    schema = game.pop("schema", None)
-    if schema != SCHEMA:
-        raise StateError(f"{where / 'game.yaml'}: schema {schema!r}, this nomopoly reads schema {SCHEMA}")
-
-    def field_of(name: str, key: str, cls: Any, default: Any) -> Any:
-        data = files[name].get(key, default)
-        return from_data(cls, data, f"{where / name}: {key}")
-
-    state = from_data(GameState, {**game, "squares": [], "players": {}, "proposals": [], "rule_history": {}},
-                      f"{where / 'game.yaml'}")
-    state.squares = field_of("board.yaml", "squares", list[Square], [])
-    state.players = field_of("players.yaml", "players", dict[str, Player], {})
-    state.proposals = field_of("proposals.yaml", "proposals", list[Proposal], [])
-    state.private = from_data(PrivateState, files["private.yaml"] or {}, f"{where / 'private.yaml'}")
-    state.private.buried += parse_buried(files.get(BURIED, ""), where / BURIED)
-    state.rule_history = field_of("rules_history.yaml", "rules", dict[str, list[RuleRevision]], {})
-    if rules_dir is not None and rules_dir.is_dir():
-        state.rules = load_ruleset(rules_dir)
-    for name, player in state.players.items():
-        if player.name != name:
-            raise StateError(f"{where / 'players.yaml'}: players.{name}.name is {player.name!r}; "
-                             "the key and the name must match")
-    return state
-

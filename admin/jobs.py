@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from admin.crashpoints import crashpoint
-from admin.engine import admin as admin_ops
+from admin import roster as admin_ops
 from admin.engine.dice import Seeds
 from admin.engine.events import Event, Ruling
-from admin.engine.registry import REGISTRY
-from admin.engine.rules.schedule import slot_of
+from admin.engine.schedule import slot_of
 from admin.errors import StateError
 from admin.game import GameDir
 from admin.mail.auth import AuthSettings, hash_token
@@ -24,7 +23,9 @@ from admin.mail.intake import Ledger, LedgerEntry, Screened, screen, take_in
 from admin.mail.sources import MaildirSource, MailSource
 from admin.model import GameState
 from admin.nomic.ruleset import load_ruleset
-from admin.presets import bundled_path, initial_state
+from admin.games import initial_state
+from admin.games import spec as game_spec
+from admin.mechanics import REGISTRY
 from admin.replay import apply_admin_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
 
@@ -42,7 +43,7 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     if not game.settings_path.exists():
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
     if not game.rules_dir.exists():
-        shutil.copytree(bundled_path("rules_md"), game.rules_dir)
+        shutil.copytree(game_spec(ruleset).rules_dir, game.rules_dir)
     state.rules = load_ruleset(game.rules_dir)  # the game's own copy, if it brought one
     with game.lock():
         tx = Transaction(game.state_dir)
@@ -261,8 +262,6 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
 
 def public_results(state: GameState, events: list[Event], inputs: dict[str, Any],
                    dice_record: dict[str, Any]) -> dict[str, Any]:
-    from admin.engine.rules.endgame import net_worth
-
     slots = REGISTRY.params(state, "schedule")["slots"]
     _, slot = slot_of(slots, state.update)
     public = [{k: v for k, v in to_data(e).items() if k not in ("private", "ref")}
@@ -271,6 +270,6 @@ def public_results(state: GameState, events: list[Event], inputs: dict[str, Any]
             "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
             "next_hidden_commitment": state.next_hidden_commitment,
             "money": {n: p.money for n, p in sorted(state.players.items()) if p.active},
-            "net_worth": {n: net_worth(state, p) for n, p in sorted(state.players.items()) if p.active}}
+            "net_worth": {n: REGISTRY.net_worth(state, p) for n, p in sorted(state.players.items()) if p.active}}
 
 

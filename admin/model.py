@@ -22,31 +22,26 @@ ProposalStatus = Literal[
 
 @dataclass
 class Square:
+    """A square of the board. What mechanics add to a square (its owner, a placed card, a
+    pollution ...) is their own state, keyed by the square's number."""
+
     number: int
     name: str | None = None
-    owner: str | None = None
-    #: the card placed face up on the square (public), XIV.3
-    card: str | None = None
+    #: a destroyed square keeps its place on the board; movement skips it
     destroyed: bool = False
-    polluted: bool = False
-    contaminated: bool = False
-    #: what the owner paid for it (VI.16 net worth uses the list price; this is for the record)
-    price_paid: int | None = None
 
 
 @dataclass
 class Player:
+    """A player. What mechanics add to a player (health, a hand of cards ...) is their own
+    state, keyed by the player's name."""
+
     name: str
     money: int
-    health: int
+    #: where the player stands (0 in a game without a board)
     square: int
-    cards: list[str] = field(default_factory=list)
-    transport: str = "foot"
     status: PlayerStatus = "active"
     joined_week: int = 1
-    #: the last week in which the player took a voluntary action (III.5)
-    last_action_week: int = 0
-    resets: int = 0
 
     @property
     def active(self) -> bool:
@@ -144,31 +139,6 @@ class Proposal:
 
 
 @dataclass
-class BuyRight:
-    """A player landed on an unowned square and may buy it before their next turn (XIII.3)."""
-
-    square: int
-    player: str
-    #: the global landing order within the update that created it; lower buys first
-    order: int
-    update: int
-
-
-@dataclass(frozen=True)
-class BuriedCard:
-    """A card buried under a square (XIV.5-6). Immutable: the engine copies the state at each
-    update, and by the end of a long game there are tens of thousands of these to not copy."""
-
-    square: int
-    card: str
-    player: str
-    update: int
-
-    def __deepcopy__(self, memo: dict[int, object]) -> "BuriedCard":
-        return self
-
-
-@dataclass
 class JoinRequest:
     name: str
     email: str
@@ -181,8 +151,9 @@ class PrivateState:
 
     emails: dict[str, str] = field(default_factory=dict)
     token_hashes: dict[str, str] = field(default_factory=dict)
-    buried: list[BuriedCard] = field(default_factory=list)
     join_requests: list[JoinRequest] = field(default_factory=list)
+    #: each mechanic's private state, by module name (state/private/<module>.yaml)
+    mods: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -216,12 +187,13 @@ class GameState:
     proposals: list[Proposal] = field(default_factory=list)
     #: the final status of every archived proposal (state/proposals/week-NNNN.json hold them)
     archived: dict[int, str] = field(default_factory=dict)
-    buy_rights: list[BuyRight] = field(default_factory=list)
     modules: list[ModuleConfig] = field(default_factory=list)
     vote_grants: list[VoteGrant] = field(default_factory=list)
     #: the live ruleset (stored as rules_md/) and every rule's history (state/rules_history.yaml)
     rules: Ruleset = field(default_factory=lambda: Ruleset(sections=[]))
     rule_history: dict[str, list[RuleRevision]] = field(default_factory=dict)
+    #: each mechanic's public state, by module name (state/modules/<module>.yaml)
+    mods: dict[str, Any] = field(default_factory=dict)
     private: PrivateState = field(default_factory=PrivateState)
 
     # -- look-ups used everywhere -------------------------------------------------------------
@@ -241,6 +213,9 @@ class GameState:
         """This state with an empty private part: what the site may be given. A shallow copy
         (it shares everything public with this state), for reading only."""
         return dataclasses.replace(self, private=PrivateState())
+
+    def player(self, name: str) -> Player | None:
+        return self.players.get(name)
 
     def active_players(self) -> list[Player]:
         return [p for p in self.players.values() if p.active]

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from admin.engine import admin as admin_ops
+from admin import roster as admin_ops
 from admin.engine.commands import command_from_dict
 from admin.engine.dice import Dice, Seeds, commitment, derive, inputs_digest
 from admin.engine.events import Ruling
 from admin.engine.update import LineCommand, Submission, UpdateResult, run_update
 from admin.errors import StateError
 from admin.game import GameDir, archive_text, state_files
+from admin.statefiles import state_from_data
+from admin.mechanics import REGISTRY
 from admin.model import GameState
 from admin.store import from_data, load_json
 
@@ -45,7 +47,7 @@ def run_logged(state: GameState, inputs: dict[str, Any], seeds: Seeds) -> tuple[
     rulings = [from_data(Ruling, r, "update log") for r in inputs["rulings"]]
     dice = Dice(seed=seeds.public, digest=inputs_digest(inputs), update=state.update + 1,
                 hidden_seed=seeds.hidden)
-    return run_update(state, submissions, rulings, dice), dice
+    return run_update(state, submissions, rulings, dice, REGISTRY), dice
 
 
 def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
@@ -55,7 +57,7 @@ def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
     for path in game.log_entries():
         entry = load_json(path)
         if entry["kind"] == "init":
-            state = from_data(GameState, entry["state"], str(path))
+            state = state_from_data(entry["state"], str(path))
             continue
         if state is None:
             raise StateError(f"{path}: the log does not start with an init entry")
@@ -80,17 +82,31 @@ def replay_check(game: GameDir) -> list[str]:
     with game.lock():
         state, archives = replay(game)
         rebuilt = state_files(state) | archives
+        # a game saved in an older shape is compared as it reads (migrated); the next update
+        # writes it in the new shape
+        on_disk = state_files(game.load()) if _old_shape(game) else None
         problems = []
         for name, text in rebuilt.items():
             path = game.root / name
-            if not path.exists():
+            if on_disk is not None and name in on_disk:
+                if on_disk[name] != text:
+                    problems.append(f"{name} differs from the replayed state")
+            elif not path.exists():
                 problems.append(f"{name} is missing; the replayed state has it")
             elif path.read_text(encoding="utf-8") != text:
                 problems.append(f"{name} differs from the replayed state")
         extra = ({f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")}
-                 | {f"state/proposals/{p.name}" for p in game.archive_files()}) - set(rebuilt)
+                 | {f"state/proposals/{p.name}" for p in game.archive_files()}
+                 | {str(p.relative_to(game.root)) for folder in ("modules", "private")
+                    for p in (game.state_dir / folder).glob("*.*")}) - set(rebuilt)
         problems += [f"{name} is not in the replayed state" for name in sorted(extra)]
         return problems
+
+
+def _old_shape(game: GameDir) -> bool:
+    from admin.store import load_yaml
+
+    return (load_yaml(game.state_dir / "game.yaml") or {}).get("schema") == 1
 
 
 def verify(game: GameDir, update: int | None = None) -> list[str]:

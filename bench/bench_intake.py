@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from imapclient import IMAPClient  # noqa: E402
 
-from admin.engine import admin as admin_ops  # noqa: E402
+from admin import roster as admin_ops  # noqa: E402
 from admin.mail.auth import AuthSettings, hash_token  # noqa: E402
 from admin.mail.imap import ImapConfig, ImapSource  # noqa: E402
 from admin.mail.intake import LedgerEntry, screen, take_in  # noqa: E402

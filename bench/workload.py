@@ -38,7 +38,7 @@ from email.utils import format_datetime
 from pathlib import Path
 
 from admin import jobs
-from admin.engine import admin as admin_ops
+from admin import roster as admin_ops
 from admin.engine.board import add_square
 from admin.game import GameDir
 from admin.model import GameState
@@ -128,7 +128,7 @@ def create_game(root: Path, spec: Spec) -> GameDir:
 
 def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]) -> None:
     """The documented edit: ``initial_squares`` = ``squares`` in the init state, before any update
-    (and, for ``bulk_players``, the players added to it with :func:`admin.engine.admin.add_player`,
+    (and, for ``bulk_players``, the players added to it with :func:`admin.roster.add_player`,
     the same function ``nomopoly player add`` applies).
 
     The init log entry holds the state replay starts from, so it is edited together with the

@@ -8,8 +8,9 @@ right, odd rows right to left (like Snakes and Ladders).
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterator, Literal
+from typing import Iterable, Iterator, Literal
 
+from admin.engine.module import Mechanic
 from admin.model import GameState, Square
 
 Direction = Literal["north", "south", "east", "west"]
@@ -95,24 +96,28 @@ def distance(state: GameState, a: int, b: int, columns: int = 10) -> int | None:
     return None
 
 
-def add_square(state: GameState) -> int:
-    """Add a square: in place of the lowest destroyed one if any (VI.18), else at the end (VI.3)."""
+def add_square(state: GameState, modules: Iterable[Mechanic] = ()) -> int:
+    """Add a square: in place of the lowest destroyed one if any (VI.18), else at the end (VI.3).
+    Each module forgets what it kept about a square brought back (``on_square_added``)."""
     for sq in state.squares:
         if sq.destroyed:
             sq.destroyed = False
-            sq.name = sq.owner = sq.card = None
-            sq.polluted = sq.contaminated = False
-            sq.price_paid = None
+            sq.name = None
+            for module in modules:
+                module.on_square_added(state, sq)
             return sq.number
     number = len(state.squares) + 1
     state.squares.append(Square(number=number))
     return number
 
 
-def destroy_square(state: GameState, number: int) -> None:
-    """Destroy a square (used by later mechanics and admin rulings); the board keeps one square."""
+def destroy_square(state: GameState, number: int, modules: Iterable[Mechanic] = ()) -> None:
+    """Destroy a square (used by later mechanics and admin rulings); the board keeps one square.
+    Each module forgets what it kept about it (an owner, a card ...)."""
     if len(live_numbers(state)) <= 1:
         raise ValueError("the board must always contain at least one square (VI.1)")
     sq = state.squares[number - 1]
     sq.destroyed = True
-    sq.owner = sq.name = sq.card = None
+    sq.name = None
+    for module in modules:
+        module.on_square_added(state, sq)

@@ -1,7 +1,8 @@
 """The typed command language: what a player's email (or the admin) asks the engine to do.
 
 The grammar in :mod:`admin.mail.grammar` turns lines of text into these; the engine only ever
-sees these. Each command serialises to a plain dict (``{"cmd": "buy", "square": 14}``) for the
+sees these. The core has three (STATUS, JOIN, TOKEN); each mechanic declares its own next to its
+handler and registers it with :func:`command_type`. Each command serialises to a plain dict (``{"cmd": "buy", "square": 14}``) for the
 update log, and back, so a replay feeds the engine exactly what the original update fed it.
 """
 
@@ -9,69 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Union
-
-VoteChoice = Literal["yes", "no", "abstain"]
-
-
-@dataclass(frozen=True)
-class Buy:
-    """``BUY [square]``: buy the unowned square the player landed on (XIII.1)."""
-
-    square: int | None = None
-    cmd: ClassVar[str] = "buy"
-
-
-@dataclass(frozen=True)
-class Name:
-    """``NAME <square> <name>``: name (free) or rename ($50) a square the player owns (XIII.4)."""
-
-    square: int
-    name: str
-    cmd: ClassVar[str] = "name"
-
-
-@dataclass(frozen=True)
-class Place:
-    """``PLACE <card> ON <square>``: put a held card on a square (XIV.3)."""
-
-    card: str
-    square: int
-    cmd: ClassVar[str] = "place"
-
-
-@dataclass(frozen=True)
-class Bury:
-    """``BURY <card>``: bury a held card under the player's current square (XIV.6)."""
-
-    card: str
-    cmd: ClassVar[str] = "bury"
-
-
-@dataclass(frozen=True)
-class Propose:
-    """``PROPOSE [title]`` then the text up to a line ``END`` (VIII.1)."""
-
-    title: str
-    text: str
-    cmd: ClassVar[str] = "propose"
-
-
-@dataclass(frozen=True)
-class Vote:
-    """``VOTE <proposal> YES|NO|ABSTAIN`` (VIII.3)."""
-
-    proposal: int
-    choice: VoteChoice
-    cmd: ClassVar[str] = "vote"
-
-
-@dataclass(frozen=True)
-class Withdraw:
-    """``WITHDRAW <proposal>``: the proposer takes their proposal back before the tally."""
-
-    proposal: int
-    cmd: ClassVar[str] = "withdraw"
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
@@ -97,11 +36,20 @@ class Token:
     cmd: ClassVar[str] = "token"
 
 
-Command = Union[Buy, Name, Place, Bury, Propose, Vote, Withdraw, Status, Join, Token]
+#: Any command: a frozen dataclass with a class attribute ``cmd`` naming it.
+Command = Any
 
-COMMAND_TYPES: dict[str, type] = {
-    c.cmd: c for c in (Buy, Name, Place, Bury, Propose, Vote, Withdraw, Status, Join, Token)
-}
+#: Every command type by name: the core's own, and each mechanic's (added by :func:`command_type`).
+COMMAND_TYPES: dict[str, type] = {c.cmd: c for c in (Status, Join, Token)}
+
+
+def command_type(cls: type) -> type:
+    """Class decorator: register a mechanic's command type so the log can read it back."""
+    known = COMMAND_TYPES.get(cls.cmd)  # type: ignore[attr-defined]
+    if known is not None and known is not cls:
+        raise ValueError(f"two command types are named {cls.cmd!r}: {known} and {cls}")  # type: ignore[attr-defined]
+    COMMAND_TYPES[cls.cmd] = cls  # type: ignore[attr-defined]
+    return cls
 
 #: Commands whose arguments are secret and must never be written to logs or the site.
 SECRET_COMMANDS = frozenset({"token"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
 from admin.errors import IllegalAction, RuleError
@@ -19,24 +20,23 @@ def _player(ctx: UpdateContext, args: dict[str, Any]):
     return ctx.state.players[name]
 
 
-def _proposal(ctx: UpdateContext, args: dict[str, Any]):
-    number = int(args.get("proposal", 0))
-    p = ctx.state.proposal(number)
-    if p is None and number in ctx.state.archived:
-        raise RuleError(f"proposal {number} is closed ({ctx.state.archived[number]}) and archived")
-    if p is None:
-        raise RuleError(f"ruling names proposal {args.get('proposal')!r}, which does not exist")
-    return p
-
-
 def _adjust(ctx: UpdateContext, r: Ruling) -> str:
+    """Money is the core's to adjust; any other quantity (health ...) its module's."""
     player = _player(ctx, r.args)
-    money, health = int(r.args.get("money", 0)), int(r.args.get("health", 0))
+    reason = f"the Admin's ruling: {r.note}"
+    parts = []
+    money = int(r.args.get("money", 0))
     if money:
-        ctx.transfer(BANK, player.name, money, rule="II.3", reason=f"the Admin's ruling: {r.note}")
-    if health:
-        ctx.change_health(player, health, rule="II.3", reason=f"the Admin's ruling: {r.note}")
-    parts = ([f"${money:+d}"] if money else []) + ([f"{health:+d} health"] if health else [])
+        ctx.transfer(BANK, player.name, money, rule="II.3", reason=reason)
+        parts.append(f"${money:+d}")
+    for key, value in r.args.items():
+        if key in ("player", "money") or not int(value):
+            continue
+        modules = ctx.registry.enabled(ctx.state)
+        if not any(m.adjust(ctx, player, key, int(value), reason) for m in modules):
+            raise RuleError(f"no module of this game keeps a player's {key}; adjust money, or "
+                            "a quantity of an enabled module")
+        parts.append(f"{int(value):+d} {key}")
     return f"The Admin adjusted {player.name}: {', '.join(parts) or 'no change'} ({r.note})."
 
 
@@ -50,40 +50,22 @@ def _unpause(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin unpaused the game: {r.note}"
 
 
-def _close_proposal(ctx: UpdateContext, r: Ruling, status: str, verb: str):
-    p = _proposal(ctx, r.args)
-    if p.status not in ("open", "voting"):
-        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be {verb}")
-    p.close(status, ctx.state.update, r.note)  # type: ignore[arg-type]
-    return p
-
-
-def _veto(ctx: UpdateContext, r: Ruling) -> str:
-    p = _close_proposal(ctx, r, "vetoed", "vetoed")
-    return f"The Admin vetoed proposal {p.number} (VIII.5): {r.note}"
-
-
-def _send_back(ctx: UpdateContext, r: Ruling) -> str:
-    p = _close_proposal(ctx, r, "sent back", "sent back")
-    return f"The Admin sent proposal {p.number} back to {p.proposer} (VIII.2): {r.note}"
-
-
-def _reject_name(ctx: UpdateContext, r: Ruling) -> str:
-    sq = ctx.state.square(int(r.args.get("square", 0)))
-    if sq is None:
-        raise RuleError(f"ruling names square {r.args.get('square')!r}, which does not exist")
-    old, sq.name = sq.name, None
-    return f"The Admin rejected the name {old!r} of square {sq.number} (XIII.4): {r.note}"
-
-
 def _set_param(ctx: UpdateContext, r: Ruling) -> str:
-    module, key, value = r.args.get("module"), r.args.get("key"), r.args.get("value")
-    for m in ctx.state.modules:
-        if m.name == module:
-            m.params[str(key)] = value
-            return f"The Admin set {module}.{key} = {value!r}: {r.note}"
-    raise RuleError(f"module {module!r} is not enabled; enabled: "
-                    f"{', '.join(m.name for m in ctx.state.modules)}")
+    module, key, value = str(r.args.get("module")), str(r.args.get("key")), r.args.get("value")
+    value = set_param(ctx.state, ctx.registry, module, key, value)
+    return f"The Admin set {module}.{key} = {value!r}: {r.note}"
+
+
+def _enable(ctx: UpdateContext, r: Ruling) -> str:
+    name = str(r.args.get("module"))
+    enable_module(ctx.state, ctx.registry, name, dict(r.args.get("params") or {}))
+    return f"The Admin enabled the {name} module: {r.note}"
+
+
+def _disable(ctx: UpdateContext, r: Ruling) -> str:
+    name = str(r.args.get("module"))
+    disable_module(ctx.state, name)
+    return f"The Admin disabled the {name} module: {r.note}"
 
 
 def _end_game(ctx: UpdateContext, r: Ruling) -> str:
@@ -93,67 +75,29 @@ def _end_game(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin ended the game: {ctx.state.end_reason}."
 
 
-def _propose(ctx: UpdateContext, r: Ruling) -> str:
-    from admin.nomic.proposals import ADMIN, add_proposal
-
-    proposal, _ = add_proposal(ctx, ADMIN, str(r.args.get("title", "")), str(r.args.get("text", "")))
-    return f"The Admin made proposal {proposal.number}: {proposal.title}."
-
-
-def _admin_vote(ctx: UpdateContext, r: Ruling) -> str:
-    from admin.nomic.proposals import ADMIN, cast_vote
-
-    if not ctx.params("proposals").get("admin_votes"):
-        raise RuleError("in this game the Admin does not vote (proposals.admin_votes is false)")
-    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), str(r.args.get("choice", "")).lower())
-
-
-def _amend(ctx: UpdateContext, r: Ruling) -> str:
-    from admin.nomic.amendments import carry_out, parse_directives
-    from admin.nomic.proposals import record_changes
-
-    p = _proposal(ctx, r.args)
-    if p.status != "accepted":
-        raise RuleError(f"proposal {p.number} is {p.status}; only an accepted proposal is carried out")
-    directives = parse_directives(str(r.args.get("directives", "")))
-    if not directives:
-        raise RuleError("give the changes as directives: ADD RULE <section>: <text>, AMEND <rule>: "
-                        "<text>, REPEAL <rule>, ADD SECTION <title>, RENUMBER")
-    record_changes(ctx, p, carry_out(ctx.state, p.number, directives))
-    p.directives = p.directives or directives
-    return f"The Admin carried out proposal {p.number}: {', '.join(p.changed_rules)} changed."
-
-
-def _done(ctx: UpdateContext, r: Ruling) -> str:
-    p = _proposal(ctx, r.args)
-    p.awaiting_admin = False
-    return f"The Admin carried out proposal {p.number} without changing the rules' text: {r.note}"
-
-
-def _grant_votes(ctx: UpdateContext, r: Ruling) -> str:
-    from admin.model import VoteGrant
-
-    player = _player(ctx, r.args)
-    extra, week = int(r.args.get("extra", 1)), int(r.args.get("week", ctx.state.week))
-    ctx.state.vote_grants.append(VoteGrant(player=player.name, extra=extra, week=week, reason=r.note))
-    return f"The Admin granted {player.name} {extra} extra vote(s) on each proposal of week {week}: {r.note}"
-
-
+#: The core's rulings; each module adds its own (``Mechanic.rulings``).
 RULINGS: dict[str, Callable[[UpdateContext, Ruling], str]] = {
-    "adjust": _adjust, "pause": _pause, "unpause": _unpause, "veto": _veto,
-    "send-back": _send_back, "reject-name": _reject_name, "set-param": _set_param,
-    "end-game": _end_game, "propose": _propose, "vote": _admin_vote, "amend": _amend,
-    "done": _done, "grant-votes": _grant_votes,
+    "adjust": _adjust, "pause": _pause, "unpause": _unpause, "set-param": _set_param,
+    "enable": _enable, "disable": _disable, "end-game": _end_game,
 }
+
+
+def ruling_table(ctx: UpdateContext) -> dict[str, Callable[[UpdateContext, Ruling], str]]:
+    table = dict(RULINGS)
+    for module in ctx.registry.enabled(ctx.state):
+        for kind, fn in module.rulings().items():
+            table.setdefault(kind, fn)
+    return table
 
 
 def apply_ruling(ctx: UpdateContext, ruling: Ruling) -> None:
     """Apply one ruling; one that cannot be carried out is reported, and the update goes on."""
-    fn = RULINGS.get(ruling.kind)
+    table = ruling_table(ctx)
+    fn = table.get(ruling.kind)
     before = len(ctx.events)
     try:
         if fn is None:
-            raise RuleError(f"unknown ruling {ruling.kind!r}; known: {', '.join(sorted(RULINGS))}")
+            raise RuleError(f"unknown ruling {ruling.kind!r}; known: {', '.join(sorted(table))}")
         text = fn(ctx, ruling)
     except (RuleError, IllegalAction) as exc:
         del ctx.events[before:]

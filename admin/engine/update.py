@@ -12,20 +12,21 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from admin.engine.commands import Buy, Command, Join, Propose
+from typing import Any
+
+from admin.engine.commands import Command, Join
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
 from admin.engine.events import Event, Ruling
-from admin.engine.registry import REGISTRY
-from admin.engine.rules.schedule import slot_of
-from admin.engine.rules.turns import take_turns
+from admin.engine.module import Mechanic, Registry, ordered
 from admin.engine.rulings import apply_ruling
+from admin.engine.schedule import slot_of
 from admin.errors import IllegalAction, NomopolyError
-from admin.model import GameState, JoinRequest, Proposal
-from admin.nomic.proposals import archive_closed
+from admin.model import GameState, JoinRequest, Player, Proposal
+from admin.nomic.archive import archive_closed
 
-#: commands that are not voluntary game actions (III.5 counts only the others)
-_NOT_ACTIONS = frozenset({"status", "token"})
+#: the phase of commands a module does not place earlier: every player's in turn, round-robin
+ROUND_ROBIN = 50
 
 
 @dataclass
@@ -55,12 +56,12 @@ class UpdateResult:
 
 
 def run_update(state: GameState, submissions: list[Submission], rulings: list[Ruling],
-               dice: Dice) -> UpdateResult:
+               dice: Dice, registry: Registry) -> UpdateResult:
     state = copy.deepcopy(state)
-    slots = REGISTRY.params(state, "schedule")["slots"]
+    slots = registry.params(state, "schedule")["slots"]
     state.update += 1
     state.week, slot = slot_of(slots, state.update)
-    ctx = UpdateContext(state=state, dice=dice, slot=slot, registry=REGISTRY)
+    ctx = UpdateContext(state=state, dice=dice, slot=slot, registry=registry)
     ctx.emit("update", f"Update {state.update}: week {state.week}, {slot.name}.",
              data={"update": state.update, "week": state.week, "slot": slot.name})
     for ruling in rulings:
@@ -68,15 +69,16 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
     if state.ended:
         ctx.emit("ended", f"The game is over ({state.end_reason}); nothing more happens.")
         return UpdateResult(state, ctx.events)
-    for module in REGISTRY.enabled(state):
+    for module in registry.enabled(state):
         module.on_update_start(ctx)
     _joins(ctx, [s for s in submissions if s.player is None])
     _actions(ctx, [s for s in submissions if s.player is not None])
     if state.paused:
         ctx.emit("paused", "The game is paused: no turns are taken (X.1).", rule="X.1")
     else:
-        take_turns(ctx)
-    for module in REGISTRY.enabled(state):
+        for module in registry.enabled(state):
+            module.on_turns(ctx)
+    for module in registry.enabled(state):
         module.on_update_end(ctx)
     return UpdateResult(state, ctx.events, archive_closed(state))
 
@@ -98,38 +100,41 @@ def _joins(ctx: UpdateContext, submissions: list[Submission]) -> None:
 
 
 def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
+    """Every player's actions. A module may run its commands in an earlier phase (BUY first, in
+    landing order, XIII.3; PROPOSE next, in order of receipt); the rest go round-robin, one
+    action per player at a time, in a random order of players (IX.5)."""
     queues: dict[str, list[tuple[Submission, LineCommand]]] = {}
     for sub in sorted(submissions, key=lambda s: (s.received, s.key)):
         for lc in sub.commands:
             queues.setdefault(sub.player, []).append((sub, lc))  # type: ignore[arg-type]
-    # BUY first, in the order the buyers landed (XIII.3)
-    buys = [(name, item) for name, items in queues.items() for item in items
-            if isinstance(item[1].command, Buy)]
-    rights = {(r.player, r.square): r.order for r in ctx.state.buy_rights}
-    latest = {}
-    for r in ctx.state.buy_rights:
-        latest[r.player] = max(latest.get(r.player, -1), r.order)
-
-    def priority(entry):
-        name, (_, lc) = entry
-        sq = lc.command.square
-        return rights.get((name, sq), 10**9) if sq is not None else latest.get(name, 10**9)
-
-    for name, item in sorted(buys, key=priority):
-        _do(ctx, name, *item)
-    # proposals next, numbered in the order they were received (not interdependent, IX.5)
-    proposals = sorted(((name, item) for name, items in queues.items() for item in items
-                        if isinstance(item[1].command, Propose)),
-                       key=lambda e: (e[1][0].received, e[1][0].key, e[1][1].line))
-    for name, item in proposals:
-        _do(ctx, name, *item)
-    first = (Buy, Propose)
-    rest = {name: [i for i in items if not isinstance(i[1].command, first)] for name, items in queues.items()}
+    table = ctx.registry.command_table(ctx.state)
+    phased: dict[int, list[tuple[Any, str, Submission, LineCommand]]] = {}
+    rest: dict[str, list[tuple[Submission, LineCommand]]] = {}
+    for name, items in queues.items():
+        rest[name] = []
+        for sub, lc in items:
+            entry = table.get(lc.command.cmd)
+            phase = entry[1].phase if entry else ROUND_ROBIN
+            if phase >= ROUND_ROBIN:
+                rest[name].append((sub, lc))
+                continue
+            phased.setdefault(phase, []).append(
+                (_order_key(ctx, entry[0], name, sub, lc), name, sub, lc))  # type: ignore[index]
+    for phase in sorted(phased):
+        for _, name, sub, lc in sorted(phased[phase], key=lambda e: e[0]):
+            _do(ctx, name, sub, lc)
     order = ctx.dice.shuffle(sorted(n for n in rest if rest[n]), "actions")
     while any(rest[n] for n in order):
         for name in order:
             if rest[name]:
                 _do(ctx, name, *rest[name].pop(0))
+
+
+def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,
+               lc: LineCommand) -> tuple[Any, ...]:
+    """A module's own order for its early commands (BUY: landing order), else order of receipt."""
+    own = module.action_order(ctx, name, lc.command)
+    return (own,) if own is not None else (0, sub.received, sub.key, lc.line)
 
 
 def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None:
@@ -149,8 +154,8 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
         ctx.emit("action", None, player=name, ok=False, ref=ref,
                  private=f'"{lc.text}" was not done: you are already a player')
         return
-    table = REGISTRY.handlers(ctx.state)
-    if cmd.cmd not in table:
+    entry = ctx.registry.command_table(ctx.state).get(cmd.cmd)
+    if entry is None:
         ctx.emit("action", f'{name}: "{lc.text}" was not done: no rule in force allows it.',
                  player=name, ok=False, ref=ref)
         return
@@ -158,10 +163,10 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
         ctx.emit("action", f'{name}: "{lc.text}" was not done: {name} may take no voluntary action '
                            "this update.", player=name, ok=False, ref=ref)
         return
-    _, handler = table[cmd.cmd]
+    _, spec = entry
     before = len(ctx.events)
     try:
-        text = handler(ctx, player, cmd)
+        text = spec.handler(ctx, player, cmd)
     except IllegalAction as exc:
         del ctx.events[before:]  # a failed action leaves no trace but its verdict
         ctx.emit("action", f'{name}: "{lc.text}" was not done: {exc}', player=name, ok=False,
@@ -171,15 +176,16 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
         del ctx.events[before:]
         ctx.emit("action", f'{name}: "{lc.text}" was not done: {exc}', player=name, ok=False, ref=ref)
         return
-    if cmd.cmd not in _NOT_ACTIONS:
-        player.last_action_week = ctx.state.week
-    private_only = cmd.cmd == "bury"
-    ctx.emit("action", None if private_only else text, player=name, ok=True, ref=ref,
-             private=text if private_only else None, data={"cmd": cmd.cmd})
+    if spec.voluntary:
+        for module in ctx.registry.enabled(ctx.state):
+            module.on_action(ctx, player, cmd)
+    ctx.emit("action", None if spec.private else text, player=name, ok=True, ref=ref,
+             private=text if spec.private else None, data={"cmd": cmd.cmd})
 
 
-def _status_text(ctx: UpdateContext, player) -> str:
-    owned = [s.number for s in ctx.state.squares if s.owner == player.name]
-    return (f"{player.name}: ${player.money}, {player.health} health, on square {player.square}; "
-            f"squares owned: {', '.join(map(str, owned)) or 'none'}; "
-            f"cards: {', '.join(player.cards) or 'none'}.")
+def _status_text(ctx: UpdateContext, player: Player) -> str:
+    """The reply to STATUS: money and square, and what each module adds (private parts too)."""
+    parts = [(20, f", on square {player.square}")]
+    for module in ctx.registry.enabled(ctx.state):
+        parts += module.status_parts(ctx.state, player)
+    return f"{player.name}: ${player.money}" + "".join(ordered(parts)) + "."

@@ -13,23 +13,20 @@ the core puts the quoted line in front of it.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from admin.cards import parse_card
-from admin.engine.commands import (
-    SECRET_COMMANDS, Buy, Bury, Command, Join, Name, Place, Propose, Status, Token, Vote,
+from admin.engine.commands import SECRET_COMMANDS, Command, Join, Status, Token
+from admin.engine.syntax import (  # noqa: F401 - the parsers' helpers, importable from here too
+    MAX_NAME, MAX_QUOTE, name_arg, no_args, parse_card_arg, parse_proposal, parse_square, quote,
 )
 from admin.errors import CommandError
 from admin.mail.message import BodyLine
+from admin.mechanics import REGISTRY
 
 LineParser = Callable[[str, BodyLine], Command]
 #: A block parser gets the text after the keyword, the keyword's line and the lines up to END.
 BlockParser = Callable[[str, BodyLine, Sequence[BodyLine]], Command]
-
-MAX_QUOTE = 80
-MAX_NAME = 100
 
 
 @dataclass(frozen=True)
@@ -45,25 +42,27 @@ class LineVerdict:
 
 _LINE_PARSERS: dict[str, LineParser] = {}
 _BLOCK_PARSERS: dict[str, BlockParser] = {}
-_USAGE: dict[str, str] = {}
+_USAGE: dict[str, tuple[int, str]] = {}
 _SECRET_KEYWORDS: set[str] = set()
 
 
 def register(keyword: str, parser: LineParser, usage: str | None = None, *,
-             secret: bool = False) -> None:
-    """Add (or replace) a one-line command; ``usage`` is listed in "Valid commands"."""
+             secret: bool = False, rank: int | None = None) -> None:
+    """Add (or replace) a one-line command; ``usage`` is listed in "Valid commands" (by ``rank``,
+    lower first; by default after every command registered before it)."""
     key = keyword.upper()
     _BLOCK_PARSERS.pop(key, None)
     _LINE_PARSERS[key] = parser
-    _note(key, usage, secret)
+    _note(key, usage, secret, rank)
 
 
-def register_block(keyword: str, parser: BlockParser, usage: str | None = None) -> None:
+def register_block(keyword: str, parser: BlockParser, usage: str | None = None, *,
+                   rank: int | None = None) -> None:
     """Add (or replace) a block command: the keyword line, then text lines up to ``END``."""
     key = keyword.upper()
     _LINE_PARSERS.pop(key, None)
     _BLOCK_PARSERS[key] = parser
-    _note(key, usage, False)
+    _note(key, usage, False, rank)
 
 
 def unregister(keyword: str) -> None:
@@ -71,28 +70,21 @@ def unregister(keyword: str) -> None:
     key = keyword.upper()
     _LINE_PARSERS.pop(key, None)
     _BLOCK_PARSERS.pop(key, None)
-    _note(key, None, False)
+    _note(key, None, False, None)
 
 
-def _note(key: str, usage: str | None, secret: bool) -> None:
+def _note(key: str, usage: str | None, secret: bool, rank: int | None) -> None:
     _suggest.cache_clear()
     _USAGE.pop(key, None)
     if usage:
-        _USAGE[key] = usage
+        last = max((r for r, _ in _USAGE.values()), default=0)
+        _USAGE[key] = (rank if rank is not None else max(last, 1000) + 1, usage)
     (_SECRET_KEYWORDS.add if secret else _SECRET_KEYWORDS.discard)(key)
 
 
 def valid_commands() -> str:
-    """``"BUY [square], NAME <square> <name>, ..."`` in registration order."""
-    return ", ".join(_USAGE.values())
-
-
-def quote(text: str) -> str:
-    """Quote user text for an error: double quotes, at most 80 characters with an ellipsis."""
-    text = " ".join(text.split())
-    if len(text) > MAX_QUOTE:
-        text = text[: MAX_QUOTE - 1] + "…"
-    return f'"{text}"'
+    """``"BUY [square], NAME <square> <name>, ..."`` in listing order."""
+    return ", ".join(usage for _, usage in sorted(_USAGE.values(), key=lambda u: u[0]))
 
 
 # ---------------------------------------------------------------- the core
@@ -174,7 +166,8 @@ def _unknown(shown: str, key: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _suggest(key: str) -> str | None:
-    return next((k for k in _USAGE if _near(key, k)), None)
+    listed = sorted(_USAGE, key=lambda k: _USAGE[k][0])
+    return next((k for k in listed if _near(key, k)), None)
 
 
 def _near(typed: str, keyword: str) -> bool:
@@ -191,114 +184,16 @@ def _near(typed: str, keyword: str) -> bool:
     return typed[i + 1:] in (keyword[i + 1:], keyword[i:]) or typed[i:] == keyword[i + 1:]
 
 
-# ---------------------------------------------------------------- argument helpers
-
-_SQUARE = re.compile(r"^(?:(?:square|sq)\.?\s*)?#?\s*(\d{1,9})$", re.IGNORECASE)
-_SQUARE_PREFIX = re.compile(r"^((?:(?:square|sq)\.?\s*)?#?\s*\d{1,9})(?:\s+|$)", re.IGNORECASE)
-_PROPOSAL = re.compile(r"^(?:(?:proposal|prop|p)\.?\s*)?#?\s*(\d{1,9})$", re.IGNORECASE)
-_CHOICES = ("yes", "no", "abstain")
-
-
-def parse_square(text: str) -> int:
-    """``14``, ``#14``, ``square 14``, ``sq 14``, ``square #14`` -> 14; else CommandError."""
-    m = _SQUARE.match(text.strip())
-    if not m:
-        raise CommandError(f"{quote(text)} is not a square; write a square as its number, "
-                           f"like 14, #14 or square 14.")
-    number = int(m.group(1))
-    if number < 1:
-        raise CommandError(f"{quote(text)} is not a square; squares are numbered from 1.")
-    return number
-
-
-def parse_proposal(text: str) -> int:
-    """``7``, ``#7``, ``P7``, ``proposal 7`` -> 7; else CommandError."""
-    m = _PROPOSAL.match(text.strip())
-    if not m:
-        raise CommandError(f"{quote(text)} is not a proposal number; write it like 7, #7 or P7.")
-    number = int(m.group(1))
-    if number < 1:
-        raise CommandError(f"{quote(text)} is not a proposal number; proposals are numbered "
-                           f"from 1.")
-    return number
-
-
-def parse_card_arg(text: str) -> str:
-    card = parse_card(text)
-    if card is None:
-        raise CommandError(f"{quote(text)} is not a card; write a card as rank and suit, "
-                           f"like AS, 10H or KD.")
-    return card
-
-
-def _name_arg(text: str, what: str, example: str) -> str:
-    name = text.strip()
-    if not name:
-        raise CommandError(f"{what} is missing; write it like {example}.")
-    if len(name) > MAX_NAME:
-        raise CommandError(f"{what} is {len(name)} characters long; "
-                           f"at most {MAX_NAME} are allowed.")
-    return name
-
-
-def _no_args(keyword: str, rest: str) -> None:
-    if rest:
-        raise CommandError(f"{keyword} takes nothing after it; write {keyword} alone.")
-
-
-# ---------------------------------------------------------------- the built-in commands
-
-
-def _buy(rest: str, line: BodyLine) -> Command:
-    return Buy(parse_square(rest) if rest else None)
-
-
-def _name(rest: str, line: BodyLine) -> Command:
-    if not rest:
-        raise CommandError("NAME needs a square and a name, like NAME 14 Boardwalk.")
-    m = _SQUARE_PREFIX.match(rest)
-    square = parse_square(m.group(1) if m else rest.split()[0])
-    return Name(square, _name_arg(rest[m.end():] if m else "", "the name", "NAME 14 Boardwalk"))
-
-
-def _place(rest: str, line: BodyLine) -> Command:
-    m = re.match(r"^(\S+)\s+on\s+(.+)$", rest, re.IGNORECASE)
-    if not m:
-        words = rest.split()
-        if words and parse_card(words[0]) is None:
-            parse_card_arg(words[0])
-        raise CommandError("PLACE needs a card and a square: PLACE <card> ON <square>, "
-                           "like PLACE AS ON 14.")
-    return Place(parse_card_arg(m.group(1)), parse_square(m.group(2)))
-
-
-def _bury(rest: str, line: BodyLine) -> Command:
-    if not rest:
-        raise CommandError("BURY needs a card, like BURY AS.")
-    return Bury(parse_card_arg(rest))
-
-
-def _vote(rest: str, line: BodyLine) -> Command:
-    words = rest.split()
-    if len(words) < 2:
-        raise CommandError("VOTE needs a proposal number and YES, NO or ABSTAIN, like VOTE 7 YES.")
-    choice = words[-1].lower()
-    ref = " ".join(words[:-1])
-    if words[0].lower() in _CHOICES and _PROPOSAL.match(" ".join(words[1:])):
-        raise CommandError("write the proposal first, then the vote, like VOTE 7 YES.")
-    number = parse_proposal(ref)
-    if choice not in _CHOICES:
-        raise CommandError(f"{quote(words[-1])} is not a vote; write YES, NO or ABSTAIN.")
-    return Vote(number, choice)  # type: ignore[arg-type]
+# ---------------------------------------------------------------- the core's commands
 
 
 def _status(rest: str, line: BodyLine) -> Command:
-    _no_args("STATUS", rest)
+    no_args("STATUS", rest)
     return Status()
 
 
 def _join(rest: str, line: BodyLine) -> Command:
-    return Join(_name_arg(rest, "your name", "JOIN Ada Lovelace"))
+    return Join(name_arg(rest, "your name", "JOIN Ada Lovelace"))
 
 
 def _token(rest: str, line: BodyLine) -> Command:
@@ -313,29 +208,15 @@ def _end(rest: str, line: BodyLine) -> Command:
     raise CommandError("END closes a proposal text, but no PROPOSE line came before it.")
 
 
-def _propose(rest: str, line: BodyLine, block: Sequence[BodyLine]) -> Command:
-    texts = [b.text.rstrip() for b in block]
-    while texts and not texts[-1].strip():
-        texts.pop()
-    while texts and not texts[0].strip():
-        texts.pop(0)
-    if not texts:
-        raise CommandError("the proposal has no text; write its text on the lines between "
-                           "PROPOSE and END.")
-    title = rest.strip()
-    if len(title) > MAX_NAME:
-        raise CommandError(f"the title is {len(title)} characters long; at most {MAX_NAME} "
-                           f"are allowed.")
-    return Propose(title or texts[0].strip()[:MAX_NAME], "\n".join(texts))
+def _install() -> None:
+    """The core's commands, then every mechanic's from the library."""
+    register("STATUS", _status, "STATUS", rank=70)
+    register("JOIN", _join, "JOIN <name>", rank=80)
+    register("TOKEN", _token, "TOKEN <secret>", secret="token" in SECRET_COMMANDS, rank=90)
+    register("END", _end)
+    for _, spec in REGISTRY.all_commands():
+        (register_block if spec.block else register)(spec.keyword, spec.parse, spec.usage,
+                                                      rank=spec.listing)
 
 
-register("BUY", _buy, "BUY [square]")
-register("NAME", _name, "NAME <square> <name>")
-register("PLACE", _place, "PLACE <card> ON <square>")
-register("BURY", _bury, "BURY <card>")
-register_block("PROPOSE", _propose, "PROPOSE [title] ... END")
-register("VOTE", _vote, "VOTE <proposal> YES|NO|ABSTAIN")
-register("STATUS", _status, "STATUS")
-register("JOIN", _join, "JOIN <name>")
-register("TOKEN", _token, "TOKEN <secret>", secret="token" in SECRET_COMMANDS)
-register("END", _end)
+_install()

@@ -30,8 +30,8 @@ from email.parser import BytesParser
 from functools import partial
 from typing import Any
 
-from admin.engine.registry import REGISTRY
-from admin.engine.rules.schedule import slot_of
+from admin.mechanics import REGISTRY
+from admin.engine.schedule import slot_of
 from admin.errors import MailError
 from admin.game import GameDir
 from admin.mail import compose, texts

@@ -104,14 +104,8 @@ class ResultsView:
     week: int
     slot: str
     happened: tuple[str, ...]
-    money: int
-    health: int
-    square: str
-    transport: str
-    squares: tuple[str, ...]
-    cards: tuple[str, ...]
-    buried: tuple[str, ...]
-    buy_rights: tuple[str, ...]
+    #: "Where you stand", a line each (money, square, and what each module adds)
+    standing: tuple[str, ...]
     proposals: tuple[str, ...]
     deadline: datetime | None
     link: str | None
@@ -144,19 +138,7 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
     if v.game_over:
         parts += [f"THE GAME IS OVER: {v.game_over}", ""]
     parts += ["What happened to you", *_bullets(v.happened, "Nothing this update."), ""]
-    parts += [
-        "Where you stand",
-        f"  Money: ${v.money}",
-        f"  Health: {v.health}",
-        f"  Square: {v.square}",
-        f"  Transport: {v.transport}",
-        f"  Squares you own: {', '.join(v.squares) or 'none'}",
-        f"  Your cards (only you see them): {', '.join(v.cards) or 'none'}",
-    ]
-    if v.buried:
-        parts.append(f"  Cards you buried (only you see them): {', '.join(v.buried)}")
-    if v.buy_rights:
-        parts.append(f"  You may still BUY: {', '.join(v.buy_rights)}")
+    parts += ["Where you stand", *v.standing]
     parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""]
     if v.deadline:
         parts.append(f"Next deadline: {format_time(v.deadline)}.")

@@ -20,7 +20,9 @@ from admin.engine.events import Event
 from admin.errors import StateError
 from admin.game import GameDir
 from admin.mail import compose, texts
-from admin.model import GameState, Proposal
+from admin.engine.module import ordered
+from admin.mechanics import REGISTRY
+from admin.model import GameState, Player, Proposal
 from admin.store import from_data, load_json
 
 
@@ -125,9 +127,6 @@ class ResultsIndex:
     week: int
     slot: str
     events: EventIndex
-    squares: dict[str, list[str]]
-    buried: dict[str, list[str]]
-    buy_rights: dict[str, list[str]]
     voting: tuple[Proposal, ...]
     deadline: datetime | None
     link: str | None
@@ -138,29 +137,24 @@ class ResultsIndex:
            site_url: str) -> ResultsIndex:
         from admin.jobs import deadline
 
-        squares: dict[str, list[str]] = {}
-        for s in state.squares:
-            if s.owner and not s.destroyed:
-                squares.setdefault(s.owner, []).append(_square(state, s.number))
-        buried: dict[str, list[str]] = {}
-        for b in state.private.buried:
-            buried.setdefault(b.player, []).append(f"{b.card} on square {b.square}")
-        buy_rights: dict[str, list[str]] = {}
-        for r in state.buy_rights:
-            buy_rights.setdefault(r.player, []).append(f"square {r.square}")
         over = None
         if state.ended:
             over = f"{state.winner} won" if state.winner else (state.end_reason or "it has ended")
-        return cls(update=log.update, week=log.week, slot=log.slot, events=events, squares=squares,
-                   buried=buried, buy_rights=buy_rights,
+        return cls(update=log.update, week=log.week, slot=log.slot, events=events,
                    voting=tuple(p for p in state.proposals if p.status == "voting"),
                    deadline=deadline(game, state), game_over=over,
                    link=f"{site_url}/updates/{log.update:04d}.html" if site_url else None)
 
 
-def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.ResultsView:
-    from admin.cards import card_name
+def standing(state: GameState, player: Player) -> tuple[str, ...]:
+    """"Where you stand": money and square, and each module's lines (private ones too)."""
+    parts = [(0, f"  Money: ${player.money}"), (20, f"  Square: {_square(state, player.square)}")]
+    for module in REGISTRY.enabled(state):
+        parts += module.results_lines(state, player)
+    return tuple(ordered(parts))
 
+
+def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.ResultsView:
     player = state.players[name]
     proposals = []
     for p in index.voting:
@@ -172,9 +166,5 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         player=name, update=index.update, week=index.week, slot=index.slot,
         happened=tuple(line for e in index.events.about(name)
                        for line in [texts.event_line(e, name)] if line),
-        money=player.money, health=player.health, square=_square(state, player.square),
-        transport=player.transport, squares=tuple(index.squares.get(name, ())),
-        cards=tuple(f"{card} ({card_name(card)})" for card in player.cards),
-        buried=tuple(index.buried.get(name, ())), buy_rights=tuple(index.buy_rights.get(name, ())),
-        proposals=tuple(proposals), deadline=index.deadline, link=index.link,
+        standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over)

@@ -27,11 +27,11 @@ from markupsafe import Markup
 import admin
 from admin.errors import StateError
 from admin.game import GameDir, read_archive
-from admin.model import GameState, Player
+from admin.model import GameState, Player, Square
 from admin.nomic.ruleset import Ruleset, rule_anchor
 from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
                                 split_failure)
-from admin.site.export import player_worth
+from admin.site.export import player_facts, player_worth, square_facts
 from admin.site.history import Archives, History
 from admin.site.pages import PLAYER_HISTORY, render_all
 from admin.site.svg import Series, draw_chart, initials, ink_on, player_colours
@@ -154,12 +154,24 @@ class Site:
         rows = [self.player_row(p) for p in self.state.players.values()]
         return sorted(rows, key=lambda r: (not r["active"], -r["net_worth"], r["name"]))
 
+    def square_fact_values(self, square: Square) -> dict[str, Any]:
+        """A square's public facts by key (``card``, ``owner`` ...), for templates."""
+        return {f.key: f.value for f in square_facts(self.state, square)}
+
     def player_row(self, p: Player) -> dict[str, Any]:
-        owned = [s for s in self.state.squares if s.owner == p.name and not s.destroyed]
+        """A player as the standings and their page show them: the core's facts, and each
+        module's (``facts``: before the square, ``after``: after it; see ``Fact.order``)."""
         colour = self.colours.get(p.name, "#777777")
-        return {"name": p.name, "player": p, "money": p.money, "health": p.health, "square": p.square,
-                "squares": owned, "net_worth": player_worth(self.state, p), "active": p.active,
-                "bankrupt": p.money < 0, "cards_held": len(p.cards), "colour": colour,
+        facts = [{"key": f.key, "value": f.value, "label": f.label, "column": f.column, "kind": f.kind,
+                  "order": f.order} for f in player_facts(self.state, p)]
+        squares = {s.number: s for s in self.state.squares}
+        for f in facts:
+            if f["kind"] == "squares":  # square numbers -> the squares, for links and chips
+                f["value"] = [squares[n] for n in f["value"] if n in squares]
+        return {"name": p.name, "player": p, "money": p.money, "square": p.square,
+                "facts": [f for f in facts if f["order"] < 20], "after": [f for f in facts if f["order"] >= 20],
+                "net_worth": player_worth(self.state, p), "active": p.active,
+                "bankrupt": p.money < 0, "colour": colour,
                 "ink": ink_on(colour), "href": self.player_href(p.name), "slug": self.slugs[p.name]}
 
     def chart(self, names: list[str], *, worth: bool, money_too: bool, title: str) -> dict[str, Markup] | None:
@@ -252,6 +264,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
                 colours=player_colours(state), slugs=player_slugs(list(state.players)))
     site.deadline = _deadline(game, state)
     env = make_env(game)
+    env.globals["square_facts"] = site.square_fact_values
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from admin.engine.registry import REGISTRY
-from admin.engine.rules.endgame import net_worth
-from admin.engine.rules.schedule import next_slot
-from admin.model import GameState, Player, Proposal
+from admin.engine.module import Fact
+from admin.engine.schedule import next_slot
+from admin.mechanics import REGISTRY
+from admin.model import GameState, Player, Proposal, Square
 
 
 def next_phase(state: GameState) -> str:
@@ -16,7 +16,7 @@ def next_phase(state: GameState) -> str:
     slots = REGISTRY.params(state, "schedule").get("slots") or []
     if not slots:
         return ""
-    return next_slot(state, slots)[1].name
+    return next_slot(state.update, slots)[1].name
 
 
 def public_hands(state: GameState) -> bool:
@@ -24,32 +24,39 @@ def public_hands(state: GameState) -> bool:
     return bool(REGISTRY.params(state, "cards").get("public_hands", False))
 
 
-def price_per_number(state: GameState) -> int:
-    return int(REGISTRY.params(state, "ownership").get("price_per_number", 25))
-
-
 def player_worth(state: GameState, player: Player) -> int:
-    """Net worth (VI.16): money plus the list price of every square owned."""
-    return net_worth(state, player, price_per_number(state))
+    """Net worth (VI.16): money plus what each module adds (the list price of every square owned)."""
+    return REGISTRY.net_worth(state, player)
 
 
-def _player(state: GameState, player: Player, show_hands: bool) -> dict[str, Any]:
+def player_facts(state: GameState, player: Player) -> list[Fact]:
+    """What every enabled module says in public about a player, in their declared order."""
+    facts = [f for m in REGISTRY.enabled(state) for f in m.player_facts(state, player)]
+    return sorted(facts, key=lambda f: f.order)
+
+
+def square_facts(state: GameState, square: Square) -> list[Fact]:
+    facts = [f for m in REGISTRY.enabled(state) for f in m.square_facts(state, square)]
+    return sorted(facts, key=lambda f: f.order)
+
+
+def _player(state: GameState, player: Player) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": player.name,
         "money": player.money,
-        "health": player.health,
         "square": player.square,
-        "transport": player.transport,
-        "cards_held": len(player.cards),
-        "squares": [s.number for s in state.squares if s.owner == player.name and not s.destroyed],
         "net_worth": player_worth(state, player),
         "status": player.status,
         "bankrupt": player.money < 0,
         "joined_week": player.joined_week,
-        "resets": player.resets,
     }
-    if show_hands:
-        out["cards"] = list(player.cards)
+    out.update({f.key: f.value for f in player_facts(state, player)})
+    return out
+
+
+def _square(state: GameState, square: Square) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": square.number, "name": square.name, "destroyed": square.destroyed}
+    out.update({f.key: f.value for f in square_facts(state, square)})
     return out
 
 
@@ -79,7 +86,6 @@ def _proposal(proposal: Proposal) -> dict[str, Any]:
 
 def public_status(state: GameState) -> dict[str, Any]:
     """The game as plain JSON-able data: players, squares, proposals, week, phase, winner ..."""
-    show_hands = public_hands(state)
     return {
         "name": state.name,
         "week": state.week,
@@ -91,11 +97,7 @@ def public_status(state: GameState) -> dict[str, Any]:
         "end_reason": state.end_reason,
         "admin_bank": state.admin_bank,
         "next_commitment": state.next_commitment,
-        "players": [_player(state, p, show_hands)
-                    for p in sorted(state.players.values(), key=lambda p: p.name)],
-        "squares": [{"number": s.number, "name": s.name, "owner": s.owner, "card": s.card,
-                     "destroyed": s.destroyed, "polluted": s.polluted,
-                     "contaminated": s.contaminated}
-                    for s in state.squares],
+        "players": [_player(state, p) for p in sorted(state.players.values(), key=lambda p: p.name)],
+        "squares": [_square(state, s) for s in state.squares],
         "proposals": [_proposal(p) for p in state.proposals],
     }

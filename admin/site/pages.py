@@ -11,13 +11,13 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from admin.engine.registry import REGISTRY
+from admin.mechanics import REGISTRY
 from admin.model import Proposal
 from admin.nomic.ruleset import rule_anchor
 from admin.site.content import diff_words, highlights
-from admin.site.export import next_phase, public_hands, public_status
+from admin.site.export import next_phase, public_status, square_facts
 from admin.site.history import UpdateSummary
-from admin.site.svg import board_svg, draw_chart
+from admin.site.svg import board_svg, draw_chart, square_look
 from admin.site.writer import Writer
 
 if TYPE_CHECKING:
@@ -61,7 +61,6 @@ def _update_pages(w: Writer) -> None:
 
 def _player_pages(w: Writer) -> None:
     site = w.site
-    hands = public_hands(site.state)
     mine: dict[str, list[dict[str, Any]]] = {}  # player -> their updates, newest first
     recent = site.history.last(PLAYER_HISTORY)
     for r in recent:
@@ -77,9 +76,9 @@ def _player_pages(w: Writer) -> None:
         name = row["name"]
         chart = site.chart_data([name], worth=True, money_too=True, title=f"{name}: money and net worth")
         history = mine.get(name, [])
-        w.page("player.html", site.player_href(name), inputs=[row, history, hands, older, chart],
+        w.page("player.html", site.player_href(name), inputs=[row, history, older, chart],
                lazy=lambda data=chart: {"chart": draw_chart(data)},
-               p=row, history=history, hands=hands, older=older)
+               p=row, history=history, older=older)
 
 
 def _history(site: Site, rule_id: str) -> list[Any]:
@@ -137,7 +136,7 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     for section in site.ruleset.sections:
         rules = []
         for rule in section.rules:
-            module = REGISTRY.module_for_rule(rule.id)
+            module = REGISTRY.module_for_rule(rule.id, site.state)
             summary = REGISTRY.known[module].summary if module else ""
             history = _revisions(site, rule.id)
             changed = any(h["in_update"] or h["proposal"] for h in history)
@@ -251,7 +250,9 @@ def render_all(w: Writer) -> None:
     standings = site.standings()
     board = board_svg(state, site.colours)
     squares = [{"sq": s, "here": sorted(p.name for p in state.players.values()
-                                        if p.active and p.square == s.number)}
+                                        if p.active and p.square == s.number),
+                "facts": [f for f in square_facts(state, s) if f.column],
+                "flags": [long for _, _, long in square_look(state, s).flags]}
                for s in state.squares]
     news = site.history.last(1)[0] if site.history.updates else None
     w.page("index.html", "index.html", active="home", live=live, standings=standings, board=board,

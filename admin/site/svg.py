@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from admin.cards import card_name
 from admin.engine.board import cell
+from admin.engine.module import SquareLook
+from admin.mechanics import REGISTRY
 from admin.model import GameState, Square
 
 #: Okabe–Ito: eight colours told apart with every common colour-vision deficiency.
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
                             "#F0E442", "#1A1A1A")
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 CELL_W, CELL_H, GAP, PAD = 100, 84, 4, 6
 
 
@@ -98,34 +98,38 @@ def name_lines(name: str, width: int = 13, lines: int = 2) -> list[str]:
     return out
 
 
-def _card_label(card: str) -> tuple[str, bool]:
-    """``"QH"`` -> (``"Q♥"``, red)."""
-    suit = card[-1]
-    return card[:-1] + SUIT_SYMBOLS.get(suit, suit), suit in ("H", "D")
-
-
 # -- the board -------------------------------------------------------------------------------
-def _square_title(sq: Square, here: list[str]) -> str:
+def square_look(state: GameState, sq: Square) -> SquareLook:
+    """Every enabled module's overlay on a square, merged: the owner, notes and flags in order."""
+    owner, notes, flags, marker = None, [], [], None
+    for module in REGISTRY.enabled(state):
+        look = module.square_look(state, sq)
+        if look is None:
+            continue
+        owner = owner or look.owner
+        notes += look.notes
+        flags += look.flags
+        marker = marker or look.marker
+    return SquareLook(owner=owner, notes=tuple(sorted(notes, key=lambda n: n[0])),
+                      flags=tuple(sorted(flags, key=lambda f: f[0])), marker=marker)
+
+
+def _square_title(sq: Square, look: SquareLook, here: list[str]) -> str:
     if sq.destroyed:
         parts = [f"Square {sq.number}: destroyed"]
     else:
         parts = [f"Square {sq.number}" + (f" “{sq.name}”" if sq.name else "")]
-        parts.append(f"owned by {sq.owner}" if sq.owner else "unowned")
-        if sq.card:
-            parts.append(f"the {card_name(sq.card)} placed on it")
-        if sq.polluted:
-            parts.append("polluted")
-        if sq.contaminated:
-            parts.append("contaminated")
+        parts += [text for _, text in look.notes]
     if here:
         parts.append("here: " + ", ".join(here))
     return "; ".join(parts)
 
 
-def _cell_svg(sq: Square, x: float, y: float, here: list[str], colours: dict[str, str]) -> str:
+def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
+              colours: dict[str, str]) -> str:
     e = escape
-    out = [f'<g class="sq"><title>{e(_square_title(sq, here))}</title>']
-    owner_colour = colours.get(sq.owner or "", "#777777") if sq.owner else None
+    out = [f'<g class="sq"><title>{e(_square_title(sq, look, here))}</title>']
+    owner_colour = colours.get(look.owner or "", "#777777") if look.owner else None
     if sq.destroyed:
         fill, stroke = "url(#hatch)", "#9a9a9a"
     elif owner_colour:
@@ -151,13 +155,13 @@ def _cell_svg(sq: Square, x: float, y: float, here: list[str], colours: dict[str
             out.append(f'<text x="{x + CELL_W / 2}" y="{y + top + 14 * i}" class="name" '
                        f'text-anchor="middle">{e(line)}</text>')
         out.append("</g>")
-    flags = [label for flag, label in ((sq.polluted, "POL"), (sq.contaminated, "CON")) if flag]
+    flags = [short for _, short, _ in look.flags]
     for i, label in enumerate(flags):
         fx = x + CELL_W - 34 - i * 30
         out.append(f'<rect x="{fx}" y="{y + 14}" width="28" height="14" rx="3" fill="#5b4a00"/>'
                    f'<text x="{fx + 14}" y="{y + 25}" class="flag" text-anchor="middle">{label}</text>')
-    if sq.card and not sq.destroyed:
-        label, red = _card_label(sq.card)
+    if look.marker and not sq.destroyed:
+        label, red = look.marker
         cx, cy = x + CELL_W - 30, y + CELL_H - 32
         out.append(f'<rect x="{cx}" y="{cy}" width="24" height="27" rx="3" fill="#ffffff" '
                    f'stroke="#555555"/><text x="{cx + 12}" y="{cy + 18}" text-anchor="middle" '
@@ -192,7 +196,8 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
     per_row = 4
     legend_rows = math.ceil((len(legend_items) + 3) / per_row)
     height = PAD * 2 + grid_h + 24 + legend_rows * 30
-    owned = sum(1 for s in state.squares if s.owner and not s.destroyed)
+    looks = {s.number: square_look(state, s) for s in state.squares}
+    owned = sum(1 for s in state.squares if looks[s.number].owner and not s.destroyed)
     desc = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom "
             f"left; {owned} owned; {len(where)} squares with players on them.")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" viewBox="0 0 {width} {height}" '
@@ -215,7 +220,7 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
         row, col = cell(sq.number, columns)
         x = PAD + col * (CELL_W + GAP)
         y = PAD + (rows - 1 - row) * (CELL_H + GAP)
-        out.append(_cell_svg(sq, x, y, where.get(sq.number, []), colours))
+        out.append(_cell_svg(sq, looks[sq.number], x, y, where.get(sq.number, []), colours))
     ly = PAD + grid_h + 20
     items: list[str] = []
     for name, colour in legend_items:

@@ -4,11 +4,12 @@ $1000 for passing the end of the board (VI.11), in a random order each update.""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from admin.engine.context import BANK
+from admin.engine.module import Fact, Mechanic
 from admin.engine.movement import move
-from admin.engine.rules.base import RuleModule
 from admin.errors import RuleError
 
 if TYPE_CHECKING:
@@ -26,11 +27,34 @@ def parse_dice(spec: str) -> tuple[int, int]:
     return int(m.group(1) or 1), int(m.group(2) or 6)
 
 
-class TurnsModule(RuleModule):
+@dataclass
+class TurnsState:
+    #: each player's method of transport, which decides their dice (VII.4)
+    transport: dict[str, str] = field(default_factory=dict)
+
+
+class TurnsModule(Mechanic[TurnsState, None]):
     name = "turns"
     rules = ("VII.1", "VII.2", "VII.3", "VII.4", "IX.1", "VI.11")
     defaults = {"dice": {"foot": "2d6"}, "pass_bonus": 1000, "max_turns_in_a_row": 50}
     summary = "One turn per player per update in random order; doubles roll again; $1000 for passing the end."
+    State = TurnsState
+
+    def on_player_added(self, state, player) -> None:
+        self.of(state).transport[player.name] = "foot"
+
+    def on_player_reset(self, ctx, player) -> None:
+        self.of(ctx.state).transport[player.name] = "foot"
+
+    def on_turns(self, ctx) -> None:
+        take_turns(ctx)
+
+    def player_facts(self, state, player) -> list[Fact]:
+        return [Fact("transport", transport_of(state, player.name), label="Travels by", order=60,
+                     kind="text")]
+
+    def results_lines(self, state, player) -> list[tuple[int, str]]:
+        return [(30, f"  Transport: {transport_of(state, player.name)}")]
 
     def on_turn_end(self, ctx, player, turn, wrapped) -> None:
         if wrapped:
@@ -59,7 +83,7 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
     for turn in range(limit):
         for m in modules:
             m.on_turn_start(ctx, player, turn)
-        count, sides = parse_dice(params["dice"].get(player.transport, "2d6"))
+        count, sides = parse_dice(params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
         faces = [ctx.dice.roll(f"turn/{player.name}/{turn}/d{i}", sides) for i in range(count)]
         doubles = any(faces.count(f) == 2 for f in set(faces))  # exactly two dice the same (VII.2)
         ctx.emit("roll", f"{player.name} rolled {' and '.join(map(str, faces))}"
@@ -76,3 +100,7 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
             m.on_doubles(ctx, player, turn)
     ctx.emit("loop-guard", f"{player.name} rolled doubles {limit} times in a row; the turn stops "
                            "here and the Admin should rule on it (X.1).", player=player.name, rule="X.1")
+
+
+def transport_of(state, name: str) -> str:
+    return TurnsModule.of(state).transport.get(name, "foot")

@@ -11,38 +11,93 @@ moves, and when abstentions void or reward (see ``defaults``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, Literal, Sequence
 
-from admin.engine.commands import Propose, Vote, Withdraw
-from admin.engine.context import BANK
-from admin.engine.rules.base import RuleModule
+from admin.engine.commands import command_type
+from admin.engine.context import BANK, UpdateContext
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.syntax import MAX_NAME, PROPOSAL, parse_proposal, quote
 from admin.errors import CommandError, IllegalAction
-from admin.model import Proposal, Tally
+from admin.mechanics.cards import draw_card
+from admin.engine.events import Ruling
+from admin.errors import RuleError
+from admin.model import Proposal, Tally, VoteGrant
 from admin.model import Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 
 ADMIN = "Admin"
+VoteChoice = Literal["yes", "no", "abstain"]
+_CHOICES = ("yes", "no", "abstain")
 
 
-def _parse_withdraw(rest: str, line) -> Withdraw:
-    from admin.mail.grammar import parse_proposal  # the same proposal-number forms as VOTE
+@command_type
+@dataclass(frozen=True)
+class Propose:
+    """``PROPOSE [title]`` then the text up to a line ``END`` (VIII.1)."""
 
+    title: str
+    text: str
+    cmd: ClassVar[str] = "propose"
+
+
+@command_type
+@dataclass(frozen=True)
+class Vote:
+    """``VOTE <proposal> YES|NO|ABSTAIN`` (VIII.3)."""
+
+    proposal: int
+    choice: VoteChoice
+    cmd: ClassVar[str] = "vote"
+
+
+@command_type
+@dataclass(frozen=True)
+class Withdraw:
+    """``WITHDRAW <proposal>``: the proposer takes their proposal back before the tally."""
+
+    proposal: int
+    cmd: ClassVar[str] = "withdraw"
+
+
+def _parse_propose(rest: str, line: object, block: Sequence[Any]) -> Propose:
+    texts = [b.text.rstrip() for b in block]
+    while texts and not texts[-1].strip():
+        texts.pop()
+    while texts and not texts[0].strip():
+        texts.pop(0)
+    if not texts:
+        raise CommandError("the proposal has no text; write its text on the lines between "
+                           "PROPOSE and END.")
+    title = rest.strip()
+    if len(title) > MAX_NAME:
+        raise CommandError(f"the title is {len(title)} characters long; at most {MAX_NAME} "
+                           f"are allowed.")
+    return Propose(title or texts[0].strip()[:MAX_NAME], "\n".join(texts))
+
+
+def _parse_vote(rest: str, line: object) -> Vote:
+    words = rest.split()
+    if len(words) < 2:
+        raise CommandError("VOTE needs a proposal number and YES, NO or ABSTAIN, like VOTE 7 YES.")
+    choice = words[-1].lower()
+    ref = " ".join(words[:-1])
+    if words[0].lower() in _CHOICES and PROPOSAL.match(" ".join(words[1:])):
+        raise CommandError("write the proposal first, then the vote, like VOTE 7 YES.")
+    number = parse_proposal(ref)
+    if choice not in _CHOICES:
+        raise CommandError(f"{quote(words[-1])} is not a vote; write YES, NO or ABSTAIN.")
+    return Vote(number, choice)  # type: ignore[arg-type]
+
+
+def _parse_withdraw(rest: str, line: object) -> Withdraw:
     if not rest.strip():
         raise CommandError("WITHDRAW needs the number of your proposal, like WITHDRAW 7.")
     return Withdraw(parse_proposal(rest))
 
 
-def _register_commands() -> None:
-    from admin.mail.grammar import register
-
-    register("WITHDRAW", _parse_withdraw, "WITHDRAW <proposal>")
-
-
-_register_commands()
-
-
-class ProposalsModule(RuleModule):
+class ProposalsModule(Mechanic[None, None]):
     name = "proposals"
     rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "IX.2", "IX.3", "X.1", "X.2")
     defaults: dict[str, Any] = {
@@ -58,8 +113,14 @@ class ProposalsModule(RuleModule):
     }
     summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
-    def handlers(self):
-        return {"propose": propose, "vote": vote, "withdraw": withdraw}
+    def rulings(self):
+        return RULINGS
+
+    def commands(self):
+        return (CommandSpec("PROPOSE", Propose, propose, _parse_propose, "PROPOSE [title] ... END",
+                            block=True, phase=10, listing=50),
+                CommandSpec("VOTE", Vote, vote, _parse_vote, "VOTE <proposal> YES|NO|ABSTAIN", listing=60),
+                CommandSpec("WITHDRAW", Withdraw, withdraw, _parse_withdraw, "WITHDRAW <proposal>"))
 
     def on_update_end(self, ctx) -> None:
         if ctx.slot.closes_voting:
@@ -228,33 +289,20 @@ def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dic
             if name not in abstaining:
                 _pay(ctx, result, BANK, name, bonus, "VIII.4",
                      f"not abstaining when most abstained on proposal {proposal.number}")
-    if not accepted:
+    if not accepted or not ctx.state.enabled("cards"):
         return
     if proposer is not None and proposer.active:
         for i in range(int(p["card_to_proposer"])):
-            ctx.draw_card(proposer, f"{proposer.name}/proposal{proposal.number}/proposer/{i}",
+            draw_card(ctx, proposer, f"{proposer.name}/proposal{proposal.number}/proposer/{i}",
                           f"proposal {proposal.number} was accepted")
             result.cards_to.append(proposer.name)
     for name in sorted(players):
         v = proposal.votes.get(name)
         if v is not None and v.choice == "yes":
             for i in range(int(p["card_per_yes_vote"])):
-                ctx.draw_card(ctx.state.players[name], f"{name}/proposal{proposal.number}/yes/{i}",
+                draw_card(ctx, ctx.state.players[name], f"{name}/proposal{proposal.number}/yes/{i}",
                               f"voting Yes on accepted proposal {proposal.number}")
                 result.cards_to.append(name)
-
-
-def archive_closed(state) -> list[Proposal]:
-    """Take out of the live state the proposals closed before this update (not those still
-    awaiting the Admin); the caller writes them to the week's archive file."""
-    keep, gone = [], []
-    for p in state.proposals:
-        done = p.closed_update is not None and p.closed_update < state.update and not p.awaiting_admin
-        (gone if done else keep).append(p)
-    state.proposals = keep
-    for p in gone:
-        state.archived[p.number] = p.status
-    return gone
 
 
 def _carry_out(ctx, proposal: Proposal) -> None:
@@ -287,7 +335,7 @@ def record_changes(ctx, proposal: Proposal, changes) -> None:
                 "renumbered": f"renumbered from {ch.old_id}"}[ch.action]
         ctx.emit("rule-change", f"Rule {ch.rule_id} was {what} by proposal {proposal.number}.",
                  rule="VIII.4", data={"rule": ch.rule_id, "action": ch.action, "proposal": proposal.number})
-        module = ctx.registry.module_for_rule(ch.old_id or ch.rule_id)
+        module = ctx.registry.module_for_rule(ch.old_id or ch.rule_id, ctx.state)
         if module and ctx.state.enabled(module):
             params = ctx.params(module)
             shown = ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()) if not isinstance(v, (list, dict)))
@@ -295,3 +343,73 @@ def record_changes(ctx, proposal: Proposal, changes) -> None:
                                f"should review its parameters ({shown or 'none'}) with "
                                f"`nomopoly ruling set {module} KEY VALUE`.",
                      rule="I.2", data={"rule": ch.rule_id, "module": module})
+
+
+# -- the Admin's rulings on proposals (VIII.2, VIII.5, II.3) --------------------------------------
+def _proposal(ctx: UpdateContext, args: dict[str, Any]):
+    number = int(args.get("proposal", 0))
+    p = ctx.state.proposal(number)
+    if p is None and number in ctx.state.archived:
+        raise RuleError(f"proposal {number} is closed ({ctx.state.archived[number]}) and archived")
+    if p is None:
+        raise RuleError(f"ruling names proposal {args.get('proposal')!r}, which does not exist")
+    return p
+
+
+def _close_proposal(ctx: UpdateContext, r: Ruling, status: str, verb: str):
+    p = _proposal(ctx, r.args)
+    if p.status not in ("open", "voting"):
+        raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be {verb}")
+    p.close(status, ctx.state.update, r.note)  # type: ignore[arg-type]
+    return p
+
+
+def _veto(ctx: UpdateContext, r: Ruling) -> str:
+    p = _close_proposal(ctx, r, "vetoed", "vetoed")
+    return f"The Admin vetoed proposal {p.number} (VIII.5): {r.note}"
+
+
+def _send_back(ctx: UpdateContext, r: Ruling) -> str:
+    p = _close_proposal(ctx, r, "sent back", "sent back")
+    return f"The Admin sent proposal {p.number} back to {p.proposer} (VIII.2): {r.note}"
+
+
+def _propose(ctx: UpdateContext, r: Ruling) -> str:
+    proposal, _ = add_proposal(ctx, ADMIN, str(r.args.get("title", "")), str(r.args.get("text", "")))
+    return f"The Admin made proposal {proposal.number}: {proposal.title}."
+
+
+def _admin_vote(ctx: UpdateContext, r: Ruling) -> str:
+    if not ctx.params("proposals").get("admin_votes"):
+        raise RuleError("in this game the Admin does not vote (proposals.admin_votes is false)")
+    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), str(r.args.get("choice", "")).lower())
+
+
+def _amend(ctx: UpdateContext, r: Ruling) -> str:
+    p = _proposal(ctx, r.args)
+    if p.status != "accepted":
+        raise RuleError(f"proposal {p.number} is {p.status}; only an accepted proposal is carried out")
+    directives = parse_directives(str(r.args.get("directives", "")))
+    if not directives:
+        raise RuleError("give the changes as directives: ADD RULE <section>: <text>, AMEND <rule>: "
+                        "<text>, REPEAL <rule>, ADD SECTION <title>, RENUMBER")
+    record_changes(ctx, p, carry_out(ctx.state, p.number, directives))
+    p.directives = p.directives or directives
+    return f"The Admin carried out proposal {p.number}: {', '.join(p.changed_rules)} changed."
+
+
+def _done(ctx: UpdateContext, r: Ruling) -> str:
+    p = _proposal(ctx, r.args)
+    p.awaiting_admin = False
+    return f"The Admin carried out proposal {p.number} without changing the rules' text: {r.note}"
+
+
+def _grant_votes(ctx: UpdateContext, r: Ruling) -> str:
+    player = _player(ctx, r.args)
+    extra, week = int(r.args.get("extra", 1)), int(r.args.get("week", ctx.state.week))
+    ctx.state.vote_grants.append(VoteGrant(player=player.name, extra=extra, week=week, reason=r.note))
+    return f"The Admin granted {player.name} {extra} extra vote(s) on each proposal of week {week}: {r.note}"
+
+
+RULINGS = {"veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
+           "amend": _amend, "done": _done, "grant-votes": _grant_votes}

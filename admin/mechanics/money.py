@@ -3,10 +3,10 @@
 The rules themselves live in :meth:`admin.engine.context.UpdateContext.transfer` (bankruptcy
 checks, the bank as source and sink); this module carries their parameters."""
 
-from admin.engine.rules.base import RuleModule
+from admin.engine.module import Mechanic
 
 
-class MoneyModule(RuleModule):
+class MoneyModule(Mechanic[None, None]):
     name = "money"
     rules = ("IV.1", "IV.2", "IV.3", "XV.1", "XV.2")
     defaults = {"start_money": 10000}

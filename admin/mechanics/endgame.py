@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from admin.engine.rules.base import RuleModule
-from admin.model import GameState, Player
+from admin.engine.module import Mechanic
 
 
-def net_worth(state: GameState, player: Player, price_per_number: int = 25) -> int:
-    """Money plus the net worth of owned squares (VI.16: a square's purchase price, 25 × n)."""
-    squares = sum(s.number * price_per_number for s in state.squares if s.owner == player.name)
-    return player.money + squares
-
-
-class EndgameModule(RuleModule):
+class EndgameModule(Mechanic[None, None]):
     name = "endgame"
     rules = ("XI.2", "XI.3", "XI.4")
     defaults: dict = {}
@@ -27,8 +20,7 @@ class EndgameModule(RuleModule):
         if len(solvent) == 1:
             declare(ctx, solvent[0].name, "the only player who is not bankrupt (XI.3)")
             return
-        price = int(ctx.params("ownership").get("price_per_number", 25))
-        worth = {p.name: net_worth(state, p, price) for p in players}
+        worth = {p.name: ctx.registry.net_worth(state, p) for p in players}
         total = sum(worth.values())
         for name, w in worth.items():
             if w > total - w:

@@ -1,14 +1,14 @@
-"""The Admin's immediate actions on the state: adding and removing players, with the rules of
-III.1 (unique usernames) and III.4 (a new player starts as though just reset). Pure functions:
-the CLI logs each one, and replay applies them again."""
+"""The Admin's immediate actions on the roster: adding and removing players, with the rules of
+III.1 (unique usernames) and III.4 (a new player starts as though just reset; each mechanic sets
+up its part of the player). Pure functions: the CLI logs each one, and replay applies them again."""
 
 from __future__ import annotations
 
 import re
 
 from admin.engine.board import lowest
-from admin.engine.registry import REGISTRY
 from admin.errors import IllegalAction
+from admin.mechanics import REGISTRY
 from admin.model import GameState, Player
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
@@ -30,13 +30,11 @@ def add_player(state: GameState, name: str, email: str, token_hash: str | None =
             raise IllegalAction(f"{email} is already the address of player {other!r}")
     start_money = int(REGISTRY.params(state, "money")["start_money"])
     week = state.week if state.update == 0 else state.week + 1
-    previous = state.players.get(name)
-    player = Player(name=name, money=start_money,
-                    health=int(REGISTRY.params(state, "health")["start_health"]),
-                    square=lowest(state), joined_week=week, last_action_week=week - 1,
-                    resets=previous.resets if previous else 0)
+    player = Player(name=name, money=start_money, square=lowest(state), joined_week=week)
     state.admin_bank -= start_money  # XV.2: money from nowhere comes out of the bank
     state.players[name] = player
+    for module in REGISTRY.enabled(state):
+        module.on_player_added(state, player)
     state.private.emails[name] = email
     if token_hash:
         state.private.token_hashes[name] = token_hash
@@ -51,13 +49,9 @@ def remove_player(state: GameState, name: str) -> None:
                             f"{', '.join(sorted(n for n, p in state.players.items() if p.active)) or 'none'}")
     state.admin_bank += player.money
     player.money = 0
-    for sq in state.squares:
-        if sq.owner == name:
-            sq.owner = None
-            sq.price_paid = None
-    player.cards.clear()
+    for module in REGISTRY.enabled(state):
+        module.on_player_removed(state, player)
     player.status = "removed"
-    state.buy_rights = [r for r in state.buy_rights if r.player != name]
 
 
 def set_token(state: GameState, name: str, token_hash: str) -> None:

@@ -1,4 +1,4 @@
-"""Writes demo/maildir: the demo game's player emails for weeks 1 and 2 (run from the repo root).
+"""Writes admin/games/nomopoly2/demo/maildir: the demo game's player emails for weeks 1 and 2 (run from the repo root).
 
 Each file is named like a real Maildir delivery, ``<unix time>.<n>.demo``: the time at the start
 of the name is when the server received it, which decides the update it belongs to.

@@ -1,0 +1,72 @@
+"""Which mechanics a game has, in what order, with what parameters: switching a module on and
+off, and setting a parameter, as accepted proposals (``ENABLE``, ``DISABLE``, ``SET``) and the
+Admin's rulings do. Pure functions over the state; the caller records them (the update log)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from admin.engine.module import Registry
+from admin.errors import RuleError
+from admin.model import GameState, ModuleConfig
+
+
+def enable_module(state: GameState, registry: Registry, name: str,
+                  params: dict[str, Any] | None = None, *, after: str | None = None) -> None:
+    """Switch a module on (last in precedence, or just after ``after``) and set up its state for
+    every player and square already in the game. A module already on is an error."""
+    mechanic = registry.get(name)  # an unknown module fails here, naming the known ones
+    if state.enabled(name):
+        raise RuleError(f"the {name} module is already enabled")
+    for key, value in (params or {}).items():
+        _check_param(mechanic, name, key, value)
+    config = ModuleConfig(name=name, params=dict(params or {}))
+    names = [m.name for m in state.modules]
+    if after is not None and after not in names:
+        raise RuleError(f"cannot enable {name} after {after}: {after} is not enabled")
+    position = names.index(after) + 1 if after is not None else len(names)
+    state.modules.insert(position, config)
+    mechanic.setup(state)
+
+
+def disable_module(state: GameState, name: str) -> None:
+    """Switch a module off. Its state stays (dormant) so that enabling it again resumes it."""
+    if not state.enabled(name):
+        raise RuleError(f"the {name} module is not enabled; enabled: "
+                        f"{', '.join(m.name for m in state.modules)}")
+    state.modules = [m for m in state.modules if m.name != name]
+
+
+def set_param(state: GameState, registry: Registry, module: str, key: str, value: Any) -> Any:
+    """Set one parameter of an enabled module; a value of the wrong kind is refused. Returns the
+    value as stored (text like "40" becomes 40 where the parameter is a number)."""
+    for config in state.modules:
+        if config.name == module:
+            value = _check_param(registry.get(module), module, key, value)
+            config.params[key] = value
+            return value
+    raise RuleError(f"module {module!r} is not enabled; enabled: "
+                    f"{', '.join(m.name for m in state.modules)}")
+
+
+def _check_param(mechanic: Any, module: str, key: str, value: Any) -> Any:
+    defaults = mechanic.defaults
+    if key not in defaults:
+        raise RuleError(f"the {module} module has no parameter {key!r}; its parameters: "
+                        f"{', '.join(sorted(defaults)) or 'none'}")
+    default = defaults[key]
+    if isinstance(default, bool):
+        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
+            return value.lower() in ("true", "yes", "on")
+        if not isinstance(value, bool):
+            raise RuleError(f"{module}.{key} is true or false, not {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(f"{module}.{key} is a whole number (like {default}), not {value!r}")
+        return value
+    if isinstance(default, (dict, list)) and not isinstance(value, type(default)):
+        raise RuleError(f"{module}.{key} is a {type(default).__name__}, not {value!r}")
+    return value

@@ -1,0 +1,287 @@
+"""The mechanic-module protocol and the registry.
+
+A mechanic module implements one mechanic of one or more games. It
+
+- names the rule ids it automates (``rules``) and declares its parameters with defaults;
+- **owns its state**: ``State`` (public) and ``Private`` (admin-only) are dataclasses stored under
+  the module's own key (``state.mods[name]`` / ``state.private.mods[name]``), saved in the update's
+  one transaction to ``state/modules/<name>.yaml`` and ``state/private/<name>.yaml``;
+- registers its commands (grammar, typed command, handler, usage line) with ``commands()``;
+- hooks into the update (``on_land``, ``on_pass_end``, ``on_doubles`` ...) and into the lives of
+  players and squares (``on_player_added``, ``on_player_reset``, ``on_player_removed`` ...);
+- says how it shows: public facts about a player or a square (the site, the JSON export) and the
+  lines it adds to a player's results mail (private parts allowed there).
+
+The game's state lists the enabled modules with their parameters; that list's order is
+precedence: hooks run in that order. The core imports no module: it calls these hooks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Sequence, TypeVar
+
+from admin.errors import RuleError
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.model import GameState, Player, Square
+
+Handler = Callable[["UpdateContext", "Player", Any], str]
+S = TypeVar("S")
+P = TypeVar("P")
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One player command a module adds: its keyword, typed command, parser, handler, usage."""
+
+    keyword: str
+    command: type
+    handler: Handler
+    parse: Callable[..., Any]
+    usage: str
+    #: a multi-line command running to a line END (PROPOSE)
+    block: bool = False
+    #: when it runs among an update's actions: lower first; ties round-robin in a random order
+    phase: int = 50
+    #: the result is told to its player only (burying a card)
+    private: bool = False
+    #: it is not a voluntary action (III.5 counts only those)
+    voluntary: bool = True
+    #: its place in a "Valid commands" list (lower first; the core's STATUS, JOIN, TOKEN: 70-90)
+    listing: int = 100
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something public a module says about a player or a square, for the site and the export.
+
+    ``key`` is the JSON export's key; ``order`` places it among the other modules' facts (lower
+    first; the core's own facts sit at 0 (money) and 20 (the square))."""
+
+    key: str
+    value: Any
+    #: its heading among a player's facts on their page (None: not shown there)
+    label: str | None = None
+    #: its column heading in the standings or the board's table (None: not a column)
+    column: str | None = None
+    order: int = 50
+    #: how the site shows it: "num" (a number), "text", "player" (a link), "squares" (square
+    #: links), "hand" (a list of cards)
+    kind: str = "num"
+
+
+@dataclass(frozen=True)
+class SquareLook:
+    """How a square looks on the board picture: what modules overlay on it."""
+
+    #: the player whose colour the square takes
+    owner: str | None = None
+    #: phrases for the square's description, in order (e.g. "owned by bob", "polluted")
+    notes: tuple[tuple[int, str], ...] = ()
+    #: small badges in the square's corner: (order, short label, long label)
+    flags: tuple[tuple[int, str, str], ...] = ()
+    #: a corner marker (a placed card): (text, red)
+    marker: tuple[str, bool] | None = None
+
+
+class Mechanic(Generic[S, P]):
+    #: the module's name in the game's configuration
+    name: ClassVar[str] = ""
+    #: the rule ids it automates, e.g. ("XIII.1", "XIII.3")
+    rules: ClassVar[tuple[str, ...]] = ()
+    #: parameters and their defaults; the game's config overrides them
+    defaults: ClassVar[dict[str, Any]] = {}
+    summary: ClassVar[str] = ""
+    #: the dataclass of the state it owns (public), or None
+    State: ClassVar[type | None] = None
+    #: the dataclass of its private state, or None
+    Private: ClassVar[type | None] = None
+    #: the version of its state's shape (a migration bumps it)
+    version: ClassVar[int] = 1
+
+    # -- its state -------------------------------------------------------------------------
+    @classmethod
+    def of(cls, state: GameState) -> S:
+        """This module's public state in ``state`` (raises if the game does not have it)."""
+        try:
+            return state.mods[cls.name]
+        except KeyError:
+            raise RuleError(f"the {cls.name} module is not part of this game; enable it first "
+                            f"(nomopoly ruling enable {cls.name})") from None
+
+    @classmethod
+    def private_of(cls, state: GameState) -> P:
+        try:
+            return state.private.mods[cls.name]
+        except KeyError:
+            raise RuleError(f"the {cls.name} module's private state is missing; enable it first "
+                            f"(nomopoly ruling enable {cls.name})") from None
+
+    def new_state(self) -> tuple[Any, Any]:
+        """Fresh (public, private) state: what ``setup`` starts from."""
+        return (self.State() if self.State else None, self.Private() if self.Private else None)
+
+    def setup(self, state: GameState) -> None:
+        """Give the module its state in ``state`` (a new game, or enabled mid-game): a fresh
+        state, then ``on_player_added`` for every player already in the game."""
+        public, private = self.new_state()
+        if public is not None:
+            state.mods.setdefault(self.name, public)
+        if private is not None:
+            state.private.mods.setdefault(self.name, private)
+        for player in state.players.values():
+            if player.active:
+                self.on_player_added(state, player)
+
+    # -- commands --------------------------------------------------------------------------
+    def commands(self) -> Sequence[CommandSpec]:
+        return ()
+
+    # -- lives of players and squares (pure: no update context) ------------------------------
+    def on_player_added(self, state: GameState, player: Player) -> None: ...
+    def on_player_removed(self, state: GameState, player: Player) -> None: ...
+    def on_square_added(self, state: GameState, square: Square) -> None:
+        """The square is new, brought back, or destroyed: forget what was kept about it."""
+
+    # -- update hooks; each does nothing unless a module overrides it -----------------------
+    def on_update_start(self, ctx: UpdateContext) -> None: ...
+    def on_turns(self, ctx: UpdateContext) -> None:
+        """The turns of an update (a module that runs turns: every player's, or the next one's)."""
+    def on_action(self, ctx: UpdateContext, player: Player, command: Any) -> None: ...
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None: ...
+    def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None: ...
+    def on_doubles(self, ctx: UpdateContext, player: Player, turn: int) -> None: ...
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None: ...
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None: ...
+    def on_update_end(self, ctx: UpdateContext) -> None: ...
+
+    def adjust_rent(self, ctx: UpdateContext, square: Square, rent: int) -> int:
+        return rent
+
+    def action_order(self, ctx: UpdateContext, player: str, command: Any) -> Any:
+        """This module's order for its early-phase commands (None: the order they were received)."""
+        return None
+
+    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+        """The Admin's rulings this module adds: kind -> apply(ctx, ruling) -> what was done."""
+        return {}
+
+    def dice_for(self, state: GameState, player: Player) -> str | None:
+        """The dice this player rolls for a turn, if this module decides it (VII.4)."""
+        return None
+
+    def worth(self, state: GameState, player: Player) -> int:
+        """What this module adds to the player's net worth (VI.16)."""
+        return 0
+
+    def can_own(self, state: GameState, square: Square) -> bool:
+        """False if this module forbids buying the square (it is contaminated ...)."""
+        return True
+
+    def adjust(self, ctx: UpdateContext, player: Player, key: str, amount: int, reason: str) -> bool:
+        """The Admin's ``ruling adjust NAME --KEY AMOUNT`` for a quantity this module owns
+        (health ...); True if it was this module's to adjust."""
+        return False
+
+    # -- how it shows ----------------------------------------------------------------------
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
+        return []
+
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
+        return []
+
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
+        return None
+
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
+        """(order, line) for "Where you stand" in this player's results mail; private allowed."""
+        return []
+
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
+        """(order, phrase) for the reply to STATUS; private allowed."""
+        return []
+
+
+#: The old name, kept for modules written against it.
+RuleModule = Mechanic
+
+
+class Registry:
+    """All known modules by name; resolves a game's enabled list into instances, in order."""
+
+    def __init__(self, modules: Sequence[type[Mechanic]]) -> None:
+        self.known: dict[str, type[Mechanic]] = {m.name: m for m in modules}
+        self._instances: dict[str, Mechanic] = {}
+        self._cache: dict[tuple[str, ...], list[Mechanic]] = {}
+        self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic, CommandSpec]]] = {}
+
+    def get(self, name: str) -> Mechanic:
+        if name not in self.known:
+            raise RuleError(f"unknown module {name!r}; known modules: {', '.join(sorted(self.known))}")
+        if name not in self._instances:
+            self._instances[name] = self.known[name]()
+        return self._instances[name]
+
+    def enabled(self, state: GameState) -> list[Mechanic]:
+        names = tuple(m.name for m in state.modules)
+        if names not in self._cache:
+            missing = [n for n in names if n not in self.known]
+            if missing:
+                raise RuleError(f"unknown rule module(s) {', '.join(missing)} in state/game.yaml; "
+                                f"known modules: {', '.join(sorted(self.known))}")
+            self._cache[names] = [self.get(n) for n in names]
+        return self._cache[names]
+
+    def params(self, state: GameState, module: str) -> dict[str, Any]:
+        cls = self.known.get(module)
+        merged = dict(cls.defaults) if cls else {}
+        merged.update(state.params(module))
+        return merged
+
+    def command_table(self, state: GameState) -> dict[str, tuple[Mechanic, CommandSpec]]:
+        """Command name (``"buy"``) -> (module, spec) for the enabled modules; the first wins."""
+        names = tuple(m.name for m in state.modules)
+        if names not in self._tables:
+            table: dict[str, tuple[Mechanic, CommandSpec]] = {}
+            for module in self.enabled(state):
+                for spec in module.commands():
+                    table.setdefault(spec.command.cmd, (module, spec))  # type: ignore[attr-defined]
+            self._tables[names] = table
+        return self._tables[names]
+
+    def all_commands(self) -> list[tuple[Mechanic, CommandSpec]]:
+        """Every command of every known module, in library order (the grammar's table)."""
+        return [(self.get(n), spec) for n in self.known for spec in self.get(n).commands()]
+
+    def net_worth(self, state: GameState, player: Player) -> int:
+        """Money plus what every enabled module adds (VI.16: the price of each square owned)."""
+        return player.money + sum(m.worth(state, player) for m in self.enabled(state))
+
+    def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None:
+        """The module that automates a rule: the game's enabled ones first, in precedence order."""
+        names = [m.name for m in state.modules if m.name in self.known] if state is not None else []
+        for name in names + [n for n in self.known if n not in names]:
+            if rule_id in self.known[name].rules:
+                return name
+        return None
+
+
+def ordered(parts: list[tuple[int, str]]) -> list[str]:
+    """Contributions of several modules in their declared order (stable for ties)."""
+    return [text for _, text in sorted(parts, key=lambda p: p[0])]
+
+
+@dataclass
+class Contributions:
+    """Every enabled module's facts about one player or square, gathered once."""
+
+    facts: list[Fact] = field(default_factory=list)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for f in self.facts:
+            if f.key == key:
+                return f.value
+        return default

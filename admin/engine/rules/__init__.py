@@ -1,1 +1,0 @@
-"""Rule modules: one per mechanic, each naming the rule ids it implements."""

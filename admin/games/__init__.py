@@ -1,0 +1,83 @@
+"""The bundled games. A game is a package of data under ``admin/games/<name>/``:
+
+- ``game.yaml``: its title and one-line summary, the mechanics it enables in order (order is
+  precedence) with their parameters, and its demo (players, update cut-offs, settings);
+- ``rules_md/``: its rules in our own words with the seed's numbering, one file per section;
+- ``demo/maildir``: the players' mail its demo plays (optional).
+
+``nomopoly init DIR --game NAME`` starts one, ``nomopoly games`` lists them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from admin.engine.board import add_square
+from admin.errors import RuleError
+from admin.mechanics import REGISTRY
+from admin.model import GameState, ModuleConfig, RuleRevision
+from admin.nomic.ruleset import load_ruleset
+from admin.store import load_yaml
+
+HERE = Path(__file__).parent
+DEFAULT = "nomopoly2"
+
+
+@dataclass
+class GameSpec:
+    """One bundled game, as its ``game.yaml`` describes it."""
+
+    name: str
+    title: str
+    summary: str
+    path: Path
+    modules: list[ModuleConfig] = field(default_factory=list)
+    demo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rules_dir(self) -> Path:
+        return self.path / "rules_md"
+
+    @property
+    def demo_maildir(self) -> Path:
+        return self.path / "demo" / "maildir"
+
+
+def available() -> list[str]:
+    """The names of the bundled games."""
+    return sorted(p.parent.name for p in HERE.glob("*/game.yaml"))
+
+
+def spec(name: str) -> GameSpec:
+    path = HERE / name / "game.yaml"
+    if not path.is_file():
+        raise RuleError(f"no bundled game {name!r}; bundled games: {', '.join(available())} "
+                        "(`nomopoly games` describes each)")
+    data = load_yaml(path) or {}
+    modules = [ModuleConfig(name=m["name"], params=dict(m.get("params") or {}))
+               for m in data.get("modules", [])]
+    return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
+                    path=path.parent, modules=modules, demo=dict(data.get("demo") or {}))
+
+
+def initial_state(game: str, name: str) -> GameState:
+    """A new game of the bundled game ``game``, called ``name``: its modules set up, its board
+    laid out, its ruleset and each rule's first revision."""
+    g = spec(game)
+    state = GameState(name=name, ruleset=game, modules=[ModuleConfig(m.name, dict(m.params)) for m in g.modules])
+    modules = REGISTRY.enabled(state)  # fails early on an unknown module
+    for module in modules:
+        module.setup(state)
+    for _ in range(int(REGISTRY.params(state, "board").get("initial_squares", 0))):
+        add_square(state, modules)
+    state.rules = load_ruleset(g.rules_dir)
+    state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
+                          for r in state.rules.rules()}
+    return state
+
+
+def bundled_path(name: str) -> Path:
+    """A top-level folder shipped with the tool (``site_templates``)."""
+    repo = HERE.parent.parent / name
+    return repo if repo.is_dir() else HERE.parent / "_bundled" / name

@@ -1,0 +1,72 @@
+"""VI: the board's shape, polluted and contaminated squares, and new squares appearing when
+players pass its end (VI.17, VI.18)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from admin.engine.board import add_square, live_numbers
+from admin.engine.module import Fact, Mechanic, SquareLook
+
+
+@dataclass
+class BoardState:
+    #: squares whose landers lose health (VI.14); set by later mechanics and the Admin
+    polluted: list[int] = field(default_factory=list)
+    #: squares nobody may buy (XIII.5)
+    contaminated: list[int] = field(default_factory=list)
+
+
+class BoardModule(Mechanic[BoardState, None]):
+    name = "board"
+    rules = ("VI.1", "VI.2", "VI.3", "VI.4", "VI.5", "VI.6", "VI.7", "VI.8", "VI.10", "VI.12",
+             "VI.13", "VI.15", "VI.17", "VI.18")
+    defaults = {"initial_squares": 20, "columns": 10, "new_square_percent_times_n": 2000}
+    summary = "The snaking board, moves and jumps, and the chance of a new square at the end."
+    State = BoardState
+
+    def on_pass_end(self, ctx, player) -> None:
+        n = len(live_numbers(ctx.state))
+        # a (k/n)% chance is k in 100*n: exact with one die of 100*n sides
+        k = int(ctx.params("board")["new_square_percent_times_n"])
+        label = f"newsquare/{player.name}/{len(ctx.dice.rolls)}"
+        if ctx.dice.chance(k, 100 * n, label):
+            number = add_square(ctx.state, ctx.registry.enabled(ctx.state))
+            ctx.emit("new-square", f"{player.name} passed the end of the board and square {number} "
+                                   f"was added (a {k / n:.4g}% chance).", player=player.name,
+                     rule="VI.17", data={"square": number})
+
+    def on_square_added(self, state, square) -> None:
+        bs = self.of(state)
+        bs.polluted = [n for n in bs.polluted if n != square.number]
+        bs.contaminated = [n for n in bs.contaminated if n != square.number]
+
+    def can_own(self, state, square) -> bool:
+        return square.number not in self.of(state).contaminated
+
+    def square_facts(self, state, square) -> list[Fact]:
+        bs = self.of(state)
+        return [Fact("polluted", square.number in bs.polluted),
+                Fact("contaminated", square.number in bs.contaminated)]
+
+    def square_look(self, state, square) -> SquareLook | None:
+        bs = self.of(state)
+        flags = []
+        if square.number in bs.polluted:
+            flags.append((30, "POL", "polluted"))
+        if square.number in bs.contaminated:
+            flags.append((40, "CON", "contaminated"))
+        if not flags:
+            return None
+        return SquareLook(notes=tuple((o, long) for o, _, long in flags), flags=tuple(flags))
+
+
+def set_polluted(state, number: int, polluted: bool = True) -> None:
+    bs = BoardModule.of(state)
+    bs.polluted = sorted((set(bs.polluted) | {number}) if polluted else (set(bs.polluted) - {number}))
+
+
+def set_contaminated(state, number: int, contaminated: bool = True) -> None:
+    bs = BoardModule.of(state)
+    bs.contaminated = sorted((set(bs.contaminated) | {number}) if contaminated
+                             else (set(bs.contaminated) - {number}))

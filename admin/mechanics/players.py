@@ -1,0 +1,53 @@
+"""III: joining between weeks (III.4) and removal after 3 weeks with no voluntary action (III.5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from admin.engine.context import BANK
+from admin.engine.module import Mechanic
+
+
+@dataclass
+class PlayersState:
+    #: the last week in which each player took a voluntary action (III.5)
+    last_action: dict[str, int] = field(default_factory=dict)
+
+
+class PlayersModule(Mechanic[PlayersState, None]):
+    name = "players"
+    rules = ("III.1", "III.2", "III.4", "III.5")
+    defaults = {"inactive_weeks": 3}
+    summary = "Players join with the Admin's approval; 3 weeks with no voluntary action and they are removed."
+    State = PlayersState
+
+    def setup(self, state) -> None:
+        super().setup(state)
+        if state.update:  # enabled mid-game: everyone's three weeks start now
+            last = self.of(state).last_action
+            for name in last:
+                last[name] = max(last[name], state.week)
+
+    def on_player_added(self, state, player) -> None:
+        # a player who joins has until three weeks from their first week (III.4, III.5)
+        self.of(state).last_action[player.name] = player.joined_week - 1
+
+    def on_action(self, ctx, player, command) -> None:
+        self.of(ctx.state).last_action[player.name] = ctx.state.week
+
+    def on_update_end(self, ctx) -> None:
+        if not ctx.slot.week_end:
+            return
+        weeks = int(ctx.params("players")["inactive_weeks"])
+        for player in sorted(ctx.state.active_players(), key=lambda p: p.name):
+            if ctx.state.week - self.of(ctx.state).last_action.get(player.name, 0) >= weeks:
+                remove_player(ctx, player, f"no voluntary action for {weeks} weeks (III.5)")
+
+
+def remove_player(ctx, player, reason: str) -> None:
+    ctx.transfer(player.name, BANK, player.money, rule="III.5", reason="removal from the game")
+    for module in ctx.registry.enabled(ctx.state):
+        module.on_player_removed(ctx.state, player)
+    player.status = "removed"
+    ctx.emit("removed", f"{player.name} was removed from the game: {reason}.", player=player.name,
+             rule="III.5")
