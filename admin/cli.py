@@ -44,12 +44,15 @@ def cli(ctx: click.Context, game_dir: Path | None) -> None:
 
 @cli.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--ruleset", default="nomopoly2", show_default=True, help="The bundled ruleset to start from.")
+@click.option("--game", "game_name", default="nomopoly2", show_default=True,
+              help="The bundled game to start (`nomopoly games` lists them).")
+@click.option("--ruleset", hidden=True, help="The old name of --game.")
 @click.option("--name", help="The game's name (default: the folder's name).")
-def init(directory: Path, ruleset: str, name: str | None) -> None:
-    """Make a new game in DIRECTORY from a bundled ruleset."""
-    game = jobs.init_game(directory, ruleset, name)
-    click.echo(f"New {ruleset} game in {game.root}. Next: edit nomopoly.toml, then "
+def init(directory: Path, game_name: str, ruleset: str | None, name: str | None) -> None:
+    """Make a new game in DIRECTORY: one of the bundled games."""
+    game_name = ruleset or game_name
+    game = jobs.init_game(directory, game_name, name)
+    click.echo(f"New {game_name} game in {game.root}. Next: edit nomopoly.toml, then "
                f"`nomopoly --game {directory} player add NAME EMAIL` for each player.")
 
 
@@ -231,11 +234,13 @@ def verify(update_no: int | None, game_dir: Path | None) -> None:
 @cli.command()
 @click.argument("directory", required=False, default="demo-game",
                 type=click.Path(file_okay=False, path_type=Path))
-def demo(directory: Path) -> None:
-    """Run the bundled demo: 5 players, two weeks (four updates) of email; build its site."""
+@click.option("--game", "game_name", default="nomopoly2", show_default=True,
+              help="Which bundled game's demo to play (`nomopoly games` lists them).")
+def demo(directory: Path, game_name: str) -> None:
+    """Run a bundled game's demo (Nomopoly II: 5 players, two weeks of email); build its site."""
     from admin.demo import run_demo
 
-    index = run_demo(directory, echo=click.echo) / "index.html"
+    index = run_demo(directory, echo=click.echo, game_name=game_name) / "index.html"
     try:  # as the README shows it: relative to where you are, when it is below
         index = index.relative_to(Path.cwd().resolve())
     except ValueError:
@@ -244,8 +249,9 @@ def demo(directory: Path) -> None:
 
 
 from admin.cli_admin import player, ruling, rules  # noqa: E402
+from admin.cli_games import games  # noqa: E402
 
-for _group in (player, ruling, rules):
+for _group in (player, ruling, rules, games):
     cli.add_command(_group)
 
 

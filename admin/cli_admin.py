@@ -132,6 +132,39 @@ def ruling_set(module: str, key: str, value: str, reason: str, game_dir: Path | 
     _queue(game_dir, "set-param", reason, module=module, key=key, value=yaml.safe_load(value))
 
 
+@ruling.command("enable")
+@click.argument("module")
+@click.option("--after", help="Place it just after this module (precedence); default: last.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="A parameter to set as it starts (repeatable; VALUE read as YAML).")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_enable(module: str, after: str | None, params: tuple[str, ...], reason: str,
+                  game_dir: Path | None) -> None:
+    """Switch a mechanic on; the next update sets it up for every player and square."""
+    import yaml
+
+    values = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE, like --param price=100")
+        values[key.strip()] = yaml.safe_load(value)
+    args: dict[str, object] = {"module": module, "params": values}
+    if after:
+        args["after"] = after
+    _queue(game_dir, "enable", reason, **args)
+
+
+@ruling.command("disable")
+@click.argument("module")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_disable(module: str, reason: str, game_dir: Path | None) -> None:
+    """Switch a mechanic off (its state is kept; enabling it again resumes it)."""
+    _queue(game_dir, "disable", reason, module=module)
+
+
 @ruling.command("end-game")
 @click.option("--winner", help="The winner, if there is one.")
 @click.option("--reason", required=True)

@@ -73,8 +73,9 @@ class VoteGrant:
 class Directive:
     """A change to the ruleset that a proposal carries out when accepted."""
 
-    kind: Literal["add-rule", "amend", "repeal", "add-section", "renumber"]
-    #: a section numeral (add-rule), a rule id (amend, repeal), a title (add-section), "" (renumber)
+    kind: Literal["add-rule", "amend", "repeal", "add-section", "renumber", "enable", "disable", "set"]
+    #: a section numeral (add-rule), a rule id (amend, repeal), a title (add-section), "" (renumber),
+    #: a module's name (enable, disable), ``module.parameter`` (set)
     target: str
     text: str = ""
 

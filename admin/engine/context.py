@@ -11,7 +11,7 @@ from admin.engine.events import Event
 from admin.engine.module import Registry
 from admin.errors import IllegalAction
 from admin.engine.schedule import Slot
-from admin.model import GameState
+from admin.model import GameState, Proposal
 
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
 
@@ -26,6 +26,8 @@ class UpdateContext:
     #: players who may take no voluntary action this update (none in the core rules)
     barred: set[str] = field(default_factory=set)
     registry: Registry = None  # type: ignore[assignment]
+    #: proposals closed before this update, taken out of the live state to be archived
+    archived: list[Proposal] = field(default_factory=list)
 
     # -- events ----------------------------------------------------------------------------
     def emit(self, kind: str, text: str | None, **kw: Any) -> Event:

@@ -58,7 +58,8 @@ def _set_param(ctx: UpdateContext, r: Ruling) -> str:
 
 def _enable(ctx: UpdateContext, r: Ruling) -> str:
     name = str(r.args.get("module"))
-    enable_module(ctx.state, ctx.registry, name, dict(r.args.get("params") or {}))
+    enable_module(ctx.state, ctx.registry, name, dict(r.args.get("params") or {}),
+                  after=r.args.get("after"))
     return f"The Admin enabled the {name} module: {r.note}"
 
 

@@ -23,7 +23,6 @@ from admin.engine.rulings import apply_ruling
 from admin.engine.schedule import slot_of
 from admin.errors import IllegalAction, NomopolyError
 from admin.model import GameState, JoinRequest, Player, Proposal
-from admin.nomic.archive import archive_closed
 
 #: the phase of commands a module does not place earlier: every player's in turn, round-robin
 ROUND_ROBIN = 50
@@ -80,7 +79,7 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
             module.on_turns(ctx)
     for module in registry.enabled(state):
         module.on_update_end(ctx)
-    return UpdateResult(state, ctx.events, archive_closed(state))
+    return UpdateResult(state, ctx.events, ctx.archived)
 
 
 def _joins(ctx: UpdateContext, submissions: list[Submission]) -> None:

@@ -34,6 +34,8 @@ class GameSpec:
     path: Path
     modules: list[ModuleConfig] = field(default_factory=list)
     demo: dict[str, Any] = field(default_factory=dict)
+    #: rules no mechanic automates: {"core": {rule: how}, "admin": {rule: command}, "text": {rule: why}}
+    coverage: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def rules_dir(self) -> Path:
@@ -58,7 +60,8 @@ def spec(name: str) -> GameSpec:
     modules = [ModuleConfig(name=m["name"], params=dict(m.get("params") or {}))
                for m in data.get("modules", [])]
     return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
-                    path=path.parent, modules=modules, demo=dict(data.get("demo") or {}))
+                    path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
+                    coverage={k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()})
 
 
 def initial_state(game: str, name: str) -> GameState:

@@ -80,7 +80,7 @@ def _parse_name(rest: str, line: object) -> Name:
 
 class OwnershipModule(Mechanic[OwnershipState, None]):
     name = "ownership"
-    rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "VI.9")
+    rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "VI.9", "VI.16")
     defaults = {"price_per_number": 25, "rent_per_number": 3, "rename_cost": 50, "name_max_length": 100}
     summary = "Buy the square you landed on for $25 × n; rent 3 × n to the owner; name squares."
     State = OwnershipState

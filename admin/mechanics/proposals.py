@@ -26,6 +26,7 @@ from admin.errors import RuleError
 from admin.model import Proposal, Tally, VoteGrant
 from admin.model import Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
+from admin.nomic.archive import archive_closed
 
 ADMIN = "Admin"
 VoteChoice = Literal["yes", "no", "abstain"]
@@ -134,6 +135,7 @@ class ProposalsModule(Mechanic[None, None]):
                     ctx.emit("voting-open", f"Voting is open on proposal {proposal.number}: "
                                             f"{proposal.title}.", rule="IX.3",
                              data={"proposal": proposal.number})
+        ctx.archived += archive_closed(ctx.state)
 
 
 def add_proposal(ctx, proposer: str, title: str, text: str,
@@ -142,7 +144,7 @@ def add_proposal(ctx, proposer: str, title: str, text: str,
     ``per_week`` is replaced (IX.2: the last ones received count)."""
     state = ctx.state
     directives = parse_directives(text)
-    problem = check(state, directives) if directives else None
+    problem = check(state, directives, ctx.registry) if directives else None
     if problem:
         raise IllegalAction(f"the proposal's directive cannot be carried out: {problem}; fix it and "
                             "send the proposal again")
@@ -317,20 +319,27 @@ def _carry_out(ctx, proposal: Proposal) -> None:
                                    "to carry it out (it changes the game in its own words).",
                  rule="VIII.4", data={"proposal": proposal.number})
         return
-    problem = check(state, proposal.directives)
+    problem = check(state, proposal.directives, ctx.registry)
     if problem:
         proposal.awaiting_admin = True
         proposal.note = f"could not be carried out as written: {problem}"
         ctx.emit("awaiting-admin", f"Proposal {proposal.number} is accepted but {proposal.note}; "
                                    "the Admin decides.", rule="I.2", data={"proposal": proposal.number})
         return
-    record_changes(ctx, proposal, carry_out(state, proposal.number, proposal.directives))
+    record_changes(ctx, proposal, carry_out(state, proposal.number, proposal.directives, ctx.registry))
 
 
 def record_changes(ctx, proposal: Proposal, changes) -> None:
     proposal.changed_rules = list(dict.fromkeys(c.rule_id for c in changes))
     proposal.awaiting_admin = False
     for ch in changes:
+        if ch.rule_id.startswith("module:"):
+            name = ch.rule_id.split(":", 1)[1]
+            what = {"enabled": "switched on", "disabled": "switched off",
+                    "set": f"changed ({ch.text})"}[ch.action]
+            ctx.emit("module-change", f"The {name} module was {what} by proposal {proposal.number}.",
+                     rule="VIII.4", data={"module": name, "action": ch.action, "proposal": proposal.number})
+            continue
         what = {"created": "added", "amended": "amended", "repealed": "repealed",
                 "renumbered": f"renumbered from {ch.old_id}"}[ch.action]
         ctx.emit("rule-change", f"Rule {ch.rule_id} was {what} by proposal {proposal.number}.",
@@ -393,7 +402,7 @@ def _amend(ctx: UpdateContext, r: Ruling) -> str:
     if not directives:
         raise RuleError("give the changes as directives: ADD RULE <section>: <text>, AMEND <rule>: "
                         "<text>, REPEAL <rule>, ADD SECTION <title>, RENUMBER")
-    record_changes(ctx, p, carry_out(ctx.state, p.number, directives))
+    record_changes(ctx, p, carry_out(ctx.state, p.number, directives, ctx.registry))
     p.directives = p.directives or directives
     return f"The Admin carried out proposal {p.number}: {', '.join(p.changed_rules)} changed."
 

@@ -9,6 +9,10 @@ blank line or the next directive::
     AMEND VI.9: A player landing ...   new text for a rule
     REPEAL XIV.6                       the rule is removed
     RENUMBER                           number the rules of each section it touched 1, 2, 3 ...
+    ENABLE railroads                   switch a mechanic on (last in precedence, or
+    ENABLE railroads AFTER ownership   just after another module)
+    DISABLE health                     switch a mechanic off (its state is kept, dormant)
+    SET ownership rent_per_number 4    set a mechanic's parameter
 
 A proposal with no directive is free-form: when accepted it waits for the Admin, who carries it
 out with ``nomopoly ruling amend N "AMEND ..."`` (recorded like any ruling).
@@ -19,7 +23,10 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from admin.engine.config import disable_module, enable_module, set_param
+from admin.engine.module import Registry
 from admin.errors import RuleError
 from admin.model import Directive, GameState, RuleRevision
 from admin.nomic.ruleset import Rule, Ruleset, Section, roman, section_filename
@@ -27,7 +34,12 @@ from admin.nomic.ruleset import Rule, Ruleset, Section, roman, section_filename
 _HEAD = re.compile(
     r"^\s*(?:(ADD\s+SECTION)\s+(?P<title>.+?)|(ADD\s+RULE)\s+(?P<section>[IVXLCDM]+)\s*:\s*(?P<add>.*)"
     r"|(AMEND)\s+(?P<amend>[IVXLCDM]+\.\d+)\s*:\s*(?P<atext>.*)|(REPEAL)\s+(?P<repeal>[IVXLCDM]+\.\d+)\s*\.?"
-    r"|(RENUMBER))\s*$", re.IGNORECASE)
+    r"|(RENUMBER)"
+    r"|(ENABLE)\s+(?P<enable>[a-z][\w-]*)(?:\s+AFTER\s+(?P<after>[a-z][\w-]*))?"
+    r"|(DISABLE)\s+(?P<disable>[a-z][\w-]*)"
+    r"|(SET)\s+(?P<module>[a-z][\w-]*)[.\s]\s*(?P<key>[a-z_][\w]*)\s*=?\s*(?P<value>\S.*?))\s*$",
+    re.IGNORECASE)
+_MODULE_KINDS = ("enable", "disable", "set")
 
 
 def parse_directives(text: str) -> list[Directive]:
@@ -39,7 +51,7 @@ def parse_directives(text: str) -> list[Directive]:
         if m:
             current = _directive(m)
             out.append(current)
-            if current.kind in ("repeal", "renumber", "add-section"):
+            if current.kind in ("repeal", "renumber", "add-section") + _MODULE_KINDS:
                 current = None
         elif not line.strip():
             current = None
@@ -57,6 +69,12 @@ def _directive(m: re.Match[str]) -> Directive:
         return Directive("amend", m.group("amend").upper(), m.group("atext").strip())
     if m.group("repeal"):
         return Directive("repeal", m.group("repeal").upper())
+    if m.group("enable"):
+        return Directive("enable", m.group("enable").lower(), (m.group("after") or "").lower())
+    if m.group("disable"):
+        return Directive("disable", m.group("disable").lower())
+    if m.group("module"):
+        return Directive("set", f"{m.group('module').lower()}.{m.group('key')}", m.group("value").strip())
     return Directive("renumber", "")
 
 
@@ -83,6 +101,8 @@ def apply_directives(ruleset: Ruleset, directives: list[Directive]) -> Applied:
     result = Applied(ruleset=rs)
     touched: list[str] = []
     for d in directives:
+        if d.kind in _MODULE_KINDS:
+            continue  # the game's mechanics, not its text: see apply_module_directives
         if d.kind == "add-section":
             numeral = roman(max((s.order for s in rs.sections), default=0) + 1)
             rs.sections.append(Section(numeral, d.target, section_filename(numeral, d.target), []))
@@ -125,17 +145,57 @@ def _need_text(d: Directive) -> None:
                         "write it after the colon")
 
 
-def check(state: GameState, directives: list[Directive]) -> str | None:
-    """None if the directives can be carried out on today's ruleset, else why not."""
+def apply_module_directives(state: GameState, registry: Registry, directives: list[Directive]) -> list[Change]:
+    """Carry out ENABLE, DISABLE and SET on ``state`` (a RuleError names the one that cannot be
+    done); each becomes a change naming the module (``rule_id`` ``module:<name>``)."""
+    out = []
+    for d in directives:
+        if d.kind == "enable":
+            enable_module(state, registry, d.target, after=d.text or None)
+            out.append(Change(f"module:{d.target}", "enabled", text=d.text or None))
+        elif d.kind == "disable":
+            disable_module(state, d.target)
+            out.append(Change(f"module:{d.target}", "disabled"))
+        elif d.kind == "set":
+            module, key = d.target.split(".", 1)
+            value = set_param(state, registry, module, key, _scalar(d.text))
+            out.append(Change(f"module:{module}", "set", text=f"{key} = {value!r}"))
+    return out
+
+
+def _scalar(text: str) -> Any:
+    """A parameter's value as written in a SET directive: a number, true/false, or text."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return value if isinstance(value, (int, float, bool, str, list, dict)) else text
+
+
+def check(state: GameState, directives: list[Directive], registry: Registry | None = None) -> str | None:
+    """None if the directives can be carried out on today's game, else why not."""
     try:
         apply_directives(state.rules, directives)
+        if any(d.kind in _MODULE_KINDS for d in directives):
+            if registry is None:
+                raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
+            apply_module_directives(copy.deepcopy(state), registry, directives)
     except RuleError as exc:
         return str(exc)
     return None
 
 
-def carry_out(state: GameState, number: int | None, directives: list[Directive]) -> list[Change]:
-    """Apply directives to the game's ruleset and record each change in the rules' history."""
+def carry_out(state: GameState, number: int | None, directives: list[Directive],
+              registry: Registry | None = None) -> list[Change]:
+    """Apply directives to the game's ruleset (recording each change in the rules' history) and
+    to its mechanics (ENABLE, DISABLE, SET)."""
+    modules = []
+    if any(d.kind in _MODULE_KINDS for d in directives):
+        if registry is None:
+            raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
+        modules = apply_module_directives(state, registry, directives)
     applied = apply_directives(state.rules, directives)
     state.rules = applied.ruleset
     for ch in applied.changes:
@@ -147,7 +207,7 @@ def carry_out(state: GameState, number: int | None, directives: list[Directive])
                                     update=state.update, week=state.week, proposal=number,
                                     text=ch.text, old_text=ch.old_text, old_id=ch.old_id))
         state.rule_history[ch.rule_id] = history
-    return applied.changes
+    return applied.changes + modules
 
 
 def current_since(state: GameState, rule_id: str) -> int:

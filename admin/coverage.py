@@ -1,0 +1,80 @@
+"""``nomopoly rules coverage``: rule by rule, what automates each rule of a game.
+
+A rule is **automated** by an enabled module that names it (with the tests and scenario files
+that exercise it), run by the **core** update itself, **routed to the Admin** (the ruling command
+that decides it), **text** with no mechanical effect, or **missing**: none of these, which is a
+gap to fix. The last three come from the game's ``game.yaml`` (``coverage:``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from admin.games import GameSpec
+from admin.mechanics import REGISTRY
+from admin.model import GameState
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+
+
+@dataclass
+class RuleCoverage:
+    rule: str
+    status: str  # automated, core, admin, text, missing
+    module: str | None = None
+    how: str | None = None
+    tests: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"rule": self.rule, "status": self.status}
+        if self.module:
+            out["module"] = self.module
+        if self.how:
+            out["how"] = self.how
+        if self.status == "automated":
+            out["tests"] = self.tests
+        return out
+
+
+def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[RuleCoverage]:
+    """Every rule of ``state``'s ruleset with its status (in the ruleset's order)."""
+    exercised = _exercised(tests)
+    out = []
+    for rule in state.rules.rules():
+        module = REGISTRY.module_for_rule(rule.id, state)
+        if module and state.enabled(module):
+            out.append(RuleCoverage(rule.id, "automated", module=module,
+                                    tests=sorted(exercised.get(rule.id, ()))))
+            continue
+        for status in ("core", "admin", "text"):
+            how = spec.coverage.get(status, {}).get(rule.id)
+            if how:
+                out.append(RuleCoverage(rule.id, status, how=how))
+                break
+        else:
+            out.append(RuleCoverage(rule.id, "missing",
+                                    how=f"known to module {module}, which is not enabled" if module else None))
+    return out
+
+
+_ID = re.compile(r"(?<![\w.])([IVXLC]+\.\d+)(?![\d])")
+_FILE_ID = re.compile(r"^([ivxlc]+)(\d+)(?=-)")
+
+
+def _exercised(tests: Path) -> dict[str, set[str]]:
+    """Rule id -> the test files and scenario files naming it (a source checkout has them)."""
+    found: dict[str, set[str]] = {}
+    if not tests.is_dir():
+        return found
+    for path in sorted(tests.glob("test_*.py")):
+        for rule in set(_ID.findall(path.read_text(encoding="utf-8", errors="replace"))):
+            found.setdefault(rule, set()).add(f"tests/{path.name}")
+    for path in sorted(tests.glob("scenarios/**/*.yaml")):
+        rel = str(path.relative_to(tests.parent))
+        m = _FILE_ID.match(path.stem)
+        if m:
+            found.setdefault(f"{m.group(1).upper()}.{m.group(2)}", set()).add(rel)
+        for rule in set(_ID.findall(path.read_text(encoding="utf-8", errors="replace"))):
+            found.setdefault(rule, set()).add(rel)
+    return found
