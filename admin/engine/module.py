@@ -217,6 +217,12 @@ class Registry:
         self._instances: dict[str, Mechanic] = {}
         self._cache: dict[tuple[str, ...], list[Mechanic]] = {}
         self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic, CommandSpec]]] = {}
+        #: (game, module) -> the section of rules the game's package writes for the module, which
+        #: ENABLE adds to the ruleset (set by :mod:`admin.games`)
+        self.section_source: Callable[[str, str], Any] = lambda game, module: None
+
+    def section_for(self, game: str, module: str) -> Any:
+        return self.section_source(game, module)
 
     def get(self, name: str) -> Mechanic:
         if name not in self.known:

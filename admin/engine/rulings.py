@@ -84,11 +84,14 @@ RULINGS: dict[str, Callable[[UpdateContext, Ruling], str]] = {
 
 
 def ruling_table(ctx: UpdateContext) -> dict[str, Callable[[UpdateContext, Ruling], str]]:
-    table = dict(RULINGS)
+    """The core's rulings, and each enabled module's (a module's replaces the core's of the same
+    kind: the proposals module's ``enable`` also adds the section of rules the game writes for
+    the mechanic; the first module in precedence wins a tie)."""
+    mine: dict[str, Callable[[UpdateContext, Ruling], str]] = {}
     for module in ctx.registry.enabled(ctx.state):
         for kind, fn in module.rulings().items():
-            table.setdefault(kind, fn)
-    return table
+            mine.setdefault(kind, fn)
+    return {**RULINGS, **mine}
 
 
 def apply_ruling(ctx: UpdateContext, ruling: Ruling) -> None:

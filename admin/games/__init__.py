@@ -17,7 +17,7 @@ from admin.engine.board import add_square
 from admin.errors import RuleError
 from admin.mechanics import REGISTRY
 from admin.model import GameState, ModuleConfig, RuleRevision
-from admin.nomic.ruleset import load_ruleset
+from admin.nomic.ruleset import Section, load_ruleset, parse_section
 from admin.store import load_yaml
 
 HERE = Path(__file__).parent
@@ -34,6 +34,8 @@ class GameSpec:
     path: Path
     modules: list[ModuleConfig] = field(default_factory=list)
     demo: dict[str, Any] = field(default_factory=dict)
+    #: mechanics an accepted proposal may switch on, with the file of the section each adds
+    optional: dict[str, str] = field(default_factory=dict)
     #: rules no mechanic automates: {"core": {rule: how}, "admin": {rule: command}, "text": {rule: why}}
     coverage: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -61,7 +63,23 @@ def spec(name: str) -> GameSpec:
                for m in data.get("modules", [])]
     return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
                     path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
-                    coverage={k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()})
+                    coverage={k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()},
+                    optional={str(k): str(v) for k, v in (data.get("optional") or {}).items()})
+
+
+def module_section(game: str, module: str) -> Section | None:
+    """The section of rules ``game``'s package writes for ``module`` (None: it writes none)."""
+    if game not in available():
+        return None
+    g = spec(game)
+    name = g.optional.get(module)
+    if not name:
+        return None
+    path = g.path / name
+    return parse_section(path.read_text(encoding="utf-8"), path.name, where=str(path))
+
+
+REGISTRY.section_source = module_section
 
 
 def initial_state(game: str, name: str) -> GameState:

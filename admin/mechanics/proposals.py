@@ -420,5 +420,20 @@ def _grant_votes(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin granted {player.name} {extra} extra vote(s) on each proposal of week {week}: {r.note}"
 
 
-RULINGS = {"veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
+def _enable(ctx: UpdateContext, r: Ruling) -> str:
+    """The Admin switches a mechanic on as an ENABLE directive would: with its section of rules."""
+    from admin.engine.config import set_param
+    from admin.model import Directive
+
+    name = str(r.args.get("module"))
+    changes = carry_out(ctx.state, None, [Directive("enable", name, str(r.args.get("after") or ""))],
+                        ctx.registry)
+    for key, value in dict(r.args.get("params") or {}).items():
+        set_param(ctx.state, ctx.registry, name, key, value)
+    added = sorted({c.rule_id.split(".")[0] for c in changes if not c.rule_id.startswith("module:")})
+    text = f" and added section {', '.join(added)} to the rules" if added else ""
+    return f"The Admin enabled the {name} module{text}: {r.note}"
+
+
+RULINGS = {"enable": _enable, "veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
            "amend": _amend, "done": _done, "grant-votes": _grant_votes}

@@ -95,12 +95,27 @@ class Applied:
     changes: list[Change] = field(default_factory=list)
 
 
-def apply_directives(ruleset: Ruleset, directives: list[Directive]) -> Applied:
-    """Carry out ``directives`` on a copy of ``ruleset``; a RuleError names the one that cannot be done."""
+def apply_directives(ruleset: Ruleset, directives: list[Directive],
+                     module_sections: dict[str, Section] | None = None) -> Applied:
+    """Carry out ``directives`` on a copy of ``ruleset``; a RuleError names the one that cannot be done.
+
+    ``ENABLE m`` adds the section the game's package writes for module ``m`` (``module_sections``),
+    numbered after the last section, unless a section of that title is there already."""
     rs = copy.deepcopy(ruleset)
     result = Applied(ruleset=rs)
     touched: list[str] = []
     for d in directives:
+        if d.kind == "enable" and module_sections and d.target in module_sections:
+            template = module_sections[d.target]
+            if any(s.title.casefold() == template.title.casefold() for s in rs.sections):
+                continue
+            numeral = roman(max((s.order for s in rs.sections), default=0) + 1)
+            section = Section(numeral, template.title, section_filename(numeral, template.title), [])
+            for rule in template.rules:
+                section.rules.append(Rule.make(numeral, rule.number, rule.text))
+                result.changes.append(Change(f"{numeral}.{rule.number}", "created", text=rule.text))
+            rs.sections.append(section)
+            continue
         if d.kind in _MODULE_KINDS:
             continue  # the game's mechanics, not its text: see apply_module_directives
         if d.kind == "add-section":
@@ -174,10 +189,21 @@ def _scalar(text: str) -> Any:
     return value if isinstance(value, (int, float, bool, str, list, dict)) else text
 
 
+def _sections(state: GameState, registry: Registry | None, directives: list[Directive]) -> dict[str, Section]:
+    """The section text the game's package writes for each module an ENABLE switches on."""
+    out = {}
+    for d in directives:
+        if d.kind == "enable" and registry is not None:
+            section = registry.section_for(state.ruleset, d.target)
+            if section is not None:
+                out[d.target] = section
+    return out
+
+
 def check(state: GameState, directives: list[Directive], registry: Registry | None = None) -> str | None:
     """None if the directives can be carried out on today's game, else why not."""
     try:
-        apply_directives(state.rules, directives)
+        apply_directives(state.rules, directives, _sections(state, registry, directives))
         if any(d.kind in _MODULE_KINDS for d in directives):
             if registry is None:
                 raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
@@ -196,7 +222,7 @@ def carry_out(state: GameState, number: int | None, directives: list[Directive],
         if registry is None:
             raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
         modules = apply_module_directives(state, registry, directives)
-    applied = apply_directives(state.rules, directives)
+    applied = apply_directives(state.rules, directives, _sections(state, registry, directives))
     state.rules = applied.ruleset
     for ch in applied.changes:
         if ch.action == "renumbered" and ch.old_id is not None:
