@@ -44,6 +44,8 @@ _LINE_PARSERS: dict[str, LineParser] = {}
 _BLOCK_PARSERS: dict[str, BlockParser] = {}
 _USAGE: dict[str, tuple[int, str]] = {}
 _SECRET_KEYWORDS: set[str] = set()
+#: keywords of two words (``BUILD RAILROAD``): a line's first two words are tried before its first
+_TWO_WORDS: set[str] = set()
 
 
 def register(keyword: str, parser: LineParser, usage: str | None = None, *,
@@ -75,6 +77,10 @@ def unregister(keyword: str) -> None:
 
 def _note(key: str, usage: str | None, secret: bool, rank: int | None) -> None:
     _suggest.cache_clear()
+    if " " in key and (key in _LINE_PARSERS or key in _BLOCK_PARSERS):
+        _TWO_WORDS.add(key)
+    else:
+        _TWO_WORDS.discard(key)
     _USAGE.pop(key, None)
     if usage:
         last = max((r for r, _ in _USAGE.values()), default=0)
@@ -109,6 +115,11 @@ def parse_lines(lines: Sequence[BodyLine]) -> list[LineVerdict]:
         word = text.split(None, 1)[0]
         rest = text[len(word):].strip()
         key = word.upper()
+        if rest and _TWO_WORDS:  # a two-word keyword (BUILD RAILROAD) before a one-word one
+            second = rest.split(None, 1)[0]
+            if f"{key} {second.upper()}" in _TWO_WORDS:
+                key, rest = f"{key} {second.upper()}", rest[len(second):].strip()
+                word = f"{word} {second}"
         if key in _BLOCK_PARSERS:
             end = _find_end(lines, i)
             block = lines[i:end]
@@ -160,6 +171,9 @@ def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:
 
 
 def _unknown(shown: str, key: str) -> str:
+    starts = [_USAGE[k][1] for k in sorted(_USAGE, key=lambda k: _USAGE[k][0]) if k.split()[0] == key]
+    if starts:  # the first word of a two-word command (BUILD -> BUILD RAILROAD ON <square>)
+        return f"{quote(shown)} is not a command. Did you mean {' or '.join(starts)}?"
     hint = f" Did you mean {_suggest(key)}?" if _suggest(key) else ""
     return f"{quote(shown)} is not a command.{hint} Valid commands: {valid_commands()}."
 
