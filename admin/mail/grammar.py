@@ -23,6 +23,7 @@ from admin.engine.syntax import (  # noqa: F401 - the parsers' helpers, importab
 from admin.errors import CommandError
 from admin.mail.message import BodyLine
 from admin.mechanics import REGISTRY
+from admin.model import GameState
 
 LineParser = Callable[[str, BodyLine], Command]
 #: A block parser gets the text after the keyword, the keyword's line and the lines up to END.
@@ -88,9 +89,24 @@ def _note(key: str, usage: str | None, secret: bool, rank: int | None) -> None:
     (_SECRET_KEYWORDS.add if secret else _SECRET_KEYWORDS.discard)(key)
 
 
-def valid_commands() -> str:
-    """``"BUY [square], NAME <square> <name>, ..."`` in listing order."""
-    return ", ".join(usage for _, usage in sorted(_USAGE.values(), key=lambda u: u[0]))
+def valid_commands(allowed: frozenset[str] | None = None) -> str:
+    """``"BUY [square], NAME <square> <name>, ..."`` in listing order; with ``allowed``, only
+    those keywords (the core's and the game's enabled modules')."""
+    return ", ".join(usage for key, (_, usage) in sorted(_USAGE.items(), key=lambda u: u[1][0])
+                     if allowed is None or key in allowed)
+
+
+def keywords_in_force(state: GameState) -> frozenset[str]:
+    """The keywords a player of this game may use now: the core's and the enabled modules'."""
+    names = tuple(m.name for m in state.modules)
+    if names not in _IN_FORCE:
+        mine = {spec.keyword.upper() for _, spec in REGISTRY.command_table(state).values()}
+        _IN_FORCE[names] = frozenset(mine | set(_CORE))
+    return _IN_FORCE[names]
+
+
+_IN_FORCE: dict[tuple[str, ...], frozenset[str]] = {}
+_CORE = ("STATUS", "JOIN", "TOKEN", "END")
 
 
 # ---------------------------------------------------------------- the core
@@ -102,8 +118,10 @@ def parse_text(text: str) -> list[LineVerdict]:
     return parse_lines([BodyLine(i + 1, line.rstrip()) for i, line in enumerate(lines)])
 
 
-def parse_lines(lines: Sequence[BodyLine]) -> list[LineVerdict]:
-    """One verdict per command line; blank lines and ``#`` comments get none."""
+def parse_lines(lines: Sequence[BodyLine], allowed: frozenset[str] | None = None) -> list[LineVerdict]:
+    """One verdict per command line; blank lines and ``#`` comments get none. ``allowed``: the
+    keywords in force in the game (:func:`keywords_in_force`), the only ones an unknown line's
+    error lists (a known command not in force is refused by the update, with the reason)."""
     verdicts: list[LineVerdict] = []
     i = 0
     while i < len(lines):
@@ -130,7 +148,7 @@ def parse_lines(lines: Sequence[BodyLine]) -> list[LineVerdict]:
         shown = _shown(key, word, rest, text)
         parser = _LINE_PARSERS.get(key)
         if parser is None:
-            verdicts.append(_error(line, line.number, shown, _unknown(shown, key)))
+            verdicts.append(_error(line, line.number, shown, _unknown(shown, key, allowed)))
             continue
         try:
             command = parser(rest, line)
@@ -170,12 +188,14 @@ def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:
     return LineVerdict(line.number, last, shown, None, message)
 
 
-def _unknown(shown: str, key: str) -> str:
-    starts = [_USAGE[k][1] for k in sorted(_USAGE, key=lambda k: _USAGE[k][0]) if k.split()[0] == key]
+def _unknown(shown: str, key: str, allowed: frozenset[str] | None = None) -> str:
+    starts = [_USAGE[k][1] for k in sorted(_USAGE, key=lambda k: _USAGE[k][0])
+              if k.split()[0] == key and (allowed is None or k in allowed)]
     if starts:  # the first word of a two-word command (BUILD -> BUILD RAILROAD ON <square>)
         return f"{quote(shown)} is not a command. Did you mean {' or '.join(starts)}?"
-    hint = f" Did you mean {_suggest(key)}?" if _suggest(key) else ""
-    return f"{quote(shown)} is not a command.{hint} Valid commands: {valid_commands()}."
+    near = _suggest(key)
+    hint = f" Did you mean {near}?" if near and (allowed is None or near in allowed) else ""
+    return f"{quote(shown)} is not a command.{hint} Valid commands: {valid_commands(allowed)}."
 
 
 @functools.lru_cache(maxsize=1024)

@@ -99,8 +99,9 @@ def apply_directives(ruleset: Ruleset, directives: list[Directive],
                      module_sections: dict[str, Section] | None = None) -> Applied:
     """Carry out ``directives`` on a copy of ``ruleset``; a RuleError names the one that cannot be done.
 
-    ``ENABLE m`` adds the section the game's package writes for module ``m`` (``module_sections``),
-    numbered after the last section, unless a section of that title is there already."""
+    ``ENABLE m`` adds the section the game's package writes for module ``m`` (``module_sections``)
+    with the rulebook's numeral (or after the last section if that one is taken), unless a section
+    of that title is there already."""
     rs = copy.deepcopy(ruleset)
     result = Applied(ruleset=rs)
     touched: list[str] = []
@@ -109,12 +110,17 @@ def apply_directives(ruleset: Ruleset, directives: list[Directive],
             template = module_sections[d.target]
             if any(s.title.casefold() == template.title.casefold() for s in rs.sections):
                 continue
-            numeral = roman(max((s.order for s in rs.sections), default=0) + 1)
+            # the numeral the rulebook gives it, so citations match the module's; if another
+            # section has it, the next after the last
+            taken = {s.numeral for s in rs.sections}
+            numeral = (template.numeral if template.numeral not in taken
+                       else roman(max((s.order for s in rs.sections), default=0) + 1))
             section = Section(numeral, template.title, section_filename(numeral, template.title), [])
             for rule in template.rules:
                 section.rules.append(Rule.make(numeral, rule.number, rule.text))
                 result.changes.append(Change(f"{numeral}.{rule.number}", "created", text=rule.text))
             rs.sections.append(section)
+            rs.sections.sort(key=lambda s: s.order)
             continue
         if d.kind in _MODULE_KINDS:
             continue  # the game's mechanics, not its text: see apply_module_directives

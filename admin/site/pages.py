@@ -99,10 +99,11 @@ def _revisions(site: Site, rule_id: str) -> list[dict[str, Any]]:
 
 
 def _modules(site: Site) -> list[dict[str, Any]]:
-    """Every module that automates a rule of this game: its rules, summary and parameters."""
+    """Every module of this game, on or dormant: its rules, summary and parameters."""
     enabled = [m.name for m in site.state.modules]
+    dormant = sorted(n for n in set(site.state.mods) - set(enabled) if n in REGISTRY.known)
     out = []
-    for name in enabled + sorted(set(REGISTRY.known) - set(enabled)):
+    for name in enabled + dormant:  # switched on, then switched off with their state kept
         cls = REGISTRY.known.get(name)
         if cls is None:
             continue
