@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from admin.crashpoints import crashpoint
+from admin.deadlines import deadline  # noqa: F401 - part of the jobs' interface
 from admin import roster as admin_ops
 from admin.engine.dice import Seeds
 from admin.engine.events import Event, Ruling
@@ -22,7 +23,7 @@ from admin.mail.auth import AuthSettings, hash_token
 from admin.mail.intake import Ledger, LedgerEntry, Screened, screen, take_in
 from admin.mail.sources import MaildirSource, MailSource
 from admin.model import GameState
-from admin.nomic.ruleset import load_ruleset
+from admin.ruleset import load_ruleset
 from admin.games import initial_state
 from admin.games import spec as game_spec
 from admin.mechanics import REGISTRY
@@ -145,20 +146,6 @@ class UpdateOutcome:
     committed: bool = False
     #: the update with this cut-off had run already (a re-run after a crash): only its mail was moved
     already_run: bool = False
-
-
-def deadline(game: GameDir, state: GameState) -> datetime | None:
-    """The deadline of the next update, from the schedule (mail after it waits, IX.4)."""
-    start = game.settings().section("game").get("start")
-    if not start:
-        return None
-    slots = REGISTRY.params(state, "schedule")["slots"]
-    week, slot = slot_of(slots, state.update + 1)
-    spec = slots[slot.index]
-    if "deadline_day" not in spec:
-        return None
-    monday = datetime.fromisoformat(str(start)).replace(tzinfo=timezone.utc)
-    return monday + timedelta(weeks=week - 1, days=int(spec["deadline_day"]) + 1) - timedelta(seconds=1)
 
 
 def open_source(game: GameDir, maildir: Path | None) -> MailSource:

@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from admin.nomic.ruleset import Ruleset
+from admin.ruleset import Ruleset
 
 PlayerStatus = Literal["active", "removed"]
 ProposalStatus = Literal[

@@ -28,7 +28,7 @@ from admin.errors import StateError
 from admin.mechanics import REGISTRY
 from admin.migrate import BURIED_V1, migrate_v1
 from admin.model import GameState, Player, PrivateState, Proposal, RuleRevision, Square
-from admin.nomic.ruleset import dump_section, load_ruleset
+from admin.ruleset import dump_section, load_ruleset
 from admin.store import dump_yaml, from_data, to_data
 
 SCHEMA = 2
@@ -185,7 +185,7 @@ def state_from_data(data: dict[str, Any], where: str) -> GameState:
     """A whole state as one mapping (a log's init entry), of either schema."""
     from admin.migrate import split_v1_state
 
-    from admin.nomic.ruleset import Ruleset
+    from admin.ruleset import Ruleset
 
     files = split_state(data) if "mods" in data else migrate_v1(split_v1_state(data))
     state = state_from_files(files, Path(where))

@@ -4,16 +4,25 @@ and the money helper every mechanic uses, so the rules of payment are written on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from admin.engine.dice import Dice
 from admin.engine.events import Event
-from admin.engine.module import Registry
 from admin.errors import IllegalAction
 from admin.engine.schedule import Slot
 from admin.model import GameState, Proposal
 
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
+
+
+class Mechanics(Protocol):
+    """What an update asks of the registry of mechanics (:class:`admin.engine.module.Registry`)."""
+
+    def enabled(self, state: GameState) -> list[Any]: ...
+    def params(self, state: GameState, module: str) -> dict[str, Any]: ...
+    def command_table(self, state: GameState) -> dict[str, tuple[Any, Any]]: ...
+    def net_worth(self, state: GameState, player: Any) -> int: ...
+    def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None: ...
 
 
 @dataclass
@@ -25,7 +34,7 @@ class UpdateContext:
     landing_order: int = 0
     #: players who may take no voluntary action this update (none in the core rules)
     barred: set[str] = field(default_factory=set)
-    registry: Registry = None  # type: ignore[assignment]
+    registry: Mechanics = None  # type: ignore[assignment]
     #: proposals closed before this update, taken out of the live state to be archived
     archived: list[Proposal] = field(default_factory=list)
 

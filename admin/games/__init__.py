@@ -17,7 +17,7 @@ from admin.engine.board import add_square
 from admin.errors import RuleError
 from admin.mechanics import REGISTRY
 from admin.model import GameState, ModuleConfig, RuleRevision
-from admin.nomic.ruleset import Section, load_ruleset, parse_section
+from admin.ruleset import Section, load_ruleset, parse_section
 from admin.store import load_yaml
 
 HERE = Path(__file__).parent

@@ -312,7 +312,7 @@ def remind(game: GameDir, now: datetime) -> DeliveryReport:
     """Remind players before the next deadline (``[mail] remind_hours`` before it) of their
     missing votes (and, with ``remind_proposals = true``, a missing proposal). One reminder per
     player and deadline, however often this runs; mail already received counts (see below)."""
-    from admin.jobs import deadline
+    from admin.deadlines import deadline
 
     now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
     with game.lock(wait=True):
@@ -381,7 +381,7 @@ def ack(game: GameDir, screened: list[Screened], state: GameState | None = None)
     """Right after a fetch: answer each email that will be acted on with its parse verdicts
     (the results come with the update). Does not take the game's lock: call it inside or after
     the fetch; ``state`` saves a reload when the caller has it."""
-    from admin.jobs import deadline
+    from admin.deadlines import deadline
 
     state = state if state is not None else game.load()
     ms = MailSettings.read(game, state)

@@ -135,7 +135,7 @@ class ResultsIndex:
     @classmethod
     def of(cls, game: GameDir, state: GameState, log: UpdateLog, events: EventIndex,
            site_url: str) -> ResultsIndex:
-        from admin.jobs import deadline
+        from admin.deadlines import deadline
 
         over = None
         if state.ended:

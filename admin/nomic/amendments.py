@@ -29,7 +29,7 @@ from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.module import Registry
 from admin.errors import RuleError
 from admin.model import Directive, GameState, RuleRevision
-from admin.nomic.ruleset import Rule, Ruleset, Section, roman, section_filename
+from admin.ruleset import Rule, Ruleset, Section, roman, section_filename
 
 _HEAD = re.compile(
     r"^\s*(?:(ADD\s+SECTION)\s+(?P<title>.+?)|(ADD\s+RULE)\s+(?P<section>[IVXLCDM]+)\s*:\s*(?P<add>.*)"

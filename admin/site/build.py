@@ -28,7 +28,7 @@ import admin
 from admin.errors import StateError
 from admin.game import GameDir, read_archive
 from admin.model import GameState, Player, Square
-from admin.nomic.ruleset import Ruleset, rule_anchor
+from admin.ruleset import Ruleset, rule_anchor
 from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
                                 split_failure)
 from admin.site.export import player_facts, player_worth, square_facts
@@ -223,7 +223,7 @@ def _deadline(game: GameDir, state: GameState) -> tuple[str, str] | None:
     """The next update's deadline from the schedule (the one place that computes it: jobs)."""
     if state.ended:
         return None
-    from admin.jobs import deadline
+    from admin.deadlines import deadline
 
     due = deadline(game, state)
     if due is None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from admin.mechanics import REGISTRY
 from admin.model import Proposal
-from admin.nomic.ruleset import rule_anchor
+from admin.ruleset import rule_anchor
 from admin.site.content import diff_words, highlights
 from admin.site.export import next_phase, public_status, square_facts
 from admin.site.history import UpdateSummary
