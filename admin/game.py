@@ -27,7 +27,6 @@ Layout::
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 import re
 import tomllib
@@ -39,8 +38,9 @@ from typing import Any, Iterator
 from admin.engine.dice import Seeds
 from admin.errors import StateError
 from admin.model import GameState, Proposal
+from admin.migrate import BURIED_V1
 from admin.statefiles import (  # noqa: F401 - state_files is part of this module's interface
-    BURIED_V1, PUBLIC_FILES, state_files, state_from_files,
+    PUBLIC_FILES, state_files, state_from_files,
 )
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, load_yaml, recover, to_data
 

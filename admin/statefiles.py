@@ -26,7 +26,7 @@ from typing import Any
 
 from admin.errors import StateError
 from admin.mechanics import REGISTRY
-from admin.migrate import BURIED_V1, migrate_v1
+from admin.migrate import migrate_v1
 from admin.model import GameState, Player, PrivateState, Proposal, RuleRevision, Square
 from admin.ruleset import dump_section, load_ruleset
 from admin.store import dump_yaml, from_data, to_data

@@ -12,7 +12,8 @@ from admin.engine.events import Ruling
 from admin.errors import IllegalAction, RuleError
 
 
-def _player(ctx: UpdateContext, args: dict[str, Any]):
+def ruling_player(ctx: UpdateContext, args: dict[str, Any]):
+    """The player a ruling names (``args["player"]``); a RuleError lists the players."""
     name = args.get("player")
     if name not in ctx.state.players:
         raise RuleError(f"ruling names player {name!r}, who is not in the game; players: "
@@ -22,7 +23,7 @@ def _player(ctx: UpdateContext, args: dict[str, Any]):
 
 def _adjust(ctx: UpdateContext, r: Ruling) -> str:
     """Money is the core's to adjust; any other quantity (health ...) its module's."""
-    player = _player(ctx, r.args)
+    player = ruling_player(ctx, r.args)
     reason = f"the Admin's ruling: {r.note}"
     parts = []
     money = int(r.args.get("money", 0))

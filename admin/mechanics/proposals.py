@@ -22,6 +22,7 @@ from admin.engine.syntax import MAX_NAME, PROPOSAL, parse_proposal, quote
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import draw_card
 from admin.engine.events import Ruling
+from admin.engine.rulings import ruling_player
 from admin.errors import RuleError
 from admin.model import Proposal, Tally, VoteGrant
 from admin.model import Vote as VoteRecord
@@ -414,7 +415,7 @@ def _done(ctx: UpdateContext, r: Ruling) -> str:
 
 
 def _grant_votes(ctx: UpdateContext, r: Ruling) -> str:
-    player = _player(ctx, r.args)
+    player = ruling_player(ctx, r.args)
     extra, week = int(r.args.get("extra", 1)), int(r.args.get("week", ctx.state.week))
     ctx.state.vote_grants.append(VoteGrant(player=player.name, extra=extra, week=week, reason=r.note))
     return f"The Admin granted {player.name} {extra} extra vote(s) on each proposal of week {week}: {r.note}"
