@@ -42,7 +42,7 @@ from admin.mail.imap import ImapConfig, ImapSource  # noqa: E402
 from admin.mail.intake import LedgerEntry, screen, take_in  # noqa: E402
 from admin.mail.sources import RawMessage  # noqa: E402
 from admin.model import GameState  # noqa: E402
-from admin.presets import initial_state  # noqa: E402
+from admin.games import initial_state  # noqa: E402
 from admin.testing.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
 from bench.bench_imap import bare_fetches, measure  # noqa: E402  (the variants take turns; medians)
 

@@ -28,11 +28,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from admin.engine.registry import REGISTRY
+from admin.games import initial_state
+from admin.mechanics import REGISTRY
+from admin.mechanics.cards import set_hand
+from admin.mechanics.health import set_health
+from admin.mechanics.ownership import set_owner
 from admin.game import GameDir, archive_text, state_files
-from admin.model import (GameState, ModuleConfig, Player, Proposal, RuleRevision, Square, Tally,
+from admin.model import (GameState, Player, Proposal, RuleRevision, Square, Tally,
                          Vote)
-from admin.nomic.ruleset import load_ruleset
+from admin.ruleset import load_ruleset
 from admin.site.build import build
 from admin.store import dump_json
 
@@ -127,16 +131,19 @@ def synthesise(root: Path, players: int, squares: int, updates: int, seed: int =
                                                encoding="utf-8")
     week = (updates + 1) // 2 + 1
     rules = load_ruleset(root / "rules_md")
-    state = GameState(name="bench", ruleset="nomopoly2", update=updates, week=week, rules=rules,
-                      squares=[Square(number=n, name=f"Street {n}" if n % 3 else None,
-                                      owner=names[n % players] if n % 2 else None)
-                               for n in range(1, squares + 1)],
-                      players={n: Player(name=n, money=money[n], health=100 - i % 50,
-                                         square=1 + i % squares, cards=["2H"] * (i % 3))
-                               for i, n in enumerate(names)},
-                      modules=[ModuleConfig(name=m) for m in REGISTRY.known],
-                      next_commitment=_hex("commit", updates + 1),
-                      next_hidden_commitment=_hex("hidden", updates + 1))
+    state = initial_state("nomopoly2", "bench")
+    state.update, state.week, state.rules = updates, week, rules
+    state.squares = [Square(number=n, name=f"Street {n}" if n % 3 else None) for n in range(1, squares + 1)]
+    state.next_commitment, state.next_hidden_commitment = _hex("commit", updates + 1), _hex("hidden", updates + 1)
+    for i, n in enumerate(names):
+        state.players[n] = Player(name=n, money=money[n], square=1 + i % squares)
+        for module in REGISTRY.enabled(state):
+            module.on_player_added(state, state.players[n])
+        set_health(state, n, 100 - i % 50)
+        set_hand(state, n, ["2H"] * (i % 3))
+    for n in range(1, squares + 1):
+        if n % 2:
+            set_owner(state, n, names[n % players])
     for rule in list(rules.rules())[:20]:
         state.rule_history[rule.id] = [
             RuleRevision(1, "created", 0, 0, text=rule.text + " (first wording)"),
@@ -158,7 +165,7 @@ def synthesise(root: Path, players: int, squares: int, updates: int, seed: int =
 
 def _save(root: Path, state: GameState) -> None:
     for name, text in state_files(state).items():
-        if name.endswith("private.yaml"):
+        if name.endswith("private.yaml") or name.startswith("state/private/"):
             continue
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")

@@ -41,11 +41,15 @@ from admin import jobs
 from admin import roster as admin_ops
 from admin.engine.board import add_square
 from admin.game import GameDir
+from admin.mechanics.cards import hand
+from admin.mechanics.ownership import owner_of
+from admin.mechanics import REGISTRY
 from admin.model import GameState
-from admin.store import Transaction, dump_json, from_data, load_json, to_data
+from admin.statefiles import state_from_data
+from admin.store import Transaction, dump_json, load_json, to_data
 
 #: bump when the generated game or mail changes, so stale caches are not reused
-VERSION = 3
+VERSION = 4  # 4: mechanics own their state (schema 2)
 OUT = Path(__file__).resolve().parent / "out"
 START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday: week 1
 SECTIONS = ("V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
@@ -136,12 +140,12 @@ def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]
     with game.lock():
         init_log = game.log_entries()[0]
         entry = load_json(init_log)
-        state = from_data(GameState, entry["state"], str(init_log))
+        state = state_from_data(entry["state"], str(init_log))
         for module in state.modules:
             if module.name == "board":
                 module.params["initial_squares"] = squares
         while len(state.squares) < squares:
-            add_square(state)
+            add_square(state, REGISTRY.enabled(state))
         for name, email in players:
             admin_ops.add_player(state, name, email)
         tx = Transaction(game.state_dir)
@@ -163,12 +167,13 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
     rule_ids = [r.id for r in state.rules.rules()] if state.rules else []
     owned: dict[str, list[int]] = {}
     for sq in state.squares:
-        if sq.owner and not sq.destroyed:
-            owned.setdefault(sq.owner, []).append(sq.number)
+        owner = owner_of(state, sq.number)
+        if owner and not sq.destroyed:
+            owned.setdefault(owner, []).append(sq.number)
     out = []
     for name in names:
         player = state.players[name]
-        lines = _commands(rng, player.square, owned.get(name, []), list(player.cards), voting,
+        lines = _commands(rng, player.square, owned.get(name, []), hand(state, name), voting,
                           rng.randint(1, 5), len(state.squares))
         if name in proposers:
             lines += _proposal(rng, rule_ids)

@@ -3,8 +3,9 @@ names the proposal, the site shows the new text, and replay reproduces it all.""
 
 from datetime import datetime
 
-from admin import jobs
 from fixtures.games import deliver
+
+from admin import jobs
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
 SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")

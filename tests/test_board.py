@@ -1,10 +1,18 @@
 """VI: the board's geometry."""
 
 import pytest
-
-from admin.engine.board import (add_square, cell, destroy_square, distance, lowest, predecessor,
-                                step, successor)
 from fixtures.games import new_state
+
+from admin.engine.board import (
+    add_square,
+    cell,
+    destroy_square,
+    distance,
+    lowest,
+    predecessor,
+    step,
+    successor,
+)
 
 
 def test_squares_snake_up_the_grid_ten_columns_wide():

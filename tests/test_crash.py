@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import pytest
+from fixtures.games import DIR_SETTINGS
 
 from admin import jobs
 from admin.game import GameDir
 from admin.mail.intake import Ledger
 from admin.store import load_yaml
 from admin.testing.dovecot import DovecotServer, Message
-from fixtures.games import DIR_SETTINGS
 
 pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 

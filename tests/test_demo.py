@@ -9,6 +9,8 @@ import pytest
 from admin import jobs
 from admin.demo import run_demo
 from admin.game import GameDir
+from admin.mechanics.cards import buried_cards, hand, placed_on
+from admin.mechanics.ownership import owner_of
 
 
 @pytest.fixture(scope="session")
@@ -27,13 +29,13 @@ def test_the_demo_runs_four_updates_and_builds_the_site(demo):
 
 def test_the_demo_tells_a_story_with_successes_and_failures(demo):
     state = demo.load()
-    assert state.square(9).owner == "carol" and state.square(9).name == "Carol's Corner"
-    assert state.square(17).owner == "erin"  # erin landed there before bob, who asked too (XIII.3)
-    assert state.square(8).card == "KS"
+    assert owner_of(state, 9) == "carol" and state.square(9).name == "Carol's Corner"
+    assert owner_of(state, 17) == "erin"  # erin landed there before bob, who asked too (XIII.3)
+    assert placed_on(state, 8) == "KS"
     assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
     assert [p.status for p in demo.load_public(archive=True).proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
     assert [j.name for j in state.private.join_requests] == ["mallory"]
-    buried = [(b.player, b.card) for b in state.private.buried]
+    buried = [(b.player, b.card) for b in buried_cards(state)]
     assert ("bob", "2C") in buried
 
 
@@ -80,7 +82,7 @@ def test_status_json_of_the_demo_holds_nothing_private(demo):
     assert {p["name"] for p in data["players"]} == {"alice", "bob", "carol", "dave", "erin"}
     assert "@example" not in out.stdout and "mallory" not in out.stdout
     assert all("cards" not in p for p in data["players"])  # hands are private in Nomopoly II
-    assert [p["cards_held"] for p in data["players"] if p["name"] == "bob"] == [len(demo.load().players["bob"].cards)]
+    assert [p["cards_held"] for p in data["players"] if p["name"] == "bob"] == [len(hand(demo.load(), "bob"))]
 
 
 def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tmp_path):

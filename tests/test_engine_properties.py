@@ -2,13 +2,15 @@
 is a recorded payment, positions stay on the board, hands stay within the limit, and the engine is
 deterministic."""
 
+from fixtures.games import mail, new_state, play, total_money
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from admin.cards import DECK
 from admin.engine.context import BANK
 from admin.game import state_files
-from fixtures.games import mail, new_state, play, total_money
+from admin.mechanics.cards import hand
+from admin.mechanics.ownership import owner_of
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
@@ -67,8 +69,8 @@ def test_positions_stay_on_live_squares_and_hands_within_the_limit(g):
         live = {s.number for s in state.squares if not s.destroyed}
         for p in state.players.values():
             assert p.square in live
-            assert len(p.cards) <= 12
-        owners = [s.owner for s in state.squares if s.owner]
+            assert len(hand(state, p.name)) <= 12
+        owners = [o for s in state.squares if (o := owner_of(state, s.number))]
         assert all(o in state.players and state.players[o].active for o in owners)
 
 

@@ -6,15 +6,22 @@ from typing import Sequence
 
 import pytest
 
-from admin.engine.commands import (
-    Buy, Bury, Command, Join, Name, Place, Propose, Status, Token, Vote, command_to_dict,
-)
+from admin.engine.commands import Command, Join, Status, Token, command_to_dict
 from admin.errors import CommandError
 from admin.mail.grammar import (
-    LineVerdict, parse_lines, parse_text, quote, register, register_block, unregister,
+    LineVerdict,
+    parse_lines,
+    parse_text,
+    quote,
+    register,
+    register_block,
+    unregister,
     valid_commands,
 )
 from admin.mail.message import BodyLine
+from admin.mechanics.cards import Bury, Place
+from admin.mechanics.ownership import Buy, Name
+from admin.mechanics.proposals import Propose, Vote
 
 # Rule modules may register more commands after these; the built-ins always come first.
 BUILT_IN = ("BUY [square], NAME <square> <name>, PLACE <card> ON <square>, BURY <card>, "

@@ -1,32 +1,38 @@
 """XII and VI.14: health, resets, polluted squares; III.5 removal; XI the end of the game."""
 
-from admin.engine.events import Ruling
 from fixtures.games import mail, new_state, play, texts, total_money
+
+from admin.engine.events import Ruling
+from admin.mechanics.board import set_polluted
+from admin.mechanics.cards import hand, set_hand
+from admin.mechanics.health import health_of, resets_of
+from admin.mechanics.ownership import owner_of, set_owner
 
 
 def test_a_player_at_health_0_is_reset_to_the_start_of_week_1():
     state = new_state()
     alice = state.players["alice"]
-    alice.money, alice.square, alice.cards = 4000, 12, ["KS", "2D"]
+    alice.money, alice.square = 4000, 12
+    set_hand(state, "alice", ["KS", "2D"])
     state.admin_bank += 6000
-    state.squares[11].owner = "alice"
+    set_owner(state, 12, "alice")
     before = total_money(state)
     ruling = Ruling(kind="adjust", args={"player": "alice", "health": -100}, note="struck by lightning")
     result = play(state, rulings=[ruling], seed=b"s16")
     resets = texts(result.events, "reset")
     assert resets[0].startswith("alice's user was reset (health reached 0): back to square 1 with $10000")
-    alice = result.state.players["alice"]
-    assert alice.health == 100 and alice.resets == 1 and alice.cards == []
-    assert result.state.square(12).owner is None
+    assert health_of(result.state, "alice") == 100 and resets_of(result.state, "alice") == 1
+    assert hand(result.state, "alice") == []
+    assert owner_of(result.state, 12) is None
     assert total_money(result.state) == before
 
 
 def test_landing_on_a_polluted_square_costs_5_health():
     state = new_state()
-    state.squares[5].polluted = True
+    set_polluted(state, 6)
     result = play(state, seed=b"s16")  # both land on 6
-    assert result.state.players["alice"].health == 95
-    assert result.state.players["bob"].health == 95
+    assert health_of(result.state, "alice") == 95
+    assert health_of(result.state, "bob") == 95
 
 
 def test_three_weeks_without_a_voluntary_action_removes_a_player():
@@ -42,7 +48,7 @@ def test_three_weeks_without_a_voluntary_action_removes_a_player():
 
 def test_an_accepted_action_keeps_a_player_in_the_game():
     state = new_state(["alice", "bob"])
-    state.players["alice"].cards = ["2S", "3S", "4S"]
+    set_hand(state, "alice", ["2S", "3S", "4S"])
     for update, card in zip(range(1, 7), ["2S", "2S", "3S", "3S", "4S", "4S"]):
         subs = [mail("alice", f"BURY {card}")] if update % 2 else []
         state = play(state, subs, seed=f"w{update}".encode()).state

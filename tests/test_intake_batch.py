@@ -18,8 +18,8 @@ from typing import Sequence
 
 import pytest
 
-from admin.errors import StateError
 from admin import store
+from admin.errors import StateError
 from admin.mail import intake
 from admin.mail.intake import Ledger, LedgerEntry, archive_path, take_in
 from admin.mail.sources import RawMessage

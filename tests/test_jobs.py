@@ -5,11 +5,12 @@ import json
 from datetime import datetime
 
 import pytest
+from fixtures.games import copy_game, deliver
 
 from admin import jobs
 from admin.errors import StateError
 from admin.mail.intake import Ledger
-from fixtures.games import copy_game, deliver
+from admin.mechanics.cards import buried_cards
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
 SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")
@@ -149,25 +150,26 @@ def test_a_wrong_shape_names_the_file_and_field(game_dir):
 
 
 def test_buried_cards_live_in_their_own_tab_separated_file_and_survive_a_reload(game_dir):
-    from admin.model import BuriedCard
+    from admin.mechanics.cards import BuriedCard
 
     state = game_dir.load()
-    state.private.buried += [BuriedCard(square=3, card="QS", player="alice", update=1),
-                             BuriedCard(square=7, card="2H", player="bob", update=2)]
+    buried_cards(state).extend([BuriedCard(square=3, card="QS", player="alice", update=1),
+                                BuriedCard(square=7, card="2H", player="bob", update=2)])
     with game_dir.lock():
         tx = jobs.Transaction(game_dir.state_dir)
         game_dir.stage_state(tx, state)
         tx.commit()
-    lines = (game_dir.state_dir / "buried.tsv").read_text().splitlines()
+    lines = (game_dir.state_dir / "private" / "cards.buried.tsv").read_text().splitlines()
     assert lines == ["update\tsquare\tplayer\tcard", "1\t3\talice\tQS", "2\t7\tbob\t2H"]
     assert "buried" not in (game_dir.state_dir / "private.yaml").read_text()
-    assert game_dir.load().private.buried == state.private.buried
+    assert "QS" not in (game_dir.state_dir / "private" / "cards.yaml").read_text()
+    assert buried_cards(game_dir.load()) == buried_cards(state)
 
 
 def test_a_damaged_buried_cards_line_names_the_file_and_line(game_dir):
-    path = game_dir.state_dir / "buried.tsv"
+    path = game_dir.state_dir / "private" / "cards.buried.tsv"
     path.write_text("update\tsquare\tplayer\tcard\n1\t3\talice\tQS\ntwo\t3\tbob\n")
-    with pytest.raises(StateError, match=r"buried\.tsv:3: expected four tab-separated columns.*'two\\t3\\tbob'"):
+    with pytest.raises(StateError, match=r"cards\.buried\.tsv:3: expected 4 tab-separated columns.*'two\\t3\\tbob'"):
         game_dir.load()
 
 

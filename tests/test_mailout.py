@@ -13,12 +13,14 @@ from fixtures.smtp import SMTP_PASSWORD, SMTP_USER, ReceivedMail, SmtpSink
 
 from admin import jobs
 from admin.game import GameDir
+from admin.mail.auth import AuthSettings
 from admin.mail.compose import make_message_id
 from admin.mail.intake import Screened, screen, take_in
-from admin.mail.auth import AuthSettings
 from admin.mail.mailout import ack, mail_out, outbox_of, remind
 from admin.mail.outbox import iter_messages
 from admin.mail.sources import MaildirSource
+from admin.mechanics.cards import set_hand
+from admin.mechanics.health import health_of
 from admin.store import Transaction
 
 GAME = "game@nomopoly.test"
@@ -248,7 +250,7 @@ def test_a_reply_to_the_games_mail_without_commands_is_not_answered_but_one_with
 def _give(game: GameDir, player: str, cards: list[str]) -> None:
     with game.lock():
         state = game.load()
-        state.players[player].cards = cards
+        set_hand(state, player, cards)
         tx = Transaction(game.state_dir)
         game.stage_state(tx, state)
         tx.commit()
@@ -266,7 +268,7 @@ def test_results_show_each_player_their_position_and_only_their_own_secrets(
     bob = sent[mid("results/update-1/bob")].get_content()
     state = game_dir.load()
     me = state.players["bob"]
-    assert f"Money: ${me.money}" in bob and f"Health: {me.health}" in bob
+    assert f"Money: ${me.money}" in bob and f"Health: {health_of(state, 'bob')}" in bob
     assert f"Square: {me.square}" in bob
     assert "Your cards (only you see them): QH (queen of hearts)" in bob
     assert "\n  - bob rolled " in bob

@@ -7,7 +7,13 @@ import time
 
 import pytest
 
-from admin.mail.message import BodyLine, decode_bytes, html_to_text, read_message, strip_subject
+from admin.mail.message import (
+    BodyLine,
+    decode_bytes,
+    html_to_text,
+    read_message,
+    strip_subject,
+)
 
 
 def mail(body: str | bytes = "BUY 14\n", *headers: str, ctype: str = "text/plain; charset=utf-8",

@@ -1,9 +1,11 @@
 """The Nomic half over several weeks: both vote systems, vetoes, send-backs, pauses, extra votes,
 amendments with history, and precedence (Nomopoly II VIII, X, I.3; the first Nomopoly's VII)."""
 
-from admin.engine.events import Ruling
-from admin.nomic.amendments import parse_directives, precedence
 from fixtures.games import mail, new_state, play, texts, total_money
+
+from admin.engine.events import Ruling
+from admin.mechanics.cards import hand
+from admin.nomic.amendments import parse_directives, precedence
 
 FIVE = ["alice", "bob", "carol", "dave", "erin"]
 MON, FRI, NEXT_FRI = "2026-11-02T09:00:00+00:00", "2026-11-06T09:00:00+00:00", "2026-11-13T09:00:00+00:00"
@@ -18,7 +20,7 @@ def proposal(title, text="Something changes.", at=MON):
 
 
 def _cards(state):
-    return {n: len(p.cards) for n, p in state.players.items()}
+    return {n: len(hand(state, n)) for n in state.players}
 
 
 def _cards_from_votes(result):
@@ -199,23 +201,23 @@ def test_directives_are_parsed_with_their_text():
 
 
 def test_a_proposal_with_an_impossible_directive_is_refused_with_the_reason(tmp_path):
-    from admin.nomic.ruleset import load_ruleset
-    from admin.presets import bundled_path
+    from admin.games import spec
+    from admin.ruleset import load_ruleset
 
     state = new_state(FIVE)
-    state.rules = load_ruleset(bundled_path("rules_md"))
+    state.rules = load_ruleset(spec("nomopoly2").rules_dir)
     result = play(state, [mail("alice", "PROPOSE Bad\nAMEND VI.99: text\nEND")], seed=b"d1")
     assert "no rule 'VI.99'; section VI has rules VI.1–VI.18" in texts(result.events, "action")[0]
     assert result.state.proposals == []
 
 
 def test_precedence_explicit_deference_first_then_the_older_form():
+    from admin.games import spec
     from admin.model import RuleRevision
-    from admin.nomic.ruleset import load_ruleset
-    from admin.presets import bundled_path
+    from admin.ruleset import load_ruleset
 
     state = new_state()
-    state.rules = load_ruleset(bundled_path("rules_md"))
+    state.rules = load_ruleset(spec("nomopoly2").rules_dir)
     assert precedence(state, "VI.9", "XIV.4")[0] is None  # same age, no deference: the Admin decides
     state.rule_history["XIV.4"] = [RuleRevision(1, "created", 0, 0), RuleRevision(2, "amended", 5, 3, 7)]
     assert precedence(state, "VI.9", "XIV.4")[0] == "VI.9"

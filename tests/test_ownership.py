@@ -1,21 +1,22 @@
 """XIII and VI.9: buying, priority, rent, names; IV.3: no voluntary bankruptcy."""
 
-from admin.model import BuyRight
 from fixtures.games import mail, new_state, play, texts
+
+from admin.mechanics.ownership import BuyRight, OwnershipModule, owner_of, set_owner
 
 
 def _landed(state, player, square, order=1):
     state.players[player].square = square
-    state.buy_rights.append(BuyRight(square=square, player=player, order=order, update=state.update))
+    OwnershipModule.of(state).buy_rights.append(BuyRight(square=square, player=player, order=order, update=state.update))
 
 
 def test_two_players_on_one_square_the_first_to_land_buys_it():
     first = play(new_state(), seed=b"s16")
-    assert [(r.player, r.square) for r in first.state.buy_rights] == [("alice", 6), ("bob", 6)]
+    assert [(r.player, r.square) for r in OwnershipModule.of(first.state).buy_rights] == [("alice", 6), ("bob", 6)]
     # both ask; bob's email even arrives first
     second = play(first.state, [mail("bob", "BUY 6", received="2026-11-06T09:00:00+00:00"),
                                 mail("alice", "BUY", received="2026-11-06T10:00:00+00:00")], seed=b"x")
-    assert result_square(second, 6).owner == "alice"
+    assert owner_of(second.state, 6) == "alice"
     assert second.state.players["alice"].money == 10000 - 150
     assert second.state.players["bob"].money == 10000 - rent_paid(second, "bob")
     failed = [e.text for e in second.events if e.kind == "action" and not e.ok]
@@ -25,8 +26,8 @@ def test_two_players_on_one_square_the_first_to_land_buys_it():
 def test_the_second_lander_may_buy_when_the_first_does_not():
     first = play(new_state(), seed=b"s16")
     second = play(first.state, [mail("bob", "BUY 6")], seed=b"x")
-    assert result_square(second, 6).owner == "bob"
-    assert result_square(second, 6).price_paid == 150
+    assert owner_of(second.state, 6) == "bob"
+    assert OwnershipModule.of(second.state).paid[6] == 150
 
 
 def test_a_purchase_that_would_bankrupt_the_buyer_fails_and_moves_no_money():
@@ -34,7 +35,7 @@ def test_a_purchase_that_would_bankrupt_the_buyer_fails_and_moves_no_money():
     _landed(state, "alice", 14)
     state.players["alice"].money = 300  # the price is 25 x 14 = 350
     result = play(state, [mail("alice", "BUY 14")], seed=b"s16")
-    assert result.state.square(14).owner is None
+    assert owner_of(result.state, 14) is None
     failed = [e.text for e in result.events if e.kind == "action"]
     assert failed == ['alice: "BUY 14" was not done: that costs $350 and alice has $300; no voluntary '
                       'action may make a player bankrupt (IV.3)']
@@ -55,12 +56,12 @@ def test_buying_a_square_not_landed_on_is_refused_with_the_squares_that_can_be_b
 def test_a_right_to_buy_ends_at_the_players_next_turn():
     first = play(new_state(), seed=b"s16")
     second = play(first.state, seed=b"x")  # no BUY: alice's and bob's turns end the rights from update 1
-    assert all(r.update == 2 for r in second.state.buy_rights)
+    assert all(r.update == 2 for r in OwnershipModule.of(second.state).buy_rights)
 
 
 def test_rent_is_three_times_the_square_number():
     state = new_state()
-    state.squares[5].owner = "bob"  # square 6
+    set_owner(state, 6, "bob")  # square 6
     result = play(state, seed=b"s16")  # alice lands on 6 first; bob lands on his own square
     assert texts(result.events, "rent") == ["alice paid $18 rent to bob for square 6."]
     assert result.state.players["alice"].money == 10000 - 18
@@ -69,8 +70,8 @@ def test_rent_is_three_times_the_square_number():
 
 def test_naming_is_free_renaming_costs_50_and_names_are_unique():
     state = new_state()
-    state.squares[4].owner = "alice"  # 5
-    state.squares[6].owner = "alice"  # 7
+    set_owner(state, 5, "alice")  # 5
+    set_owner(state, 7, "alice")  # 7
     result = play(state, [mail("alice", "NAME 5 Park Lane\nNAME 7 park lane\nNAME 5 Mayfair")],
                   seed=b"s16")
     assert result_square(result, 5).name == "Mayfair"
@@ -90,7 +91,7 @@ def test_only_the_owner_may_name_a_square():
 
 def test_a_bankrupt_player_may_not_pay_to_rename():
     state = new_state()
-    state.squares[4].owner = "alice"
+    set_owner(state, 5, "alice")
     state.squares[4].name = "Old"
     state.players["alice"].money = -5
     result = play(state, [mail("alice", "NAME 5 New")], seed=b"s16")

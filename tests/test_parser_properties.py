@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from admin.cards import DECK
-from admin.engine.commands import Buy, Place, Vote, VoteChoice
 from admin.mail.grammar import LineVerdict, parse_lines, parse_text, quote
 from admin.mail.message import BodyLine, MailText, read_message
+from admin.mechanics.cards import Place
+from admin.mechanics.ownership import Buy
+from admin.mechanics.proposals import Vote, VoteChoice
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 SMALL_CORPUS = sorted(p.read_bytes() for p in CORPUS.glob("*.eml") if p.stat().st_size < 20_000)

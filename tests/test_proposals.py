@@ -2,6 +2,8 @@
 
 from fixtures.games import mail, new_state, play, texts, total_money
 
+from admin.mechanics.cards import hand
+
 PROPOSAL = "PROPOSE Free parking\nLanding on square 1 pays $200.\nEND"
 
 
@@ -21,7 +23,7 @@ def test_a_proposal_is_numbered_and_voting_opens_at_the_thursday_update():
 
 def test_yes_over_no_accepts_and_the_proposer_and_yes_voters_draw_cards():
     thursday = _week_one()
-    cards_before = {n: len(p.cards) for n, p in thursday.state.players.items()}
+    cards_before = {n: len(hand(thursday.state, n)) for n in thursday.state.players}
     before = total_money(thursday.state)
     sunday = play(thursday.state, [mail("alice", "VOTE 1 YES"), mail("bob", "VOTE 1 NO"),
                                    mail("carol", "VOTE 1 YES")], seed=b"t2")
@@ -29,7 +31,7 @@ def test_yes_over_no_accepts_and_the_proposer_and_yes_voters_draw_cards():
     assert p.status == "accepted"
     assert (p.tally.yes, p.tally.no, p.tally.abstain, p.tally.missing) == (2, 1, 0, [])
     assert p.tally.cards_to == ["alice", "alice", "carol"]
-    drawn = {n: len(pl.cards) - cards_before[n] for n, pl in sunday.state.players.items()}
+    drawn = {n: len(hand(sunday.state, n)) - cards_before[n] for n in sunday.state.players}
     doubles = {n: sum(1 for e in sunday.events if e.kind == "card" and e.player == n
                       and "doubles" in e.text) for n in drawn}
     assert {n: drawn[n] - doubles[n] for n in drawn} == {"alice": 2, "bob": 0, "carol": 1}

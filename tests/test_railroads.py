@@ -4,10 +4,11 @@ one's own squares, ridden along a chain of railroads for tolls, landing nowhere.
 On the 10-wide snake, square 5 is east-adjacent to 6, and 15 lies directly north of 6 (VI.5), so
 railroads on 5, 6 and 15 form one chain 5-6-15; square 9 is not joined to it."""
 
+from fixtures.games import mail, new_state, play, texts
+
 from admin.engine.events import Ruling
 from admin.mechanics.ownership import owner_of, set_owner
 from admin.mechanics.railroads import RailroadsModule
-from fixtures.games import mail, new_state, play, texts
 
 PLAYERS = ("alice", "bob", "carol")
 

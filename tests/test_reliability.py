@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fixtures.games import DIR_SETTINGS, deliver
 
 from admin import jobs
 from admin.game import GameDir
 from admin.mail.intake import Ledger
-from fixtures.games import DIR_SETTINGS, deliver
 
 pytestmark = pytest.mark.reliability
 

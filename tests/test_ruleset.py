@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from admin.errors import RuleError
-from admin.nomic.ruleset import (
+from admin.ruleset import (
     Rule,
     Ruleset,
     Section,

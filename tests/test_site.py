@@ -11,16 +11,16 @@ from urllib.parse import unquote, urlsplit
 
 import jinja2
 import pytest
+from fixtures.browser import PLAYERS, make_game, write_state
 
 from admin.game import GameDir
+from admin.mechanics.cards import hand
 from admin.model import ModuleConfig
-from admin.nomic.ruleset import load_ruleset, rule_anchor
+from admin.ruleset import load_ruleset, rule_anchor
 from admin.site.build import build, build_site
 from admin.site.content import player_slugs, render_markdown
 from admin.site.export import public_status
 from admin.site.svg import board_svg, player_colours
-from fixtures.browser import PLAYERS, make_game, write_state
-
 
 
 @pytest.fixture(scope="module")
@@ -186,12 +186,13 @@ def test_state_json_is_the_public_status_export(site: Path, game: GameDir) -> No
 
 
 def test_public_status_lists_hands_only_when_the_cards_module_makes_them_public(game: GameDir) -> None:
-    state = game.load_public()
+    assert all("cards" not in p for p in public_status(game.load_public())["players"])
+    state = game.load()  # hands are private state now: the admin's full state holds them
     assert all("cards" not in p for p in public_status(state)["players"])
     state.modules = [m if m.name != "cards" else ModuleConfig("cards", {"public_hands": True})
                      for m in state.modules]
     players = public_status(state)["players"]
-    assert all(p["cards"] == state.players[p["name"]].cards for p in players)
+    assert all(p["cards"] == hand(state, p["name"]) for p in players)
     assert any(p["cards"] for p in players)
 
 
@@ -280,7 +281,7 @@ def test_board_snakes_up_from_the_bottom_left(game: GameDir) -> None:
 def test_player_colours_do_not_change_when_someone_joins(game: GameDir) -> None:
     state = game.load_public()
     before = player_colours(state)
-    newcomer = state.players["alice"].__class__(name="aaron", money=1, health=1, square=1, joined_week=9)
+    newcomer = state.players["alice"].__class__(name="aaron", money=1, square=1, joined_week=9)
     state.players["aaron"] = newcomer
     after = player_colours(state)
     assert {n: after[n] for n in before} == before

@@ -10,13 +10,13 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from fixtures.browser import ARTIFACTS, make_game, write_state
 
 from admin.game import GameDir
 from admin.model import Proposal, Vote
 from admin.site.build import build_site
 from admin.site.content import player_slugs
 from admin.store import dump_json, load_json
-from fixtures.browser import ARTIFACTS, make_game, write_state
 
 pytestmark = pytest.mark.browser
 

@@ -7,13 +7,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from admin.game import GameDir
-from admin.site.build import build_site
 from fixtures.browser import BURIED_CARD, PLAYERS, make_game, private_markers
 
+from admin.game import GameDir
+from admin.mechanics.cards import CardsModule, buried_cards, hand, placed_on
+from admin.site.build import build_site
 
-PRIVATE_FILES = ("private.yaml", "buried.tsv", "secrets.yaml", "ledger.yaml")
+PRIVATE_FILES = ("private.yaml", "private/cards.yaml", "private/cards.buried.tsv", "secrets.yaml",
+                 "ledger.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def _all_output(site: Path) -> dict[str, str]:
 
 def test_the_fixture_really_holds_the_private_values(game: GameDir) -> None:
     private = (game.state_dir / "private.yaml").read_text(encoding="utf-8")
-    buried = (game.state_dir / "buried.tsv").read_text(encoding="utf-8")
+    buried = (game.state_dir / "private" / "cards.buried.tsv").read_text(encoding="utf-8")
     for name in PLAYERS:
         assert private_markers(PLAYERS)[f"email:{name}"] in private
         assert private_markers(PLAYERS)[f"token:{name}"] in private
@@ -52,9 +53,9 @@ def test_buried_cards_and_private_event_texts_stay_off_the_site(game: GameDir) -
     from admin.cards import card_name
 
     state = game.load()
-    buried = {b.card for b in state.private.buried}
-    held = {c for p in state.players.values() for c in p.cards}
-    placed = {s.card for s in state.squares if s.card}
+    buried = {b.card for b in buried_cards(state)}
+    held = {c for name in state.players for c in hand(state, name)}
+    placed = {c for s in state.squares if (c := placed_on(state, s.number))}
     secret_cards = buried - held - placed
     assert BURIED_CARD in secret_cards
     for path, text in _all_output(build_site(game)).items():
@@ -68,8 +69,9 @@ def test_buried_cards_and_private_event_texts_stay_off_the_site(game: GameDir) -
 def test_hands_are_not_shown_unless_the_game_makes_them_public(game: GameDir) -> None:
     files = _all_output(build_site(game))
     state = game.load_public()
-    holder = max(state.players.values(), key=lambda p: len(p.cards))
-    assert holder.cards
+    held = CardsModule.of(state).held
+    holder = max(state.players.values(), key=lambda p: held.get(p.name, 0))
+    assert held[holder.name]
     assert '"cards"' not in files["state.json"]
     page = next(t for p, t in files.items() if p.startswith("players/") and f">{holder.name}<" in t)
     assert "Cards in hand" not in page

@@ -8,8 +8,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from admin.site.serve import serve
 from fixtures.browser import make_game, write_state
+
+from admin.site.serve import serve
 
 
 def _get(url: str) -> tuple[int, str]:

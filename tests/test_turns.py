@@ -1,7 +1,9 @@
 """VII, IX.1, VI.11, VI.17: turns, doubles, passing the end of the board, new squares."""
 
-from admin.engine.board import destroy_square
 from fixtures.games import new_state, play, texts, total_money
+
+from admin.engine.board import destroy_square
+from admin.mechanics.cards import hand
 
 
 def test_doubles_draw_a_card_and_give_another_turn_until_a_non_double():
@@ -9,7 +11,7 @@ def test_doubles_draw_a_card_and_give_another_turn_until_a_non_double():
     assert texts(result.events, "roll") == ["alice rolled 6 and 6 (doubles).", "alice rolled 6 and 1."]
     alice = result.state.players["alice"]
     assert alice.square == 20  # 1 + 12 + 7
-    assert alice.cards == ["JD"]
+    assert hand(result.state, "alice") == ["JD"]
     assert alice.money == 10000  # no rent, no purchase, no pass
     private = [e.private for e in result.events if e.kind == "card"]
     assert private == ["You received the jack of diamonds (JD)."]

@@ -41,10 +41,10 @@ class BuriedCard:
     """A card buried under a square (XIV.5-6). Immutable: the engine copies the state at each
     update, and by the end of a long game there are tens of thousands of these to not copy."""
 
-    square: int
-    card: str
-    player: str
     update: int
+    square: int
+    player: str
+    card: str
 
     def __deepcopy__(self, memo: dict[int, object]) -> "BuriedCard":
         return self
@@ -113,9 +113,11 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     def player_facts(self, state, player) -> list[Fact]:
         facts = [Fact("cards_held", self.of(state).held.get(player.name, 0), label="Cards held",
                       column="Cards", order=40)]
-        if player.name in self.of(state).shown:
-            facts.append(Fact("cards", list(self.of(state).shown[player.name]), label="Cards in hand",
-                              order=90, kind="hand"))
+        if state.params(self.name).get("public_hands", self.defaults["public_hands"]):
+            shown = self.of(state).shown.get(player.name)
+            if shown is None and self.name in state.private.mods:  # the admin's full state
+                shown = self.private_of(state).hands.get(player.name, [])
+            facts.append(Fact("cards", list(shown or []), label="Cards in hand", order=90, kind="hand"))
         return facts
 
     def square_facts(self, state, square) -> list[Fact]:
