@@ -21,7 +21,7 @@ from admin.site.svg import board_svg, draw_chart, square_look
 from admin.site.writer import Writer
 
 if TYPE_CHECKING:
-    from admin.site.build import Site
+    from admin.site.sitedata import Site
 
 #: a player's page lists what happened to them in this many recent updates (three weeks of a
 #: twice-weekly game; older ones are on the update pages). Every update re-renders every player

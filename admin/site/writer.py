@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import jinja2
 
 if TYPE_CHECKING:
-    from admin.site.build import Site
+    from admin.site.sitedata import Site
 
 MANIFEST = ".nomopoly-build.json"
 MANIFEST_FORMAT = 2

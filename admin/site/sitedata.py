@@ -1,0 +1,127 @@
+"""What every page of a build shares (:class:`Site`): the public state, the history of updates
+and proposals, links to players, proposals and rules, each player's row, and the charts. A leaf
+of the site package: the build, the pages and the writer all use it, and it uses none of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from admin.game import GameDir
+from admin.model import GameState, Player, Square
+from admin.ruleset import Ruleset, rule_anchor
+from admin.site.export import player_facts, player_worth, square_facts
+from admin.site.history import Archives, History
+from admin.site.svg import Series, draw_chart, ink_on
+
+
+@dataclass
+class Site:
+    """Everything the pages share; built once per build."""
+
+    game: GameDir
+    state: GameState
+    title: str
+    url: str
+    history: History
+    archives: Archives
+    ruleset: Ruleset | None
+    colours: dict[str, str] = field(default_factory=dict)
+    slugs: dict[str, str] = field(default_factory=dict)
+    #: when mail for the next update must arrive by, as (ISO 8601, for people), or None
+    deadline: tuple[str, str] | None = None
+
+    def banner(self) -> dict[str, Any]:
+        """What the banner on every page says: won, over, or paused."""
+        st = self.state
+        return {"winner": st.winner, "ended": st.ended, "end_reason": st.end_reason,
+                "paused": st.paused}
+
+    def repealed(self) -> set[str]:
+        """Ids of rules whose last revision is a repeal."""
+        history = getattr(self.state, "rule_history", None) or {}
+        return {rid for rid, revs in history.items()
+                if revs and getattr(revs[-1], "action", "") == "repealed"}
+
+    def rule_href(self, rule_id: Any) -> str:
+        if not isinstance(rule_id, str):
+            return ""
+        memo = self.__dict__.setdefault("_rule_hrefs", {})
+        if rule_id not in memo:
+            memo[rule_id] = self._rule_href(rule_id)
+        return memo[rule_id]
+
+    def _rule_href(self, rule_id: str) -> str:
+        if not self.ruleset:
+            return ""
+        try:
+            anchor = rule_anchor(rule_id)
+        except Exception:  # not a rule id at all: no link
+            return ""
+        try:
+            self.ruleset.rule(rule_id)
+        except Exception:  # no such rule now: link only if it was repealed (its entry stays)
+            if rule_id not in self.repealed():
+                return ""
+        return "rules.html#" + anchor
+
+    def proposal_href(self, number: Any) -> str:
+        """Where a proposal is shown: its week's archive page once archived, else the live page."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            return ""
+        week = self.archives.week_of.get(number)
+        page = f"proposals/week-{week:04d}.html" if week is not None else "proposals.html"
+        return f"{page}#proposal-{number}"
+
+    def player_href(self, name: Any) -> str:
+        slug = self.slugs.get(name) if isinstance(name, str) else None
+        return f"players/{slug}.html" if slug else ""
+
+    def standings(self) -> list[dict[str, Any]]:
+        rows = [self.player_row(p) for p in self.state.players.values()]
+        return sorted(rows, key=lambda r: (not r["active"], -r["net_worth"], r["name"]))
+
+    def square_fact_values(self, square: Square) -> dict[str, Any]:
+        """A square's public facts by key (``card``, ``owner`` ...), for templates."""
+        return {f.key: f.value for f in square_facts(self.state, square)}
+
+    def player_row(self, p: Player) -> dict[str, Any]:
+        """A player as the standings and their page show them: the core's facts, and each
+        module's (``facts``: before the square, ``after``: after it; see ``Fact.order``)."""
+        colour = self.colours.get(p.name, "#777777")
+        facts = [{"key": f.key, "value": f.value, "label": f.label, "column": f.column, "kind": f.kind,
+                  "order": f.order} for f in player_facts(self.state, p)]
+        squares = {s.number: s for s in self.state.squares}
+        for f in facts:
+            if f["kind"] == "squares":  # square numbers -> the squares, for links and chips
+                f["value"] = [squares[n] for n in f["value"] if n in squares]
+        return {"name": p.name, "player": p, "money": p.money, "square": p.square,
+                "facts": [f for f in facts if f["order"] < 20], "after": [f for f in facts if f["order"] >= 20],
+                "net_worth": player_worth(self.state, p), "active": p.active,
+                "bankrupt": p.money < 0, "colour": colour,
+                "ink": ink_on(colour), "href": self.player_href(p.name), "slug": self.slugs[p.name]}
+
+    def chart(self, names: list[str], *, worth: bool, money_too: bool, title: str) -> dict[str, Markup] | None:
+        """The chart twice: wide for screens, narrow for phones (CSS shows one; no JavaScript)."""
+        return draw_chart(self.chart_data(names, worth=worth, money_too=money_too, title=title))
+
+    def chart_data(self, names: list[str], *, worth: bool, money_too: bool,
+                   title: str) -> tuple[list[Series], list[int], str] | None:
+        """What a chart shows (its series, the update numbers, its title): a page's key covers
+        this, not the SVG drawn from it."""
+        points = [s for s in self.history.updates if s.money or s.net_worth]
+        if not points:
+            return None
+        xs = [r.number for r in points]
+        series = []
+        for name in names:
+            colour = self.colours.get(name, "#777777")
+            if money_too:
+                series.append(Series(f"{name}: money", colour, [r.money.get(name) for r in points]))
+            if worth:
+                label = f"{name}: net worth" if money_too else name
+                series.append(Series(label, colour, [r.net_worth.get(name) for r in points],
+                                     dashed=money_too))
+        return series, xs, title
