@@ -188,21 +188,28 @@ def build(out: Path | None, full: bool, game_dir: Path | None) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the public state as JSON (see the README).")
+@click.option("--private", is_flag=True, help="Everything, private parts included (hands, addresses, "
+                                              "every module's state): for the Admin only.")
 @GAME_OPTION
-def status(as_json: bool, game_dir: Path | None) -> None:
-    """Show the game's public state."""
-    from admin.site.export import public_status
+def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
+    """Show the game's state: public, or with --private everything."""
+    from admin.site.export import player_facts, private_status, public_status
 
-    data = public_status(_game(game_dir).load_public())
+    game = _game(game_dir)
+    state = game.load() if private else game.load_public()
+    data = private_status(state) if private else public_status(state)
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
         return
     click.echo(f"Week {data['week']}, {data['update']} update(s) run; next: {data['phase']}. "
                f"Admin Bank Account: ${data['admin_bank']}.")
-    for p in data["players"]:
-        click.echo(f"  {p['name']:<16} ${p['money']:>7}  health {p['health']:>3}  square {p['square']:>3}"
-                   f"  cards {p['cards_held']:>2}  squares {', '.join(map(str, p['squares'])) or '-'}"
-                   + ("" if p["status"] == "active" else f"  ({p['status']})"))
+    for p in sorted(state.players.values(), key=lambda p: p.name):
+        facts = [f for f in player_facts(state, p) if f.column or f.label]
+        shown = "  ".join(f"{(f.column or f.label or '').lower()} "
+                          f"{', '.join(map(str, f.value)) if isinstance(f.value, list) else f.value}"
+                          for f in facts if f.kind != "hand")
+        click.echo(f"  {p.name:<16} ${p.money:>7}  square {p.square:>3}  {shown}"
+                   + ("" if p.status == "active" else f"  ({p.status})"))
 
 
 @cli.command()
@@ -250,8 +257,9 @@ def demo(directory: Path, game_name: str) -> None:
 
 from admin.cli_admin import player, ruling, rules  # noqa: E402
 from admin.cli_games import games  # noqa: E402
+from admin.cli_scenario import scenario  # noqa: E402
 
-for _group in (player, ruling, rules, games):
+for _group in (player, ruling, rules, games, scenario):
     cli.add_command(_group)
 
 

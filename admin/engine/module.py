@@ -204,6 +204,19 @@ class Mechanic(Generic[S, P]):
         """(order, phrase) for the reply to STATUS; private allowed."""
         return []
 
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
+        """What only the player and the Admin may know (a hand ...): ``status --json --private``."""
+        return []
+
+    # -- setting up a scenario or a test -----------------------------------------------------
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
+        """Set a player's ``key`` (health, hand ...) if this module keeps it; True if it did."""
+        return False
+
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
+        """Set a square's ``key`` (owner, card ...) if this module keeps it; True if it did."""
+        return False
+
 
 #: The old name, kept for modules written against it.
 RuleModule = Mechanic

@@ -41,6 +41,15 @@ class BoardModule(Mechanic[BoardState, None]):
         bs.polluted = [n for n in bs.polluted if n != square.number]
         bs.contaminated = [n for n in bs.contaminated if n != square.number]
 
+    def set_square(self, state, square, key, value) -> bool:
+        if key == "polluted":
+            set_polluted(state, square.number, bool(value))
+        elif key == "contaminated":
+            set_contaminated(state, square.number, bool(value))
+        else:
+            return False
+        return True
+
     def can_own(self, state, square) -> bool:
         return square.number not in self.of(state).contaminated
 

@@ -120,6 +120,24 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
             facts.append(Fact("cards", list(shown or []), label="Cards in hand", order=90, kind="hand"))
         return facts
 
+    def private_facts(self, state, player) -> list[Fact]:
+        p = self.private_of(state)
+        return [Fact("hand", list(p.hands.get(player.name, []))),
+                Fact("buried", [{"card": b.card, "square": b.square, "update": b.update}
+                                for b in p.buried if b.player == player.name])]
+
+    def set_player(self, state, player, key, value) -> bool:
+        if key != "hand":
+            return False
+        set_hand(state, player.name, [str(c).upper() for c in value or []])
+        return True
+
+    def set_square(self, state, square, key, value) -> bool:
+        if key != "card":
+            return False
+        place_card(state, square.number, None if value is None else str(value).upper())
+        return True
+
     def square_facts(self, state, square) -> list[Fact]:
         return [Fact("card", self.of(state).placed.get(square.number), column="Card", order=20,
                      kind="text")]

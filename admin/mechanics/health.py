@@ -46,6 +46,12 @@ class HealthModule(Mechanic[HealthState, None]):
         change_health(ctx, player, amount, rule="II.3", reason=reason)
         return True
 
+    def set_player(self, state, player, key, value) -> bool:
+        if key not in ("health", "resets"):
+            return False
+        getattr(self.of(state), key)[player.name] = int(value)
+        return True
+
     def player_facts(self, state, player) -> list[Fact]:
         hs = self.of(state)
         return [Fact("health", hs.health.get(player.name, 0), label="Health", column="Health", order=10),

@@ -145,6 +145,15 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
         mine = [r.order for r in rights if r.player == name]
         return max(mine) if mine else 10**9
 
+    def set_square(self, state, square, key, value) -> bool:
+        if key == "owner":
+            set_owner(state, square.number, value)
+        elif key == "paid":
+            self.of(state).paid[square.number] = int(value)
+        else:
+            return False
+        return True
+
     def worth(self, state, player) -> int:
         price = int(state.params(self.name).get("price_per_number", self.defaults["price_per_number"]))
         return sum(s.number * price for s in state.squares if self.of(state).owners.get(s.number) == player.name)

@@ -32,6 +32,12 @@ class PlayersModule(Mechanic[PlayersState, None]):
         # a player who joins has until three weeks from their first week (III.4, III.5)
         self.of(state).last_action[player.name] = player.joined_week - 1
 
+    def set_player(self, state, player, key, value) -> bool:
+        if key != "last_action_week":
+            return False
+        self.of(state).last_action[player.name] = int(value)
+        return True
+
     def on_action(self, ctx, player, command) -> None:
         self.of(ctx.state).last_action[player.name] = ctx.state.week
 

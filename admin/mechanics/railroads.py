@@ -85,6 +85,13 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
         rs = self.of(state)
         rs.squares = [n for n in rs.squares if n != square.number]
 
+    def set_square(self, state, square, key, value) -> bool:
+        if key != "railroad":
+            return False
+        rs = self.of(state)
+        rs.squares = sorted((set(rs.squares) | {square.number}) if value else (set(rs.squares) - {square.number}))
+        return True
+
     def square_facts(self, state, square) -> list[Fact]:
         return [Fact("railroad", square.number in self.of(state).squares)]
 

@@ -46,6 +46,12 @@ class TurnsModule(Mechanic[TurnsState, None]):
     def on_player_reset(self, ctx, player) -> None:
         self.of(ctx.state).transport[player.name] = "foot"
 
+    def set_player(self, state, player, key, value) -> bool:
+        if key != "transport":
+            return False
+        self.of(state).transport[player.name] = str(value)
+        return True
+
     def on_turns(self, ctx) -> None:
         take_turns(ctx)
 

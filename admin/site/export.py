@@ -101,3 +101,22 @@ def public_status(state: GameState) -> dict[str, Any]:
         "squares": [_square(state, s) for s in state.squares],
         "proposals": [_proposal(p) for p in state.proposals],
     }
+
+
+def private_status(state: GameState) -> dict[str, Any]:
+    """Everything, for the Admin (``nomopoly status --json --private``; never on the site): the
+    public export, and per player their address and what each module keeps private about them
+    (a hand, buried cards ...), the join requests, and every module's whole state."""
+    from admin.store import to_data
+
+    out = public_status(state)
+    private = {p.name: p for p in state.players.values()}
+    for row in out["players"]:
+        player = private[row["name"]]
+        row["email"] = state.private.emails.get(player.name)
+        for module in REGISTRY.enabled(state):
+            row.update({f.key: f.value for f in module.private_facts(state, player)})
+    out["join_requests"] = [to_data(j) for j in state.private.join_requests]
+    out["mods"] = {name: to_data(value) for name, value in sorted(state.mods.items())}
+    out["private_mods"] = {name: to_data(value) for name, value in sorted(state.private.mods.items())}
+    return out

@@ -1,0 +1,62 @@
+"""Rule scenarios through the real CLI (`nomopoly scenario run`), and the runner's own errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*/*.yaml"))
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "admin", *args], capture_output=True, text=True)
+
+
+def test_every_bundled_rule_scenario_comes_out_as_expected():
+    assert len(SCENARIOS) >= 10
+    out = _run("scenario", "run", *map(str, SCENARIOS))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{len(SCENARIOS)} of {len(SCENARIOS)} scenario(s) as expected" in out.stdout
+
+
+def test_a_scenario_expecting_a_wrong_value_fails_naming_the_path_the_expected_and_the_got(tmp_path):
+    text = (Path(__file__).parent / "scenarios" / "nomopoly2" / "vi9-rent.yaml").read_text()
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace("money: 9982", "money: 9999").replace("for square 6.", "for square 7."))
+    out = _run("scenario", "run", str(wrong))
+    assert out.returncode == 1
+    assert "players.alice.money: expected 9999, got 9982" in out.stdout
+    assert "events: expected 'alice paid $18 rent to bob for square 7.', not said" in out.stdout
+
+
+@pytest.mark.parametrize("body, message", [
+    ("players: [alice]\nupdates:\n  - dice: [1]\n", "forced rolls ran out at u1/turn/alice/0/d1 (a d6)"),
+    ("players: [alice]\nupdates:\n  - dice: [1, 2, 3]\n", "unused: 1 forced dice ([3])"),
+    ("players: [alice]\nupdates:\n  - dice: [7, 1]\n", "the forced value 7 for u1/turn/alice/0/d0 does not fit a d6"),
+    ("players: [alice]\nsquares: {3: {colour: red}}\n", "squares.3.colour: no module of this game keeps a square's colour"),
+    ("players: {alice: {mood: happy}}\n", "players.alice.mood: no module of this game keeps a player's mood"),
+    ("game: chess\n", "game: 'chess' is not a bundled game"),
+    ("players: [alice]\nexpectt: {}\n", "unknown key(s) expectt"),
+])
+def test_a_wrong_scenario_file_is_refused_with_the_key_and_what_is_valid(tmp_path, body, message):
+    path = tmp_path / "s.yaml"
+    path.write_text(body)
+    out = _run("scenario", "run", str(path))
+    assert out.returncode == 1
+    assert message in out.stderr and str(path) in out.stderr
+
+
+def test_status_private_holds_hands_and_addresses_and_every_modules_state(tmp_path):
+    from admin import jobs
+
+    game = jobs.init_game(tmp_path / "g")
+    jobs.add_player(game, "alice", "alice@example.org")
+    public = json.loads(_run("--game", str(game.root), "status", "--json").stdout)
+    private = json.loads(_run("--game", str(game.root), "status", "--json", "--private").stdout)
+    assert "hand" not in public["players"][0] and "@" not in json.dumps(public)
+    [alice] = private["players"]
+    assert (alice["hand"], alice["email"], alice["buried"]) == ([], "alice@example.org", [])
+    assert private["mods"]["health"]["health"] == {"alice": 100}
+    assert private["private_mods"]["cards"]["hands"] == {"alice": []}
