@@ -169,6 +169,8 @@ class ModuleConfig:
 class GameState:
     name: str
     ruleset: str
+    #: how the board's squares are laid out (admin/engine/layouts.py): snake, sqrt-snake, loop, none
+    layout: str = "snake"
     #: how many updates have run; update ``n`` is the ``n``-th of the game
     update: int = 0
     week: int = 1

@@ -1,4 +1,5 @@
-"""Board geometry (Nomopoly II VI): the snaking grid, successors, compass moves and distance.
+"""Board geometry (Nomopoly II VI): successors, compass moves and distance on the game's layout
+(:mod:`admin.engine.layouts`; Nomopoly II's is the 10-wide snake).
 
 A square keeps its grid cell when destroyed; movement and directions skip destroyed squares.
 Square ``n`` sits in row ``(n-1) // columns`` counted from the bottom; even rows run left to
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, Literal
 
+from admin.engine.layouts import Layout, Snake, layout
 from admin.engine.module import Mechanic
 from admin.model import GameState, Square
 
@@ -17,15 +19,9 @@ Direction = Literal["north", "south", "east", "west"]
 
 
 def cell(number: int, columns: int = 10) -> tuple[int, int]:
-    """(row, column) of a square, row 0 at the bottom, column 0 at the left."""
-    row, offset = divmod(number - 1, columns)
-    col = offset if row % 2 == 0 else columns - 1 - offset
-    return row, col
+    """(row, column) of a square on the snake, row 0 at the bottom, column 0 at the left."""
+    return Snake(columns).cell(number, number)
 
-
-def number_at(row: int, col: int, columns: int = 10) -> int:
-    offset = col if row % 2 == 0 else columns - 1 - col
-    return row * columns + offset + 1
 
 
 def live_numbers(state: GameState) -> list[int]:
@@ -56,17 +52,24 @@ def predecessor(state: GameState, number: int) -> int:
     return highest(state)
 
 
+def layout_of(state: GameState, columns: int = 10) -> Layout:
+    """The game's board layout (``columns``: the width of a snake)."""
+    return layout(state.layout, columns)
+
+
 def step(state: GameState, number: int, direction: Direction, columns: int = 10) -> int | None:
-    """The next live square in a compass direction, jumping destroyed ones (VI.10); None at the edge."""
+    """The next live square in a compass direction, jumping destroyed ones (VI.10); None at the
+    edge, or on a board without a compass."""
+    lay = layout_of(state, columns)
+    if not lay.compass:
+        return None
     dr, dc = {"north": (1, 0), "south": (-1, 0), "east": (0, 1), "west": (0, -1)}[direction]
-    row, col = cell(number, columns)
-    top = len(state.squares)
+    count = len(state.squares)
+    row, col = lay.cell(number, count)
     while True:
         row, col = row + dr, col + dc
-        if row < 0 or col < 0 or col >= columns:
-            return None
-        n = number_at(row, col, columns)
-        if n > top:
+        n = lay.number_at(row, col, count)
+        if n is None:
             return None
         if not state.squares[n - 1].destroyed:
             return n

@@ -34,6 +34,8 @@ class GameSpec:
     path: Path
     modules: list[ModuleConfig] = field(default_factory=list)
     demo: dict[str, Any] = field(default_factory=dict)
+    #: the board's layout (admin/engine/layouts.py)
+    layout: str = "snake"
     #: mechanics an accepted proposal may switch on, with the file of the section each adds
     optional: dict[str, str] = field(default_factory=dict)
     #: rules no mechanic automates: {"core": {rule: how}, "admin": {rule: command}, "text": {rule: why}}
@@ -64,7 +66,8 @@ def spec(name: str) -> GameSpec:
     return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
                     path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
                     coverage={k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()},
-                    optional={str(k): str(v) for k, v in (data.get("optional") or {}).items()})
+                    optional={str(k): str(v) for k, v in (data.get("optional") or {}).items()},
+                    layout=str(data.get("layout", "snake")))
 
 
 def module_section(game: str, module: str) -> Section | None:
@@ -86,7 +89,8 @@ def initial_state(game: str, name: str) -> GameState:
     """A new game of the bundled game ``game``, called ``name``: its modules set up, its board
     laid out, its ruleset and each rule's first revision."""
     g = spec(game)
-    state = GameState(name=name, ruleset=game, modules=[ModuleConfig(m.name, dict(m.params)) for m in g.modules])
+    state = GameState(name=name, ruleset=game, layout=g.layout,
+                      modules=[ModuleConfig(m.name, dict(m.params)) for m in g.modules])
     modules = REGISTRY.enabled(state)  # fails early on an unknown module
     for module in modules:
         module.setup(state)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from admin.engine.board import cell
+from admin.engine.layouts import layout
 from admin.engine.module import SquareLook
 from admin.mechanics import REGISTRY
 from admin.model import GameState, Square
@@ -180,11 +180,17 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
     return "".join(out)
 
 
-def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: int = 10) -> Markup:
-    """The whole board with tokens, owners, cards and a legend, as one accessible ``<svg>``."""
+def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: int | None = None) -> Markup:
+    """The whole board with tokens, owners, cards and a legend, as one accessible ``<svg>``, laid
+    out as the game's layout says (no board: empty)."""
     colours = colours if colours is not None else player_colours(state)
     count = max((s.number for s in state.squares), default=0)
-    rows = max(1, math.ceil(count / columns))
+    if columns is None:
+        columns = int(REGISTRY.params(state, "board").get("columns", 10))
+    lay = layout(state.layout, columns)
+    if lay.name == "none" or not count:
+        return Markup("")
+    rows, columns = lay.size(count)
     width = PAD * 2 + columns * CELL_W + (columns - 1) * GAP
     grid_h = rows * CELL_H + (rows - 1) * GAP
     players = sorted(state.players.values(), key=lambda p: (p.joined_week, p.name))
@@ -198,8 +204,9 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
     height = PAD * 2 + grid_h + 24 + legend_rows * 30
     looks = {s.number: square_look(state, s) for s in state.squares}
     owned = sum(1 for s in state.squares if looks[s.number].owner and not s.destroyed)
-    desc = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom "
-            f"left; {owned} owned; {len(where)} squares with players on them.")
+    shape = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom left"
+             if lay.name == "snake" else lay.describe(count))
+    desc = f"{shape}; {owned} owned; {len(where)} squares with players on them."
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" viewBox="0 0 {width} {height}" '
            f'role="img" aria-labelledby="board-title board-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
@@ -217,7 +224,7 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
            '.board-svg .flag{font-size:9px;font-weight:700;fill:#fff}'
            '.board-svg .more{font-size:11px;fill:#333}.board-svg .lg{font-size:13px;fill:#222}</style>']
     for sq in state.squares:
-        row, col = cell(sq.number, columns)
+        row, col = lay.cell(sq.number, count)
         x = PAD + col * (CELL_W + GAP)
         y = PAD + (rows - 1 - row) * (CELL_H + GAP)
         out.append(_cell_svg(sq, looks[sq.number], x, y, where.get(sq.number, []), colours))
