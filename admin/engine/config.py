@@ -18,6 +18,10 @@ def enable_module(state: GameState, registry: Registry, name: str,
     mechanic = registry.get(name)  # an unknown module fails here, naming the known ones
     if state.enabled(name):
         raise RuleError(f"the {name} module is already enabled")
+    for needed in mechanic.requires:  # what it builds on comes first
+        if not state.enabled(needed):
+            enable_module(state, registry, needed, after=after)
+            after = needed if after is not None else None
     for key, value in (params or {}).items():
         _check_param(mechanic, name, key, value)
     config = ModuleConfig(name=name, params=dict(params or {}))

@@ -100,6 +100,8 @@ class Mechanic(Generic[S, P]):
     Private: ClassVar[type | None] = None
     #: the version of its state's shape (a migration bumps it)
     version: ClassVar[int] = 1
+    #: the modules it needs (enabling it enables them first, in this order)
+    requires: ClassVar[tuple[str, ...]] = ()
 
     # -- its state -------------------------------------------------------------------------
     @classmethod
@@ -164,6 +166,17 @@ class Mechanic(Generic[S, P]):
     def action_order(self, ctx: UpdateContext, player: str, command: Any) -> Any:
         """This module's order for its early-phase commands (None: the order they were received)."""
         return None
+
+    # -- interactions this module opened (admin/engine/interactions.py) ---------------------
+    def check_answer(self, ctx: UpdateContext, interaction: Any, player: Player, value: Any) -> Any:
+        """An answer to one of this module's interactions, as it will be kept; raise IllegalAction
+        to refuse it (a bid over the bidder's money ...)."""
+        return value
+
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Any, answers: dict[str, Any]) -> str:
+        """Carry out one of this module's interactions at its deadline (every party's answer
+        given, silence applied); return what came of it, in words."""
+        return "closed"
 
     def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
         """The Admin's rulings this module adds: kind -> apply(ctx, ruling) -> what was done."""

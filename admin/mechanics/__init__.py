@@ -10,6 +10,7 @@ from admin.mechanics.board import BoardModule
 from admin.mechanics.cards import CardsModule
 from admin.mechanics.endgame import EndgameModule
 from admin.mechanics.health import HealthModule
+from admin.mechanics.interactions import InteractionsModule
 from admin.mechanics.money import MoneyModule
 from admin.mechanics.ownership import OwnershipModule
 from admin.mechanics.players import PlayersModule
@@ -21,7 +22,7 @@ from admin.mechanics.turns import TurnsModule
 #: Library order is the order of the commands in a "Valid commands" list.
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
-    TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule,
+    TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
 ]
 
 REGISTRY = Registry(LIBRARY)

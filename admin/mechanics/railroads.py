@@ -71,6 +71,7 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
     defaults = {"build_cost": 25, "toll": 5, "toll_start": False, "toll_end": True}
     summary = "Build a railroad on a square you own ($25); ride a chain of railroads, $5 a square to its owners."
     State = RailroadsState
+    requires = ("board", "ownership")
 
     def commands(self):
         on, to, frm = _square_after("on"), _square_after("to"), _square_after("from")
