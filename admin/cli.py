@@ -202,13 +202,13 @@ def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
         click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
         return
     click.echo(f"Week {data['week']}, {data['update']} update(s) run; next: {data['phase']}. "
-               f"Admin Bank Account: ${data['admin_bank']}.")
+               f"Admin Bank Account: {state.money(data['admin_bank'])}.")
     for p in sorted(state.players.values(), key=lambda p: p.name):
         facts = [f for f in player_facts(state, p) if f.column or f.label]
         shown = "  ".join(f"{(f.column or f.label or '').lower()} "
                           f"{', '.join(map(str, f.value)) if isinstance(f.value, list) else f.value}"
                           for f in facts if f.kind != "hand")
-        click.echo(f"  {p.name:<16} ${p.money:>7}  square {p.square:>3}  {shown}"
+        click.echo(f"  {p.name:<16} {state.money(p.money):>8}  square {p.square:>3}  {shown}"
                    + ("" if p.status == "active" else f"  ({p.status})"))
 
 

@@ -171,6 +171,8 @@ class GameState:
     ruleset: str
     #: how the board's squares are laid out (admin/engine/layouts.py): snake, sqrt-snake, loop, none
     layout: str = "snake"
+    #: how an amount of the game's money is written: "${}" ($150), "Fn {}" (Fn 150 fans) ...
+    currency: str = "${}"
     #: how many updates have run; update ``n`` is the ``n``-th of the game
     update: int = 0
     week: int = 1
@@ -216,6 +218,10 @@ class GameState:
         """This state with an empty private part: what the site may be given. A shallow copy
         (it shares everything public with this state), for reading only."""
         return dataclasses.replace(self, private=PrivateState())
+
+    def money(self, amount: int) -> str:
+        """An amount in the game's currency: ``$150``, ``Fn 150``."""
+        return self.currency.format(amount)
 
     def player(self, name: str) -> Player | None:
         return self.players.get(name)

@@ -63,10 +63,11 @@ class UpdateContext:
         if payer != BANK:
             p = self.state.players[payer]
             if voluntary and p.money < 0:
-                raise IllegalAction(f"{payer} is bankrupt (${p.money}) and may not pay ${amount} (IV.3)")
+                raise IllegalAction(f"{payer} is bankrupt ({self.state.money(p.money)}) and may not pay "
+                                    f"{self.state.money(amount)} (IV.3)")
             if voluntary and p.money - amount < 0:
                 raise IllegalAction(
-                    f"that costs ${amount} and {payer} has ${p.money}; "
+                    f"that costs {self.state.money(amount)} and {payer} has {self.state.money(p.money)}; "
                     "no voluntary action may make a player bankrupt (IV.3)")
             p.money -= amount
         else:
@@ -78,4 +79,4 @@ class UpdateContext:
         who = lambda n: "the Admin Bank Account" if n == BANK else n  # noqa: E731
         self.emit("money", None, rule=rule,
                   data={"from": payer, "to": payee, "amount": amount, "reason": reason,
-                        "summary": f"{who(payer)} paid ${amount} to {who(payee)}: {reason}"})
+                        "summary": f"{who(payer)} paid {self.state.money(amount)} to {who(payee)}: {reason}"})

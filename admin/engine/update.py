@@ -187,4 +187,4 @@ def _status_text(ctx: UpdateContext, player: Player) -> str:
     parts = [(20, f", on square {player.square}")]
     for module in ctx.registry.enabled(ctx.state):
         parts += module.status_parts(ctx.state, player)
-    return f"{player.name}: ${player.money}" + "".join(ordered(parts)) + "."
+    return f"{player.name}: {ctx.state.money(player.money)}" + "".join(ordered(parts)) + "."

@@ -148,7 +148,7 @@ class ResultsIndex:
 
 def standing(state: GameState, player: Player) -> tuple[str, ...]:
     """"Where you stand": money and square, and each module's lines (private ones too)."""
-    parts = [(0, f"  Money: ${player.money}"), (20, f"  Square: {_square(state, player.square)}")]
+    parts = [(0, f"  Money: {state.money(player.money)}"), (20, f"  Square: {_square(state, player.square)}")]
     for module in REGISTRY.enabled(state):
         parts += module.results_lines(state, player)
     return tuple(ordered(parts))

@@ -77,12 +77,13 @@ def when(value: Any) -> str:
     return moment.strftime("%a %-d %b %Y, %H:%M") + (f" {moment.tzname()}" if moment.tzinfo else "")
 
 
-def money(value: Any) -> str:
+def money(value: Any, currency: str = "${}") -> str:
+    """An amount as the site shows it: thousands separated, a true minus, the game's currency."""
     try:
         v = int(value)
     except (TypeError, ValueError):
         return str(value)
-    return f"−${-v:,}" if v < 0 else f"${v:,}"
+    return ("−" if v < 0 else "") + currency.format(f"{abs(v):,}")
 
 
 def _sources(game: GameDir) -> str:
@@ -152,6 +153,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     site.deadline = _deadline(game, state)
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
+    env.filters["money"] = lambda value: money(value, state.currency)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
