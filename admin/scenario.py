@@ -23,6 +23,7 @@ Everything else random (the order of actions, a new square's chance) comes from 
 from __future__ import annotations
 
 import copy
+from typing import get_type_hints
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,14 +39,15 @@ from admin.engine.dice import Dice, Roll
 from admin.engine.events import Event, Ruling
 from admin.engine.update import LineCommand, Submission, run_update
 from admin.errors import NomopolyError, StateError
-from admin.mail.grammar import parse_text
+from admin.mail.grammar import grammar_for, parse_text
 from admin.mechanics import REGISTRY
 from admin.model import GameState, Player
 from admin.roster import add_player
 from admin.site.export import private_status
+from admin.store import from_data
 
-_TOP = {"name", "game", "players", "squares", "board", "params", "enable", "state", "paused",
-        "seed", "updates", "expect", "expect_events", "rules"}
+_TOP = {"name", "game", "players", "squares", "board", "params", "enable", "state", "private",
+        "paused", "seed", "updates", "expect", "expect_events", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings"}
 
 
@@ -172,7 +174,9 @@ def setup(data: dict[str, Any], where: str) -> GameState:
                                     f"square's {key}; keys: name, owner, paid, card, polluted, "
                                     "contaminated, railroad ...")
     for module, values in (data.get("state") or {}).items():
-        _override(state, str(module), values or {}, where)
+        _override(state.mods, str(module), values or {}, f"{where}: state")
+    for module, values in (data.get("private") or {}).items():
+        _override(state.private.mods, str(module), values or {}, f"{where}: private")
     state.paused = bool(data.get("paused", False))
     return state
 
@@ -194,7 +198,7 @@ def play_update(state: GameState, update: dict[str, Any], where: str, n: int) ->
         who = str(name)
         player = who if who in state.players else None
         commands = []
-        for v in parse_text(str(text)):
+        for v in parse_text(str(text), grammar_for(state)):
             if v.command is None:
                 parse_errors.append(Event("parse-error", v.error, player=player))
             else:
@@ -267,15 +271,18 @@ def _card_index(card: Any, where: str) -> int:
     return DECK.index(parsed) + 1
 
 
-def _override(state: GameState, module: str, values: dict[str, Any], where: str) -> None:
-    target = state.mods.get(module)
+def _override(mods: dict[str, Any], module: str, values: dict[str, Any], where: str) -> None:
+    """Set fields of a module's state from plain data, typed as the field says (a pile of cards,
+    a fixed order of seats ...)."""
+    target = mods.get(module)
     if target is None:
-        raise ScenarioError(f"{where}: state.{module}: the game has no module {module!r} with state; "
-                            f"modules with state: {', '.join(sorted(state.mods))}")
+        raise ScenarioError(f"{where}.{module}: the game has no module {module!r} keeping state there; "
+                            f"modules that do: {', '.join(sorted(mods))}")
+    hints = get_type_hints(type(target))
     for key, value in values.items():
-        if not hasattr(target, key):
-            raise ScenarioError(f"{where}: state.{module}.{key}: no such field")
-        setattr(target, key, copy.deepcopy(value))
+        if key not in hints:
+            raise ScenarioError(f"{where}.{module}.{key}: no such field; fields: {', '.join(sorted(hints))}")
+        setattr(target, key, from_data(hints[key], copy.deepcopy(value), f"{where}.{module}.{key}"))
 
 
 def _keys(data: dict[str, Any], allowed: set[str], where: str) -> None:

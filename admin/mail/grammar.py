@@ -12,7 +12,6 @@ the core puts the quoted line in front of it.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -41,122 +40,200 @@ class LineVerdict:
     error: str | None
 
 
-_LINE_PARSERS: dict[str, LineParser] = {}
-_BLOCK_PARSERS: dict[str, BlockParser] = {}
-_USAGE: dict[str, tuple[int, str]] = {}
-_SECRET_KEYWORDS: set[str] = set()
-#: keywords of two words (``BUILD RAILROAD``): a line's first two words are tried before its first
-_TWO_WORDS: set[str] = set()
+class Grammar:
+    """A table of commands: keyword -> parser, with usage lines and their order. Each game has its
+    own (:func:`grammar_for`): the core's commands and those of its enabled modules, so two
+    games may read the same keyword their own way (Nomopoly II's BUY and Timopoly's)."""
+
+    def __init__(self) -> None:
+        self.line: dict[str, LineParser] = {}
+        self.block: dict[str, BlockParser] = {}
+        self.usage: dict[str, tuple[int, str]] = {}
+        self.secret: set[str] = set()
+        #: keywords of two words (``BUILD RAILROAD``): tried before a line's first word alone
+        self.two_words: set[str] = set()
+        self._near: dict[str, str | None] = {}
+
+    def register(self, keyword: str, parser: LineParser, usage: str | None = None, *,
+                 secret: bool = False, rank: int | None = None) -> None:
+        """Add (or replace) a one-line command; ``usage`` is listed in "Valid commands" (by
+        ``rank``, lower first; by default after every command registered before it)."""
+        key = keyword.upper()
+        self.block.pop(key, None)
+        self.line[key] = parser
+        self._note(key, usage, secret, rank)
+
+    def register_block(self, keyword: str, parser: BlockParser, usage: str | None = None, *,
+                       rank: int | None = None) -> None:
+        """Add (or replace) a block command: the keyword line, then text lines up to ``END``."""
+        key = keyword.upper()
+        self.line.pop(key, None)
+        self.block[key] = parser
+        self._note(key, usage, False, rank)
+
+    def unregister(self, keyword: str) -> None:
+        """Remove a command; unknown keywords are ignored."""
+        key = keyword.upper()
+        self.line.pop(key, None)
+        self.block.pop(key, None)
+        self._note(key, None, False, None)
+
+    def _note(self, key: str, usage: str | None, secret: bool, rank: int | None) -> None:
+        self._near.clear()
+        if " " in key and (key in self.line or key in self.block):
+            self.two_words.add(key)
+        else:
+            self.two_words.discard(key)
+        self.usage.pop(key, None)
+        if usage:
+            last = max((r for r, _ in self.usage.values()), default=0)
+            self.usage[key] = (rank if rank is not None else max(last, 1000) + 1, usage)
+        (self.secret.add if secret else self.secret.discard)(key)
+
+    def listed(self) -> list[str]:
+        """The keywords with a usage line, in listing order."""
+        return sorted(self.usage, key=lambda k: self.usage[k][0])
+
+    def valid_commands(self) -> str:
+        """``"BUY [square], NAME <square> <name>, ..."`` in listing order."""
+        return ", ".join(self.usage[k][1] for k in self.listed())
+
+    def suggest(self, key: str) -> str | None:
+        if key not in self._near:
+            self._near[key] = next((k for k in self.listed() if _near(key, k)), None)
+        return self._near[key]
+
+    def parse_lines(self, lines: Sequence[BodyLine]) -> list[LineVerdict]:
+        """One verdict per command line; blank lines and ``#`` comments get none."""
+        verdicts: list[LineVerdict] = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            text = line.text.strip()
+            i += 1
+            if not text or text.startswith("#"):
+                continue
+            word = text.split(None, 1)[0]
+            rest = text[len(word):].strip()
+            key = word.upper()
+            if rest and self.two_words:  # a two-word keyword (BUILD RAILROAD) before a one-word one
+                second = rest.split(None, 1)[0]
+                if f"{key} {second.upper()}" in self.two_words:
+                    key, rest = f"{key} {second.upper()}", rest[len(second):].strip()
+                    word = f"{word} {second}"
+            if key in self.block:
+                end = _find_end(lines, i)
+                block = lines[i:end]
+                i = end + 1
+                last = lines[end].number if end < len(lines) else lines[-1].number
+                verdicts.append(self._block_verdict(key, rest, line, block, last, end < len(lines)))
+                continue
+            shown = f"{word} <redacted>" if key in self.secret and rest else text
+            parser = self.line.get(key)
+            if parser is None:
+                verdicts.append(_error(line, line.number, shown, self._unknown(shown, key)))
+                continue
+            try:
+                command = parser(rest, line)
+            except CommandError as exc:
+                verdicts.append(_error(line, line.number, shown, f"{quote(shown)}: {exc}"))
+                continue
+            verdicts.append(LineVerdict(line.number, line.number, shown, command, None))
+        return verdicts
+
+    def _block_verdict(self, key: str, rest: str, line: BodyLine, block: Sequence[BodyLine], last: int,
+                       ended: bool) -> LineVerdict:
+        shown = line.text.strip()
+        if not ended:
+            return _error(line, last, shown, f"{quote(shown)} has no END: end the text with a line "
+                          f"END on its own, after the last line of the text.")
+        try:
+            command = self.block[key](rest, line, block)
+        except CommandError as exc:
+            return _error(line, last, shown, f"{quote(shown)}: {exc}")
+        return LineVerdict(line.number, last, shown, command, None)
+
+    def _unknown(self, shown: str, key: str) -> str:
+        starts = [self.usage[k][1] for k in self.listed() if k.split()[0] == key]
+        if starts:  # the first word of a two-word command (BUILD -> BUILD RAILROAD ON <square>)
+            return f"{quote(shown)} is not a command. Did you mean {' or '.join(starts)}?"
+        near = self.suggest(key)
+        hint = f" Did you mean {near}?" if near else ""
+        return f"{quote(shown)} is not a command.{hint} Valid commands: {self.valid_commands()}."
+
+
+#: the grammar a text is read with when no game is given: the default game's as it starts
+DEFAULT = Grammar()
+_GAMES: dict[tuple[str, ...], Grammar] = {}
 
 
 def register(keyword: str, parser: LineParser, usage: str | None = None, *,
              secret: bool = False, rank: int | None = None) -> None:
-    """Add (or replace) a one-line command; ``usage`` is listed in "Valid commands" (by ``rank``,
-    lower first; by default after every command registered before it)."""
-    key = keyword.upper()
-    _BLOCK_PARSERS.pop(key, None)
-    _LINE_PARSERS[key] = parser
-    _note(key, usage, secret, rank)
+    DEFAULT.register(keyword, parser, usage, secret=secret, rank=rank)
 
 
 def register_block(keyword: str, parser: BlockParser, usage: str | None = None, *,
                    rank: int | None = None) -> None:
-    """Add (or replace) a block command: the keyword line, then text lines up to ``END``."""
-    key = keyword.upper()
-    _LINE_PARSERS.pop(key, None)
-    _BLOCK_PARSERS[key] = parser
-    _note(key, usage, False, rank)
+    DEFAULT.register_block(keyword, parser, usage, rank=rank)
 
 
 def unregister(keyword: str) -> None:
-    """Remove a command (a rule module being disabled); unknown keywords are ignored."""
-    key = keyword.upper()
-    _LINE_PARSERS.pop(key, None)
-    _BLOCK_PARSERS.pop(key, None)
-    _note(key, None, False, None)
+    DEFAULT.unregister(keyword)
 
 
-def _note(key: str, usage: str | None, secret: bool, rank: int | None) -> None:
-    _suggest.cache_clear()
-    if " " in key and (key in _LINE_PARSERS or key in _BLOCK_PARSERS):
-        _TWO_WORDS.add(key)
-    else:
-        _TWO_WORDS.discard(key)
-    _USAGE.pop(key, None)
-    if usage:
-        last = max((r for r, _ in _USAGE.values()), default=0)
-        _USAGE[key] = (rank if rank is not None else max(last, 1000) + 1, usage)
-    (_SECRET_KEYWORDS.add if secret else _SECRET_KEYWORDS.discard)(key)
+def valid_commands() -> str:
+    return DEFAULT.valid_commands()
 
 
-def valid_commands(allowed: frozenset[str] | None = None) -> str:
-    """``"BUY [square], NAME <square> <name>, ..."`` in listing order; with ``allowed``, only
-    those keywords (the core's and the game's enabled modules')."""
-    return ", ".join(usage for key, (_, usage) in sorted(_USAGE.items(), key=lambda u: u[1][0])
-                     if allowed is None or key in allowed)
+def grammar_for(state: GameState) -> Grammar:
+    """The grammar of this game now: the core's commands and its enabled modules', the first
+    module in precedence winning a shared keyword."""
+    names = tuple(m.name for m in state.modules)
+    if names not in _GAMES:
+        _GAMES[names] = _fill(Grammar(), state)
+    return _GAMES[names]
+
+
+def library_grammar() -> Grammar:
+    """Every command of every mechanic the tool knows (the first in library order wins a shared
+    keyword): for tests and tools that read commands without a game."""
+    if None not in _LIBRARY:
+        g = _core_only()
+        for _, spec in REGISTRY.all_commands():
+            if spec.keyword.upper() not in g.line and spec.keyword.upper() not in g.block:
+                (g.register_block if spec.block else g.register)(spec.keyword, spec.parse, spec.usage,
+                                                                 rank=spec.listing)
+        _LIBRARY[None] = g
+    return _LIBRARY[None]
+
+
+_LIBRARY: dict[None, Grammar] = {}
+
+
+def _core_only() -> Grammar:
+    g = Grammar()
+    _core(g)
+    return g
 
 
 def keywords_in_force(state: GameState) -> frozenset[str]:
-    """The keywords a player of this game may use now: the core's and the enabled modules'."""
-    names = tuple(m.name for m in state.modules)
-    if names not in _IN_FORCE:
-        mine = {spec.keyword.upper() for _, spec in REGISTRY.command_table(state).values()}
-        _IN_FORCE[names] = frozenset(mine | set(_CORE))
-    return _IN_FORCE[names]
-
-
-_IN_FORCE: dict[tuple[str, ...], frozenset[str]] = {}
-_CORE = ("STATUS", "JOIN", "TOKEN", "END")
+    """The keywords a player of this game may use now."""
+    g = grammar_for(state)
+    return frozenset(g.line) | frozenset(g.block)
 
 
 # ---------------------------------------------------------------- the core
 
 
-def parse_text(text: str) -> list[LineVerdict]:
+def parse_text(text: str, grammar: Grammar | None = None) -> list[LineVerdict]:
     """Parse a whole text, numbering its lines from 1."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return parse_lines([BodyLine(i + 1, line.rstrip()) for i, line in enumerate(lines)])
+    return parse_lines([BodyLine(i + 1, line.rstrip()) for i, line in enumerate(lines)], grammar)
 
 
-def parse_lines(lines: Sequence[BodyLine], allowed: frozenset[str] | None = None) -> list[LineVerdict]:
-    """One verdict per command line; blank lines and ``#`` comments get none. ``allowed``: the
-    keywords in force in the game (:func:`keywords_in_force`), the only ones an unknown line's
-    error lists (a known command not in force is refused by the update, with the reason)."""
-    verdicts: list[LineVerdict] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        text = line.text.strip()
-        i += 1
-        if not text or text.startswith("#"):
-            continue
-        word = text.split(None, 1)[0]
-        rest = text[len(word):].strip()
-        key = word.upper()
-        if rest and _TWO_WORDS:  # a two-word keyword (BUILD RAILROAD) before a one-word one
-            second = rest.split(None, 1)[0]
-            if f"{key} {second.upper()}" in _TWO_WORDS:
-                key, rest = f"{key} {second.upper()}", rest[len(second):].strip()
-                word = f"{word} {second}"
-        if key in _BLOCK_PARSERS:
-            end = _find_end(lines, i)
-            block = lines[i:end]
-            i = end + 1
-            last = lines[end].number if end < len(lines) else lines[-1].number
-            verdicts.append(_block_verdict(key, rest, line, block, last, end < len(lines)))
-            continue
-        shown = _shown(key, word, rest, text)
-        parser = _LINE_PARSERS.get(key)
-        if parser is None:
-            verdicts.append(_error(line, line.number, shown, _unknown(shown, key, allowed)))
-            continue
-        try:
-            command = parser(rest, line)
-        except CommandError as exc:
-            verdicts.append(_error(line, line.number, shown, f"{quote(shown)}: {exc}"))
-            continue
-        verdicts.append(LineVerdict(line.number, line.number, shown, command, None))
-    return verdicts
+def parse_lines(lines: Sequence[BodyLine], grammar: Grammar | None = None) -> list[LineVerdict]:
+    """One verdict per command line (with the game's ``grammar``; the library's by default)."""
+    return (grammar or DEFAULT).parse_lines(lines)
 
 
 def _find_end(lines: Sequence[BodyLine], start: int) -> int:
@@ -166,42 +243,8 @@ def _find_end(lines: Sequence[BodyLine], start: int) -> int:
     return len(lines)
 
 
-def _block_verdict(key: str, rest: str, line: BodyLine, block: Sequence[BodyLine], last: int,
-                   ended: bool) -> LineVerdict:
-    shown = line.text.strip()
-    if not ended:
-        return _error(line, last, shown, f"{quote(shown)} has no END: end the text with a line "
-                      f"END on its own, after the last line of the text.")
-    try:
-        command = _BLOCK_PARSERS[key](rest, line, block)
-    except CommandError as exc:
-        return _error(line, last, shown, f"{quote(shown)}: {exc}")
-    return LineVerdict(line.number, last, shown, command, None)
-
-
-def _shown(key: str, word: str, rest: str, text: str) -> str:
-    """The line as quoted back; a secret (``TOKEN s3cret``) is never repeated."""
-    return f"{word} <redacted>" if key in _SECRET_KEYWORDS and rest else text
-
-
 def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:
     return LineVerdict(line.number, last, shown, None, message)
-
-
-def _unknown(shown: str, key: str, allowed: frozenset[str] | None = None) -> str:
-    starts = [_USAGE[k][1] for k in sorted(_USAGE, key=lambda k: _USAGE[k][0])
-              if k.split()[0] == key and (allowed is None or k in allowed)]
-    if starts:  # the first word of a two-word command (BUILD -> BUILD RAILROAD ON <square>)
-        return f"{quote(shown)} is not a command. Did you mean {' or '.join(starts)}?"
-    near = _suggest(key)
-    hint = f" Did you mean {near}?" if near and (allowed is None or near in allowed) else ""
-    return f"{quote(shown)} is not a command.{hint} Valid commands: {valid_commands(allowed)}."
-
-
-@functools.lru_cache(maxsize=1024)
-def _suggest(key: str) -> str | None:
-    listed = sorted(_USAGE, key=lambda k: _USAGE[k][0])
-    return next((k for k in listed if _near(key, k)), None)
 
 
 def _near(typed: str, keyword: str) -> bool:
@@ -242,15 +285,28 @@ def _end(rest: str, line: BodyLine) -> Command:
     raise CommandError("END closes a proposal text, but no PROPOSE line came before it.")
 
 
+def _core(g: Grammar) -> None:
+    g.register("STATUS", _status, "STATUS", rank=70)
+    g.register("JOIN", _join, "JOIN <name>", rank=80)
+    g.register("TOKEN", _token, "TOKEN <secret>", secret="token" in SECRET_COMMANDS, rank=90)
+    g.register("END", _end)
+
+
+def _fill(g: Grammar, state: GameState) -> Grammar:
+    """The core's commands, then the game's enabled modules' (the first wins a shared keyword)."""
+    _core(g)
+    for _, spec in REGISTRY.command_table(state).values():
+        if spec.keyword.upper() not in g.line and spec.keyword.upper() not in g.block:
+            (g.register_block if spec.block else g.register)(spec.keyword, spec.parse, spec.usage,
+                                                             rank=spec.listing)
+    return g
+
+
 def _install() -> None:
-    """The core's commands, then every mechanic's from the library."""
-    register("STATUS", _status, "STATUS", rank=70)
-    register("JOIN", _join, "JOIN <name>", rank=80)
-    register("TOKEN", _token, "TOKEN <secret>", secret="token" in SECRET_COMMANDS, rank=90)
-    register("END", _end)
-    for _, spec in REGISTRY.all_commands():
-        (register_block if spec.block else register)(spec.keyword, spec.parse, spec.usage,
-                                                      rank=spec.listing)
+    """The default grammar: the default game's (Nomopoly II's), as a new game starts it."""
+    from admin import games
+
+    _fill(DEFAULT, GameState(name="", ruleset=games.DEFAULT, modules=games.spec(games.DEFAULT).modules))
 
 
 _install()

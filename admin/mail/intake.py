@@ -28,7 +28,7 @@ from admin.crashpoints import crashpoint
 from admin.engine.commands import Join, Token, command_to_dict
 from admin.engine.update import LineCommand, Submission
 from admin.mail.auth import AuthSettings, address_book, check_dkim, check_token, find_player
-from admin.mail.grammar import LineVerdict, keywords_in_force, parse_lines, quote
+from admin.mail.grammar import LineVerdict, grammar_for, parse_lines, quote
 from admin.mail.message import MailText, read_message, strip_subject
 from admin.mail.sources import MailSource, RawMessage
 from admin.model import GameState
@@ -380,7 +380,7 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
                 active: set[str], book: dict[str, str]) -> Screened:
     if mail.kind != "normal":
         return Screened(entry, mail, None, "ignored", f"{mail.kind}: never acted on nor answered")
-    verdicts = parse_lines(mail.lines, keywords_in_force(state))
+    verdicts = parse_lines(mail.lines, grammar_for(state))
     if mail.problems and not mail.lines:
         return Screened(entry, mail, None, "rejected", "; ".join(mail.problems), verdicts)
     player = find_player(state.private.emails, mail.sender, auth, active, book)
