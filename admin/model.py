@@ -163,6 +163,9 @@ class ModuleConfig:
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+    #: the rule ids it automates in this game's ruleset, where they are not the module's own
+    #: (its ``rules``, numbered as in Nomopoly II): None keeps the module's
+    rules: list[str] | None = None
 
 
 @dataclass

@@ -292,10 +292,24 @@ class Registry:
         """Money plus what every enabled module adds (VI.16: the price of each square owned)."""
         return player.money + sum(m.worth(state, player) for m in self.enabled(state))
 
+    def rules_of(self, state: GameState | None, module: str) -> tuple[str, ...]:
+        """The rule ids ``module`` automates in this game (its game may number them its own way)."""
+        for config in state.modules if state is not None else ():
+            if config.name == module and config.rules is not None:
+                return tuple(config.rules)
+        cls = self.known.get(module)
+        return cls.rules if cls else ()
+
     def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None:
-        """The module that automates a rule: the game's enabled ones first, in precedence order."""
+        """The module that automates a rule: the game's enabled ones first, in precedence order
+        (then, for a game that numbers rules as Nomopoly II does, the rest of the library)."""
         names = [m.name for m in state.modules if m.name in self.known] if state is not None else []
-        for name in names + [n for n in self.known if n not in names]:
+        for name in names:
+            if rule_id in self.rules_of(state, name):
+                return name
+        if state is not None and any(m.rules is not None for m in state.modules):
+            return None  # a game with its own numbering: the library's ids mean nothing here
+        for name in [n for n in self.known if n not in names]:
             if rule_id in self.known[name].rules:
                 return name
         return None

@@ -36,6 +36,8 @@ class GameSpec:
     demo: dict[str, Any] = field(default_factory=dict)
     #: the board's layout (admin/engine/layouts.py)
     layout: str = "snake"
+    #: how its money is written ("${}", "Fn {}")
+    currency: str = "${}"
     #: mechanics an accepted proposal may switch on, with the file of the section each adds
     optional: dict[str, str] = field(default_factory=dict)
     #: rules no mechanic automates: {"core": {rule: how}, "admin": {rule: command}, "text": {rule: why}}
@@ -61,9 +63,11 @@ def spec(name: str) -> GameSpec:
         raise RuleError(f"no bundled game {name!r}; bundled games: {', '.join(available())} "
                         "(`nomopoly games` describes each)")
     data = load_yaml(path) or {}
-    modules = [ModuleConfig(name=m["name"], params=dict(m.get("params") or {}))
+    modules = [ModuleConfig(name=m["name"], params=dict(m.get("params") or {}),
+                            rules=[str(r) for r in m["rules"]] if "rules" in m else None)
                for m in data.get("modules", [])]
     return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
+                    currency=str(data.get("currency", "${}")),
                     path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
                     coverage={k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()},
                     optional={str(k): str(v) for k, v in (data.get("optional") or {}).items()},
@@ -89,13 +93,14 @@ def initial_state(game: str, name: str) -> GameState:
     """A new game of the bundled game ``game``, called ``name``: its modules set up, its board
     laid out, its ruleset and each rule's first revision."""
     g = spec(game)
-    state = GameState(name=name, ruleset=game, layout=g.layout,
-                      modules=[ModuleConfig(m.name, dict(m.params)) for m in g.modules])
+    state = GameState(name=name, ruleset=game, layout=g.layout, currency=g.currency,
+                      modules=[ModuleConfig(m.name, dict(m.params), m.rules) for m in g.modules])
     modules = REGISTRY.enabled(state)  # fails early on an unknown module
     for module in modules:
         module.setup(state)
-    for _ in range(int(REGISTRY.params(state, "board").get("initial_squares", 0))):
-        add_square(state, modules)
+    if state.enabled("board"):
+        for _ in range(int(REGISTRY.params(state, "board").get("initial_squares", 0))):
+            add_square(state, modules)
     state.rules = load_ruleset(g.rules_dir)
     state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
                           for r in state.rules.rules()}

@@ -17,12 +17,14 @@ from admin.mechanics.players import PlayersModule
 from admin.mechanics.proposals import ProposalsModule
 from admin.mechanics.railroads import RailroadsModule
 from admin.mechanics.schedule import ScheduleModule
+from admin.mechanics.timopoly import MODULES as TIMOPOLY
 from admin.mechanics.turns import TurnsModule
 
 #: Library order is the order of the commands in a "Valid commands" list.
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
+    *TIMOPOLY,
 ]
 
 REGISTRY = Registry(LIBRARY)

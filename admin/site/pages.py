@@ -110,7 +110,7 @@ def _modules(site: Site) -> list[dict[str, Any]]:
         params = REGISTRY.params(site.state, name)
         overridden = set(site.state.params(name))
         out.append({"name": name, "anchor": f"module-{name}", "summary": cls.summary,
-                    "enabled": name in enabled, "rules": list(cls.rules),
+                    "enabled": name in enabled, "rules": list(REGISTRY.rules_of(site.state, name)),
                     "params": [{"key": k, "value": _param(v), "changed": k in overridden}
                                for k, v in sorted(params.items())]})
     return out
