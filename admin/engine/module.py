@@ -284,6 +284,11 @@ class Registry:
             self._tables[names] = table
         return self._tables[names]
 
+    def specs(self, state: GameState) -> list[tuple[Mechanic, CommandSpec]]:
+        """Every command (keyword) of the enabled modules, in precedence order: several keywords
+        may share one typed command (ACCEPT, DECLINE and BID are all answers)."""
+        return [(m, spec) for m in self.enabled(state) for spec in m.commands()]
+
     def all_commands(self) -> list[tuple[Mechanic, CommandSpec]]:
         """Every command of every known module, in library order (the grammar's table)."""
         return [(self.get(n), spec) for n in self.known for spec in self.get(n).commands()]

@@ -295,7 +295,7 @@ def _core(g: Grammar) -> None:
 def _fill(g: Grammar, state: GameState) -> Grammar:
     """The core's commands, then the game's enabled modules' (the first wins a shared keyword)."""
     _core(g)
-    for _, spec in REGISTRY.command_table(state).values():
+    for _, spec in REGISTRY.specs(state):
         if spec.keyword.upper() not in g.line and spec.keyword.upper() not in g.block:
             (g.register_block if spec.block else g.register)(spec.keyword, spec.parse, spec.usage,
                                                              rank=spec.listing)

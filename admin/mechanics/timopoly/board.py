@@ -154,8 +154,8 @@ def choose_leave(ctx, player: Player, cmd: JailChoice) -> str:
         raise IllegalAction("you hold no Get Out of Social Media Jail Free card")
     st.leave[player.name] = cmd.how
     what = "pay the fine" if cmd.how == "fine" else "use a Get Out of Social Media Jail Free card"
-    where = "at the start of your next turn in jail" if player.name in st.jail else "if you are in jail at your next turn"
-    return f"{player.name} will {what} {where}."
+    when = "at the start of their next turn" if player.name in st.jail else "if in jail at their next turn"
+    return f"{player.name} will {what} {when}."
 
 
 def _opening_throw(ctx, st: TimoBoardState, active: set[str]) -> None:

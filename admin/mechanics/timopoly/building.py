@@ -118,7 +118,7 @@ def build(ctx, player: Player, cmd: Build) -> str:
     spec, deed = _mine(ctx, player, cmd.space)
     fn = {"buy-nom": _buy_nom, "sell-nom": _sell_nom, "buy-rocket": _buy_rocket,
           "sell-rocket": _sell_rocket, "mortgage": _mortgage, "unmortgage": _unmortgage}[cmd.action]
-    return "; ".join(fn(ctx, player, spec, deed) for _ in range(cmd.count if cmd.action == "buy-nom" else 1))
+    return "; ".join(fn(ctx, player, spec, deed) for _ in range(cmd.count if cmd.action == "buy-nom" else 1)) + "."
 
 
 def _buy_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
@@ -212,6 +212,9 @@ def raise_cash(ctx, player: Player, amount: int) -> None:
     board order, until ``amount`` can be paid."""
     deeds = TimoDeedsModule.of(ctx.state).deeds
     mine = [n for n, d in sorted(deeds.items()) if d.owner == player.name]
+    def said(text: str) -> None:
+        ctx.emit("raise-cash", f"{text} (to pay what {player.name} owes).", player=player.name, rule="XVII.1")
+
     for n in mine:
         spec = space(ctx.state, n)
         while player.money < amount and (deeds[n].noms or deeds[n].rocket):
@@ -219,9 +222,9 @@ def raise_cash(ctx, player: Player, amount: int) -> None:
             for s in group(ctx.state, spec.group):
                 d = deeds.get(s.number)
                 if d and (6 if d.rocket else d.noms) == top and player.money < amount:
-                    (_sell_rocket if d.rocket else _sell_nom)(ctx, player, s, d)
+                    said((_sell_rocket if d.rocket else _sell_nom)(ctx, player, s, d))
     for n in mine:
         if player.money >= amount:
             return
         if not deeds[n].mortgaged and not _improved(ctx.state, space(ctx.state, n)):
-            _mortgage(ctx, player, space(ctx.state, n), deeds[n])
+            said(_mortgage(ctx, player, space(ctx.state, n), deeds[n]))
