@@ -205,8 +205,12 @@ def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
                f"Admin Bank Account: {state.money(data['admin_bank'])}.")
     for p in sorted(state.players.values(), key=lambda p: p.name):
         facts = [f for f in player_facts(state, p) if f.column or f.label]
-        shown = "  ".join(f"{(f.column or f.label or '').lower()} "
-                          f"{', '.join(map(str, f.value)) if isinstance(f.value, list) else f.value}"
+        def value(v: object) -> str:
+            if isinstance(v, bool):
+                return "yes" if v else "no"
+            return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+        shown = "  ".join(f"{(f.column or f.label or '').lower()} {value(f.value)}"
                           for f in facts if f.kind != "hand")
         click.echo(f"  {p.name:<16} {state.money(p.money):>8}  square {p.square:>3}  {shown}"
                    + ("" if p.status == "active" else f"  ({p.status})"))

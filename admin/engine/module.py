@@ -84,6 +84,8 @@ class SquareLook:
     flags: tuple[tuple[int, str, str], ...] = ()
     #: a corner marker (a placed card): (text, red)
     marker: tuple[str, bool] | None = None
+    #: a colour band along the square's foot (its colour group), as #rrggbb
+    band: str | None = None
 
 
 class Mechanic(Generic[S, P]):

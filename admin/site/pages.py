@@ -17,6 +17,7 @@ from admin.ruleset import rule_anchor
 from admin.site.content import diff_words, highlights
 from admin.site.export import next_phase, public_status, square_facts
 from admin.site.history import UpdateSummary
+from admin.engine.layouts import layout
 from admin.site.svg import board_svg, draw_chart, square_look
 from admin.site.writer import Writer
 
@@ -245,6 +246,15 @@ def _rules_page(w: Writer) -> None:
            lazy=content, active="rules", live=None, modules=modules)
 
 
+def board_lede(state: Any) -> str:
+    """The board page's first sentence: the board's shape, as its layout makes it."""
+    count = len(state.squares)
+    if state.layout == "snake":
+        columns = int(REGISTRY.params(state, "board").get("columns", 10))
+        return f"{count} squares, {columns} to a row, snaking up from square 1 in the bottom-left corner (VI.5)."
+    return layout(state.layout).describe(count).capitalize() + "."
+
+
 def render_all(w: Writer) -> None:
     site, state = w.site, w.site.state
     live = _live(site)
@@ -259,7 +269,7 @@ def render_all(w: Writer) -> None:
     w.page("index.html", "index.html", active="home", live=live, standings=standings, board=board,
            news=news, highlights=highlights(news.events) if news else [])
     w.page("board.html", "board.html", active="board", live=live, board=board, squares=squares,
-           standings=standings)
+           standings=standings, board_lede=board_lede(state))
     _rules_page(w)
     _proposal_pages(w)
     charted = [r["name"] for r in standings if r["active"]][:CHART_PLAYERS]

@@ -101,7 +101,7 @@ def name_lines(name: str, width: int = 13, lines: int = 2) -> list[str]:
 # -- the board -------------------------------------------------------------------------------
 def square_look(state: GameState, sq: Square) -> SquareLook:
     """Every enabled module's overlay on a square, merged: the owner, notes and flags in order."""
-    owner, notes, flags, marker = None, [], [], None
+    owner, notes, flags, marker, band = None, [], [], None, None
     for module in REGISTRY.enabled(state):
         look = module.square_look(state, sq)
         if look is None:
@@ -110,8 +110,9 @@ def square_look(state: GameState, sq: Square) -> SquareLook:
         notes += look.notes
         flags += look.flags
         marker = marker or look.marker
+        band = band or look.band
     return SquareLook(owner=owner, notes=tuple(sorted(notes, key=lambda n: n[0])),
-                      flags=tuple(sorted(flags, key=lambda f: f[0])), marker=marker)
+                      flags=tuple(sorted(flags, key=lambda f: f[0])), marker=marker, band=band)
 
 
 def _square_title(sq: Square, look: SquareLook, here: list[str]) -> str:
@@ -141,6 +142,9 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
     if owner_colour:
         out.append(f'<path d="M{x + 7} {y}h{CELL_W - 14}a7 7 0 0 1 7 7v3h-{CELL_W}v-3a7 7 0 0 1 7-7z" '
                    f'fill="{owner_colour}"/>')
+    if look.band and not sq.destroyed:
+        out.append(f'<rect x="{x + 4}" y="{y + CELL_H - 7}" width="{CELL_W - 8}" height="5" rx="2" '
+                   f'fill="{look.band}"/>')
     out.append(f'<text x="{x + 7}" y="{y + 27}" class="num">{sq.number}</text>')
     if sq.destroyed:
         out.append(f'<text x="{x + CELL_W / 2}" y="{y + 50}" class="gone" text-anchor="middle">'

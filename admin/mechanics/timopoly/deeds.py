@@ -82,7 +82,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     name = "timo-deeds"
     rules = ("IV.1", "IV.2", "VII.1", "VII.2", "VIII.1", "VIII.2", "VIII.3", "VIII.4", "XVII.1",
              "XVII.2", "XVII.3", "XVII.4", "XVIII.1", "XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
-    defaults: dict[str, Any] = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice"}
+    defaults: dict[str, Any] = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
     summary = "Buying deeds (by email, or at auction), rants by the Category Table, Fandomruptcy."
     State = TimoDeedsState
     requires = ("interactions", "timo-board")
@@ -141,9 +141,10 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
         deed = self.of(state).deeds.get(square.number)
         spec = space(state, square.number)
         notes = [(5, spec.group)] if spec.group else []
+        band = (state.params(self.name).get("colours") or {}).get(spec.group or "")
         if deed is None:
             return SquareLook(notes=tuple(notes + ([(10, f"for sale: {state.money(spec.price)}")]
-                                                   if spec.is_deed else [])))
+                                                   if spec.is_deed else [])), band=band)
         flags = []
         if deed.rocket:
             flags.append((40, "RKT", "a Rocket"))
@@ -153,7 +154,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
             flags.append((45, "MTG", "mortgaged"))
         return SquareLook(owner=deed.owner, notes=tuple(notes + [(10, f"controlled by {deed.owner}")]
                                                         + [(o, long) for o, _, long in flags]),
-                          flags=tuple(flags))
+                          flags=tuple(flags), band=band)
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         mine = [f"{space(state, n).name}" + (" (mortgaged)" if d.mortgaged else "")

@@ -1,0 +1,97 @@
+"""Writes admin/games/timopoly/demo/maildir: the Timopoly demo's player emails for two weeks.
+
+Run from the repository root: ``python admin/games/timopoly/demo/make_maildir.py``. Some emails
+answer what the game asked (a deed offered, an auction open), so the script plays the demo as it
+goes: before each update it looks at the game as the last update left it, writes that update's
+emails, and runs the update, exactly as ``nomopoly demo --game timopoly`` will replay them."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parents[3]))
+
+from admin import games, jobs  # noqa: E402
+from admin.demo import SETTINGS  # noqa: E402
+from admin.mechanics.interactions import InteractionsModule  # noqa: E402
+from admin.model import GameState  # noqa: E402
+
+ADDR = {"tim": "Tim T. <tim@example.org>", "ursula": "Ursula <ursula@example.net>",
+        "vera": "vera@example.com", "walt": "Walt W. <walt@example.org>"}
+
+#: the emails each update gets whatever happened, by (update, sent at, who, subject, body)
+FIXED = [
+    (1, "2026-11-02T09:00", "tim", "Standing orders", "Hi SMOF,\n\nORDER BUY UNDER 15\nSTATUS\n\nTim\n"),
+    (1, "2026-11-02T12:30", "ursula", "orders", "ORDER BUY ALL\n"),
+    (1, "2026-11-03T08:15", "vera", "Jail and buying", "ORDER BUY UNDER 25\nORDER PAY JAIL FINE\n"),
+    (1, "2026-11-04T21:00", "walt", "Count me in", "Hi SMOF, count me in!\nORDER ASK\n\n-- \nWalt\n"),
+    (2, "2026-11-06T10:00", "tim", "A Nom", "BUY NOM ON Fan Writer\n"),
+    (3, "2026-11-09T11:00", "ursula", "Mortgage", "MORTGAGE GoodishReads\n"),
+    (4, "2026-11-13T18:00", "vera", "Status", "STATUS\n"),
+]
+CUTOFFS = [f"2026-11-{d:02d}T23:59:59+00:00" for d in (4, 7, 11, 14)]
+
+
+def answers(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
+    """Emails answering the game's open questions: walt buys what he is offered; everyone bids
+    on open auctions (tim bids most)."""
+    out = []
+    bids = {"tim": 12, "ursula": 9, "vera": 7, "walt": 5}
+    day = {2: "2026-11-06", 3: "2026-11-10", 4: "2026-11-13"}[update]
+    for inter in InteractionsModule.of(state).open:
+        if inter.kind == "offer" and inter.parties == ["walt"]:
+            out.append((f"{day}T20:00", "walt", "Yes please", "BUY\n"))
+        elif inter.kind == "auction":
+            for name in inter.parties:
+                out.append((f"{day}T{9 + len(out):02d}:30", name, "My bid", f"BID {inter.id} {bids[name]}\n"))
+    return out
+
+
+def write(out: Path, n: int, when: str, who: str, subject: str, body: str) -> None:
+    t = datetime.fromisoformat(when).replace(tzinfo=timezone.utc)
+    msg = EmailMessage()
+    msg["From"] = ADDR[who]
+    msg["To"] = "Timopoly SMOF <admin@example.org>"
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(t)
+    msg["Message-ID"] = f"<timopoly-demo-{n:03d}.{who}@example.invalid>"
+    msg.set_content(body)
+    (out / "new" / f"{int(t.timestamp())}.M{n:03d}P1.demo").write_bytes(bytes(msg))
+
+
+def main() -> None:
+    out = HERE / "maildir"
+    shutil.rmtree(out, ignore_errors=True)
+    for sub in ("new", "cur", "tmp"):
+        (out / sub).mkdir(parents=True)
+        (out / sub / ".keep").write_text("")
+    spec = games.spec("timopoly")
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = SETTINGS.format(title=spec.demo["title"], start=spec.demo["start"])
+        game = jobs.init_game(Path(tmp) / "g", "timopoly", spec.demo["title"], settings_text=settings)
+        for name, email in spec.demo["players"].items():
+            jobs.add_player(game, name, email)
+        inbox = game.root / "mail" / "inbox"
+        n = 0
+        for update, cutoff in enumerate(CUTOFFS, 1):
+            mail = [(w, who, s, b) for u, w, who, s, b in FIXED if u == update]
+            if update > 1:
+                mail += answers(game.load(), update)
+            for when, who, subject, body in sorted(mail):
+                n += 1
+                write(out, n, when, who, subject, body)
+            shutil.rmtree(inbox, ignore_errors=True)
+            shutil.copytree(out, inbox)
+            jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
+    print(f"wrote {n} emails to {out}")
+
+
+if __name__ == "__main__":
+    main()
