@@ -315,3 +315,26 @@ def test_the_hostile_site_has_no_serious_accessibility_violation(chromium_browse
         problems += _axe_problems(page, axe_js, rel)
     page.close()
     assert problems == []
+
+
+def test_the_timopoly_demo_site_opens_cleanly_and_has_no_serious_accessibility_violation(
+        chromium_browser: Any, axe_js: Path, tmp_path: Path) -> None:
+    """Timopoly's site: the loop board, deeds, Noms and mortgages; every page opens with no error
+    or broken link, fits a phone, and passes axe-core in light and dark mode."""
+    from admin.demo import run_demo
+
+    out = run_demo(tmp_path / "timopoly", echo=lambda *_: None, game_name="timopoly")
+    assert _visit_every_page(chromium_browser, out, out.as_uri() + "/") == []
+    problems: list[str] = []
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, scheme in ((DESKTOP, "light"), (PHONE, "dark")):
+        context = chromium_browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        for rel in _pages(out):
+            page.goto(out.as_uri() + "/" + rel)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, rel
+            problems += [f"{width}px {scheme}: {p}" for p in _axe_problems(page, axe_js, rel)]
+        page.goto(out.as_uri() + "/board.html")
+        page.screenshot(path=str(ARTIFACTS / f"timopoly-board-{width}.png"), full_page=True)
+        context.close()
+    assert problems == []

@@ -30,9 +30,10 @@ ADDR = {"tim": "Tim T. <tim@example.org>", "ursula": "Ursula <ursula@example.net
 FIXED = [
     (1, "2026-11-02T09:00", "tim", "Standing orders", "Hi SMOF,\n\nORDER BUY UNDER 15\nSTATUS\n\nTim\n"),
     (1, "2026-11-02T12:30", "ursula", "orders", "ORDER BUY ALL\n"),
-    (1, "2026-11-03T08:15", "vera", "Jail and buying", "ORDER BUY UNDER 25\nORDER PAY JAIL FINE\n"),
+    (1, "2026-11-03T08:15", "vera", "Jail and buying", "ORDER BUY NONE\nORDER PAY JAIL FINE\n"),
     (1, "2026-11-04T21:00", "walt", "Count me in", "Hi SMOF, count me in!\nORDER ASK\n\n-- \nWalt\n"),
     (2, "2026-11-06T10:00", "tim", "A Nom", "BUY NOM ON Fan Writer\n"),
+    (2, "2026-11-06T11:00", "vera", "Buying after all", "ORDER BUY UNDER 25\n"),
     (3, "2026-11-09T11:00", "ursula", "Mortgage", "MORTGAGE GoodishReads\n"),
     (4, "2026-11-13T18:00", "vera", "Status", "STATUS\n"),
 ]

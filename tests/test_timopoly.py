@@ -1,0 +1,64 @@
+"""Timopoly as a bundled game: its demo (replay, verify, nothing private on the site), its
+coverage, and the by-email turn rules not covered by the scenarios (tests/scenarios/timopoly)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from admin import jobs
+from admin.demo import run_demo
+from admin.game import GameDir
+from admin.mechanics.interactions import InteractionsModule
+from admin.mechanics.timopoly.deeds import TimoDeedsModule
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> GameDir:
+    root = tmp_path_factory.mktemp("timopoly") / "demo"
+    run_demo(root, echo=lambda _: None, game_name="timopoly")
+    return GameDir(root)
+
+
+def test_the_demo_plays_two_weeks_of_mail_with_purchases_and_an_auction(demo):
+    state = demo.load()
+    assert (state.update, state.week, state.currency, state.layout) == (4, 2, "Fn {}", "loop")
+    assert len(state.squares) == 40 and state.square(40).name == "Best Novel"
+    owners = {d.owner for d in TimoDeedsModule.of(state).deeds.values()}
+    assert owners == {"tim", "ursula", "vera", "walt"}
+    closed = InteractionsModule.of(state).closed
+    assert any(i.kind == "auction" for i in closed) and any(i.kind == "offer" for i in closed)
+
+
+def test_replay_and_verify_pass_on_the_demo(demo):
+    assert jobs.replay_check(demo) == []
+    assert jobs.verify(demo) == []
+
+
+def test_the_demo_site_and_export_hold_no_address_and_no_deck_order(demo):
+    site = demo.root / "site"
+    for path in site.rglob("*"):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            assert "@example" not in text, path
+            assert "piles" not in text, path
+    status = json.loads((site / "state.json").read_text())
+    assert {p["name"] for p in status["players"]} == {"tim", "ursula", "vera", "walt"}
+    assert all("Fn" in (site / "players.html").read_text() for _ in [0])
+
+
+def test_every_rule_of_timopoly_is_automated_or_routed():
+    out = subprocess.run([sys.executable, "-m", "admin", "rules", "coverage", "--game", "timopoly", "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    data = json.loads(out.stdout)
+    assert data["counts"]["missing"] == 0 and len(data["rules"]) == 91
+    assert {r["module"] for r in data["rules"] if r["status"] == "automated"} == {
+        "money", "timo-board", "timo-deeds", "timo-building", "timo-cards"}
+
+
+def test_games_lists_both_bundled_games():
+    out = subprocess.run([sys.executable, "-m", "admin", "games"], capture_output=True, text=True, check=True)
+    names = [line.split()[0] for line in out.stdout.splitlines()]
+    assert names == ["nomopoly2", "timopoly"]
