@@ -49,7 +49,7 @@ from admin.statefiles import state_from_data
 from admin.store import Transaction, dump_json, load_json, to_data
 
 #: bump when the generated game or mail changes, so stale caches are not reused
-VERSION = 4  # 4: mechanics own their state (schema 2)
+VERSION = 5  # 4: mechanics own their state (schema 2); 5: layout, currency, per-game rule ids
 OUT = Path(__file__).resolve().parent / "out"
 START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday: week 1
 SECTIONS = ("V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
