@@ -125,7 +125,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         st = self.of(state)
-        lines = [(30, f"  Space: {state.square(player.square).name}")] if state.square(player.square) else []
+        lines = []
         if player.name in st.jail:
             lines.append((31, f"  In Social Media Jail: {st.jail[player.name]} jailed turn(s) so far; "
                               "send PAY JAIL FINE or USE JAIL CARD, or throw for doubles"))
