@@ -8,7 +8,7 @@ run gives the same game; a real game never sets that key and draws each seed fro
 from __future__ import annotations
 
 import shutil
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -77,3 +77,29 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
 def demo_game(directory: Path) -> GameDir:
     """The demo's game directory after :func:`run_demo` (for tests)."""
     return GameDir(directory)
+
+
+def fresh_maildir(out: Path) -> None:
+    """An empty Maildir at ``out`` (for a demo's mail-writing script)."""
+    shutil.rmtree(out, ignore_errors=True)
+    for sub in ("new", "cur", "tmp"):
+        (out / sub).mkdir(parents=True)
+        (out / sub / ".keep").write_text("")
+
+
+def deliver(out: Path, n: int, when: str, sender: str, to: str, subject: str, body: str,
+            message_id: str) -> None:
+    """Write one demo email into the Maildir ``out``, named like a real delivery at ``when`` (the
+    time at the start of the name decides the update it belongs to)."""
+    from email.message import EmailMessage
+    from email.utils import format_datetime
+
+    t = datetime.fromisoformat(when).replace(tzinfo=timezone.utc)
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(t)
+    msg["Message-ID"] = message_id
+    msg.set_content(body)
+    (out / "new" / f"{int(t.timestamp())}.M{n:03d}P1.demo").write_bytes(bytes(msg))

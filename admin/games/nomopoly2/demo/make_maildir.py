@@ -6,13 +6,14 @@ of the name is when the server received it, which decides the update it belongs 
 
 from __future__ import annotations
 
-import shutil
-from datetime import datetime, timezone
-from email.message import EmailMessage
-from email.utils import format_datetime
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parents[3]))
+
+from admin.demo import deliver, fresh_maildir  # noqa: E402
+
 ADDR = {"alice": "Alice Archer <alice@example.org>", "bob": "Bob Baker <bob@example.net>",
         "carol": "carol@example.com", "dave": "Dave D. <dave+nomopoly@example.org>",
         "erin": "Erin <erin@example.net>", "mallory": "Mallory <mallory@example.com>"}
@@ -125,20 +126,10 @@ BUY
 
 def main() -> None:
     out = HERE / "maildir"
-    shutil.rmtree(out, ignore_errors=True)
-    for sub in ("new", "cur", "tmp"):
-        (out / sub).mkdir(parents=True)
-        (out / sub / ".keep").write_text("")
+    fresh_maildir(out)
     for n, (when, who, subject, body) in enumerate(MAIL, 1):
-        t = datetime.fromisoformat(when).replace(tzinfo=timezone.utc)
-        msg = EmailMessage()
-        msg["From"] = ADDR[who]
-        msg["To"] = "Nomopoly Admin <admin@example.org>"
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(t)
-        msg["Message-ID"] = f"<demo-{n:03d}.{who}@example.invalid>"
-        msg.set_content(body)
-        (out / "new" / f"{int(t.timestamp())}.M{n:03d}P1.demo").write_bytes(bytes(msg))
+        deliver(out, n, when, ADDR[who], "Nomopoly Admin <admin@example.org>", subject, body,
+                f"<demo-{n:03d}.{who}@example.invalid>")
 
 
 if __name__ == "__main__":

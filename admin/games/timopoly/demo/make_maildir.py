@@ -10,16 +10,14 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
-from datetime import datetime, timezone
-from email.message import EmailMessage
-from email.utils import format_datetime
+from datetime import datetime
 from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parents[3]))
 
 from admin import games, jobs  # noqa: E402
-from admin.demo import SETTINGS  # noqa: E402
+from admin.demo import SETTINGS, deliver, fresh_maildir  # noqa: E402
 from admin.mechanics.interactions import InteractionsModule  # noqa: E402
 from admin.model import GameState  # noqa: E402
 
@@ -55,24 +53,9 @@ def answers(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def write(out: Path, n: int, when: str, who: str, subject: str, body: str) -> None:
-    t = datetime.fromisoformat(when).replace(tzinfo=timezone.utc)
-    msg = EmailMessage()
-    msg["From"] = ADDR[who]
-    msg["To"] = "Timopoly SMOF <admin@example.org>"
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(t)
-    msg["Message-ID"] = f"<timopoly-demo-{n:03d}.{who}@example.invalid>"
-    msg.set_content(body)
-    (out / "new" / f"{int(t.timestamp())}.M{n:03d}P1.demo").write_bytes(bytes(msg))
-
-
 def main() -> None:
     out = HERE / "maildir"
-    shutil.rmtree(out, ignore_errors=True)
-    for sub in ("new", "cur", "tmp"):
-        (out / sub).mkdir(parents=True)
-        (out / sub / ".keep").write_text("")
+    fresh_maildir(out)
     spec = games.spec("timopoly")
     with tempfile.TemporaryDirectory() as tmp:
         settings = SETTINGS.format(title=spec.demo["title"], start=spec.demo["start"])
@@ -87,7 +70,8 @@ def main() -> None:
                 mail += answers(game.load(), update)
             for when, who, subject, body in sorted(mail):
                 n += 1
-                write(out, n, when, who, subject, body)
+                deliver(out, n, when, ADDR[who], "Timopoly SMOF <admin@example.org>", subject, body,
+                        f"<timopoly-demo-{n:03d}.{who}@example.invalid>")
             shutil.rmtree(inbox, ignore_errors=True)
             shutil.copytree(out, inbox)
             jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
