@@ -18,7 +18,7 @@ precedence: hooks run in that order. The core imports no module: it calls these 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Sequence, TypeVar
 
 from admin.errors import RuleError
@@ -233,10 +233,6 @@ class Mechanic(Generic[S, P]):
         return False
 
 
-#: The old name, kept for modules written against it.
-RuleModule = Mechanic
-
-
 class Registry:
     """All known modules by name; resolves a game's enabled list into instances, in order."""
 
@@ -325,16 +321,3 @@ class Registry:
 def ordered(parts: list[tuple[int, str]]) -> list[str]:
     """Contributions of several modules in their declared order (stable for ties)."""
     return [text for _, text in sorted(parts, key=lambda p: p[0])]
-
-
-@dataclass
-class Contributions:
-    """Every enabled module's facts about one player or square, gathered once."""
-
-    facts: list[Fact] = field(default_factory=list)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        for f in self.facts:
-            if f.key == key:
-                return f.value
-        return default

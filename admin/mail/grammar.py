@@ -216,12 +216,6 @@ def _core_only() -> Grammar:
     return g
 
 
-def keywords_in_force(state: GameState) -> frozenset[str]:
-    """The keywords a player of this game may use now."""
-    g = grammar_for(state)
-    return frozenset(g.line) | frozenset(g.block)
-
-
 # ---------------------------------------------------------------- the core
 
 

@@ -16,7 +16,7 @@ from admin.engine.interactions import (
 )
 from admin.engine.module import CommandSpec, Mechanic
 from admin.errors import CommandError, IllegalAction
-from admin.model import GameState, Player
+from admin.model import Player
 
 
 @command_type
@@ -114,7 +114,3 @@ def ask(ctx, *, kind: str, module: str, parties: list[str], silence: str, after:
                             f"{', '.join(parties)} may answer.",
              data={"id": inter.id, "kind": kind, "parties": list(parties)})
     return inter
-
-
-def open_for(state: GameState, player: str) -> list[Interaction]:
-    return [i for i in InteractionsModule.of(state).open if player in i.parties]
