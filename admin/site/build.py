@@ -140,6 +140,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     """:func:`build_site`, returning what it rendered, rewrote and kept."""
     started = time.perf_counter()
     out = Path(out) if out is not None else game.root / "site"
+    check_out(game, out)
     state = state.public_copy() if state is not None else game.load_public(archive=False)
     settings = game.settings()
     ruleset = state.rules if game.rules_dir.is_dir() else None
@@ -196,6 +197,22 @@ def _code_version() -> str:
     """Changes whenever the code that reads the files does: a cache from older code is void."""
     here = Path(__file__).parent
     return hashlib.sha256(b"".join((here / n).read_bytes() for n in ("history.py", "content.py"))).hexdigest()
+
+
+def check_out(game: GameDir, out: Path) -> None:
+    """Refuse to build into a folder the build would destroy: the game folder, a folder holding it,
+    one of the game's own folders, or a folder with files that no nomopoly build wrote (a built
+    site holds the build's manifest)."""
+    root, target = game.root.resolve(), out.resolve()
+    mine = [root / name for name in ("state", "rules_md", "mail", "site_templates")]
+    if target == root or target in root.parents or any(target == m or m in target.parents for m in mine):
+        raise StateError(f"{out}: refusing to build the site there: it is (or holds, or is inside) the "
+                         "game's own files, which the build would replace; use --out with a new folder, "
+                         "or leave it out to build into the game's site/")
+    if target.is_dir() and any(target.iterdir()) and not (target / MANIFEST).is_file():
+        raise StateError(f"{out}: refusing to build the site there: the folder holds files that no "
+                         "nomopoly build wrote, and the build replaces the whole folder; choose an "
+                         "empty or new folder")
 
 
 def _swap_in(new: Path, out: Path) -> None:
