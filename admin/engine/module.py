@@ -304,14 +304,15 @@ class Registry:
         return cls.rules if cls else ()
 
     def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None:
-        """The module that automates a rule: the game's enabled ones first, in precedence order
-        (then, for a game that numbers rules as Nomopoly II does, the rest of the library)."""
-        names = [m.name for m in state.modules if m.name in self.known] if state is not None else []
-        for name in names:
-            if rule_id in self.rules_of(state, name):
-                return name
-        if state is not None and any(m.rules is not None for m in state.modules):
-            return None  # a game with its own numbering: the library's ids mean nothing here
+        """The module that automates a rule in this game: its enabled modules first, in precedence
+        order, then its dormant ones (switched off, state kept). Rule ids belong to a game's
+        ruleset, so a module the game has never had says nothing about them. Without a state,
+        the library's modules (numbered as Nomopoly II)."""
+        if state is None:
+            return next((n for n, cls in self.known.items() if rule_id in cls.rules), None)
+        names = [m.name for m in state.modules if m.name in self.known]
+        names += sorted(n for n in state.mods if n in self.known and n not in names)
+        return next((n for n in names if rule_id in self.rules_of(state, n)), None)  # a game with its own numbering: the library's ids mean nothing here
         for name in [n for n in self.known if n not in names]:
             if rule_id in self.known[name].rules:
                 return name
