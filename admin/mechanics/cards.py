@@ -153,8 +153,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
         hand = self.private_of(state).hands.get(player.name, [])
         lines = [(50, "  Your cards (only you see them): "
                       + (", ".join(f"{c} ({card_name(c)})" for c in hand) or "none"))]
-        buried = [f"{b.card} on square {b.square}" for b in self.private_of(state).buried
-                  if b.player == player.name]
+        buried = buried_by_player(state).get(player.name, [])
         if buried:
             lines.append((60, f"  Cards you buried (only you see them): {', '.join(buried)}"))
         return lines
@@ -165,6 +164,25 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
 
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def buried_by_player(state: GameState) -> dict[str, list[str]]:
+    """Each player's buried cards as their results list them ("QS on square 3"). The pile grows
+    all game long (tens of thousands of cards), so the index is made once and kept with it until
+    a card is added (cards are only ever added to it)."""
+    buried = CardsModule.private_of(state).buried
+    cached = _INDEX.get(id(buried))
+    if cached is None or cached[0] != len(buried) or cached[1] is not buried:
+        index: dict[str, list[str]] = {}
+        for b in buried:
+            index.setdefault(b.player, []).append(f"{b.card} on square {b.square}")
+        cached = (len(buried), buried, index)
+        _INDEX.clear()  # one state's pile at a time
+        _INDEX[id(buried)] = cached
+    return cached[2]
+
+
+_INDEX: dict[int, tuple[int, list[BuriedCard], dict[str, list[str]]]] = {}
 
 
 def hand(state: GameState, name: str) -> list[str]:
