@@ -21,6 +21,7 @@ Schema 1 (before mechanics owned their state) is migrated on reading (:mod:`admi
 from __future__ import annotations
 
 import dataclasses
+import operator
 from pathlib import Path
 from typing import Any
 
@@ -51,31 +52,43 @@ def _row_type(cls: type, name: str) -> type:
 def table_text(rows: list[Any], row_type: type) -> str:
     """Rows of a flat dataclass as tab-separated lines, with a header naming the columns."""
     names = [f.name for f in dataclasses.fields(row_type)]
+    get = operator.attrgetter(*names)
     lines = ["\t".join(names)]
-    lines += ["\t".join(str(getattr(r, n)) for n in names) for r in rows]
+    if len(names) == 1:
+        lines += [str(get(r)) for r in rows]
+    else:
+        lines += ["\t".join(map(str, get(r))) for r in rows]
     return "\n".join(lines) + "\n"
 
 
 def parse_table(text: str, row_type: type, where: Path) -> list[Any]:
+    """The rows of a table written by :func:`table_text`; a damaged line is named with its number.
+    (Tens of thousands of rows are read on every update: the columns are converted by position.)"""
     from typing import get_type_hints
 
     hints = get_type_hints(row_type)
+    names = [f.name for f in dataclasses.fields(row_type)]
+    lines = text.split("\n")
+    header = lines[0].split("\t") if lines and lines[0].strip() else names
+    if sorted(header) != sorted(names):
+        raise StateError(f"{where}:1: the header names the columns {header}; expected {names}")
+    order = [names.index(h) for h in header]
+    convert = [int if hints[h] is int else str for h in header]
+    width = len(header)
     out = []
-    header: list[str] | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    for number, line in enumerate(lines[1:], 2):
+        if not line:
             continue
         cells = line.split("\t")
-        if header is None:
-            header = cells
-            continue
         try:
-            if len(cells) != len(header):
+            if len(cells) != width:
                 raise ValueError
-            values = {h: (int(c) if hints[h] is int else c) for h, c in zip(header, cells)}
-            out.append(row_type(**values))
-        except (ValueError, KeyError, TypeError):
-            raise StateError(f"{where}:{number}: expected {len(header)} tab-separated columns "
+            values = [None] * width
+            for i, cell in enumerate(cells):
+                values[order[i]] = convert[i](cell)
+            out.append(row_type(*values))
+        except (ValueError, TypeError):
+            raise StateError(f"{where}:{number}: expected {width} tab-separated columns "
                              f"({', '.join(header)}), found {line!r}; fix the line or restore the "
                              "file with git") from None
     return out
