@@ -11,15 +11,18 @@ from admin.errors import IllegalAction
 from admin.mechanics import REGISTRY
 from admin.model import GameState, Player
 
-_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,39}$")
-_EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
+#: an address as a player's mail program sends it: a dot-atom local part (no commas, semicolons,
+#: quotes or spaces) and a domain of labels
+_EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+")
 
 
 def add_player(state: GameState, name: str, email: str, token_hash: str | None = None) -> Player:
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):  # fullmatch: "alice\n" is not a name ($ matches before a newline)
         raise IllegalAction(f"player name {name!r} is not valid: use 1 to 40 letters, digits, '_', "
                             "'-' or '.', starting with a letter")
-    if not _EMAIL.match(email):
+    if not _EMAIL.fullmatch(email.strip()) or ".." in email:
         raise IllegalAction(f"{email!r} is not an email address like name@example.org")
     for other in state.players.values():
         if other.name.casefold() == name.casefold() and other.active:
