@@ -57,6 +57,21 @@ def parse_card_arg(text: str) -> str:
     return card
 
 
+#: control characters (C0, DEL, C1) and the invisible marks that turn text around (bidi
+#: overrides and isolates): never part of a name or a title a player gives
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_text(text: str, what: str) -> str:
+    """Refuse text that would break the site, the feed or a reader: control characters and bidi
+    overrides (the error names the character)."""
+    m = _UNSHOWABLE.search(text)
+    if m:
+        raise CommandError(f"{what} holds an invisible control character (U+{ord(m.group()):04X}); "
+                           "write it again without it.")
+    return text
+
+
 def name_arg(text: str, what: str, example: str) -> str:
     name = text.strip()
     if not name:
@@ -64,7 +79,7 @@ def name_arg(text: str, what: str, example: str) -> str:
     if len(name) > MAX_NAME:
         raise CommandError(f"{what} is {len(name)} characters long; "
                            f"at most {MAX_NAME} are allowed.")
-    return name
+    return check_text(name, what)
 
 
 def no_args(keyword: str, rest: str) -> None:

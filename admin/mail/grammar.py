@@ -130,14 +130,18 @@ class Grammar:
                 continue
             shown = f"{word} <redacted>" if key in self.secret and rest else text
             parser = self.line.get(key)
+            if parser is None and not rest and key.rstrip(_PUNCT) in self.line:  # "STATUS?"
+                parser = self.line[key.rstrip(_PUNCT)]
             if parser is None:
                 verdicts.append(_error(line, line.number, shown, self._unknown(shown, key)))
                 continue
             try:
                 command = parser(rest, line)
             except CommandError as exc:
-                verdicts.append(_error(line, line.number, shown, f"{quote(shown)}: {exc}"))
-                continue
+                command = _without_full_stop(parser, rest, line)
+                if command is None:
+                    verdicts.append(_error(line, line.number, shown, f"{quote(shown)}: {exc}"))
+                    continue
             verdicts.append(LineVerdict(line.number, line.number, shown, command, None))
         return verdicts
 
@@ -235,6 +239,22 @@ def _find_end(lines: Sequence[BodyLine], start: int) -> int:
         if lines[j].text.strip().upper() == "END":
             return j
     return len(lines)
+
+
+#: what ends a sentence, and so may end a command written as one ("vote 3 yes.", "Vote #4 no!")
+_PUNCT = ".!?"
+
+
+def _without_full_stop(parser: LineParser, rest: str, line: BodyLine) -> Command | None:
+    """The command read again without the punctuation that ends the line, if that is what kept it
+    from being understood (a line understood as it is keeps its punctuation: NAME 14 St. Mary's.)."""
+    bare = rest.rstrip(_PUNCT).rstrip()
+    if bare == rest:
+        return None
+    try:
+        return parser(bare, line)
+    except CommandError:
+        return None
 
 
 def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal, Sequence
 from admin.engine.commands import command_type
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.module import CommandSpec, Mechanic
-from admin.engine.syntax import MAX_NAME, PROPOSAL, parse_proposal, quote
+from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import draw_card
 from admin.engine.events import Ruling
@@ -72,11 +72,12 @@ def _parse_propose(rest: str, line: object, block: Sequence[Any]) -> Propose:
     if not texts:
         raise CommandError("the proposal has no text; write its text on the lines between "
                            "PROPOSE and END.")
-    title = rest.strip()
+    title = check_text(rest.strip(), "the title")
     if len(title) > MAX_NAME:
         raise CommandError(f"the title is {len(title)} characters long; at most {MAX_NAME} "
                            f"are allowed.")
-    return Propose(title or texts[0].strip()[:MAX_NAME], "\n".join(texts))
+    body = check_text("\n".join(t.replace("\t", "    ") for t in texts), "the proposal's text")
+    return Propose(title or body.split("\n")[0].strip()[:MAX_NAME], body)
 
 
 def _parse_vote(rest: str, line: object) -> Vote:
