@@ -388,3 +388,27 @@ def test_fetch_on_a_folder_that_is_no_game_is_a_clear_error(tmp_path):
     with pytest.raises(StateError, match="is not a game directory"):
         fetch(GameDir(tmp_path), at=WED)
     assert not (tmp_path / "state").exists()
+
+
+def test_a_command_in_the_subject_counts_when_the_body_is_only_chatter(game_dir):
+    """Hardening, "reading mail as players write it": a Subject "Re: STATUS" and a body of greetings."""
+    from fixtures.games import deliver
+
+    deliver(game_dir.root / "mail" / "inbox", "alice@example.org", "Hi Admin,\nsee the subject.\nThanks!\n",
+            "2026-11-03T10:00:00", subject="Re: STATUS")
+    outcome = jobs.run_update_job(game_dir, at=datetime(2026, 11, 4, 23, 59, 59, tzinfo=timezone.utc))
+    [s] = outcome.screened
+    assert s.status == "applied" and s.submission is not None
+    assert [(lc.line, lc.text) for lc in s.submission.commands] == [(0, "STATUS")]
+    [answer] = [e.private for e in outcome.events if e.kind == "status"]
+    assert answer.startswith("alice: $10000, 100 health, on square 1")
+
+
+def test_a_subject_is_not_read_when_the_body_has_a_command(game_dir):
+    from fixtures.games import deliver
+
+    deliver(game_dir.root / "mail" / "inbox", "alice@example.org", "STATUS\n", "2026-11-03T10:00:00",
+            subject="BUY 7")
+    outcome = jobs.run_update_job(game_dir, at=datetime(2026, 11, 4, 23, 59, 59, tzinfo=timezone.utc))
+    [s] = outcome.screened
+    assert [lc.text for lc in s.submission.commands] == ["STATUS"]

@@ -29,7 +29,7 @@ from admin.engine.commands import Join, Token, command_to_dict
 from admin.engine.update import LineCommand, Submission
 from admin.mail.auth import AuthSettings, address_book, check_dkim, check_token, find_player
 from admin.mail.grammar import LineVerdict, grammar_for, parse_lines, quote
-from admin.mail.message import MailText, read_message, strip_subject
+from admin.mail.message import BodyLine, MailText, read_message, strip_subject
 from admin.mail.sources import MailSource, RawMessage
 from admin.model import GameState
 from admin.errors import StateError
@@ -380,7 +380,13 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
                 active: set[str], book: dict[str, str]) -> Screened:
     if mail.kind != "normal":
         return Screened(entry, mail, None, "ignored", f"{mail.kind}: never acted on nor answered")
-    verdicts = parse_lines(mail.lines, grammar_for(state))
+    grammar = grammar_for(state)
+    verdicts = parse_lines(mail.lines, grammar)
+    if mail.subject and not any(v.command for v in verdicts) and not any(b.number == 0 for b in mail.lines):
+        # a body of chatter only: the command may be in the Subject ("VOTE 3 YES")
+        subject = parse_lines([BodyLine(0, strip_subject(mail.subject))], grammar)
+        if subject and subject[0].command is not None:
+            verdicts = subject + verdicts
     if mail.problems and not mail.lines:
         return Screened(entry, mail, None, "rejected", "; ".join(mail.problems), verdicts)
     player = find_player(state.private.emails, mail.sender, auth, active, book)

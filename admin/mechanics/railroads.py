@@ -75,11 +75,11 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
 
     def commands(self):
         on, to, frm = _square_after("on"), _square_after("to"), _square_after("from")
-        return (CommandSpec("BUILD RAILROAD", BuildRailroad, build, lambda r, l: BuildRailroad(on(r, l)),
+        return (CommandSpec("BUILD RAILROAD", BuildRailroad, build, lambda r, _line: BuildRailroad(on(r, _line)),
                             "BUILD RAILROAD ON <square>", listing=110),
-                CommandSpec("RIDE RAILROAD", RideRailroad, ride, lambda r, l: RideRailroad(to(r, l)),
+                CommandSpec("RIDE RAILROAD", RideRailroad, ride, lambda r, _line: RideRailroad(to(r, _line)),
                             "RIDE RAILROAD TO <square>", listing=111),
-                CommandSpec("REMOVE RAILROAD", RemoveRailroad, remove, lambda r, l: RemoveRailroad(frm(r, l)),
+                CommandSpec("REMOVE RAILROAD", RemoveRailroad, remove, lambda r, _line: RemoveRailroad(frm(r, _line)),
                             "REMOVE RAILROAD FROM <square>", listing=112))
 
     def on_square_added(self, state, square) -> None:

@@ -66,9 +66,9 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
 
     def commands(self):
         return (CommandSpec("PAY JAIL", JailChoice, choose_leave,
-                            lambda r, l: _parse_jail(r, l, "fine", "FINE"), "PAY JAIL FINE", listing=20),
+                            lambda r, _line: _parse_jail(r, _line, "fine", "FINE"), "PAY JAIL FINE", listing=20),
                 CommandSpec("USE JAIL", JailChoice, choose_leave,
-                            lambda r, l: _parse_jail(r, l, "card", "CARD"), "USE JAIL CARD", listing=21))
+                            lambda r, _line: _parse_jail(r, _line, "card", "CARD"), "USE JAIL CARD", listing=21))
 
     def setup(self, state: GameState) -> None:
         while len(state.squares) < len(spaces(state)):
