@@ -41,8 +41,8 @@ class GiftModule(Mechanic[None, None]):
     requires = ("interactions",)
 
     def commands(self):
-        return (CommandSpec("GIFT", Gift, _gift, lambda r, l: None, "GIFT <player> <amount>"),
-                CommandSpec("SELL", Sell, _sell, lambda r, l: None, "SELL <square>"))
+        return (CommandSpec("GIFT", Gift, _gift, lambda r, _line: None, "GIFT <player> <amount>"),
+                CommandSpec("SELL", Sell, _sell, lambda r, _line: None, "SELL <square>"))
 
     def check_answer(self, ctx, inter, player, value):
         if inter.kind == "auction":
