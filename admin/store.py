@@ -323,6 +323,11 @@ class Transaction:
     def write(self, path: Path, data: bytes | str) -> None:
         self._staged[Path(path)] = data.encode("utf-8") if isinstance(data, str) else data
 
+    def _rel(self, path: Path) -> str:
+        """A path as the journal names it: relative to the folder of the commit, so a game folder
+        moved or copied after a crash rolls forward in its new place, and never into the old one."""
+        return os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
+
     def remove(self, path: Path) -> None:
         """Delete ``path`` as part of the commit (after every write is in place)."""
         self._staged[Path(path)] = _REMOVE
@@ -335,7 +340,7 @@ class Transaction:
             for path, payload in sorted(self._staged.items()):
                 if payload is _REMOVE:
                     if path.exists():
-                        temps.append(("", str(path)))
+                        temps.append(("", self._rel(path)))
                         changed.append(path)
                     continue
                 try:
@@ -344,7 +349,7 @@ class Transaction:
                 except FileNotFoundError:
                     pass
                 tmp = _write_temp(path, payload)
-                temps.append((str(tmp), str(path)))
+                temps.append((self._rel(tmp), self._rel(path)))
                 changed.append(path)
                 crashpoint("commit.temp")
             if not temps:
@@ -353,7 +358,7 @@ class Transaction:
         except OSError as exc:  # nothing is in place yet: the old state stands, whole
             for tmp, _ in temps:
                 if tmp:
-                    Path(tmp).unlink(missing_ok=True)
+                    (self.root / tmp).unlink(missing_ok=True)
             raise write_failed(self.root, exc) from exc
         os.replace(journal, self.root / JOURNAL)  # the commit point
         fsync_dir(self.root)
@@ -364,9 +369,16 @@ class Transaction:
 
 def _roll_forward(root: Path) -> None:
     journal = root / JOURNAL
-    pairs = json.loads(journal.read_text(encoding="utf-8"))
+    try:
+        pairs = json.loads(journal.read_text(encoding="utf-8"))
+    except ValueError:
+        raise StateError(f"{journal}: the journal of an interrupted commit is damaged; restore the game "
+                         "folder from a backup or git (the state may be half written)") from None
     dirs = set()
     for tmp, final in pairs:
+        # paths relative to the commit's folder (an absolute one, from an older journal, stays as it is)
+        tmp = os.path.join(root, tmp) if tmp else tmp
+        final = os.path.join(root, final)
         if not tmp:  # a removal
             if os.path.exists(final):
                 os.unlink(final)
