@@ -42,7 +42,9 @@ from admin.migrate import BURIED_V1
 from admin.statefiles import (  # noqa: F401 - state_files is part of this module's interface
     PUBLIC_FILES, state_files, state_from_files,
 )
-from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, load_yaml, recover, to_data
+from admin.store import (
+    JOURNAL, Transaction, dump_json, dump_yaml, from_data, load_json, load_yaml, recover, to_data,
+)
 
 
 @dataclass
@@ -122,13 +124,22 @@ class GameDir:
 
     def load(self) -> GameState:
         self._require()
-        recover(self.state_dir)
+        self._settle()
         return state_from_files(self._files(private=True), self.state_dir, self.rules_dir)
+
+    def _settle(self) -> None:
+        """A commit interrupted by a crash (its journal left behind) is finished before anything
+        reads the state, under the lock, so no command shows a half-written game. (Whoever holds
+        the lock settled it when taking it.)"""
+        if (self.state_dir / JOURNAL).exists():
+            with self.lock(wait=True):
+                pass
 
     def load_public(self, *, archive: bool = False) -> GameState:
         """The state without reading any private file (what the site build uses); with
         ``archive``, ``proposals`` also holds every archived proposal, in number order."""
         self._require()
+        self._settle()
         state = state_from_files(self._files(private=False), self.state_dir, self.rules_dir)
         if archive:
             for path in self.archive_files():

@@ -55,3 +55,23 @@ def test_a_damaged_journal_says_what_to_do(tmp_path):
     (tmp_path / JOURNAL).write_text('[["a", ')
     with pytest.raises(StateError, match="journal of an interrupted commit is damaged; restore"):
         recover(tmp_path)
+
+
+def test_reading_a_game_after_a_crash_mid_commit_finishes_the_commit_first(tmp_path, monkeypatch):
+    """Hardening #7: status, status --json and build never show a half-written state."""
+    from admin import jobs
+    from admin.game import GameDir
+
+    game = jobs.init_game(tmp_path / "g")
+    jobs.add_player(game, "alice", "alice@example.org")
+    state = game.load()
+    state.players["alice"].money = 123
+    tx = Transaction(game.state_dir)
+    game.stage_state(tx, state)
+    monkeypatch.setattr(store, "_roll_forward", lambda root: (_ for _ in ()).throw(RuntimeError("killed")))
+    with pytest.raises(RuntimeError):
+        tx.commit()
+    monkeypatch.undo()
+    assert (game.state_dir / JOURNAL).exists()
+    assert GameDir(game.root).load_public().players["alice"].money == 123
+    assert not (game.state_dir / JOURNAL).exists()
