@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 
 from admin.engine.board import lowest
+from admin.engine.syntax import PLAYER_NAME
 from admin.errors import IllegalAction
 from admin.mechanics import REGISTRY
 from admin.model import GameState, Player
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
+_NAME = PLAYER_NAME
 #: an address as a player's mail program sends it: a dot-atom local part (no commas, semicolons,
 #: quotes or spaces) and a domain of labels
 _EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"

@@ -12,6 +12,8 @@ from admin.errors import CommandError
 MAX_QUOTE = 80
 MAX_NAME = 100
 
+#: a player's name: a letter, then letters, digits, '_', '-' or '.', 40 at most (III.1)
+PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
 SQUARE = re.compile(r"^(?:(?:square|sq)\.?\s*)?#?\s*(\d{1,9})$", re.IGNORECASE)
 SQUARE_PREFIX = re.compile(r"^((?:(?:square|sq)\.?\s*)?#?\s*\d{1,9})(?:\s+|$)", re.IGNORECASE)
 PROPOSAL = re.compile(r"^(?:(?:proposal|prop|p)\.?\s*)?#?\s*(\d{1,9})$", re.IGNORECASE)

@@ -21,6 +21,7 @@ from admin.engine.events import Event, Ruling
 from admin.engine.module import Mechanic, Registry, ordered
 from admin.engine.rulings import apply_ruling
 from admin.engine.schedule import slot_of
+from admin.engine.syntax import PLAYER_NAME
 from admin.errors import IllegalAction, NomopolyError
 from admin.model import GameState, JoinRequest, Player, Proposal
 
@@ -83,15 +84,30 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
 
 
 def _joins(ctx: UpdateContext, submissions: list[Submission]) -> None:
+    """Requests to join from addresses that are not players'. Nothing about them is published
+    before the Admin accepts one (a stranger's words never reach the site): a valid name, one
+    request per address (the latest counts), told to the Admin in the report."""
+    asked: set[str] = set()
     for sub in submissions:
         for lc in sub.commands:
             ref = f"{sub.key}#{lc.line}"
             if isinstance(lc.command, Join):
-                ctx.state.private.join_requests.append(
-                    JoinRequest(name=lc.command.name, email=sub.sender, update=ctx.state.update))
-                ctx.emit("join", f"A new player asked to join as {lc.command.name!r}; the Admin "
-                                 "decides (III.4).", rule="III.4", ref=ref,
-                         private="Your request to join was passed to the Admin.")
+                name, sender = lc.command.name, sub.sender.lower()
+                if not PLAYER_NAME.fullmatch(name):
+                    ctx.emit("action", None, ok=False, ref=ref,
+                             private=f'"{lc.text}" was not done: a player\'s name is 1 to 40 letters, digits, '
+                                     "'_', '-' or '.', starting with a letter")
+                    continue
+                if sender in asked:
+                    ctx.emit("action", None, ok=False, ref=ref,
+                             private=f'"{lc.text}" was not done: one request to join per address an update')
+                    continue
+                asked.add(sender)
+                requests = [j for j in ctx.state.private.join_requests if j.email.lower() != sender]
+                ctx.state.private.join_requests = requests + [
+                    JoinRequest(name=name, email=sub.sender, update=ctx.state.update)]
+                ctx.emit("join", None, rule="III.4", ref=ref,
+                         private=f"Your request to join as {name} was passed to the Admin (III.4).")
             else:
                 ctx.emit("action", None, ok=False, ref=ref,
                          private=f'"{lc.text}" was not done: only JOIN <name> is accepted from an '
