@@ -22,3 +22,23 @@ def test_an_automatic_reply_is_recognised_without_in_reply_to(header):
 
 def test_a_person_s_mail_is_normal():
     assert read_message(_mail("")).kind == "normal"
+
+
+@pytest.mark.parametrize("sender", [
+    "alice@example.org <mallory@evil.com>", "<alice@example.org>mallory@evil.com",
+    "alice@example.org;mallory@evil.com", "alice@=?utf-8?q?example.org?=", "alice@example.org, bob@example.org",
+])
+def test_a_from_header_that_is_not_one_plain_address_comes_from_nobody(sender):
+    """Hardening #4: these were executed as Alice."""
+    mail = read_message(_mail("").replace(b"From: alice@example.org", f"From: {sender}".encode()))
+    assert mail.sender == ""
+    assert any("not one plain address" in p for p in mail.problems)
+
+
+@pytest.mark.parametrize("sender, address", [
+    ("Dave D. <dave+nomopoly@example.org>", "dave+nomopoly@example.org"), ('"Bob" <bob@x.org>', "bob@x.org"),
+    ("=?utf-8?q?B=C3=B6b?= <bob@x.org>", "bob@x.org"), ("bob@x.org (Bob)", "bob@x.org"),
+])
+def test_ordinary_from_headers_still_name_their_sender(sender, address):
+    mail = read_message(_mail("").replace(b"From: alice@example.org", f"From: {sender}".encode()))
+    assert mail.sender == address

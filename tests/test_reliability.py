@@ -265,11 +265,16 @@ def test_two_updates_started_at_once_apply_each_message_once(tmp_path):
 def state_yaml_files(game: GameDir) -> list[str]:
     """Every YAML file of the state proper an update reads (not the log, not results)."""
     top = [p for p in game.state_dir.glob("*.yaml")]
+    modules = [p for folder in ("modules", "private") for p in (game.state_dir / folder).glob("*.yaml")]
     ledger = game.state_dir / "ledger" / "pending.yaml"
-    return sorted(p.relative_to(game.state_dir).as_posix() for p in top + ([ledger] if ledger.exists() else []))
+    return sorted(p.relative_to(game.state_dir).as_posix()
+                  for p in top + modules + ([ledger] if ledger.exists() else []))
 
 
-EXPECTED_YAML = ("board.yaml", "game.yaml", "players.yaml", "private.yaml", "proposals.yaml", "secrets.yaml")
+EXPECTED_YAML = ("board.yaml", "game.yaml", "players.yaml", "private.yaml", "proposals.yaml", "secrets.yaml",
+                 # each mechanic's own state (schema 2): public under modules/, private under private/
+                 "modules/board.yaml", "modules/cards.yaml", "modules/health.yaml", "modules/ownership.yaml",
+                 "modules/players.yaml", "modules/turns.yaml", "private/cards.yaml")
 
 
 def test_the_broken_yaml_cases_cover_every_state_file(game_dir):
@@ -325,6 +330,9 @@ BAD_SHAPES = {  # file -> (new content, what the message must name)
     "proposals.yaml": ("proposals: 7\n", "proposals"),
     "private.yaml": ("emails: nobody\n", "emails"),
     "secrets.yaml": ("next_seed: 42\n", "next_seed"),
+    "modules/health.yaml": ("health:\n  alice: lots\n", "alice"),
+    "modules/ownership.yaml": ("owners: 7\n", "owners"),
+    "private/cards.yaml": ("hands:\n  alice: 3\n", "alice"),
 }
 
 

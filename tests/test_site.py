@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -192,6 +193,27 @@ def test_public_status_lists_hands_only_when_the_cards_module_makes_them_public(
     state.modules = [m if m.name != "cards" else ModuleConfig("cards", {"public_hands": True})
                      for m in state.modules]
     players = public_status(state)["players"]
+    assert all(p["cards"] == hand(state, p["name"]) for p in players)
+    assert any(p["cards"] for p in players)
+
+
+def test_public_hands_reach_the_public_state_the_site_reads(game: GameDir, tmp_path: Path) -> None:
+    """The site reads only the public state: once a ruling makes hands public, the public state
+    holds each player's hand and the export lists it (the test above, through the site's path)."""
+    from fixtures.games import play
+
+    from admin.engine.events import Ruling
+    from admin.store import Transaction
+
+    copy = GameDir(shutil.copytree(game.root, tmp_path / "game"))
+    ruling = Ruling(kind="set-param", args={"module": "cards", "key": "public_hands", "value": True},
+                    note="hands are public from now on")
+    state = play(copy.load(), rulings=[ruling], seed=b"hands").state
+    with copy.lock():
+        tx = Transaction(copy.state_dir)
+        copy.stage_state(tx, state)
+        tx.commit()
+    players = public_status(copy.load_public())["players"]
     assert all(p["cards"] == hand(state, p["name"]) for p in players)
     assert any(p["cards"] for p in players)
 

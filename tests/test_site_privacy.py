@@ -15,6 +15,8 @@ from admin.site.build import build_site
 
 PRIVATE_FILES = ("private.yaml", "private/cards.yaml", "private/cards.buried.tsv", "secrets.yaml",
                  "ledger.yaml")
+#: each module's private state (``state/private/<module>.yaml`` and its tables), whatever the game enables
+PRIVATE_FOLDERS = ("private",)
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +84,9 @@ def test_the_build_never_reads_the_private_files(game: GameDir, tmp_path: Path) 
     game = GameDir(shutil.copytree(game.root, tmp_path / "game"))
     for name in PRIVATE_FILES:
         (game.state_dir / name).write_bytes(b"\xff\xfe: [unclosed\n\t- {")
+    for folder in PRIVATE_FOLDERS:
+        for p in (game.state_dir / folder).iterdir():
+            p.write_bytes(b"\xff\xfe: [unclosed\n\t- {")
     for folder in ("log", "mail"):
         for p in (game.state_dir / folder).iterdir():
             p.write_bytes(b"\xff\xfe: [unclosed\n")

@@ -23,6 +23,7 @@ Charsets, encoded words, HTML and which body lines carry commands are in :mod:`a
 from __future__ import annotations
 
 import functools
+from email import errors
 import hashlib
 import re
 from dataclasses import dataclass
@@ -352,6 +353,11 @@ def _from(headers: dict[str, list[str]], problems: list[str]) -> tuple[str, str]
                         "name; this email is not treated as coming from any address.")
         names = [name for name, _ in getaddresses([value[:2000]])]
         return "", clean_header(decode_words(names[0])) if names else ""
+    if pairs is _REFUSED:
+        problems.append("The From header is not one plain address (text around it, a second address, "
+                        "or an address in encoded words); this email is not treated as coming from "
+                        "any address.")
+        return "", ""
     for decoded, addr in pairs:
         addr = addr.strip()
         if re.fullmatch(r"[^\s@<>]+@[^\s@<>]+", addr):
@@ -376,9 +382,20 @@ def _address_pairs(value: str) -> tuple[tuple[str, str], ...] | None:
     of the value, so the answer is cached: a player's From line is the same in every email
     (other errors than ValueError are raised again on each call, uncached)."""
     try:
-        return tuple((a.display_name, a.addr_spec) for a in _FROM_HEADER("from", value).addresses)
+        header = _FROM_HEADER("from", value)
     except ValueError:
         return None
+    pairs = tuple((a.display_name, a.addr_spec) for a in header.addresses)
+    real = [p for p in pairs if "@" in p[1]]
+    if real and (any(isinstance(d, errors.InvalidHeaderDefect) for d in header.defects)
+                 or len(pairs) != 1 or pairs[0][1].lower() not in value.lower()):
+        # text around the address, a second address, or an address assembled from encoded words
+        # (alice@=?utf-8?q?example.org?=): no mail program writes these; nobody's mail
+        return _REFUSED
+    return pairs
+
+
+_REFUSED: tuple[tuple[str, str], ...] = (("", ""),)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
