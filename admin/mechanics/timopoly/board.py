@@ -9,7 +9,7 @@ By email a turn cannot wait for a decision, so what a jailed player does is said
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from admin.engine.board import add_square
@@ -17,8 +17,8 @@ from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic
 from admin.engine.movement import move
-from admin.engine.turnorder import FixedOrder
 from admin.errors import CommandError, IllegalAction
+from admin.mechanics.timopoly.holdings import TimoBoardState, return_jail_card, send_to_jail, settle
 from admin.mechanics.timopoly.spaces import first_of, space, spaces
 from admin.model import GameState, Player
 
@@ -30,23 +30,6 @@ class JailChoice:
 
     how: str  # "fine" or "card"
     cmd: ClassVar[str] = "timo-jail"
-
-
-@dataclass
-class TimoBoardState:
-    seats: FixedOrder = field(default_factory=FixedOrder)
-    #: whether the opening throw has decided who starts
-    started: bool = False
-    #: players in jail -> the jailed turns they have had
-    jail: dict[str, int] = field(default_factory=dict)
-    #: Get Out of Social Media Jail Free cards held: player -> the decks they came from
-    jail_cards: dict[str, list[str]] = field(default_factory=dict)
-    #: each player's last throw (Publishers' rant is 5 times it)
-    last_roll: dict[str, int] = field(default_factory=dict)
-    #: how each jailed player leaves on their next jailed turn ("fine", "card"), once
-    leave: dict[str, str] = field(default_factory=dict)
-    #: standing orders for jail: player -> "fine" or "card"
-    standing: dict[str, str] = field(default_factory=dict)
 
 
 def _parse_jail(rest: str, line: object, how: str, word: str) -> JailChoice:
@@ -110,8 +93,6 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
     def on_land(self, ctx, player, square) -> None:
         spec = space(ctx.state, square.number)
         if spec.kind == "tax":
-            from admin.mechanics.timopoly.deeds import settle
-
             settle(ctx, player, BANK, spec.tax, rule="X.1", reason=f"{spec.name} (tax)")
         elif spec.kind == "gotojail":
             send_to_jail(ctx, player, f"landing on {spec.name}")
@@ -174,14 +155,6 @@ def _opening_throw(ctx, st: TimoBoardState, active: set[str]) -> None:
              data={"first": first})
 
 
-def send_to_jail(ctx, player: Player, why: str) -> None:
-    st = TimoBoardModule.of(ctx.state)
-    player.square = first_of(ctx.state, "jail")
-    st.jail[player.name] = 0
-    ctx.emit("jail", f"{player.name} goes to Social Media Jail ({why}); no Fn 20 for this move.",
-             player=player.name, rule="XI.1")
-
-
 def _throw(ctx, player: Player, label: str) -> tuple[int, int]:
     a = ctx.dice.roll(f"turn/{player.name}/{label}/d0", 6)
     b = ctx.dice.roll(f"turn/{player.name}/{label}/d1", 6)
@@ -214,8 +187,6 @@ def _leave_jail(ctx, player: Player) -> bool:
     how = st.leave.pop(player.name, None) or st.standing.get(player.name)
     if how == "card" and st.jail_cards.get(player.name):
         deck = st.jail_cards[player.name].pop(0)
-        from admin.mechanics.timopoly.cards import return_jail_card
-
         return_jail_card(ctx, deck)
         del st.jail[player.name]
         ctx.emit("jail-out", f"{player.name} used a Get Out of Social Media Jail Free card.",
@@ -236,8 +207,6 @@ def _leave_jail(ctx, player: Player) -> bool:
         return False
     if st.jail[player.name] < int(params["jail_turns"]):
         return False
-    from admin.mechanics.timopoly.deeds import settle
-
     del st.jail[player.name]
     settle(ctx, player, BANK, fine, rule="XI.8", reason="the jail fine after three turns")
     if player.active:

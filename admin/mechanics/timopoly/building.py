@@ -15,7 +15,10 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.interactions import ask
-from admin.mechanics.timopoly.deeds import Deed, TimoDeedsModule, owns_group
+from admin.mechanics.timopoly.deeds import TimoDeedsModule
+from admin.mechanics.timopoly.holdings import (
+    Deed, _improved, _levels, _mortgage, _sell_nom, _sell_rocket, mortgage_value, owns_group,
+)
 from admin.mechanics.timopoly.spaces import Space, find, group, space
 from admin.model import Player
 
@@ -103,17 +106,6 @@ def _mine(ctx, player: Player, text: str) -> tuple[Space, Deed]:
     return spec, deed
 
 
-def _improved(state, spec: Space) -> bool:
-    deeds = TimoDeedsModule.of(state).deeds
-    return any(deeds[s.number].noms or deeds[s.number].rocket for s in group(state, spec.group) if s.number in deeds)
-
-
-def _levels(state, spec: Space) -> list[int]:
-    """Each category of the group's level: its Noms, a Rocket counting as one more than five."""
-    deeds = TimoDeedsModule.of(state).deeds
-    return [6 if deeds[s.number].rocket else deeds[s.number].noms for s in group(state, spec.group)]
-
-
 def build(ctx, player: Player, cmd: Build) -> str:
     spec, deed = _mine(ctx, player, cmd.space)
     fn = {"buy-nom": _buy_nom, "sell-nom": _sell_nom, "buy-rocket": _buy_rocket,
@@ -138,17 +130,6 @@ def _buy_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} put a Nom on {spec.name} for {ctx.state.money(spec.nom)} ({deed.noms} now)"
 
 
-def _sell_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
-    if deed.rocket or not deed.noms:
-        raise IllegalAction(f"{spec.name} has {'a Rocket: SELL ROCKET ON it' if deed.rocket else 'no Nom'}")
-    if deed.noms < max(_levels(ctx.state, spec)):
-        raise IllegalAction(f"sell evenly (XV.2): another category of {spec.group} has more Noms than {spec.name}")
-    back = spec.nom * int(ctx.params(TimoBuildingModule.name)["sell_back"]) // 100
-    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"a Nom of {spec.name} sold back")
-    deed.noms -= 1
-    return f"{player.name} sold a Nom of {spec.name} back for {ctx.state.money(back)}"
-
-
 def _buy_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
     max_noms = int(ctx.params(TimoBuildingModule.name)["max_noms"])
     if deed.rocket:
@@ -158,30 +139,6 @@ def _buy_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
     ctx.transfer(player.name, BANK, spec.nom, rule="XIV.1", reason=f"a Rocket on {spec.name}", voluntary=True)
     deed.noms, deed.rocket = 0, True
     return f"{player.name} put a Rocket on {spec.name} for {ctx.state.money(spec.nom)}, returning its five Noms"
-
-
-def _sell_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
-    if not deed.rocket:
-        raise IllegalAction(f"{spec.name} has no Rocket")
-    back = spec.nom * int(ctx.params(TimoBuildingModule.name)["sell_back"]) // 100
-    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"the Rocket of {spec.name} sold back")
-    deed.rocket, deed.noms = False, int(ctx.params(TimoBuildingModule.name)["max_noms"])
-    return f"{player.name} sold the Rocket of {spec.name} back for {ctx.state.money(back)}; its five Noms stand again"
-
-
-def mortgage_value(ctx, spec: Space) -> int:
-    return spec.price * int(ctx.params(TimoBuildingModule.name)["mortgage"]) // 100
-
-
-def _mortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
-    if deed.mortgaged:
-        raise IllegalAction(f"{spec.name} is mortgaged already")
-    if _improved(ctx.state, spec):
-        raise IllegalAction(f"sell the Noms and Rockets of {spec.group} back first (XVI.1)")
-    value = mortgage_value(ctx, spec)
-    ctx.transfer(BANK, player.name, value, rule="XVI.1", reason=f"mortgaging {spec.name}")
-    deed.mortgaged = True
-    return f"{player.name} mortgaged {spec.name} for {ctx.state.money(value)}"
 
 
 def _unmortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
@@ -205,26 +162,3 @@ def sell_deed(ctx, player: Player, cmd: SellDeed) -> str:
                 proposer=player.name, payload={"space": spec.number, "buyer": buyer.name, "amount": cmd.amount})
     return (f"{player.name} offered {spec.name} to {buyer.name} for {ctx.state.money(cmd.amount)} "
             f"({buyer.name}: ACCEPT {inter.id} by the next update).")
-
-
-def raise_cash(ctx, player: Player, amount: int) -> None:
-    """Before Fandomruptcy (XVII.1): sell Noms and Rockets back, evenly, then mortgage deeds, in
-    board order, until ``amount`` can be paid."""
-    deeds = TimoDeedsModule.of(ctx.state).deeds
-    mine = [n for n, d in sorted(deeds.items()) if d.owner == player.name]
-    def said(text: str) -> None:
-        ctx.emit("raise-cash", f"{text} (to pay what {player.name} owes).", player=player.name, rule="XVII.1")
-
-    for n in mine:
-        spec = space(ctx.state, n)
-        while player.money < amount and (deeds[n].noms or deeds[n].rocket):
-            top = max(_levels(ctx.state, spec))
-            for s in group(ctx.state, spec.group):
-                d = deeds.get(s.number)
-                if d and (6 if d.rocket else d.noms) == top and player.money < amount:
-                    said((_sell_rocket if d.rocket else _sell_nom)(ctx, player, s, d))
-    for n in mine:
-        if player.money >= amount:
-            return
-        if not deeds[n].mortgaged and not _improved(ctx.state, space(ctx.state, n)):
-            said(_mortgage(ctx, player, space(ctx.state, n), deeds[n]))

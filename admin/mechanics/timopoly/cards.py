@@ -23,8 +23,8 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import jump, move
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.interactions import ask
-from admin.mechanics.timopoly.board import TimoBoardModule, send_to_jail
-from admin.mechanics.timopoly.deeds import TimoDeedsModule, land_on_deed, settle
+from admin.mechanics.timopoly.deeds import land_on_deed
+from admin.mechanics.timopoly.holdings import board_of, deeds_of, send_to_jail, settle
 from admin.mechanics.timopoly.spaces import nearest, space, spaces
 from admin.model import Player
 
@@ -72,7 +72,7 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
 
     def resolve_interaction(self, ctx, inter, answers) -> str:
         buyer, seller, amount = inter.payload["buyer"], inter.proposer, int(inter.payload["amount"])
-        board = TimoBoardModule.of(ctx.state)
+        board = board_of(ctx.state)
         if answers[buyer] != "accept":
             return f"{buyer} did not buy {seller}'s Get Out of Social Media Jail Free card"
         if not board.jail_cards.get(seller) or ctx.state.players[buyer].money < amount:
@@ -104,19 +104,10 @@ def draw_and_do(ctx, player: Player, deck: str) -> None:
              data={"deck": deck, "card": int(index)})
     effect = dict(card.get("effect") or {})
     if effect.get("jail_card"):
-        TimoBoardModule.of(ctx.state).jail_cards.setdefault(player.name, []).append(deck)
+        board_of(ctx.state).jail_cards.setdefault(player.name, []).append(deck)
     else:
         pile.pile.append(index)  # back under the deck (IX.1)
     do(ctx, player, effect, card["text"])
-
-
-def return_jail_card(ctx, deck: str) -> None:
-    """A used Get Out of Social Media Jail Free card goes back under its deck."""
-    pile = TimoCardsModule.private_of(ctx.state).piles.setdefault(deck, DeckState())
-    for i, card in enumerate((ctx.params(TimoCardsModule.name)["decks"] or {}).get(deck) or []):
-        if (card.get("effect") or {}).get("jail_card") and str(i) not in pile.pile:
-            pile.pile.append(str(i))
-            return
 
 
 def do(ctx, player: Player, effect: dict[str, Any], text: str) -> None:
@@ -128,7 +119,7 @@ def do(ctx, player: Player, effect: dict[str, Any], text: str) -> None:
         settle(ctx, player, BANK, int(effect["pay"]), rule="IX.1", reason=reason)
     if "pay_per_nom" in effect:
         rocket = int(ctx.params(TimoCardsModule.name)["rocket_noms"])
-        noms = sum((rocket if d.rocket else d.noms) for d in TimoDeedsModule.of(ctx.state).deeds.values()
+        noms = sum((rocket if d.rocket else d.noms) for d in deeds_of(ctx.state).deeds.values()
                    if d.owner == player.name)
         settle(ctx, player, BANK, noms * int(effect["pay_per_nom"]), rule="IX.1", reason=reason)
     others = [p for p in sorted(ctx.state.active_players(), key=lambda p: p.name) if p.name != player.name]
@@ -170,7 +161,7 @@ def _advance(ctx, player: Player, target: int, *, land: bool = True) -> None:
 
 
 def sell_jail_card(ctx, player: Player, cmd: SellJailCard) -> str:
-    if not TimoBoardModule.of(ctx.state).jail_cards.get(player.name):
+    if not board_of(ctx.state).jail_cards.get(player.name):
         raise IllegalAction("you hold no Get Out of Social Media Jail Free card")
     buyer = ctx.state.players.get(cmd.buyer)
     if buyer is None or not buyer.active or buyer.name == player.name:

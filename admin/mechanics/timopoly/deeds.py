@@ -12,7 +12,7 @@ auction), ``ORDER ASK`` (the default: ask each time)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
@@ -21,24 +21,11 @@ from admin.engine.interactions import auction_winner, close
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.interactions import InteractionsModule, ask
+from admin.mechanics.timopoly.holdings import (  # noqa: F401 - settle and Deed are used from here too
+    Deed, TimoDeedsState, auction, board_of, fandomrupt, owns_group, settle,
+)
 from admin.mechanics.timopoly.spaces import Space, group, space
 from admin.model import GameState, Player
-
-
-@dataclass
-class Deed:
-    owner: str
-    noms: int = 0
-    rocket: bool = False
-    mortgaged: bool = False
-
-
-@dataclass
-class TimoDeedsState:
-    #: space number -> its deed, once someone controls it
-    deeds: dict[int, Deed] = field(default_factory=dict)
-    #: standing buying orders: player -> the highest price to buy at once (-1: never, auction)
-    buy_under: dict[str, int] = field(default_factory=dict)
 
 
 @command_type
@@ -190,12 +177,6 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
                      player=alive[0].name, rule="XVII.4")
 
 
-def owns_group(state: GameState, owner: str, spec: Space) -> bool:
-    deeds = TimoDeedsModule.of(state).deeds
-    return all(deeds.get(s.number) is not None and deeds[s.number].owner == owner
-               for s in group(state, spec.group))
-
-
 def land_on_deed(ctx, player: Player, spec: Space, *, multiplier: int = 1,
                  throw_times: int | None = None) -> None:
     """Landing on a deed: offered to buy if nobody controls it, else the rant to its owner (none
@@ -236,11 +217,9 @@ def rant(ctx, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, thro
     if spec.kind == "web":
         return int(p["web_rent"]) * _controlled(state, spec, deed.owner) * multiplier
     if spec.kind == "publisher":
-        from admin.mechanics.timopoly.board import TimoBoardModule
-
         if throw is not None and times is not None:
             return times * throw
-        last = TimoBoardModule.of(state).last_roll.get(lander, 0)
+        last = board_of(state).last_roll.get(lander, 0)
         return int(p["publisher_rent"]) * last * _controlled(state, spec, deed.owner)
     if deed.rocket:
         return spec.rents[6]
@@ -262,14 +241,6 @@ def offer(ctx, player: Player, spec: Space) -> None:
     ctx.emit("land", f"{player.name} landed on {spec.name}, which nobody controls: {player.name} may "
                      f"BUY it for {ctx.state.money(spec.price)} before the next update, or it goes to auction.",
              player=player.name, rule="VII.1", data={"square": spec.number})
-
-
-def auction(ctx, spec: Space, why: str) -> None:
-    bidders = sorted(p.name for p in ctx.state.active_players())
-    inter = ask(ctx, kind="auction", module=TimoDeedsModule.name, parties=bidders, silence="none",
-                payload={"space": spec.number}, sealed=True)
-    ctx.emit("auction", f"{spec.name} is up for auction ({why}): sealed bids by the next update, "
-                        f"BID {inter.id} <amount>.", rule="VII.2", data={"square": spec.number, "id": inter.id})
 
 
 def _buy(ctx, player: Player, spec: Space, standing: bool = False) -> bool:
@@ -302,10 +273,8 @@ def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
 
 
 def set_order(ctx, player: Player, cmd: BuyOrder) -> str:
-    from admin.mechanics.timopoly.board import TimoBoardModule
-
     if cmd.what in ("pay-jail-fine", "use-jail-card"):
-        TimoBoardModule.of(ctx.state).standing[player.name] = "fine" if cmd.what == "pay-jail-fine" else "card"
+        board_of(ctx.state).standing[player.name] = "fine" if cmd.what == "pay-jail-fine" else "card"
         return f"{player.name}'s standing order: {cmd.what.replace('-', ' ')} whenever in jail."
     orders = TimoDeedsModule.of(ctx.state).buy_under
     if cmd.what == "ask":
@@ -315,43 +284,3 @@ def set_order(ctx, player: Player, cmd: BuyOrder) -> str:
     said = {"under": f"buy any deed priced {ctx.state.money(cmd.limit)} or less", "buy-all": "buy every deed",
             "buy-none": "buy nothing (every deed goes to auction)"}[cmd.what]
     return f"{player.name}'s standing order: {said}."
-
-
-def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: str) -> None:
-    """Pay what is owed; one who cannot, even by selling Noms and Rockets back and mortgaging, is
-    Fandomrupt (XVII)."""
-    from admin.mechanics.timopoly.building import raise_cash
-
-    if amount <= 0:
-        return
-    if payer.money < amount:
-        raise_cash(ctx, payer, amount)
-    if payer.money >= amount:
-        ctx.transfer(payer.name, payee, amount, rule=rule, reason=reason)
-        return
-    fandomrupt(ctx, payer, payee, reason)
-
-
-def fandomrupt(ctx, player: Player, creditor: str, reason: str) -> None:
-    deeds = TimoDeedsModule.of(ctx.state).deeds
-    mine = sorted(n for n, d in deeds.items() if d.owner == player.name)
-    if player.money > 0:
-        ctx.transfer(player.name, creditor, player.money, rule="XVII.2", reason=f"all {player.name} has ({reason})")
-    if creditor != BANK:
-        for n in mine:
-            deeds[n].owner = creditor
-        to = f"{creditor}, who takes their deeds ({', '.join(space(ctx.state, n).name for n in mine) or 'none'})"
-    else:
-        for n in mine:
-            del deeds[n]
-        to = "the Fandom, which auctions their deeds"
-    if player.money < 0:  # the debt beyond everything: the Fandom writes it off
-        ctx.transfer(BANK, player.name, -player.money, rule="XVII.1", reason="a debt written off")
-    player.status = "removed"
-    for module in ctx.registry.enabled(ctx.state):
-        module.on_player_removed(ctx.state, player)
-    ctx.emit("fandomrupt", f"{player.name} is Fandomrupt ({reason}) and retires; everything goes to {to}.",
-             player=player.name, rule="XVII.1")
-    if creditor == BANK:
-        for n in mine:
-            auction(ctx, space(ctx.state, n), f"{player.name} went Fandomrupt")

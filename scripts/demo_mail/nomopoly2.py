@@ -1,4 +1,4 @@
-"""Writes admin/games/nomopoly2/demo/maildir: the demo game's player emails for weeks 1 and 2 (run from the repo root).
+"""Writes admin/games/nomopoly2/demo/maildir: the demo game's player emails for weeks 1 and 2 (run it as python scripts/demo_mail/nomopoly2.py).
 
 Each file is named like a real Maildir delivery, ``<unix time>.<n>.demo``: the time at the start
 of the name is when the server received it, which decides the update it belongs to.
@@ -9,8 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parents[3]))
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "admin" / "games" / "nomopoly2" / "demo"
+sys.path.insert(0, str(REPO))
 
 from admin.demo import deliver, fresh_maildir  # noqa: E402
 

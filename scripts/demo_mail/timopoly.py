@@ -1,6 +1,6 @@
 """Writes admin/games/timopoly/demo/maildir: the Timopoly demo's player emails for two weeks.
 
-Run from the repository root: ``python admin/games/timopoly/demo/make_maildir.py``. Some emails
+Run ``python scripts/demo_mail/timopoly.py``. Some emails
 answer what the game asked (a deed offered, an auction open), so the script plays the demo as it
 goes: before each update it looks at the game as the last update left it, writes that update's
 emails, and runs the update, exactly as ``nomopoly demo --game timopoly`` will replay them."""
@@ -13,8 +13,9 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
-HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parents[3]))
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "admin" / "games" / "timopoly" / "demo"
+sys.path.insert(0, str(REPO))
 
 from admin import games, jobs  # noqa: E402
 from admin.demo import SETTINGS, deliver, fresh_maildir  # noqa: E402
