@@ -88,9 +88,10 @@ def parse_table(text: str, row_type: type, where: Path) -> list[Any]:
                 values[order[i]] = convert[i](cell)
             out.append(row_type(*values))
         except (ValueError, TypeError):
+            whole = [h for h, c in zip(header, convert) if c is int]
             raise StateError(f"{where}:{number}: expected {width} tab-separated columns "
-                             f"({', '.join(header)}), found {line!r}; fix the line or restore the "
-                             "file with git") from None
+                             f"({', '.join(header)}; {', '.join(whole)} whole numbers), found {line!r}; "
+                             "fix the line or restore the file with git") from None
     return out
 
 

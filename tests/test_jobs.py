@@ -169,7 +169,8 @@ def test_buried_cards_live_in_their_own_tab_separated_file_and_survive_a_reload(
 def test_a_damaged_buried_cards_line_names_the_file_and_line(game_dir):
     path = game_dir.state_dir / "private" / "cards.buried.tsv"
     path.write_text("update\tsquare\tplayer\tcard\n1\t3\talice\tQS\ntwo\t3\tbob\n")
-    with pytest.raises(StateError, match=r"cards\.buried\.tsv:3: expected 4 tab-separated columns.*'two\\t3\\tbob'"):
+    with pytest.raises(StateError, match=r"cards\.buried\.tsv:3: expected 4 tab-separated columns \(update, square, player, card; "
+                       r"update, square whole numbers\), found 'two\\t3\\tbob'"):
         game_dir.load()
 
 
