@@ -21,8 +21,11 @@ class HealthState:
 class HealthModule(Mechanic[HealthState, None]):
     name = "health"
     rules = ("XII.1", "XII.2", "VI.14")
-    defaults = {"start_health": 100, "polluted_health_loss": 5}
-    summary = "Health starts at 100; at 0 or less the player is reset; polluted squares hurt."
+    # polluted_rent_divisor: VI.14's "one third of the usual rent" (the rent due after every other
+    # module's, card rent included; rounded to the nearest dollar, IV.1)
+    defaults = {"start_health": 100, "polluted_health_loss": 5, "polluted_rent_divisor": 3}
+    summary = ("Health starts at 100; at 0 or less the player is reset; polluted squares hurt and "
+               "charge a third of the rent.")
     State = HealthState
 
     def on_player_added(self, state, player) -> None:
@@ -39,6 +42,13 @@ class HealthModule(Mechanic[HealthState, None]):
         if ctx.state.enabled(BoardModule.name) and square.number in BoardModule.of(ctx.state).polluted:
             loss = int(ctx.params("health")["polluted_health_loss"])
             change_health(ctx, player, -loss, rule="VI.14", reason=f"landing on polluted square {square.number}")
+
+    def adjust_rent(self, ctx, square, rent: int) -> int:
+        """VI.14: on a polluted square the rent is a third of the usual rent (nearest dollar, IV.1)."""
+        if not (ctx.state.enabled(BoardModule.name) and square.number in BoardModule.of(ctx.state).polluted):
+            return rent
+        divisor = max(1, int(ctx.params(self.name)["polluted_rent_divisor"]))
+        return (2 * rent + divisor) // (2 * divisor)  # half a dollar rounds up
 
     def adjust(self, ctx, player, key, amount, reason) -> bool:
         if key != "health":
