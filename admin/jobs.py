@@ -21,6 +21,7 @@ from admin.errors import StateError
 from admin.game import GameDir
 from admin.mail.auth import AuthSettings, hash_token
 from admin.mail.intake import Ledger, LedgerEntry, Screened, screen, take_in
+from admin.mail.limits import MailLimits
 from admin.mail.sources import MaildirSource, MailSource
 from admin.model import GameState
 from admin.ruleset import load_ruleset
@@ -29,8 +30,6 @@ from admin.games import spec as game_spec
 from admin.mechanics import REGISTRY
 from admin.replay import apply_admin_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
-
-DEFAULT_MAX_BYTES = 1_000_000
 
 
 # -- init and the admin's immediate actions -----------------------------------------------------
@@ -206,8 +205,8 @@ def screen_entries(game: GameDir, state: GameState, entries: list[LedgerEntry],
     """Read, authenticate and parse ledger entries with the game's [auth] and [mail] settings."""
     settings = game.settings()
     auth = AuthSettings.from_dict(settings.section("auth"))
-    max_bytes = int(settings.section("mail").get("max_bytes", DEFAULT_MAX_BYTES))
-    return screen(game.state_dir, entries, state, auth, max_bytes, fresh)
+    limits = MailLimits.from_settings(settings.section("mail"))
+    return screen(game.state_dir, entries, state, auth, limits, fresh)
 
 
 def last_cutoff(game: GameDir, state: GameState) -> datetime | None:

@@ -198,14 +198,15 @@ def test_propose_block_does_not_parse_commands_or_comments_inside_it() -> None:
     assert [v.first_line for v in verdicts] == [1, 6]
 
 
-def test_propose_without_end_is_an_error_that_consumes_the_following_lines() -> None:
-    verdicts = parse_text("BUY 3\nPROPOSE Free money\nEveryone gets $10.\nBUY 14\n")
+def test_propose_without_end_runs_to_the_end_of_the_text_and_says_so() -> None:
+    verdicts = parse_text("BUY 3\nPROPOSE Free money\nEveryone gets $10.\nBUY 14")
     assert len(verdicts) == 2
-    assert verdicts[0].command == Buy(3)
-    bad = verdicts[1]
-    assert bad.command is None and bad.error is not None
-    assert bad.error.startswith('"PROPOSE Free money" has no END: end the text with a line END')
-    assert (bad.first_line, bad.last_line) == (2, 5)
+    assert verdicts[0].command == Buy(3) and verdicts[0].note is None
+    proposal = verdicts[1]
+    assert proposal.command == Propose("Free money", "Everyone gets $10.\nBUY 14")
+    assert (proposal.first_line, proposal.last_line) == (2, 4)
+    assert proposal.note is not None and proposal.note.startswith(
+        '"PROPOSE Free money" has no END, so its text was read to the end of your email (line 4)')
 
 
 def test_propose_with_no_text_is_an_error() -> None:

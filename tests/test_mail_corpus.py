@@ -51,6 +51,7 @@ def test_corpus_message_yields_the_expected_kind_and_verdicts(name: str) -> None
             # every field the expectation names must match (long proposal texts name only a few)
             assert {k: actual.get(k) for k in want["ok"]} == want["ok"], shown
             assert verdict.error is None
+            assert want.get("note", "") in (verdict.note or ""), shown
         else:
             assert verdict.command is None, shown
             assert want["error"] in (verdict.error or ""), shown

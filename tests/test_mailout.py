@@ -16,6 +16,7 @@ from admin.game import GameDir
 from admin.mail.auth import AuthSettings
 from admin.mail.compose import make_message_id
 from admin.mail.intake import Screened, screen, take_in
+from admin.mail.limits import MailLimits
 from admin.mail.mailout import ack, mail_out, outbox_of, remind
 from admin.mail.outbox import iter_messages
 from admin.mail.sources import MaildirSource
@@ -364,7 +365,7 @@ def test_ack_answers_each_fetched_email_with_what_was_understood(game_dir: GameD
     intake = take_in(game_dir.state_dir, MaildirSource(inbox(game_dir)), None)
     state = game_dir.load()
     screened = screen(game_dir.state_dir, intake.ledger.pending(None), state,
-                      AuthSettings.from_dict({}), 1_000_000)
+                      AuthSettings.from_dict({}), MailLimits())
     report = ack(game_dir, screened)
     (msg,) = list(iter_messages(outbox_of(game_dir).sent_dir))
     assert report.queued == (str(msg["Message-ID"]),) and msg["To"] == "alice <alice@example.org>"

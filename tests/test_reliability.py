@@ -354,6 +354,10 @@ def test_a_state_file_of_the_wrong_shape_is_named_with_the_field_and_nothing_is_
 
 # -- hostile input -------------------------------------------------------------------------------
 KNOWN_BUGS: dict[str, str] = {}  # hostile inputs that still fail, with the reason (none now)
+#: hostile inputs read only in part, and what their last verdict says
+BOUNDED = {"hundred-thousand-commands": "read up to its first 500 lines",
+           "hundred-thousand-junk": "read up to its first 500 lines",
+           "rfc2231-content-type": "Content-Type header of", "ten-thousand-lines": "read up to its first"}
 NOT_FROM_A_PLAYER = {"spoofed-sender", "header-injection", "invalid-utf8", "binary-garbage",
                      "no-sender", "empty"}
 
@@ -393,6 +397,16 @@ def test_a_hostile_email_gets_a_verdict_and_the_update_site_and_mail_out_survive
     COUNTS[f"hostile inputs {entry.status}"] += 1
     if name == "huge-mail":
         assert entry.status == "rejected" and "limit" in (entry.reason or ""), entry
+    if name in BOUNDED:  # read up to the limits, every other line summed up in one verdict
+        log = yaml.load(game_dir.update_logs()[1].read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        lines = next(m["lines"] for m in log["inputs"]["messages"] if m["hash"] == entry.hash)
+        assert len(lines) <= 501 and sum(line["command"] is not None for line in lines) <= 100, name
+        said = [lines[-1]["error"] or "", *next(m.get("problems", []) for m in log["inputs"]["messages"]
+                                                 if m["hash"] == entry.hash)]
+        assert any(BOUNDED[name] in text for text in said), said
+        COUNTS["hostile inputs bounded by the mail limits"] += 1
+    receipts = [p for p in (game_dir.state_dir / "outbox").rglob("*.eml") if b"answers your email" in p.read_bytes()]
+    assert all(p.stat().st_size < 100_000 for p in receipts), name
     for page in (game_dir.root / "site").rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         assert "Bcc: victim" not in text and "<script>alert" not in text, page

@@ -201,13 +201,18 @@ def _is_cut(lines: list[str], i: int) -> bool:
     return False
 
 
-def command_lines(text: str) -> tuple[BodyLine, ...]:
+def command_lines(text: str, *, max_lines: int | None = None) -> tuple[tuple[BodyLine, ...], int | None]:
     """The lines of ``text`` that may carry commands, numbered as in the body (so a verdict can
     point at the player's own line): quoted lines are skipped, everything from the first cut
-    marker on is dropped, and blank lines are trimmed from both ends."""
+    marker on is dropped, and blank lines are trimmed from both ends.
+
+    At most ``max_lines`` lines with text are kept: the second value is then the number of the
+    first line left unread (None when every line was read)."""
     text = text.replace("\x00", "").replace("\ufeff", "").replace("\u200b", "")
     raw_lines = re.sub(r"\r*\n", "\n", text).replace("\r", "\n").split("\n")
     kept: list[BodyLine] = []
+    unread_from: int | None = None
+    counted = 0
     for i, line in enumerate(raw_lines):
         if _is_cut(raw_lines, i):
             while kept and (not kept[-1].text.strip() or _RULE.match(kept[-1].text.strip())):
@@ -215,11 +220,16 @@ def command_lines(text: str) -> tuple[BodyLine, ...]:
             break
         if line.lstrip().startswith(">"):
             continue
+        if line.strip():
+            if max_lines is not None and counted == max_lines:
+                unread_from = i + 1
+                break
+            counted += 1
         kept.append(BodyLine(i + 1, line.rstrip().replace("\xa0", " ")))
     while kept and not kept[-1].text:
         kept.pop()
     first = next((i for i, line in enumerate(kept) if line.text), len(kept))
-    return tuple(kept[first:])
+    return tuple(kept[first:]), unread_from
 
 
 _SUBJECT_PREFIX = re.compile(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,6 +22,7 @@ from typing import Any, Literal
 
 from admin.engine.events import Event
 from admin.errors import MailError
+from admin.mail.limits import RECEIPT_BUDGET
 
 AUTO_SUBMITTED_RECEIPT = "auto-replied"
 """``Auto-Submitted`` value for receipts: an automatic answer to a player's email (RFC 3834)."""
@@ -302,6 +304,7 @@ class LoggedLine:
     text: str
     command: Mapping[str, Any] | None
     error: str | None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -318,19 +321,22 @@ class LoggedMessage:
     status: str
     reason: str | None
     lines: tuple[LoggedLine, ...]
+    #: what could not be read of an email that was acted on (an unknown charset, a part too long)
+    problems: tuple[str, ...] = ()
 
     @classmethod
     def from_record(cls, r: Mapping[str, Any]) -> LoggedMessage:
         lines = tuple(
             LoggedLine(int(x["first"]), int(x.get("last", x["first"])), str(x["text"]),
-                       x.get("command"), x.get("error"))
+                       x.get("command"), x.get("error"), x.get("note"))
             for x in r.get("lines") or []
         )
         return cls(hash=str(r["hash"]), message_id=str(r.get("message_id") or ""),
                    received=str(r.get("received") or ""), player=r.get("player"),
                    sender=str(r.get("sender") or ""), subject=str(r.get("subject") or ""),
                    kind=str(r.get("kind") or "normal"), status=str(r["status"]),
-                   reason=r.get("reason"), lines=lines)
+                   reason=r.get("reason"), lines=lines,
+                   problems=tuple(str(p) for p in r.get("problems") or ()))
 
     def has_command(self) -> bool:
         return any(line.command is not None for line in self.lines)
@@ -371,6 +377,16 @@ def judge_lines(message: LoggedMessage, by_ref: EventsByRef | None) -> list[Line
     A line's result is every event whose ``ref`` is ``<hash>#<line>``: its public text, or its
     private text (the sender is the player it belongs to); a parse error quotes what is valid.
     """
+    return [_with_note(r, line.note) for line, r in zip(message.lines, _judged(message, by_ref))]
+
+
+def _with_note(result: LineResult, note: str | None) -> LineResult:
+    if not note:
+        return result
+    return LineResult(result.first, result.last, result.text, result.verdict, (*result.details, note))
+
+
+def _judged(message: LoggedMessage, by_ref: EventsByRef | None) -> list[LineResult]:
     out = []
     for line in message.lines:
         if line.error is not None or line.command is None:
@@ -393,3 +409,34 @@ def judge_lines(message: LoggedMessage, by_ref: EventsByRef | None) -> list[Line
                 verdict: Verdict = "done" if all(e.ok for e in found) else "not done"
                 out.append(LineResult(line.first, line.last, line.text, verdict, details))
     return out
+
+
+def cap_results(results: Sequence[LineResult], budget: int = RECEIPT_BUDGET) -> list[LineResult]:
+    """The results a receipt quotes, within ``budget`` characters: each quoted line cut to
+    :data:`QUOTE_CHARS` and each detail to :data:`DETAIL_CHARS`; once the budget is spent, the
+    lines left are summed up in one last result, by verdict."""
+    out: list[LineResult] = []
+    spent = 0
+    for i, r in enumerate(results):
+        r = LineResult(r.first, r.last, _shorten(r.text, QUOTE_CHARS), r.verdict,
+                       tuple(_shorten(d, DETAIL_CHARS) for d in r.details))
+        size = len(r.text) + sum(len(d) for d in r.details) + 40
+        if spent + size > budget:
+            rest = results[i:]
+            counts = collections.Counter(x.verdict for x in rest)
+            summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
+            out.append(LineResult(rest[0].first, rest[-1].last, "(the rest of your email)", "no result",
+                                  (f"{len(rest)} more lines ({summary}), not quoted: this answer "
+                                   "is kept short. Write fewer lines per email.",)))
+            break
+        spent += size
+        out.append(r)
+    return out
+
+
+#: the characters of one line a receipt quotes, and of one verdict's detail
+QUOTE_CHARS, DETAIL_CHARS = 200, 600
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -20,6 +20,7 @@ from admin.engine.syntax import (  # noqa: F401 - the parsers' helpers, importab
     MAX_NAME, MAX_QUOTE, name_arg, no_args, parse_card_arg, parse_proposal, parse_square, quote,
 )
 from admin.errors import CommandError
+from admin.mail.limits import MAX_LINE_CHARS
 from admin.mail.message import BodyLine
 from admin.mechanics import REGISTRY
 from admin.model import GameState
@@ -38,6 +39,8 @@ class LineVerdict:
     text: str
     command: Command | None
     error: str | None
+    #: what the sender should know of how the line was read (a block with no END)
+    note: str | None = None
 
 
 class Grammar:
@@ -113,6 +116,9 @@ class Grammar:
             i += 1
             if not text or text.startswith("#"):
                 continue
+            if len(text) > MAX_LINE_CHARS:
+                verdicts.append(_too_long(line, line.number, line))
+                continue
             word = text.split(None, 1)[0]
             rest = text[len(word):].strip()
             key = word.upper()
@@ -148,14 +154,18 @@ class Grammar:
     def _block_verdict(self, key: str, rest: str, line: BodyLine, block: Sequence[BodyLine], last: int,
                        ended: bool) -> LineVerdict:
         shown = line.text.strip()
-        if not ended:
-            return _error(line, last, shown, f"{quote(shown)} has no END: end the text with a line "
-                          f"END on its own, after the last line of the text.")
+        longest = max(block, key=lambda b: len(b.text), default=None)
+        if longest is not None and len(longest.text) > MAX_LINE_CHARS:
+            return _too_long(line, last, longest, shown)
         try:
             command = self.block[key](rest, line, block)
         except CommandError as exc:
             return _error(line, last, shown, f"{quote(shown)}: {exc}")
-        return LineVerdict(line.number, last, shown, command, None)
+        note = None if ended else (
+            f"{quote(shown)} has no END, so its text was read to the end of your email (line {last}), "
+            "any commands below it included. If that was not meant, send the commands again, and "
+            "end a text with a line END on its own next time.")
+        return LineVerdict(line.number, last, shown, command, None, note)
 
     def _unknown(self, shown: str, key: str) -> str:
         starts = [self.usage[k][1] for k in self.listed() if k.split()[0] == key]
@@ -255,6 +265,16 @@ def _without_full_stop(parser: LineParser, rest: str, line: BodyLine) -> Command
         return parser(bare, line)
     except CommandError:
         return None
+
+
+def _too_long(line: BodyLine, last: int, long: BodyLine, shown: str | None = None) -> LineVerdict:
+    """The verdict on ``line`` (to ``last``) when ``long``, it or a line of its block (which
+    starts with ``shown``), is over :data:`MAX_LINE_CHARS`."""
+    text = long.text.strip()
+    where = "" if shown is None else f" (line {long.number}, in the block)"
+    return _error(line, last, shown or text[:60] + "…",
+                  f"A line{where} of {len(text):,} characters is longer than the limit of "
+                  f"{MAX_LINE_CHARS:,}: break it into shorter lines.")
 
 
 def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:

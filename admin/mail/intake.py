@@ -29,6 +29,7 @@ from admin.engine.commands import Join, Token, command_to_dict
 from admin.engine.update import LineCommand, Submission
 from admin.mail.auth import AuthSettings, address_book, check_dkim, check_token, find_player
 from admin.mail.grammar import LineVerdict, grammar_for, parse_lines, quote
+from admin.mail.limits import MailLimits
 from admin.mail.message import BodyLine, MailText, read_message, strip_subject
 from admin.mail.sources import MailSource, RawMessage
 from admin.model import GameState
@@ -333,7 +334,7 @@ class Screened:
     submission: Submission | None = None
 
     def log_record(self) -> dict[str, Any]:
-        return {
+        record = {
             "hash": self.entry.hash, "message_id": self.entry.message_id,
             "received": self.entry.received, "player": self.player,
             "sender": self.mail.sender if self.mail else "",
@@ -342,6 +343,30 @@ class Screened:
             "status": self.status, "reason": self.reason,
             "lines": [_verdict_record(v) for v in self.verdicts],
         }
+        if self.status == "applied" and self.mail and self.mail.problems:
+            record["problems"] = list(self.mail.problems)  # what could not be read, for the receipt
+        return record
+
+
+def within_limits(verdicts: list[LineVerdict], unread_from: int | None,
+                  limits: MailLimits) -> list[LineVerdict]:
+    """The verdicts with every command over ``max_commands`` refused, and one verdict for the
+    lines left unread (over ``max_lines``)."""
+    out: list[LineVerdict] = []
+    commands = 0
+    for v in verdicts:
+        if v.command is not None and not isinstance(v.command, Token):
+            commands += 1
+            if commands > limits.max_commands:
+                v = LineVerdict(v.first_line, v.last_line, v.text, None,
+                                f"{quote(v.text)} was not carried out: an email may hold at most "
+                                f"{limits.max_commands} commands. Send it again in another email.")
+        out.append(v)
+    if unread_from is not None:
+        out.append(LineVerdict(unread_from, unread_from, "(this line and all after it)", None,
+                               f"Not read: an email is read up to its first {limits.max_lines} lines. "
+                               "Send the rest in another email."))
+    return out
 
 
 def _verdict_record(v: LineVerdict) -> dict[str, Any]:
@@ -349,10 +374,13 @@ def _verdict_record(v: LineVerdict) -> dict[str, Any]:
     error = v.error
     if secret and error:  # the error quotes the line ("token: s3cret" is not a command ...)
         error = error.replace(quote(v.text), '"TOKEN ********"')
-    return {"first": v.first_line, "last": v.last_line,
-            "text": "TOKEN ********" if secret else v.text,
-            "command": command_to_dict(v.command) if v.command is not None else None,
-            "error": error}
+    record = {"first": v.first_line, "last": v.last_line,
+              "text": "TOKEN ********" if secret else v.text,
+              "command": command_to_dict(v.command) if v.command is not None else None,
+              "error": error}
+    if v.note:
+        record["note"] = v.note
+    return record
 
 
 def _subject_record(subject: str) -> str:
@@ -361,8 +389,8 @@ def _subject_record(subject: str) -> str:
 
 
 def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
-           auth: AuthSettings, max_bytes: int, fresh: dict[str, bytes] | None = None) -> list[Screened]:
-    """Step 2: read, authenticate and parse each pending message."""
+           auth: AuthSettings, limits: MailLimits, fresh: dict[str, bytes] | None = None) -> list[Screened]:
+    """Step 2: read, authenticate and parse each pending message, within ``limits``."""
     active = {p.name for p in state.active_players()}
     book = address_book(state.private.emails, auth, active)
     out = []
@@ -370,14 +398,14 @@ def screen(state_dir: Path, entries: list[LedgerEntry], state: GameState,
         raw = (fresh or {}).get(entry.hash)
         if raw is None:
             raw = archive_path(state_dir, entry.hash).read_bytes()
-        mail = read_message(raw, max_bytes=max_bytes)
-        out.append(_screen_one(entry, mail, state, auth, active, book))
+        mail = read_message(raw, max_bytes=limits.max_bytes, max_lines=limits.max_lines)
+        out.append(_screen_one(entry, mail, state, auth, active, book, limits))
         crashpoint("intake.screened")
     return out
 
 
 def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: AuthSettings,
-                active: set[str], book: dict[str, str]) -> Screened:
+                active: set[str], book: dict[str, str], limits: MailLimits) -> Screened:
     if mail.kind != "normal":
         return Screened(entry, mail, None, "ignored", f"{mail.kind}: never acted on nor answered")
     grammar = grammar_for(state)
@@ -387,8 +415,9 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
         subject = parse_lines([BodyLine(0, strip_subject(mail.subject))], grammar)
         if subject and subject[0].command is not None:
             verdicts = subject + verdicts
+    verdicts = within_limits(verdicts, mail.unread_from, limits)
     if mail.problems and not mail.lines:
-        return Screened(entry, mail, None, "rejected", "; ".join(mail.problems), verdicts)
+        return Screened(entry, mail, None, "rejected", "; ".join(mail.problems))
     player = find_player(state.private.emails, mail.sender, auth, active, book)
     commands = [v for v in verdicts if v.command is not None]
     if player is None:
@@ -396,10 +425,11 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
         if joins and mail.sender:
             sub = Submission(key=entry.hash, player=None, sender=mail.sender, received=entry.received,
                              commands=[LineCommand(v.first_line, v.text, v.command) for v in joins])
-            return Screened(entry, mail, None, "applied", None, verdicts, sub)
+            return Screened(entry, mail, None, "applied", None, joins, sub)
+        # a stranger's lines are never answered: the log keeps the reason, not the lines
         return Screened(entry, mail, None, "rejected",
                         f"{mail.sender or 'the sender'} is not a registered player's address; "
-                        "to join, send JOIN <name> and the Admin will decide", verdicts)
+                        "to join, send JOIN <name> and the Admin will decide")
     if auth.require_token:
         tokens = [v.command.secret for v in commands if isinstance(v.command, Token)]
         problem = check_token(player, tokens, state.private.token_hashes)

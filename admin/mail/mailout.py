@@ -178,7 +178,7 @@ AnswerText = Callable[[compose.LoggedMessage, list[compose.LineResult]], str]
 
 
 def _answer_text(text: AnswerText, m: compose.LoggedMessage, by_ref: compose.EventsByRef | None) -> str:
-    return text(m, compose.judge_lines(m, by_ref))
+    return text(m, compose.cap_results(compose.judge_lines(m, by_ref)))
 
 
 def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[compose.LoggedMessage],
@@ -330,14 +330,15 @@ def _sent_already(game: GameDir, state: GameState, now: datetime) -> tuple[dict[
     """Votes and proposals in mail taken in (``nomopoly fetch``) but not yet applied."""
     from admin.mail.auth import AuthSettings
     from admin.mail.intake import Ledger, screen
+    from admin.mail.limits import MailLimits
 
     settings = game.settings()
     ledger = Ledger.load(game.state_dir / "ledger.yaml")
     auth = AuthSettings.from_dict(settings.section("auth"))
-    max_bytes = int(settings.section("mail").get("max_bytes", 1_000_000))
+    limits = MailLimits.from_settings(settings.section("mail"))
     votes: dict[str, set[int]] = {}
     proposers: set[str] = set()
-    for s in screen(game.state_dir, ledger.pending(now), state, auth, max_bytes):
+    for s in screen(game.state_dir, ledger.pending(now), state, auth, limits):
         if s.status != "applied" or s.player is None:
             continue
         for v in s.verdicts:

@@ -37,6 +37,7 @@ from typing import Literal
 
 from admin.mail.body import (BodyLine, command_lines, decode_bytes, decode_words, html_to_text,
                              strip_subject, unflow)
+from admin.mail.limits import absurd_mime_header, without_mime_headers
 
 __all__ = ["BodyLine", "MailText", "MailKind", "MAX_MIME_DEPTH", "read_message", "decode_words",
            "clean_header", "decode_bytes", "html_to_text", "strip_subject"]
@@ -63,23 +64,28 @@ class MailText:
     lines: tuple[BodyLine, ...]
     problems: tuple[str, ...]
     authentication_results: tuple[str, ...]
+    #: the body line number from which nothing was read (the email is longer than ``max_lines``)
+    unread_from: int | None = None
 
 
-def read_message(raw: bytes, *, max_bytes: int = 1_000_000, fast_path: bool = True) -> MailText:
+def read_message(raw: bytes, *, max_bytes: int = 1_000_000, max_lines: int | None = None,
+                 fast_path: bool = True) -> MailText:
     """Read one raw email. Never raises.
 
-    ``fast_path=False`` forces the general parse for every message; the result is the same
-    (the tests compare the two), only slower."""
+    At most ``max_lines`` lines that may carry commands are kept (``unread_from`` says where the
+    rest begins). ``fast_path=False`` forces the general parse for every message; the result is
+    the same (the tests compare the two), only slower."""
     raw = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
     digest_id = "sha256:" + hashlib.sha256(raw).hexdigest()
     try:
-        return _read(raw, max_bytes, digest_id, fast_path)
+        return _read(raw, max_bytes, max_lines, digest_id, fast_path)
     except Exception as exc:  # a safety net: each step below already guards its own input
         return MailText(digest_id, "", "", "", None, None, (), None, "normal", (),
                         (f"This email could not be read ({type(exc).__name__}).",), ())
 
 
-def _read(raw: bytes, max_bytes: int, digest_id: str, fast_path: bool) -> MailText:
+def _read(raw: bytes, max_bytes: int, max_lines: int | None, digest_id: str,
+          fast_path: bool) -> MailText:
     problems: list[str] = []
     oversize = len(raw) > max_bytes
     if oversize:
@@ -88,15 +94,22 @@ def _read(raw: bytes, max_bytes: int, digest_id: str, fast_path: bool) -> MailTe
             "Send your commands in a shorter plain-text email."
         )
         raw = _header_block(raw, max_bytes)
+    absurd = absurd_mime_header(raw)
+    if absurd:  # refused before the parser sees it: the other headers are read, not the body
+        if not oversize:
+            problems.append(absurd)
+        raw = without_mime_headers(_header_block(raw, max_bytes))
     raw = raw.replace(b"\x00", b"")
-    simple = _parse_simple(raw) if fast_path and not oversize else None
+    simple = _parse_simple(raw) if fast_path and not oversize and not absurd else None
     msg, facts = simple if simple is not None else (_parse(raw, problems), None)
     headers = _headers(msg)
     subject = clean_header(decode_words(_one(headers, "subject") or ""))
     lines: tuple[BodyLine, ...] = ()
+    unread_from = None
     if not oversize and msg is not None:
-        text = _simple_text(msg, facts, problems) if facts is not None else _body_text(msg, problems)
-        lines = command_lines(text)
+        text = "" if absurd else (_simple_text(msg, facts, problems) if facts is not None
+                                  else _body_text(msg, problems))
+        lines, unread_from = command_lines(text, max_lines=max_lines)
         if not any(line.text.strip() for line in lines):
             stripped = strip_subject(subject)
             lines = (BodyLine(0, stripped),) if stripped else ()
@@ -115,6 +128,7 @@ def _read(raw: bytes, max_bytes: int, digest_id: str, fast_path: bool) -> MailTe
         lines=lines,
         problems=tuple(problems),
         authentication_results=tuple(headers.get("authentication-results", [])),
+        unread_from=unread_from,
     )
 
 

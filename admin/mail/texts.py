@@ -48,6 +48,10 @@ def _lines_block(results: list[LineResult]) -> list[str]:
     return out
 
 
+def _problems_block(message: LoggedMessage) -> list[str]:
+    return [f"  (Not all of it could be read. {p})" for p in message.problems]
+
+
 def _count(results: list[LineResult]) -> str:
     order: list[Verdict] = ["done", "understood", "not done", "no result", "not understood"]
     counts = [f"{sum(r.verdict == v for r in results)} {v}" for v in order
@@ -63,6 +67,7 @@ def receipt_text(*, player: str, message: LoggedMessage, results: list[LineResul
         "",
         f"this answers your email {subject}, received {message.received}.",
         f"It was read in update {update} (week {week}, {slot}). Line by line:",
+        *_problems_block(message),
         "",
         *_lines_block(results),
         "",

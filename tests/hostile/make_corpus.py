@@ -184,6 +184,31 @@ def proposal_bomb(sender: str) -> bytes:
                   + b"PROPOSE Never ends" + CRLF + b"ADD RULE VI: x" + CRLF)
 
 
+def hundred_thousand_commands(sender: str) -> bytes:
+    """100,000 lines ``BUY 9`` (600 KB): read up to the line limit, carried out up to the command limit."""
+    return _plain(sender, "hundred-thousand-commands", (b"BUY 9" + CRLF) * 100_000)
+
+
+def hundred_thousand_junk(sender: str) -> bytes:
+    """100,000 lines of junk (each a different word): the receipt must stay small."""
+    return _plain(sender, "hundred-thousand-junk", b"".join(b"zq%d" % i + CRLF for i in range(100_000)))
+
+
+def rfc2231_content_type(sender: str) -> bytes:
+    """A Content-Type with 20,000 RFC 2231 parameter segments (460 KB): refused before parsing."""
+    params = b"".join(b"; name*%d*=utf-8''a%%41" % i for i in range(20_000))
+    return (_headers(sender, b"rfc2231", "hostile-rfc2231@test.invalid",
+                     [b"Content-Type: text/plain" + params]) + CRLF + b"STATUS" + CRLF)
+
+
+def long_part_headers(sender: str) -> bytes:
+    """Two hundred parts, each with a 2 KB Content-Disposition."""
+    part = (b"--p" + CRLF + b"Content-Type: text/plain" + CRLF + b"Content-Disposition: inline; "
+            + b"; ".join(b"x%d=y" % i for i in range(300)) + CRLF + CRLF + b"STATUS" + CRLF)
+    return (_headers(sender, b"long part headers", "hostile-long-part-headers@test.invalid",
+                     [b"Content-Type: multipart/mixed; boundary=\"p\""]) + CRLF + part * 200 + b"--p--" + CRLF)
+
+
 CORPUS: dict[str, Callable[[str], bytes]] = {
     "huge-mail": huge_mail, "deep-mime-nesting": deep_mime, "zip-bomb": zip_bomb,
     "ten-thousand-lines": many_commands, "nul-bytes": nul_bytes, "invalid-utf8": invalid_utf8,
@@ -192,6 +217,8 @@ CORPUS: dict[str, Callable[[str], bytes]] = {
     "html-only": html_only, "binary-garbage": binary_garbage, "no-sender": no_sender, "empty": empty,
     "spoofed-sender": spoofed_sender,
     "proposal-bomb": proposal_bomb,
+    "hundred-thousand-commands": hundred_thousand_commands, "hundred-thousand-junk": hundred_thousand_junk,
+    "rfc2231-content-type": rfc2231_content_type, "long-part-headers": long_part_headers,
 }
 
 
