@@ -15,7 +15,7 @@ import pytest
 from admin import jobs
 from admin.errors import StateError
 from admin.game import GameDir
-from admin.mail.auth import AuthSettings, hash_token
+from admin.mail.auth import AuthSettings, check_dkim, hash_token
 from admin.mail.intake import Ledger, LedgerEntry, archive_path
 from admin.store import load_json
 
@@ -263,6 +263,8 @@ PASSES = {
     "spf pass": [f"{AUTHSERV}; spf=pass smtp.mailfrom=alice@example.org"],
     "dkim fail, spf pass": [f"{AUTHSERV};\r\n dkim=fail header.d=example.org;\r\n spf=pass smtp.mailfrom=example.org"],
     "authserv-id in another case": ["MX.Admin.Example; dkim=pass header.d=example.org"],
+    "OpenDKIM's comment with a semicolon": [
+        f"{AUTHSERV}; dkim=pass (2048-bit key; unprotected) header.d=example.org header.i=@example.org"],
 }
 FAILS = {
     "dkim and spf fail": [f"{AUTHSERV}; dkim=fail header.d=example.org; spf=fail smtp.mailfrom=example.org"],
@@ -273,7 +275,49 @@ FAILS = {
     "pass for a look-alike domain": [f"{AUTHSERV}; dkim=pass header.d=ample.org"],
     "no header at all": [],
     "a prefix of the authserv-id": ["mx.admin.example.evil.example; dkim=pass header.d=example.org"],
+    "a pass inside a quoted reason": [
+        f'{AUTHSERV}; dkim=fail reason="x;dkim=pass header.d=example.org x" header.d=example.org'],
 }
+
+#: Authentication-Results as real servers write them (genuine) and as a sender forges them,
+#: checked without an update: (header values top first, sender, whether the email may act)
+DKIM_CASES = {
+    "plain dkim pass": ([f"{AUTHSERV}; dkim=pass header.d=example.org"], True),
+    "a version after the authserv-id": ([f"{AUTHSERV} 1; dkim=pass header.d=example.org"], True),
+    "OpenDKIM's job id": ([f"{AUTHSERV}/4A1B2C3D; dkim=pass header.d=example.org"], True),
+    "OpenDKIM's key comment": ([f"{AUTHSERV}; dkim=pass (2048-bit key; unprotected) header.d=example.org "
+                                "header.i=@example.org header.b=\"AbC/dEf+\""], True),
+    "folded over lines": ([f"{AUTHSERV};\r\n\tdkim=pass\r\n\t header.d=example.org"], True),
+    "spf pass with the full address": ([f"{AUTHSERV}; spf=pass smtp.mailfrom=alice@example.org"], True),
+    "dkim pass for a parent domain, mail from a subdomain": (
+        [f"{AUTHSERV}; dkim=pass header.d=example.org"], True),
+    "a comment carrying a pass": ([f"{AUTHSERV}; dkim=fail (;dkim=pass header.d=example.org ) "
+                                   "header.d=evil.example"], False),
+    "a quoted string carrying a pass": ([f'{AUTHSERV}; dkim=fail reason=";dkim=pass header.d=example.org x" '
+                                         "header.d=evil.example"], False),
+    "a comment in the authserv-id": ([f"mx.evil.example ({AUTHSERV}); dkim=pass header.d=example.org"], False),
+    "a pass without a domain": ([f"{AUTHSERV}; dkim=pass"], False),
+    "a pass for a look-alike domain": ([f"{AUTHSERV}; dkim=pass header.d=ample.org"], False),
+    "a pass for the domain as a prefix": ([f"{AUTHSERV}; dkim=pass header.d=example.org.evil.example"], False),
+    "another method's pass": ([f"{AUTHSERV}; dkim=fail header.d=example.org; x-fake=pass header.d=example.org"],
+                              False),
+    "dmarc pass alone": ([f"{AUTHSERV}; dmarc=pass header.from=example.org"], False),
+    "neutral dkim": ([f"{AUTHSERV}; dkim=neutral header.d=example.org"], False),
+    "the admin's server below a forged header": (
+        [f"{AUTHSERV}; dkim=fail header.d=example.org", f"{AUTHSERV}; dkim=pass header.d=example.org"], False),
+    "a job id on another server": (["mx.evil.example/ABC; dkim=pass header.d=example.org"], False),
+    "unparseable garbage with a pass in it": ([f"{AUTHSERV}; ;; dkim==pass header.d=example.org ((("], False),
+    "none at all": ([f"{AUTHSERV}; none"], False),
+}
+
+
+@pytest.mark.parametrize("case", DKIM_CASES)
+def test_authentication_results_are_read_by_rfc_8601(case):
+    headers, passes = DKIM_CASES[case]
+    settings = AuthSettings(require_dkim=True, authserv_id=AUTHSERV)
+    sender = "alice@mail.example.org" if "subdomain" in case else "alice@example.org"
+    problem = check_dkim(sender, headers, settings)
+    assert (problem is None) == passes, problem
 
 
 @pytest.mark.parametrize("results", PASSES.values(), ids=PASSES.keys())

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
+import authres
+
 from admin.errors import StateError
 
-_RESULT = re.compile(r"\b(dkim|spf)=(\w+)", re.IGNORECASE)
-_DOMAIN = re.compile(r"(?:header\.d|header\.i|smtp\.mailfrom|header\.from)=@?([^\s;]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -98,19 +97,40 @@ def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str]) 
 def check_dkim(sender: str, results: Sequence[str], settings: AuthSettings) -> str | None:
     """None if the admin's server recorded dkim=pass or spf=pass for the sender's domain.
 
-    Only the topmost Authentication-Results header that carries the admin's authserv-id counts:
-    the admin's server adds its header above everything the sender wrote, so a header lower down
-    claiming the same authserv-id is a forgery (RFC 8601, section 5)."""
+    Each header is parsed by the grammar of RFC 8601 (the ``authres`` library), so a version
+    (``mx.example.org 1;``), comments and quoted strings (``(2048-bit key; unprotected)``,
+    ``reason="...;dkim=pass ..."``) are read as what they are and cannot smuggle in a result.
+    Only the topmost header that carries the admin's authserv-id counts (OpenDKIM may append a
+    job id: ``mx.example.org/4A1B2C3D``): the admin's server adds its header above everything the
+    sender wrote, so a header lower down claiming the same authserv-id is a forgery (RFC 8601,
+    section 5). A header that does not parse is not the admin's server's."""
     domain = sender.rpartition("@")[2].lower()
     wanted = (settings.authserv_id or "").lower()
-    ours = next((h for h in results if h.split(";", 1)[0].strip().lower() == wanted), None)
-    if ours is not None:
-        for clause in ours.split(";")[1:]:
-            m = _RESULT.search(clause)
-            d = _DOMAIN.search(clause)
-            if m and m.group(2).lower() == "pass" and d:
-                found = d.group(1).lower().rpartition("@")[2]
+    ours = next((parsed for parsed in map(_parse_results, results)
+                 if parsed is not None and _serv_id(parsed) == wanted), None)
+    for result in ours.results if ours is not None else ():
+        if result.method.lower() not in ("dkim", "spf") or (result.result or "").lower() != "pass":
+            continue
+        for prop in result.properties:
+            if f"{prop.type}.{prop.name}".lower() in _DOMAIN_PROPERTIES:
+                found = str(prop.value).lower().rpartition("@")[2]
                 if found == domain or domain.endswith("." + found):
                     return None
     return (f"this game requires your mail server to pass DKIM or SPF for {domain}, and "
             f"{settings.authserv_id or 'the Admin'}'s server recorded no pass")
+
+
+#: the properties of a dkim or spf result that name the domain that passed
+_DOMAIN_PROPERTIES = frozenset({"header.d", "header.i", "smtp.mailfrom", "header.from"})
+
+
+def _parse_results(header: str) -> authres.AuthenticationResultsHeader | None:
+    try:
+        return authres.AuthenticationResultsHeader.parse_value(" ".join(header.split()))
+    except Exception:  # authres raises its own SyntaxError subclasses, and others on odd input
+        return None
+
+
+def _serv_id(parsed: authres.AuthenticationResultsHeader) -> str:
+    """The authserv-id, without the job id OpenDKIM may append (``host/JOBID``)."""
+    return str(parsed.authserv_id or "").lower().split("/", 1)[0]
