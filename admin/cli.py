@@ -85,13 +85,20 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, n
     for ev in outcome.events:
         if ev.text and ev.kind in ("winner", "loop-guard", "join"):
             click.echo(f"  {ev.text}")
+    site_error = None
     if not dry_run and not no_site:
-        _build(game, None, state=outcome.state)
+        try:
+            _build(game, None, state=outcome.state)
+        except NomopolyError as exc:  # the update is saved: its mail still goes out
+            site_error = exc
+            click.echo(f"error: update {outcome.update} is saved, but {exc}", err=True)
     if not dry_run and not no_mail:
         from admin.mail.mailout import mail_out
 
         # the update is committed: mail trouble is reported, and `nomopoly mail-out` retries it
         click.echo(mail_out(game, outcome.update, state=outcome.state).summary())
+    if site_error is not None:
+        sys.exit(site_error.exit_code)
 
 
 @cli.command()

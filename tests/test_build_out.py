@@ -3,7 +3,7 @@
 import pytest
 
 from admin.errors import StateError
-from admin.site.build import build_site
+from admin.site.build import build, build_site
 from fixtures.browser import make_game
 
 
@@ -35,3 +35,40 @@ def test_an_empty_folder_and_a_site_built_before_are_built_into(game, tmp_path):
     out.mkdir()
     assert (build_site(game, out) / "index.html").is_file()
     assert (build_site(game, out) / "index.html").is_file()  # its own site: rebuilt in place
+
+
+def test_what_a_killed_build_left_is_removed_by_the_next(game):
+    site = build_site(game)
+    stale_new = game.root / ".site.new-k1ll3d"
+    (stale_new / "players").mkdir(parents=True)
+    (stale_new / "index.html").write_text("half a page")
+    stale_old = game.root / ".site.old-k1ll3d"
+    (stale_old / "site").mkdir(parents=True)
+    build_site(game)
+    assert not stale_new.exists() and not stale_old.exists()
+    assert (site / "index.html").is_file()
+
+
+def test_a_site_taken_away_by_a_killed_swap_is_put_back_before_the_build(game):
+    site = build_site(game)
+    old = game.root / ".site.old-k1ll3d"
+    old.mkdir()
+    site.rename(old / "site")  # killed between taking the old site away and moving the new one in
+    report = build(game)
+    assert not old.exists() and (site / "index.html").is_file()
+    assert report.rendered == [] and report.kept == report.files  # the old site was there to keep
+
+
+def test_a_build_that_cannot_write_says_so_and_leaves_the_old_site(game, monkeypatch):
+    site = build_site(game)
+    before = (site / "index.html").read_bytes()
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("admin.site.build._copy_static", full)
+    with pytest.raises(StateError, match=r"could not build the site into .*No space left on device.*"
+                                         r"the old site is still there.*nomopoly build"):
+        build_site(game)
+    assert (site / "index.html").read_bytes() == before
+    assert not list(game.root.glob(".site.new-*"))

@@ -185,6 +185,48 @@ def test_a_full_disk_is_reported_as_one_clear_error_and_leaves_no_temp_files(dis
         assert temps == [], (leave, temps)
 
 
+def _free(mount: Path) -> int:
+    st = os.statvfs(mount)
+    return st.f_bavail * st.f_frsize
+
+
+def test_a_full_disk_during_the_site_build_keeps_the_update_sends_its_mail_and_says_what_to_do(tmp_path):
+    """The state is committed, then the site build runs out of space: one clear error, exit 1, the
+    mail still goes out, no half-built folder is left, and ``nomopoly build`` finishes the job."""
+    if not _can_mount():
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        game = make_game(mount / "game")
+        week_one_mail(game, 3)
+        subprocess.run(["cp", "-a", str(game.root), str(mount / "probe")], check=True)
+        free = _free(mount)
+        assert nomopoly(mount / "probe", "update", "--at", CUTOFF, "--no-site").returncode == 0
+        needed = free - _free(mount)  # what the update and its mail take, without the site
+        subprocess.run(["rm", "-rf", str(mount / "probe")], check=True)
+        filler = _fill(mount, needed + 32768)  # the site (about 200 kB) does not fit
+        run = nomopoly(game.root, "update", "--at", CUTOFF)
+        COUNTS["faults: disk full during the site build"] += 1
+        assert run.returncode == 1, run.stdout + run.stderr
+        assert "Traceback" not in run.stderr, run.stderr[-2000:]
+        assert "update 1 is saved, but could not build the site" in run.stderr, run.stderr
+        assert "No space left on device" in run.stderr and "run `nomopoly build`" in run.stderr
+        assert GameDir(game.root).load().update == 1
+        assert "message(s) queued" in run.stdout or "sent" in run.stdout, run.stdout
+        assert list((game.root / "state" / "outbox").rglob("*.eml")), "the mail-out was skipped"
+        assert not list(game.root.glob(".site.*-*")), "a half-built site folder was left"
+        filler.unlink()
+        again = nomopoly(game.root, "build")
+        assert again.returncode == 0 and (game.root / "site" / "index.html").is_file(), again.stderr
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
 def _no_outbox(snap: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in snap.items() if not k.startswith("state/outbox/")}
 

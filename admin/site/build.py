@@ -9,16 +9,19 @@ bundled ones; a game's template may extend the bundled one of the same name as
 
 from __future__ import annotations
 
+import fcntl
+import glob
 import hashlib
 import json
 import os
 import shutil
 import tempfile
 import time
+from contextlib import contextmanager
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import jinja2
 
@@ -155,24 +158,58 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
     env.filters["money"] = lambda value: money(value, state.currency)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
-    try:
-        os.chmod(tmp, 0o755)
-        w = Writer(env, site, tmp, out if out.is_dir() else None, _sources(game), full)
-        render_all(w)
-        _copy_static(game, tmp)
-        (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
-        manifest = {"format": MANIFEST_FORMAT, "pages": w.manifest}
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False)
-                                    + "\n", encoding="utf-8")
-        _swap_in(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    with _build_lock(out):
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+        except OSError as exc:
+            raise _not_built(out, exc) from exc
+        try:
+            os.chmod(tmp, 0o755)
+            w = Writer(env, site, tmp, out if out.is_dir() else None, _sources(game), full)
+            render_all(w)
+            _copy_static(game, tmp)
+            (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
+            manifest = {"format": MANIFEST_FORMAT, "pages": w.manifest}
+            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False)
+                                        + "\n", encoding="utf-8")
+            _swap_in(tmp, out)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise _not_built(out, exc) from exc
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     report = w.report
     report.out, report.seconds = out, time.perf_counter() - started
     return report
+
+
+def _not_built(out: Path, exc: OSError) -> StateError:
+    return StateError(f"could not build the site into {out} ({exc.strerror or exc}); the game's state "
+                      "is not affected and the old site is still there; free some disk space or fix "
+                      "permissions, then run `nomopoly build`")
+
+
+@contextmanager
+def _build_lock(out: Path) -> Iterator[None]:
+    """One build of ``out`` at a time (a second waits for the first). Under the lock no other
+    build is running, so what a killed build left next to ``out`` is removed: its unfinished
+    ``.site.new-*`` folder, and a ``.site.old-*`` one (put back first if ``out`` was taken away
+    and not yet replaced)."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(out.parent / f".{out.name}.lock", "a+")
+    except OSError as exc:
+        raise _not_built(out, exc) from exc
+    with fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        for left in sorted(out.parent.glob(f".{glob.escape(out.name)}.old-*")):
+            if not out.exists() and (left / "site").is_dir():
+                os.rename(left / "site", out)
+            shutil.rmtree(left, ignore_errors=True)
+        for left in out.parent.glob(f".{glob.escape(out.name)}.new-*"):
+            shutil.rmtree(left, ignore_errors=True)
+        yield
 
 
 def read_cache(path: Path) -> dict[str, Any]:
