@@ -290,3 +290,8 @@ def main() -> None:
     except NomopolyError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:  # a file the jobs did not expect to fail (each write they expect says more)
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"error: {where}{exc.strerror or exc}; fix the file's permissions, the disk or the "
+                   "path and run again (a game's state is only ever replaced whole)", err=True)
+        sys.exit(1)

@@ -103,8 +103,12 @@ class GameDir:
     @contextmanager
     def lock(self, wait: bool = False) -> Iterator[None]:
         """One writer at a time; a second update fails at once with a clear error (or waits)."""
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        fh = open(self.state_dir / ".lock", "a+")
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            fh = open(self.state_dir / ".lock", "a+")
+        except OSError as exc:
+            raise StateError(f"cannot write in {self.state_dir} ({exc.strerror or exc}); nothing was "
+                             "changed; make the folder writable (or free some space) and run again") from None
         try:
             try:
                 fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))

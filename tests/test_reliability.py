@@ -227,6 +227,25 @@ def test_a_full_disk_during_the_site_build_keeps_the_update_sends_its_mail_and_s
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+def test_a_read_only_state_folder_is_one_clear_error_and_changes_nothing(game_dir):
+    if os.geteuid() != 0:
+        pytest.skip("a read-only bind mount needs root (as root, file permissions do not stop writes)")
+    week_one_mail(game_dir, 3)
+    state = game_dir.root / "state"
+    before = state_only(game_dir.root)
+    if subprocess.run(["mount", "--bind", str(state), str(state)], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount here")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(state)], check=True)
+        run = nomopoly(game_dir.root, "update", "--at", CUTOFF, "--no-site")
+    finally:
+        subprocess.run(["umount", "-l", str(state)], check=False)
+    COUNTS["faults: read-only state folder"] += 1
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert "cannot write in" in run.stderr and "Read-only file system" in run.stderr, run.stderr
+    assert state_only(game_dir.root) == before
+
+
 def _no_outbox(snap: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in snap.items() if not k.startswith("state/outbox/")}
 
