@@ -9,6 +9,7 @@ are printed in the terminal summary, with or without ``-s``.
 from __future__ import annotations
 
 import collections
+from xml.etree import ElementTree
 import hashlib
 import os
 import subprocess
@@ -420,7 +421,8 @@ BOUNDED = {"hundred-thousand-commands": "read up to its first 500 lines",
            "hundred-thousand-junk": "read up to its first 500 lines",
            "rfc2231-content-type": "Content-Type header of", "ten-thousand-lines": "read up to its first"}
 NOT_FROM_A_PLAYER = {"spoofed-sender", "header-injection", "invalid-utf8", "binary-garbage",
-                     "no-sender", "empty"}
+                     "no-sender", "empty", "from-two-addresses", "from-list", "from-encoded-domain",
+                     "out-of-office"}
 
 
 @pytest.fixture(scope="module")
@@ -436,6 +438,8 @@ def test_a_hostile_email_gets_a_verdict_and_the_update_site_and_mail_out_survive
     for sub in ("new", "cur", "tmp"):
         (inbox / sub).mkdir(parents=True, exist_ok=True)
     (inbox / "new" / f"1793786400.M1P1.{name}").write_bytes(corpus[name].read_bytes())  # 2026-11-04 10:00Z
+    with game_dir.settings_path.open("a") as fh:  # a site URL: the build writes the Atom feed too
+        fh.write('\n[site]\nurl = "https://games.example.org/hostile"\n')
     deliver(inbox, "bob@example.org", "STATUS\n", "2026-11-04T11:00:00+00:00", message_id="<ok@test.invalid>")
 
     run = nomopoly(game_dir.root, "update", "--at", CUTOFF)  # builds the site and sends the mail too
@@ -471,6 +475,10 @@ def test_a_hostile_email_gets_a_verdict_and_the_update_site_and_mail_out_survive
     for page in (game_dir.root / "site").rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         assert "Bcc: victim" not in text and "<script>alert" not in text, page
+        assert not any(c in text for c in "\x1b\x07\u202e"), f"{name}: a control character in {page}"
+    if name == "out-of-office":
+        assert entry.status == "ignored", entry
+    ElementTree.parse(game_dir.root / "site" / "feed.atom")  # still well-formed XML
     for eml in game_dir.state_dir.rglob("*.eml"):
         if "/mail/" in eml.as_posix() and "outbox" not in eml.as_posix():
             continue  # the archive holds the raw input itself

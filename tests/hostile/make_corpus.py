@@ -209,6 +209,40 @@ def long_part_headers(sender: str) -> bytes:
                      [b"Content-Type: multipart/mixed; boundary=\"p\""]) + CRLF + part * 200 + b"--p--" + CRLF)
 
 
+def _address(sender: str) -> bytes:
+    return sender.split("<")[-1].strip(">").encode()
+
+
+def from_two_addresses(sender: str) -> bytes:
+    """``From: alice@example.org <mallory@evil.example>``: a player's address as a display name."""
+    return _plain(_address(sender).decode() + " <mallory@evil.example>", "from-two-addresses", b"BUY" + CRLF)
+
+
+def from_list(sender: str) -> bytes:
+    """``From: alice@example.org;mallory@evil.example``: two addresses run together."""
+    return _plain(_address(sender).decode() + ";mallory@evil.example", "from-list", b"BUY" + CRLF)
+
+
+def from_encoded_domain(sender: str) -> bytes:
+    """``From: alice@=?utf-8?q?example.org?=``: the domain in an encoded word."""
+    local, _, domain = _address(sender).decode().partition("@")
+    return _plain(f"{local}@=?utf-8?q?{domain}?=", "from-encoded-domain", b"BUY" + CRLF)
+
+
+def out_of_office(sender: str) -> bytes:
+    """An out-of-office reply with ``Precedence: auto_reply`` and no In-Reply-To."""
+    return _plain(sender, "out-of-office", b"I am away until Monday." + CRLF + b"STATUS" + CRLF,
+                  extra=[b"Precedence: auto_reply", b"X-Autoreply: yes"], subject=b"Out of office")
+
+
+def control_characters(sender: str) -> bytes:
+    """ESC, BEL and a right-to-left override in a square's name and a proposal's title."""
+    return _plain(sender, "control-characters",
+                  "NAME 3 Evil[31m ‮Street".encode() + CRLF
+                  + "PROPOSE Title ]0;x ‮gnirts".encode() + CRLF + b"Some text." + CRLF
+                  + b"END" + CRLF)
+
+
 CORPUS: dict[str, Callable[[str], bytes]] = {
     "huge-mail": huge_mail, "deep-mime-nesting": deep_mime, "zip-bomb": zip_bomb,
     "ten-thousand-lines": many_commands, "nul-bytes": nul_bytes, "invalid-utf8": invalid_utf8,
@@ -219,6 +253,8 @@ CORPUS: dict[str, Callable[[str], bytes]] = {
     "proposal-bomb": proposal_bomb,
     "hundred-thousand-commands": hundred_thousand_commands, "hundred-thousand-junk": hundred_thousand_junk,
     "rfc2231-content-type": rfc2231_content_type, "long-part-headers": long_part_headers,
+    "from-two-addresses": from_two_addresses, "from-list": from_list, "from-encoded-domain": from_encoded_domain,
+    "out-of-office": out_of_office, "control-characters": control_characters,
 }
 
 
