@@ -82,7 +82,7 @@ def test_a_strangers_email_leaves_only_its_reason_in_the_log(game_dir):
     logged = _log_messages(game_dir)
     assert logged["mallory@evil.example"]["status"] == "rejected"
     assert logged["mallory@evil.example"]["lines"] == []
-    assert [line["text"] for line in logged["newbie@example.net"]["lines"]] == ["JOIN Newbie"]
+    assert [line["text"] for line in logged["newbie@example.net"]["lines"]] == ["Hello!", "JOIN Newbie", "BUY 9"]
 
 
 def _mime_mail(params: str) -> bytes:

@@ -425,7 +425,7 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
         if joins and mail.sender:
             sub = Submission(key=entry.hash, player=None, sender=mail.sender, received=entry.received,
                              commands=[LineCommand(v.first_line, v.text, v.command) for v in joins])
-            return Screened(entry, mail, None, "applied", None, joins, sub)
+            return Screened(entry, mail, None, "applied", None, verdicts, sub)
         # a stranger's lines are never answered: the log keeps the reason, not the lines
         return Screened(entry, mail, None, "rejected",
                         f"{mail.sender or 'the sender'} is not a registered player's address; "
