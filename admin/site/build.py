@@ -192,17 +192,18 @@ def _not_built(out: Path, exc: OSError) -> StateError:
 
 @contextmanager
 def _build_lock(out: Path) -> Iterator[None]:
-    """One build of ``out`` at a time (a second waits for the first). Under the lock no other
-    build is running, so what a killed build left next to ``out`` is removed: its unfinished
+    """One build into ``out``'s folder at a time (a second waits for the first; the lock is on
+    the folder itself, so no lock file is left beside the site). Under the lock no other build
+    is running, so what a killed build left next to ``out`` is removed: its unfinished
     ``.site.new-*`` folder, and a ``.site.old-*`` one (put back first if ``out`` was taken away
     and not yet replaced)."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(out.parent / f".{out.name}.lock", "a+")
+        fd = os.open(out.parent, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         raise _not_built(out, exc) from exc
-    with fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         for left in sorted(out.parent.glob(f".{glob.escape(out.name)}.old-*")):
             if not out.exists() and (left / "site").is_dir():
                 os.rename(left / "site", out)
@@ -210,6 +211,8 @@ def _build_lock(out: Path) -> Iterator[None]:
         for left in out.parent.glob(f".{glob.escape(out.name)}.new-*"):
             shutil.rmtree(left, ignore_errors=True)
         yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def read_cache(path: Path) -> dict[str, Any]:
