@@ -1,7 +1,7 @@
 """The typed command language: what a player's email (or the admin) asks the engine to do.
 
 The grammar in :mod:`admin.mail.grammar` turns lines of text into these; the engine only ever
-sees these. The core has three (STATUS, JOIN, TOKEN); each mechanic declares its own next to its
+sees these. The core has four (STATUS, HELP, JOIN, TOKEN); each mechanic declares its own next to its
 handler and registers it with :func:`command_type`. Each command serialises to a plain dict (``{"cmd": "buy", "square": 14}``) for the
 update log, and back, so a replay feeds the engine exactly what the original update fed it.
 """
@@ -36,11 +36,19 @@ class Token:
     cmd: ClassVar[str] = "token"
 
 
+@dataclass(frozen=True)
+class Help:
+    """``HELP`` or ``HELP <command>``: the commands the rules in force allow, in the reply."""
+
+    topic: str | None = None
+    cmd: ClassVar[str] = "help"
+
+
 #: Any command: a frozen dataclass with a class attribute ``cmd`` naming it.
 Command = Any
 
 #: Every command type by name: the core's own, and each mechanic's (added by :func:`command_type`).
-COMMAND_TYPES: dict[str, type] = {c.cmd: c for c in (Status, Join, Token)}
+COMMAND_TYPES: dict[str, type] = {c.cmd: c for c in (Status, Join, Token, Help)}
 
 
 def command_type(cls: type) -> type:

@@ -51,6 +51,13 @@ class CommandSpec:
     voluntary: bool = True
     #: its place in a "Valid commands" list (lower first; the core's STATUS, JOIN, TOKEN: 70-90)
     listing: int = 100
+    #: what it does, in one sentence (the how-to-play page and HELP)
+    summary: str = ""
+    #: a line a player could send (the how-to-play page and HELP)
+    example: str = ""
+    #: the rules it comes from, as the module numbers them (a game that numbers them its own way
+    #: is cited by its module's rules instead)
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from admin.engine.commands import Command, Join
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
 from admin.engine.events import Event, Ruling
+from admin.engine.howto import help_lines
 from admin.engine.module import Mechanic, Registry, ordered
 from admin.engine.rulings import apply_ruling
 from admin.engine.schedule import slot_of
@@ -164,6 +165,10 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
         return  # checked by authentication before the update; nothing to do here
     if cmd.cmd == "status":
         ctx.emit("status", None, player=name, ref=ref, private=_status_text(ctx, player))
+        return
+    if cmd.cmd == "help":  # one event a command, each a line of the reply
+        for line in help_lines(ctx.state, ctx.registry, cmd.topic):
+            ctx.emit("help", None, player=name, ref=ref, private=line)
         return
     if cmd.cmd == "join":
         ctx.emit("action", None, player=name, ok=False, ref=ref,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from admin.engine.commands import SECRET_COMMANDS, Command, Join, Status, Token
+from admin.engine.commands import SECRET_COMMANDS, Command, Help, Join, Status, Token
 from admin.engine.syntax import (  # noqa: F401 - the parsers' helpers, importable from here too
     MAX_NAME, MAX_QUOTE, name_arg, no_args, parse_card_arg, parse_proposal, parse_square, quote,
 )
@@ -303,6 +303,10 @@ def _status(rest: str, line: BodyLine) -> Command:
     return Status()
 
 
+def _help(rest: str, line: BodyLine) -> Command:
+    return Help(" ".join(rest.split()).upper() or None)
+
+
 def _join(rest: str, line: BodyLine) -> Command:
     return Join(name_arg(rest, "your name", "JOIN Ada Lovelace"))
 
@@ -321,6 +325,7 @@ def _end(rest: str, line: BodyLine) -> Command:
 
 def _core(g: Grammar) -> None:
     g.register("STATUS", _status, "STATUS", rank=70)
+    g.register("HELP", _help, "HELP [command]", rank=75)
     g.register("JOIN", _join, "JOIN <name>", rank=80)
     g.register("TOKEN", _token, "TOKEN <secret>", secret="token" in SECRET_COMMANDS, rank=90)
     g.register("END", _end)

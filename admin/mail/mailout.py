@@ -378,6 +378,18 @@ def _reminders(game: GameDir, ms: MailSettings, state: GameState, due: datetime,
     return out
 
 
+def _help_now(state: GameState, m: compose.LoggedMessage,
+              results: list[compose.LineResult]) -> list[compose.LineResult]:
+    """HELP needs no update: an ack answers it at once, with the rules in force now."""
+    from admin.engine.howto import help_lines
+    from admin.mechanics import REGISTRY
+
+    topics = {line.first: line.command.get("topic") for line in m.lines
+              if line.command is not None and line.command.get("cmd") == "help"}
+    return [replace(r, verdict="done", details=tuple(help_lines(state, REGISTRY, topics[r.first])))
+            if r.first in topics and r.verdict == "understood" else r for r in results]
+
+
 def ack(game: GameDir, screened: list[Screened], state: GameState | None = None) -> DeliveryReport:
     """Right after a fetch: answer each email that will be acted on with its parse verdicts
     (the results come with the update). Does not take the game's lock: call it inside or after
@@ -389,8 +401,8 @@ def ack(game: GameDir, screened: list[Screened], state: GameState | None = None)
     due = deadline(game, state)
 
     def text(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
-        return texts.ack_text(player=m.player or "", message=m, results=results, deadline=due,
-                              **ms.text_args())
+        return texts.ack_text(player=m.player or "", message=m, results=_help_now(state, m, results),
+                              deadline=due, **ms.text_args())
 
     messages = [compose.LoggedMessage.from_record(s.log_record()) for s in screened]
     acks, notes = _answers(game, ms, state, messages, None, "ack", text)

@@ -22,7 +22,7 @@ FOOTER_HINT = ("Send commands to the game in a new email or a reply, one per lin
 def footer(title: str, site_url: str) -> str:
     lines = ["-- ", title]
     if site_url:
-        lines.append(site_url + "/")
+        lines += [site_url + "/", f"How to play (every command, HELP by mail): {site_url}/howto.html"]
     return "\n".join(lines) + "\n"
 
 

@@ -78,8 +78,12 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     Private = CardsPrivate
 
     def commands(self):
-        return (CommandSpec("PLACE", Place, place, _parse_place, "PLACE <card> ON <square>", listing=30),
-                CommandSpec("BURY", Bury, bury, _parse_bury, "BURY <card>", private=True, listing=40))
+        return (CommandSpec("PLACE", Place, place, _parse_place, "PLACE <card> ON <square>", listing=30,
+                            summary="put a card from your hand on a square, where it changes the rent",
+                            example="PLACE KD ON 14", rules=("XIV.3",)),
+                CommandSpec("BURY", Bury, bury, _parse_bury, "BURY <card>", private=True, listing=40,
+                            summary="bury a card from your hand under the square you stand on (only "
+                                    "you are told)", example="BURY 7S", rules=("XIV.6",)))
 
     def on_player_added(self, state, player) -> None:
         self.private_of(state).hands.setdefault(player.name, [])

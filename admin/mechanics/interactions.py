@@ -67,10 +67,16 @@ class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
     Private = SealedAnswers
 
     def commands(self):
-        return (CommandSpec("ACCEPT", Answer, give_answer, _accept, "ACCEPT <number>", listing=200),
-                CommandSpec("DECLINE", Answer, give_answer, _decline, "DECLINE <number>", listing=201),
-                CommandSpec("BID", Answer, give_answer, _bid, "BID <number> <amount>", listing=202),
-                CommandSpec("ANSWER", Answer, give_answer, _answer, "ANSWER <number> <text>", listing=203))
+        return (CommandSpec("ACCEPT", Answer, give_answer, _accept, "ACCEPT <number>", listing=200,
+                            summary="say yes to an offer the game put to you (its number is in your results)",
+                            example="ACCEPT 12"),
+                CommandSpec("DECLINE", Answer, give_answer, _decline, "DECLINE <number>", listing=201,
+                            summary="say no to an offer the game put to you", example="DECLINE 12"),
+                CommandSpec("BID", Answer, give_answer, _bid, "BID <number> <amount>", listing=202,
+                            summary="a sealed bid in an open auction (nobody sees it until it closes)",
+                            example="BID 12 150"),
+                CommandSpec("ANSWER", Answer, give_answer, _answer, "ANSWER <number> <text>", listing=203,
+                            summary="answer a question the game put to you", example="ANSWER 12 hit"))
 
     def on_update_end(self, ctx) -> None:
         state, sealed = self.of(ctx.state), self.private_of(ctx.state)

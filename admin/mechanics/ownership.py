@@ -89,8 +89,12 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
         return {"reject-name": _reject_name}
 
     def commands(self):
-        return (CommandSpec("BUY", Buy, buy, _parse_buy, "BUY [square]", phase=0, listing=10),
-                CommandSpec("NAME", Name, name_square, _parse_name, "NAME <square> <name>", listing=20))
+        return (CommandSpec("BUY", Buy, buy, _parse_buy, "BUY [square]", phase=0, listing=10,
+                            summary="buy the unowned square you landed on since your last turn",
+                            example="BUY 14", rules=("XIII.1",)),
+                CommandSpec("NAME", Name, name_square, _parse_name, "NAME <square> <name>", listing=20,
+                            summary="name a square you own (renaming it later costs money)",
+                            example="NAME 14 Park Lane", rules=("XIII.4",)))
 
     def on_player_removed(self, state, player) -> None:
         self.of(state).release(player.name)

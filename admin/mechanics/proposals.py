@@ -121,9 +121,16 @@ class ProposalsModule(Mechanic[None, None]):
 
     def commands(self):
         return (CommandSpec("PROPOSE", Propose, propose, _parse_propose, "PROPOSE [title] ... END",
-                            block=True, phase=10, listing=50),
-                CommandSpec("VOTE", Vote, vote, _parse_vote, "VOTE <proposal> YES|NO|ABSTAIN", listing=60),
-                CommandSpec("WITHDRAW", Withdraw, withdraw, _parse_withdraw, "WITHDRAW <proposal>"))
+                            block=True, phase=10, listing=50,
+                            summary="propose a change to the rules: the title, then its text on the "
+                                    "lines below, up to a line END",
+                            example="PROPOSE Free parking / ADD RULE VI: ... / END", rules=("VIII.1",)),
+                CommandSpec("VOTE", Vote, vote, _parse_vote, "VOTE <proposal> YES|NO|ABSTAIN", listing=60,
+                            summary="vote on an open proposal; your last vote before the deadline counts",
+                            example="VOTE 3 YES", rules=("VIII.3",)),
+                CommandSpec("WITHDRAW", Withdraw, withdraw, _parse_withdraw, "WITHDRAW <proposal>",
+                            summary="take back your own proposal before it is decided",
+                            example="WITHDRAW 3"))
 
     def on_update_end(self, ctx) -> None:
         if ctx.slot.closes_voting:

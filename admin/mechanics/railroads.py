@@ -76,11 +76,17 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
     def commands(self):
         on, to, frm = _square_after("on"), _square_after("to"), _square_after("from")
         return (CommandSpec("BUILD RAILROAD", BuildRailroad, build, lambda r, _line: BuildRailroad(on(r, _line)),
-                            "BUILD RAILROAD ON <square>", listing=110),
+                            "BUILD RAILROAD ON <square>", listing=110,
+                            summary="build a railroad station on a square you own", example="BUILD RAILROAD ON 14",
+                            rules=("XVII.1",)),
                 CommandSpec("RIDE RAILROAD", RideRailroad, ride, lambda r, _line: RideRailroad(to(r, _line)),
-                            "RIDE RAILROAD TO <square>", listing=111),
+                            "RIDE RAILROAD TO <square>", listing=111,
+                            summary="from a station you stand on, ride to another station instead of "
+                                    "your next roll", example="RIDE RAILROAD TO 25", rules=("XVII.3",)),
                 CommandSpec("REMOVE RAILROAD", RemoveRailroad, remove, lambda r, _line: RemoveRailroad(frm(r, _line)),
-                            "REMOVE RAILROAD FROM <square>", listing=112))
+                            "REMOVE RAILROAD FROM <square>", listing=112,
+                            summary="take down a station on a square you own", example="REMOVE RAILROAD FROM 14",
+                            rules=("XVII.4",)))
 
     def on_square_added(self, state, square) -> None:
         rs = self.of(state)

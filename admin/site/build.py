@@ -122,6 +122,17 @@ def _deadline(game: GameDir, state: GameState) -> tuple[str, str] | None:
     return due.isoformat(), when(due.isoformat())
 
 
+def _upcoming(game: GameDir, state: GameState) -> list[tuple[int, int, str, str, str]]:
+    from admin.deadlines import upcoming
+
+    return [(d.update, d.week, d.slot, d.when.isoformat(), when(d.when.isoformat()))
+            for d in upcoming(game, state, UPCOMING)]
+
+
+#: how many coming deadlines the how-to-play page and the calendar list
+UPCOMING = 6
+
+
 def _copy_static(game: GameDir, into: Path) -> None:
     for folder in (bundled_templates() / "static", game.root / "site_templates" / "static"):
         if folder.is_dir():
@@ -155,6 +166,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
                 url=settings.site_url, history=history, archives=archives, ruleset=ruleset,
                 colours=player_colours(state), slugs=player_slugs(list(state.players)))
     site.deadline = _deadline(game, state)
+    site.upcoming = _upcoming(game, state)
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
     env.filters["money"] = lambda value: money(value, state.currency)

@@ -11,9 +11,11 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+from admin.engine.howto import commands_in_force
 from admin.mechanics import REGISTRY
 from admin.model import Proposal
 from admin.ruleset import rule_anchor
+from admin.site.calendar import deadlines_ics
 from admin.site.content import diff_words, highlights
 from admin.site.export import next_phase, public_status, square_facts
 from admin.site.history import UpdateSummary
@@ -271,6 +273,9 @@ def render_all(w: Writer) -> None:
     w.page("board.html", "board.html", active="board", live=live, board=board, squares=squares,
            standings=standings, board_lede=board_lede(state))
     _rules_page(w)
+    commands = commands_in_force(state, REGISTRY)
+    w.page("howto.html", "howto.html", active="howto", live=live, commands=commands, upcoming=site.upcoming,
+           proposals=any(h.keyword == "PROPOSE" for h in commands))
     _proposal_pages(w)
     charted = [r["name"] for r in standings if r["active"]][:CHART_PLAYERS]
     title = ("Net worth of every player, update by update" if len(charted) == len(standings)
@@ -288,6 +293,7 @@ def render_all(w: Writer) -> None:
            root=f"{site.url}/" if site.url else "")
     w.write("state.json", json.dumps(public_status(state), indent=2, sort_keys=True,
                                      ensure_ascii=False) + "\n")
+    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,
                  "cutoff": s.cutoff, "summary": s.headlines} for s in reversed(history.updates[-50:])]

@@ -32,6 +32,8 @@ class Site:
     slugs: dict[str, str] = field(default_factory=dict)
     #: when mail for the next update must arrive by, as (ISO 8601, for people), or None
     deadline: tuple[str, str] | None = None
+    #: the coming updates' deadlines: (update, week, slot, ISO time, time for people)
+    upcoming: list[tuple[int, int, str, str, str]] = field(default_factory=list)
 
     def banner(self) -> dict[str, Any]:
         """What the banner on every page says: won, over, or paused."""

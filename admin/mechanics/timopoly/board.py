@@ -49,9 +49,15 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
 
     def commands(self):
         return (CommandSpec("PAY JAIL", JailChoice, choose_leave,
-                            lambda r, _line: _parse_jail(r, _line, "fine", "FINE"), "PAY JAIL FINE", listing=20),
+                            lambda r, _line: _parse_jail(r, _line, "fine", "FINE"), "PAY JAIL FINE", listing=20,
+                            summary="leave Social Media Jail by paying the fine before you throw",
+                            example="PAY JAIL FINE",
+                            rules=("XI.7",)),
                 CommandSpec("USE JAIL", JailChoice, choose_leave,
-                            lambda r, _line: _parse_jail(r, _line, "card", "CARD"), "USE JAIL CARD", listing=21))
+                            lambda r, _line: _parse_jail(r, _line, "card", "CARD"), "USE JAIL CARD", listing=21,
+                            summary="leave Social Media Jail with your Get Out Free card",
+                            example="USE JAIL CARD",
+                            rules=("XI.5",)))
 
     def setup(self, state: GameState) -> None:
         while len(state.squares) < len(spaces(state)):

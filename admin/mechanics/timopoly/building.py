@@ -70,16 +70,24 @@ class TimoBuildingModule(Mechanic[None, None]):
     requires = ("timo-deeds",)
 
     def commands(self):
-        specs = [("BUY NOM", "buy-nom", "BUY NOM ON <space> [x<count>]"),
-                 ("SELL NOM", "sell-nom", "SELL NOM ON <space>"),
-                 ("BUY ROCKET", "buy-rocket", "BUY ROCKET ON <space>"),
-                 ("SELL ROCKET", "sell-rocket", "SELL ROCKET ON <space>"),
-                 ("MORTGAGE", "mortgage", "MORTGAGE <space>"),
-                 ("UNMORTGAGE", "unmortgage", "UNMORTGAGE <space>")]
-        out = [CommandSpec(k, Build, build, _build_parser(a), u, listing=30 + i)
-               for i, (k, a, u) in enumerate(specs)]
+        specs = [("BUY NOM", "buy-nom", "BUY NOM ON <space> [x<count>]", "BUY NOM ON 7 x2",
+                  "build Noms, evenly, on a colour group you control whole", "XIII.1"),
+                 ("SELL NOM", "sell-nom", "SELL NOM ON <space>", "SELL NOM ON 7",
+                  "sell a Nom back to the Fandom for half its price", "XV.2"),
+                 ("BUY ROCKET", "buy-rocket", "BUY ROCKET ON <space>", "BUY ROCKET ON 7",
+                  "turn five Noms on a space into a Rocket", "XIV.1"),
+                 ("SELL ROCKET", "sell-rocket", "SELL ROCKET ON <space>", "SELL ROCKET ON 7",
+                  "sell a Rocket back to the Fandom for half its price", "XV.2"),
+                 ("MORTGAGE", "mortgage", "MORTGAGE <space>", "MORTGAGE 7",
+                  "borrow half a deed's price from the Fandom against it", "XVI.1"),
+                 ("UNMORTGAGE", "unmortgage", "UNMORTGAGE <space>", "UNMORTGAGE 7",
+                  "repay a mortgage, with interest, and have the deed back", "XVI.1")]
+        out = [CommandSpec(k, Build, build, _build_parser(a), u, listing=30 + i, summary=what, example=ex,
+                           rules=(rule,))
+               for i, (k, a, u, ex, what, rule) in enumerate(specs)]
         out.append(CommandSpec("SELL", SellDeed, sell_deed, _parse_sell, "SELL <space> TO <player> FOR <amount>",
-                               listing=40))
+                               listing=40, summary="offer a deed to a player for an amount (they answer "
+                                                   "ACCEPT)", example="SELL 7 TO bob FOR 30", rules=("XV.1",)))
         return tuple(out)
 
     def resolve_interaction(self, ctx, inter, answers) -> str:

@@ -63,7 +63,10 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
 
     def commands(self):
         return (CommandSpec("SELL JAIL", SellJailCard, sell_jail_card, _parse_sell,
-                            "SELL JAIL CARD TO <player> FOR <amount>", listing=50),)
+                            "SELL JAIL CARD TO <player> FOR <amount>", listing=50,
+                            summary="offer your Get Out of Social Media Jail Free card to a player "
+                                    "(they answer ACCEPT)", example="SELL JAIL CARD TO bob FOR 10",
+                            rules=("XI.6",)),)
 
     def on_land(self, ctx, player, square) -> None:
         spec = space(ctx.state, square.number)

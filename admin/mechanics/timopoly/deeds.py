@@ -75,10 +75,14 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     requires = ("interactions", "timo-board")
 
     def commands(self):
-        return (CommandSpec("BUY", BuyDeed, buy_offered, _parse_buy, "BUY", phase=0, listing=10),
+        return (CommandSpec("BUY", BuyDeed, buy_offered, _parse_buy, "BUY", phase=0, listing=10,
+                            summary="buy the deed the game offered you (you stopped on it)", example="BUY",
+                            rules=("VII.1",)),
                 CommandSpec("ORDER", BuyOrder, set_order, _parse_order,
                             "ORDER BUY UNDER <n> | BUY ALL | BUY NONE | ASK | PAY JAIL FINE | USE JAIL CARD",
-                            listing=11))
+                            listing=11, summary="a standing order the game follows for you "
+                                                    "between updates (deeds to buy, jail)",
+                            example="ORDER BUY UNDER 20", rules=("VII.1",)))
 
     def on_land(self, ctx, player, square) -> None:
         spec = space(ctx.state, square.number)

@@ -1,0 +1,40 @@
+"""``deadlines.ics``: the coming updates' deadlines as an iCalendar file (RFC 5545, written with
+the ``icalendar`` library), so players can subscribe to them. Deterministic: no clock is read
+(each event's DTSTAMP is its own deadline), so the same game builds the same file."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+import icalendar
+
+#: how long before its deadline a deadline's calendar event starts (it ends at the deadline)
+LEAD = timedelta(minutes=30)
+
+
+def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str, str, str]]) -> bytes:
+    """The calendar of ``upcoming`` deadlines: (update, week, slot, ISO time, shown)."""
+    host = urlsplit(site_url).hostname or "nomopoly.invalid"
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//nomopoly//deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", f"{title}: deadlines")
+    for update, week, slot, iso, _ in upcoming:
+        due = datetime.fromisoformat(iso)
+        event = icalendar.Event()
+        event.add("uid", f"{_slug(title)}-update-{update}@{host}")
+        event.add("dtstamp", due)
+        event.add("dtstart", due - LEAD)
+        event.add("dtend", due)
+        event.add("summary", f"{title}: mail for update {update} closes")
+        event.add("description", f"Week {week}, {slot} update: commands, proposals and votes must "
+                                 "arrive by the end of this event.")
+        if site_url:
+            event.add("url", f"{site_url}/howto.html")
+        cal.add_component(event)
+    return cal.to_ical()
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-") or "game"
