@@ -99,6 +99,8 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, n
         click.echo(mail_out(game, outcome.update, state=outcome.state).summary())
     if site_error is not None:
         sys.exit(site_error.exit_code)
+    if not dry_run and not no_site and not _published(game):
+        sys.exit(1)
 
 
 @cli.command()
@@ -189,8 +191,25 @@ def remind(at: str | None, game_dir: Path | None) -> None:
 @click.option("--full", is_flag=True, help="Rewrite every page, not only the changed ones.")
 @GAME_OPTION
 def build(out: Path | None, full: bool, game_dir: Path | None) -> None:
-    """Build the static site from the game's public state."""
-    _build(_game(game_dir), out, full)
+    """Build the static site from the game's public state (and publish it, when nomopoly.toml
+    says how, unless --out builds it elsewhere)."""
+    game = _game(game_dir)
+    _build(game, out, full)
+    if out is None and not _published(game):
+        sys.exit(1)
+
+
+def _published(game: GameDir) -> bool:
+    """After a build into the game's site/: publish it when [site] says how. False if that failed
+    (reported; `nomopoly run` tries again)."""
+    from admin import publish
+
+    if not publish.configured(game):
+        return True
+    publish.mark_pending(game, game.load_public().update)
+    done = publish.publish(game)
+    click.echo(done.summary(), err=not done.ok)
+    return done.ok
 
 
 @cli.command()
@@ -268,9 +287,10 @@ def demo(directory: Path, game_name: str) -> None:
 
 from admin.cli_admin import player, ruling, rules  # noqa: E402
 from admin.cli_games import games  # noqa: E402
+from admin.cli_run import publish, run  # noqa: E402
 from admin.cli_scenario import scenario  # noqa: E402
 
-for _group in (player, ruling, rules, games, scenario):
+for _group in (player, ruling, rules, games, scenario, run, publish):
     cli.add_command(_group)
 
 

@@ -258,7 +258,7 @@ def test_the_demo_site_opens_cleanly_and_is_photographed(chromium_browser: Any, 
     ARTIFACTS.mkdir(exist_ok=True)
     for width in (DESKTOP, PHONE):
         page = chromium_browser.new_page(viewport={"width": width, "height": 900})
-        for name, rel in (("board", "board.html"), ("player", "players/alice.html"),
+        for name, rel in (("board", "board.html"), ("player", "players/alice.html"), ("howto", "howto.html"),
                           ("home", "index.html"), ("proposals", "proposals.html"),
                           ("verify", "verify.html"), ("rules", "rules.html")):
             page.goto(out.as_uri() + "/" + rel)
@@ -271,6 +271,34 @@ def test_the_demo_site_opens_cleanly_and_is_photographed(chromium_browser: Any, 
         assert diff.locator("del").count() >= 1 and diff.locator("ins").count() >= 1
         page.locator("#rule-VI-9").screenshot(path=str(ARTIFACTS / f"demo-rule-diff-{width}.png"))
         page.close()
+
+
+def test_the_how_to_play_page_shows_the_commands_in_force_before_and_after_an_enable(
+        chromium_browser: Any, game_dir: GameDir) -> None:
+    from admin.engine.events import Ruling
+    from admin.engine.howto import commands_in_force
+    from admin.jobs import queue_ruling, run_update_job
+    from admin.mechanics import REGISTRY
+    from datetime import datetime
+
+    game = game_dir
+    page = chromium_browser.new_page(viewport={"width": PHONE, "height": 900})
+
+    def shown() -> list[str]:
+        site = build_site(game)
+        page.goto((site / "howto.html").as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE
+        return page.locator("table.commands tbody th code").all_inner_texts()
+
+    before = shown()
+    assert before == [h.usage for h in commands_in_force(game.load(), REGISTRY)]
+    queue_ruling(game, Ruling("enable", {"module": "railroads"}, "browser test"))
+    run_update_job(game, at=datetime.fromisoformat("2026-11-07T23:59:59+00:00"))
+    after = shown()
+    assert after == [h.usage for h in commands_in_force(game.load(), REGISTRY)]
+    assert [u for u in after if u not in before] == [
+        "BUILD RAILROAD ON <square>", "RIDE RAILROAD TO <square>", "REMOVE RAILROAD FROM <square>"]
+    page.close()
 
 
 def _axe_problems(page: Any, axe_js: Path, rel: str) -> list[str]:

@@ -1,0 +1,85 @@
+"""``nomopoly run``: one cron line runs the game. It does what is due now and nothing else.
+
+- When the next update's deadline has passed and that update has not run: take in the mail up to
+  the deadline, run the update, build the site, send the mail, publish. Several deadlines passed
+  (the machine was off for a week): one update each, in order, each with its own deadline's mail.
+- Otherwise: send the reminders that are due (each player once per deadline), retry mail the
+  outbox still holds, and retry a publish that failed.
+
+A second run right after the first finds nothing due and does nothing. The update itself is the
+one ``nomopoly update`` runs (crash-safe, exactly once per email); everything after it can be
+redone by the next run, so a run killed at any point loses nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from admin import jobs, publish
+from admin.deadlines import deadline
+from admin.errors import NomopolyError
+from admin.game import GameDir
+
+#: the most updates one run catches up on (a clock far in the future must not run a year of them)
+MAX_CATCH_UP = 14
+
+
+@dataclass
+class RunReport:
+    """What a run did, line by line for the Admin (empty: nothing was due)."""
+
+    lines: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def idle(self) -> bool:
+        return not self.lines and not self.errors
+
+
+def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None = None,
+            echo: Callable[[str], None] = lambda _: None) -> RunReport:
+    """Do what is due at ``now`` (default: the clock); see the module docstring."""
+    from admin.fetch import fetch
+    from admin.mail.mailout import mail_out, remind
+    from admin.site.build import build
+
+    now = now or datetime.now(timezone.utc)
+    now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+    report = RunReport()
+
+    def say(line: str) -> None:
+        report.lines.append(line)
+        echo(line)
+
+    for _ in range(MAX_CATCH_UP):
+        state = game.load()
+        due = deadline(game, state)
+        if due is None or state.ended or now < due:
+            break
+        outcome = jobs.run_update_job(game, at=due, maildir=maildir)
+        applied = sum(1 for s in outcome.screened if s.status == "applied")
+        say(f"Ran update {outcome.update} (mail up to {due.isoformat()}): {applied} email(s) acted on.")
+        try:
+            say(f"Site: {build(game, state=outcome.state).summary()}")
+            publish.mark_pending(game, outcome.update)
+        except NomopolyError as exc:  # the update is saved; the next run builds again
+            report.errors.append(f"update {outcome.update} is saved, but {exc}")
+        say(mail_out(game, outcome.update, state=outcome.state).summary())
+    else:
+        report.errors.append(f"more than {MAX_CATCH_UP} deadlines have passed: ran {MAX_CATCH_UP} "
+                             "updates; run again for the rest (is the clock right?)")
+    if report.idle:  # reminders due now; the delivery also retries mail the outbox still holds
+        try:  # mail that came since the last run: a vote sent an hour ago counts
+            fetch(game, at=now, maildir=maildir)
+        except NomopolyError as exc:
+            report.errors.append(f"could not take in new mail before the reminders: {exc}")
+        reminded = remind(game, now)
+        if reminded.queued or reminded.sent or reminded.failed:
+            say(f"Reminders ({len(reminded.queued)} new): {reminded.summary()}")
+    if publish.pending(game):
+        done = publish.publish(game)
+        (say if done.ok else report.errors.append)(done.summary())
+    return report

@@ -1,0 +1,124 @@
+"""``nomopoly run`` (one cron line runs the game) and publishing, over a simulated week."""
+
+from __future__ import annotations
+
+import filecmp
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from fixtures.games import deliver
+
+from admin.cron import run_due
+from admin.mail.mailout import outbox_of
+from admin.mail.outbox import iter_messages
+from admin.publish import PENDING, publish
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text + "+00:00")
+
+
+def _inbox(game) -> Path:
+    return game.root / "mail" / "inbox"
+
+
+def _settings(game, text: str) -> None:
+    with game.settings_path.open("a") as fh:
+        fh.write(text)
+
+
+def _sent(game) -> list[str]:
+    return sorted(str(m["X-Nomopoly-Kind"]) + ":" + str(m["To"]) for m in iter_messages(outbox_of(game).sent_dir))
+
+
+def test_a_simulated_week_runs_each_update_once_at_its_deadline_and_each_reminder_once(game_dir):
+    text = game_dir.settings_path.read_text().replace("[mail]\n", '[mail]\nremind_hours = 24\n', 1)
+    game_dir.settings_path.write_text(text)
+    deliver(_inbox(game_dir), "alice@example.org", "PROPOSE Free parking\nA new rule.\nEND\n",
+            "2026-11-02T10:00:00+00:00")
+    runs = {}
+    for when in ("2026-11-03T12:00:00", "2026-11-04T23:59:58", "2026-11-05T00:00:30", "2026-11-05T00:10:00",
+                 "2026-11-06T12:00:00", "2026-11-07T08:00:00", "2026-11-07T08:10:00", "2026-11-08T00:01:00",
+                 "2026-11-08T00:06:00"):
+        if when == "2026-11-06T12:00:00":  # bob votes on Friday; alice and carol do not
+            deliver(_inbox(game_dir), "bob@example.org", "VOTE 1 YES\n", "2026-11-06T11:00:00+00:00")
+        report = run_due(game_dir, at(when))
+        runs[when] = (game_dir.load().update, report)
+    updates = {when: update for when, (update, _) in runs.items()}
+    assert updates == {"2026-11-03T12:00:00": 0, "2026-11-04T23:59:58": 0, "2026-11-05T00:00:30": 1,
+                       "2026-11-05T00:10:00": 1, "2026-11-06T12:00:00": 1, "2026-11-07T08:00:00": 1,
+                       "2026-11-07T08:10:00": 1, "2026-11-08T00:01:00": 2, "2026-11-08T00:06:00": 2}
+    idle = [when for when, (_, report) in runs.items() if report.idle]
+    assert idle == ["2026-11-03T12:00:00", "2026-11-04T23:59:58", "2026-11-05T00:10:00", "2026-11-06T12:00:00",
+                    "2026-11-07T08:10:00", "2026-11-08T00:06:00"]
+    reminders = [s for s in _sent(game_dir) if s.startswith("reminder:")]
+    assert reminders == ["reminder:alice <alice@example.org>", "reminder:carol <carol@example.org>"]
+    assert runs["2026-11-05T00:00:30"][1].lines[0].startswith(
+        "Ran update 1 (mail up to 2026-11-04T23:59:59+00:00): 1 email(s) acted on.")
+    assert (game_dir.root / "site" / "index.html").is_file()
+    # bob's YES against no NO (alice and carol counted as abstaining, VIII.3): accepted on Sunday
+    assert [p.status for p in game_dir.load_public(archive=True).proposals] == ["accepted"]
+
+
+def test_a_run_after_days_off_runs_one_update_per_missed_deadline_each_with_its_own_mail(game_dir):
+    deliver(_inbox(game_dir), "alice@example.org", "STATUS\n", "2026-11-03T10:00:00+00:00")
+    deliver(_inbox(game_dir), "bob@example.org", "STATUS\n", "2026-11-06T10:00:00+00:00")
+    report = run_due(game_dir, at("2026-11-09T09:00:00"))
+    assert game_dir.load().update == 2
+    assert [line.split(":")[0] for line in report.lines if line.startswith("Ran")] == [
+        "Ran update 1 (mail up to 2026-11-04T23", "Ran update 2 (mail up to 2026-11-07T23"]
+    assert "1 email(s) acted on" in report.lines[0]
+
+
+def test_the_published_copy_equals_the_built_site(game_dir, tmp_path):
+    target = tmp_path / "www"
+    _settings(game_dir, f'\n[site]\npublish = "mkdir -p {target} && cp -a site/. {target}/"\n')
+    run_due(game_dir, at("2026-11-05T00:00:30"))
+    compared = filecmp.dircmp(game_dir.root / "site", target)
+    assert (compared.left_only, compared.right_only, compared.diff_files) == ([], [], [])
+    assert not (game_dir.state_dir / PENDING).exists()
+
+
+def test_a_failing_publish_is_reported_and_retried_on_the_next_run(game_dir, tmp_path):
+    target = tmp_path / "www"
+    marker = tmp_path / "server-up"
+    _settings(game_dir, f'\n[site]\npublish = "test -e {marker} && mkdir -p {target} && cp -a site/. {target}/"\n')
+    first = run_due(game_dir, at("2026-11-05T00:00:30"))
+    assert game_dir.load().update == 1  # the update is saved whatever the publish does
+    assert any(e.startswith("Publishing failed: test -e") and "exit 1" in e for e in first.errors), first.errors
+    assert (game_dir.state_dir / PENDING).exists() and not target.exists()
+    marker.touch()
+    second = run_due(game_dir, at("2026-11-05T00:05:00"))
+    assert second.errors == [] and any(line.startswith("Published:") for line in second.lines)
+    assert (target / "index.html").read_bytes() == (game_dir.root / "site" / "index.html").read_bytes()
+    assert run_due(game_dir, at("2026-11-05T00:10:00")).idle
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+def test_publish_to_a_git_branch_commits_the_site_as_the_branchs_tree(game_dir):
+    _git(game_dir.root, "init", "-q")
+    run_due(game_dir, at("2026-11-05T00:00:30"))
+    done = publish(game_dir, branch="gh-pages")
+    assert done.ok, done.detail
+    files = sorted(_git(game_dir.root, "ls-tree", "-r", "--name-only", "gh-pages").split())
+    site = game_dir.root / "site"
+    assert files == sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert _git(game_dir.root, "show", "gh-pages:index.html") == (site / "index.html").read_text(encoding="utf-8")
+    assert _git(game_dir.root, "status", "--porcelain").strip() != ""  # the work tree and index are the Admin's
+    again = publish(game_dir, branch="gh-pages")
+    assert again.ok and again.detail == "unchanged"
+    assert len(_git(game_dir.root, "log", "--oneline", "gh-pages").splitlines()) == 1
+
+
+def test_publishing_with_nothing_configured_says_what_to_set(game_dir):
+    from admin.errors import StateError
+    from admin.site.build import build_site
+
+    build_site(game_dir)
+    with pytest.raises(StateError, match=r"\[site\] publish = \"<command>\""):
+        publish(game_dir)
