@@ -5,7 +5,6 @@ Everything with side effects happens here or below (files, mail); the engine sta
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -26,7 +25,6 @@ from admin.mail.sources import MaildirSource, MailSource
 from admin.model import GameState
 from admin.ruleset import load_ruleset
 from admin.games import initial_state
-from admin.games import spec as game_spec
 from admin.mechanics import REGISTRY
 from admin.replay import apply_admin_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
@@ -42,9 +40,9 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     state = initial_state(ruleset, name or game.root.name)
     if not game.settings_path.exists():
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
-    if not game.rules_dir.exists():
-        shutil.copytree(game_spec(ruleset).rules_dir, game.rules_dir)
-    state.rules = load_ruleset(game.rules_dir)  # the game's own copy, if it brought one
+    if game.rules_dir.exists():  # the game's own copy, if it brought one
+        state.rules = load_ruleset(game.rules_dir)
+    # (else the ruleset as the game starts it is written with the state, section by section)
     with game.lock():
         tx = Transaction(game.state_dir)
         game.stage_seeds(tx, state, game.make_seeds(1))

@@ -16,7 +16,7 @@ from typing import Any
 from admin.engine.board import add_square
 from admin.errors import RuleError
 from admin.mechanics import REGISTRY
-from admin.model import GameState, ModuleConfig, RuleRevision
+from admin.model import Directive, GameState, ModuleConfig, RuleRevision
 from admin.ruleset import Section, load_ruleset, parse_section
 from admin.store import load_yaml
 
@@ -42,10 +42,14 @@ class GameSpec:
     optional: dict[str, str] = field(default_factory=dict)
     #: rules no mechanic automates: {"core": {rule: how}, "admin": {rule: command}, "text": {rule: why}}
     coverage: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the game it is made from (its rules, modules, optional sections and coverage), if any
+    base: str | None = None
+    #: optional mechanics in force from the start, each with its section (in ``optional`` order)
+    enabled_optional: list[str] = field(default_factory=list)
 
     @property
     def rules_dir(self) -> Path:
-        return self.path / "rules_md"
+        return spec(self.base).rules_dir if self.base else self.path / "rules_md"
 
     @property
     def demo_maildir(self) -> Path:
@@ -66,12 +70,25 @@ def spec(name: str) -> GameSpec:
     modules = [ModuleConfig(name=m["name"], params=dict(m.get("params") or {}),
                             rules=[str(r) for r in m["rules"]] if "rules" in m else None)
                for m in data.get("modules", [])]
+    optional = {str(k): str(path.parent / str(v)) for k, v in (data.get("optional") or {}).items()}
+    coverage = {k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()}
+    base = spec(str(data["base"])) if data.get("base") else None
+    if base is not None:  # made from another game: its modules first, its sections, its coverage
+        modules = [*base.modules, *modules]
+        optional = {**base.optional, **optional}
+        coverage = {k: {**base.coverage.get(k, {}), **coverage.get(k, {})}
+                    for k in {*base.coverage, *coverage}}
+    enabled = list(optional) if data.get("enable") == "all" else [str(m) for m in data.get("enable") or []]
+    unknown = [m for m in enabled if m not in optional]
+    if unknown:
+        raise RuleError(f"{path}: enable names {', '.join(unknown)}, which the game does not offer "
+                        f"(its optional mechanics: {', '.join(optional) or 'none'})")
     return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
-                    currency=str(data.get("currency", "${}")),
+                    currency=str(data.get("currency", base.currency if base else "${}")),
                     path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
-                    coverage={k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()},
-                    optional={str(k): str(v) for k, v in (data.get("optional") or {}).items()},
-                    layout=str(data.get("layout", "snake")))
+                    coverage=coverage, optional=optional, base=base.name if base else None,
+                    enabled_optional=enabled,
+                    layout=str(data.get("layout", base.layout if base else "snake")))
 
 
 def module_section(game: str, module: str) -> Section | None:
@@ -104,6 +121,10 @@ def initial_state(game: str, name: str) -> GameState:
     state.rules = load_ruleset(g.rules_dir)
     state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
                           for r in state.rules.rules()}
+    if g.enabled_optional:  # in force from the start: as if a proposal had enabled each, in order
+        from admin.nomic.amendments import carry_out
+
+        carry_out(state, None, [Directive("enable", m) for m in g.enabled_optional], REGISTRY)
     return state
 
 
