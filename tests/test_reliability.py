@@ -9,6 +9,7 @@ are printed in the terminal summary, with or without ``-s``.
 from __future__ import annotations
 
 import collections
+import contextlib
 from xml.etree import ElementTree
 import hashlib
 import os
@@ -117,21 +118,29 @@ def _fill(mount: Path, leave: int) -> Path:
     return filler
 
 
+@contextlib.contextmanager
+def _tmpfs(mount: Path, size: str):
+    """A small tmpfs at ``mount`` for the block (skips the test where one cannot be mounted)."""
+    if not _can_mount():
+        pytest.skip("mounting a tmpfs needs root; the RLIMIT_FSIZE tests cover failing writes")
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
 @pytest.fixture(scope="module")
 def disk_full_runs(tmp_path_factory):
     """Run the same update with the disk full at ten different points (0 to 256 kB left on a
     4 MB tmpfs), then again with space: (bytes left, failed run or None, old or whole new state,
     state after the re-run == a reference game's, ledger statuses after the re-run)."""
-    if not _can_mount():
-        pytest.skip("mounting a tmpfs needs root; the RLIMIT_FSIZE tests cover failing writes")
     tmp = tmp_path_factory.mktemp("diskfull")
-    mount = tmp / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
+    with _tmpfs(tmp / "disk", "4m") as mount:
         reference = make_game(tmp / "reference")
         week_one_mail(reference, 12)
         assert nomopoly(reference.root, "update", "--at", CUTOFF, "--no-site").returncode == 0
@@ -161,8 +170,6 @@ def disk_full_runs(tmp_path_factory):
                 COUNTS["faults: disk full during an update"] += 1
             subprocess.run(["rm", "-rf", str(game_root)], check=True)
         yield runs
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_a_full_disk_at_any_point_of_an_update_leaves_the_old_state_and_a_rerun_applies_each_email_once(
@@ -194,15 +201,7 @@ def _free(mount: Path) -> int:
 def test_a_full_disk_during_the_site_build_keeps_the_update_sends_its_mail_and_says_what_to_do(tmp_path):
     """The state is committed, then the site build runs out of space: one clear error, exit 1, the
     mail still goes out, no half-built folder is left, and ``nomopoly build`` finishes the job."""
-    if not _can_mount():
-        pytest.skip("mounting a tmpfs needs root")
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
+    with _tmpfs(tmp_path / "disk", "8m") as mount:
         game = make_game(mount / "game")
         week_one_mail(game, 3)
         subprocess.run(["cp", "-a", str(game.root), str(mount / "probe")], check=True)
@@ -224,8 +223,6 @@ def test_a_full_disk_during_the_site_build_keeps_the_update_sends_its_mail_and_s
         filler.unlink()
         again = nomopoly(game.root, "build")
         assert again.returncode == 0 and (game.root / "site" / "index.html").is_file(), again.stderr
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def test_a_read_only_state_folder_is_one_clear_error_and_changes_nothing(game_dir):
