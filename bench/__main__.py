@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +86,8 @@ def scaling_cases(plan: Plan) -> list[tuple[str, workload.Spec, int]]:
     cases = [(f"update p{large.players} h{h}", large, h) for h in reversed(plan.histories)]
     for n in plan.players:
         if n != large.players:
-            spec = workload.Spec(players=n, squares=large.squares, seed=large.seed, bulk_players=n >= 1000)
+            spec = workload.Spec(players=n, squares=large.squares, seed=large.seed, bulk_players=n >= 1000,
+                                 game=large.game)
             cases.append((f"update p{n} h{plan.histories[0]}", spec, plan.histories[0]))
     return cases
 
@@ -269,8 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile one update of the large game")
     ap.add_argument("--skip", action="append", default=[], choices=("updates", "site", "replay"),
                     help="leave out a group of measurements")
+    ap.add_argument("--game", default="nomopoly2", help="the bundled game the workload plays (nomopoly2-full: "
+                                                        "every section in force)")
     args = ap.parse_args(argv)
     plan = QUICK if args.quick else FULL
+    if args.game != "nomopoly2":
+        plan = Plan(replace(plan.large, game=args.game), plan.histories, plan.players, plan.repeat,
+                    plan.replay_repeat)
     if args.repeat:
         plan = Plan(plan.large, plan.histories, plan.players, args.repeat, plan.replay_repeat)
     echo = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731

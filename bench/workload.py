@@ -70,11 +70,14 @@ class Spec:
     #: state is the same, the log has no player-add entries. Setting up 1,000 players one by one
     #: costs O(n^2) (each ``add_player`` loads and saves every player): about 17 CPU-minutes.
     bulk_players: bool = False
+    #: the bundled game it plays (nomopoly2-full: every section in force, and their commands mailed)
+    game: str = "nomopoly2"
 
     @property
     def key(self) -> str:
         bulk = "-bulk" if self.bulk_players else ""
-        return f"v{VERSION}-p{self.players}-s{self.squares}-r{self.seed}-w{self.proposals_per_week}{bulk}"
+        game = "" if self.game == "nomopoly2" else f"-{self.game}"
+        return f"v{VERSION}-p{self.players}-s{self.squares}-r{self.seed}-w{self.proposals_per_week}{bulk}{game}"
 
 
 SETTINGS = '''# A benchmark game made by bench/workload.py. Never a real game: the dice key is public.
@@ -119,7 +122,7 @@ def cutoff(update: int) -> datetime:
 # -- the game ----------------------------------------------------------------------------------
 def create_game(root: Path, spec: Spec) -> GameDir:
     """A new game with ``spec.players`` players and a ``spec.squares``-square board."""
-    game = jobs.init_game(root, "nomopoly2", "Benchmark game",
+    game = jobs.init_game(root, spec.game, "Benchmark game",
                           settings_text=SETTINGS.format(start=START.date().isoformat(), seed=spec.seed))
     bulk = [(player_name(i), player_address(i)) for i in range(1, spec.players + 1)] if spec.bulk_players else []
     _edit_init_state(game, spec.squares, bulk)
@@ -175,6 +178,8 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
         player = state.players[name]
         lines = _commands(rng, player.square, owned.get(name, []), hand(state, name), voting,
                           rng.randint(1, 5), len(state.squares))
+        if spec.game != "nomopoly2":  # the other sections' commands, a few an email
+            lines += _section_commands(rng, state, player.square, owned.get(name, []))
         if name in proposers:
             lines += _proposal(rng, rule_ids)
         received = start + timedelta(seconds=rng.randint(1, window))
@@ -205,6 +210,25 @@ def _commands(rng: random.Random, square: int, owned: list[int], cards: list[str
             lines.append(f"BURY {card}")
         else:
             lines.append("STATUS")
+    return lines
+
+
+#: commands of the optional sections, by module: (rng, the player's square, squares owned) -> lines
+SECTION_COMMANDS = {
+    "railroads": lambda rng, square, owned: [
+        rng.choice([f"BUILD RAILROAD ON {rng.choice(owned) if owned else square}",
+                    f"RIDE RAILROAD TO {rng.randint(1, 100)}"])],
+}
+
+
+def _section_commands(rng: random.Random, state: GameState, square: int, owned: list[int]) -> list[str]:
+    """Up to two commands of the enabled optional sections (drawn in module order, so the same
+    state gives the same lines)."""
+    makers = [SECTION_COMMANDS[m.name] for m in state.modules if m.name in SECTION_COMMANDS]
+    lines: list[str] = []
+    for make in makers:
+        if rng.random() < 0.3 and len(lines) < 2:
+            lines += make(rng, square, owned)
     return lines
 
 
@@ -336,8 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--updates", type=int, default=260)
     ap.add_argument("--bulk-players", action="store_true", help="players in the init state (fast set-up)")
+    ap.add_argument("--game", default="nomopoly2", help="the bundled game to play (e.g. nomopoly2-full)")
     args = ap.parse_args(argv)
-    spec = Spec(players=args.players, squares=args.squares, seed=args.seed, bulk_players=args.bulk_players)
+    spec = Spec(players=args.players, squares=args.squares, seed=args.seed, bulk_players=args.bulk_players,
+                game=args.game)
     started = time.perf_counter()
     game = history(spec, args.updates)
     print(f"{game.root} ({time.perf_counter() - started:.1f} s)")
