@@ -7,6 +7,7 @@ import pytest
 
 from admin import jobs
 from admin.errors import RuleError
+from admin.game import GameDir
 from admin.games import initial_state, spec
 
 
@@ -41,3 +42,29 @@ def test_enable_names_only_what_the_game_offers(tmp_path, monkeypatch):
     with pytest.raises(RuleError, match=r"enable names zeppelins, which the game does not offer "
                                         r"\(its optional mechanics: railroads\)"):
         games.spec("bad")
+
+
+@pytest.fixture(scope="module")
+def full_demo(tmp_path_factory):
+    from admin.demo import run_demo
+
+    out = tmp_path_factory.mktemp("full") / "demo"
+    run_demo(out, echo=lambda _: None, game_name="nomopoly2-full")
+    return GameDir(out)
+
+
+def test_the_full_demo_replays_and_verifies(full_demo):
+    assert jobs.replay_check(full_demo) == []
+    assert jobs.verify(full_demo) == []
+
+
+def test_the_full_demo_plays_the_sections_commands_and_its_site_shows_them(full_demo):
+    from admin.mechanics.railroads import RailroadsModule
+
+    state = full_demo.load()
+    assert RailroadsModule.of(state).squares == [7, 8, 10, 15]  # dave's second (on 16) was refused
+    board = (full_demo.root / "site" / "board.html").read_text(encoding="utf-8")
+    assert all(f"Square {n}; owned by {who}; a railroad" in board
+               for n, who in ((7, "alice"), (8, "bob"), (10, "erin"), (15, "dave")))
+    howto = (full_demo.root / "site" / "howto.html").read_text(encoding="utf-8")
+    assert "BUILD RAILROAD ON &lt;square&gt;" in howto

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import collections
 import contextlib
-from xml.etree import ElementTree
 import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 import yaml

@@ -275,11 +275,12 @@ def test_the_demo_site_opens_cleanly_and_is_photographed(chromium_browser: Any, 
 
 def test_the_how_to_play_page_shows_the_commands_in_force_before_and_after_an_enable(
         chromium_browser: Any, game_dir: GameDir) -> None:
+    from datetime import datetime
+
     from admin.engine.events import Ruling
     from admin.engine.howto import commands_in_force
     from admin.jobs import queue_ruling, run_update_job
     from admin.mechanics import REGISTRY
-    from datetime import datetime
 
     game = game_dir
     page = chromium_browser.new_page(viewport={"width": PHONE, "height": 900})
@@ -345,13 +346,21 @@ def test_the_hostile_site_has_no_serious_accessibility_violation(chromium_browse
     assert problems == []
 
 
-def test_the_timopoly_demo_site_opens_cleanly_and_has_no_serious_accessibility_violation(
-        chromium_browser: Any, axe_js: Path, tmp_path: Path) -> None:
-    """Timopoly's site: the loop board, deeds, Noms and mortgages; every page opens with no error
-    or broken link, fits a phone, and passes axe-core in light and dark mode."""
+def _other_demos() -> list[str]:
+    from admin.games import DEFAULT, available, spec
+
+    return [g for g in available() if g != DEFAULT and spec(g).demo]
+
+
+@pytest.mark.parametrize("game_name", _other_demos())
+def test_every_other_bundled_demo_site_opens_cleanly_and_has_no_serious_accessibility_violation(
+        chromium_browser: Any, axe_js: Path, tmp_path: Path, game_name: str) -> None:
+    """Each other bundled game's demo site (Timopoly's loop board, deeds, Noms and mortgages; the
+    whole Nomopoly II rulebook's railroads and the rest): every page opens with no error or broken
+    link, fits a phone, and passes axe-core in light and dark mode."""
     from admin.demo import run_demo
 
-    out = run_demo(tmp_path / "timopoly", echo=lambda *_: None, game_name="timopoly")
+    out = run_demo(tmp_path / game_name, echo=lambda *_: None, game_name=game_name)
     assert _visit_every_page(chromium_browser, out, out.as_uri() + "/") == []
     problems: list[str] = []
     ARTIFACTS.mkdir(exist_ok=True)
@@ -363,6 +372,6 @@ def test_the_timopoly_demo_site_opens_cleanly_and_has_no_serious_accessibility_v
             assert page.evaluate("document.documentElement.scrollWidth") <= width, rel
             problems += [f"{width}px {scheme}: {p}" for p in _axe_problems(page, axe_js, rel)]
         page.goto(out.as_uri() + "/board.html")
-        page.screenshot(path=str(ARTIFACTS / f"timopoly-board-{width}.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"{game_name}-board-{width}.png"), full_page=True)
         context.close()
     assert problems == []

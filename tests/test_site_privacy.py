@@ -92,3 +92,22 @@ def test_the_build_never_reads_the_private_files(game: GameDir, tmp_path: Path) 
             p.write_bytes(b"\xff\xfe: [unclosed\n")
     out = build_site(game, tmp_path / "site")
     assert (out / "index.html").is_file()
+
+
+@pytest.mark.parametrize("game_name", ["nomopoly2-full", "timopoly"])
+def test_no_address_hand_or_seed_of_a_bundled_demo_reaches_its_site(tmp_path: Path, game_name: str) -> None:
+    """The demos of the other bundled games: no player's address and neither unrevealed seed
+    appears in any file of the site (hands: the fixture game's tests above)."""
+    import yaml
+
+    from admin.demo import run_demo
+
+    site = run_demo(tmp_path / game_name, echo=lambda *_: None, game_name=game_name)
+    game = GameDir(tmp_path / game_name)
+    state = game.load()
+    secrets = yaml.safe_load((game.state_dir / "secrets.yaml").read_text(encoding="utf-8"))
+    private = [*state.private.emails.values(), secrets["next_seed"], secrets["next_hidden_seed"]]
+    files = _all_output(site)
+    for path, text in files.items():
+        for value in private:
+            assert value.lower() not in text.lower(), f"{value} leaked into {path}"
