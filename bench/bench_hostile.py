@@ -3,7 +3,7 @@
 A three-player Nomopoly II game whose first update holds one hostile email and one ordinary one.
 Each case is timed as ``nomopoly update`` runs it in a fresh process (intake, parse, engine, state,
 site and mail out), in a fresh copy of the game; prints the median and the largest peak memory
-(ru_maxrss of the child) of ``--repeat`` runs, and the size of the hostile sender's receipt.
+(the child's own VmHWM, see bench/child.py) of ``--repeat`` runs, and the size of the hostile sender's receipt.
 
 Cases: a player's email of 100,000 lines ``BUY 9``; four strangers' emails of 166,000 such lines;
 a player's email of 100,000 junk lines; a Content-Type of 20,000 RFC 2231 parameter segments."""
@@ -76,10 +76,10 @@ def make_game(root: Path, case: str) -> GameDir:
     return game
 
 
-CHILD = ("import resource, sys\nfrom admin.cli import main\n"
+CHILD = ("import sys\nfrom admin.cli import main\nfrom bench.child import peak_kb\n"
          "sys.argv = ['nomopoly', 'update', '--at', sys.argv[1], '--game', sys.argv[2]]\n"
          "try: main()\nexcept SystemExit as e: assert not e.code, e.code\n"
-         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+         "print(peak_kb())")
 
 
 def run_once(template: Path, work: Path) -> tuple[float, int, int]:
