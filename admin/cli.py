@@ -287,10 +287,10 @@ def demo(directory: Path, game_name: str) -> None:
 
 from admin.cli_admin import player, ruling, rules  # noqa: E402
 from admin.cli_games import games  # noqa: E402
-from admin.cli_run import publish, run  # noqa: E402
+from admin.cli_run import publish, run, todo  # noqa: E402
 from admin.cli_scenario import scenario  # noqa: E402
 
-for _group in (player, ruling, rules, games, scenario, run, publish):
+for _group in (player, ruling, rules, games, scenario, run, publish, todo):
     cli.add_command(_group)
 
 

@@ -1,4 +1,4 @@
-"""``nomopoly run`` (the one cron line) and ``nomopoly publish``."""
+"""``nomopoly run`` (the one cron line), ``nomopoly publish`` and ``nomopoly todo``."""
 
 from __future__ import annotations
 
@@ -44,6 +44,20 @@ def publish(branch: str | None, remote: str | None, game_dir: Path | None) -> No
     click.echo(done.summary(), err=not done.ok)
     if not done.ok:
         sys.exit(1)
+
+
+@click.command("todo")
+@GAME_OPTION
+def todo(game_dir: Path | None) -> None:
+    """What waits for you now: join requests, accepted proposals to carry out, what a module
+    asked you to decide or review, rulings queued for the next update. Exit 0 either way."""
+    from admin.todo import game_todo
+
+    items = game_todo(_game(game_dir))
+    if not items:
+        click.echo("Nothing waits for you.")
+    for item in items:
+        click.echo(f"- {item.line()}")
 
 
 def _parse(value: str | None) -> datetime | None:

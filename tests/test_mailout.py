@@ -299,8 +299,9 @@ def test_the_admin_report_lists_join_requests_and_accepted_proposals_awaiting_th
     report = mail_out(game_dir, 1)
     (admin,) = [m for m in iter_messages(outbox_of(game_dir).sent_dir) if m["To"] == ADMIN]
     text = admin.get_content()
-    assert "dora <dora@example.org> (asked in update 1)" in text
-    assert "1. Free-form (by alice)" in text
+    assert "  - dora <dora@example.org> asked to join (update 1) → nomopoly player add dora dora@example.org" in text
+    assert ("  - Proposal 1, 'Free-form' (by alice), was accepted and waits for you to carry it out → "
+            'nomopoly ruling amend 1 "..." (or ruling done 1)') in text
     assert not any("dora" in str(m["To"]) for m in iter_messages(outbox_of(game_dir).sent_dir))
     assert report.sent == 4  # the report and three players' results
 
@@ -319,8 +320,10 @@ def test_the_admin_report_calls_attention_to_loop_guards_and_a_winner(game_dir: 
     path.write_text(dump_json(log))
     mail_out(game_dir, 1)
     (admin,) = [m for m in iter_messages(outbox_of(game_dir).sent_dir) if m["To"] == ADMIN]
-    assert ("Needs your attention\n  - bob rolled doubles 3 times in a row; the turn stops.\n"
-            "  - alice wins the game: the richest at the end.\n") in admin.get_content()
+    text = admin.get_content()
+    assert ("To do now (also: nomopoly todo)\n  - bob rolled doubles 3 times in a row; the turn stops.\n"
+            "  - alice wins the game: the richest at the end.\n") in text
+    assert text.index("To do now") < text.index("Mail not acted on")  # at the top
 
 
 # -- reminders -----------------------------------------------------------------------------------

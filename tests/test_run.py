@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import filecmp
 import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -14,6 +15,9 @@ from admin.cron import run_due
 from admin.mail.mailout import outbox_of
 from admin.mail.outbox import iter_messages
 from admin.publish import PENDING, publish
+
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def at(text: str) -> datetime:
@@ -122,3 +126,23 @@ def test_publishing_with_nothing_configured_says_what_to_set(game_dir):
     build_site(game_dir)
     with pytest.raises(StateError, match=r"\[site\] publish = \"<command>\""):
         publish(game_dir)
+
+
+def _todo(game) -> str:
+    done = subprocess.run([sys.executable, "-m", "admin", "todo", "--game", str(game.root)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_todo_lists_what_waits_for_the_admin_and_says_so_when_nothing_does(game_dir):
+    from admin import jobs
+    from admin.engine.events import Ruling
+
+    assert _todo(game_dir) == "Nothing waits for you.\n"
+    deliver(_inbox(game_dir), "dora@example.org", "JOIN dora\n", "2026-11-03T10:00:00+00:00")
+    run_due(game_dir, at("2026-11-05T00:00:30"))
+    jobs.queue_ruling(game_dir, Ruling("adjust", {"player": "bob", "money": 50}, "a refund"))
+    assert _todo(game_dir).splitlines() == [
+        "- dora <dora@example.org> asked to join (update 1) → nomopoly player add dora dora@example.org",
+        "- Queued for the next update: ruling adjust money=50 player=bob (a refund)"]

@@ -40,6 +40,7 @@ from admin.mail.outbox import DeliveryReport, Outbox
 from admin.mail.smtp import SmtpConfig
 from admin.mail.updatelog import EventIndex, ResultsIndex, UpdateLog, load_update_log, results_view
 from admin.model import GameState
+from admin.todo import todo_items
 
 DEFAULT_FROM = "nomopoly@localhost"
 DEFAULT_REMIND_HOURS = 24.0
@@ -233,7 +234,7 @@ def _results(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
 
 
 # -- the admin's report --------------------------------------------------------------------------
-def _report_text(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str], queued: int,
+def _report_text(ms: MailSettings, todo: tuple[str, ...], log: UpdateLog, notes: list[str], queued: int,
                  waiting: int) -> str:
     rulings = tuple(f"{r.get('kind')} {r.get('args') or ''} {r.get('note') or ''}".strip()
                     for r in log.rulings)
@@ -243,22 +244,18 @@ def _report_text(ms: MailSettings, state: GameState, log: UpdateLog, notes: list
         refused=tuple(f"{_describe(m)}: {m.status}: {m.reason}" for m in log.messages
                       if m.status in ("rejected", "ignored")),
         not_answered=tuple(notes),
-        joins=tuple(f"{j.name} <{j.email}> (asked in update {j.update})"
-                    for j in state.private.join_requests),
-        attention=tuple(e.text or e.kind for e in log.events if e.kind in ("loop-guard", "winner")),
-        awaiting=tuple(f"{p.number}. {p.title} (by {p.proposer})" for p in state.proposals
-                       if p.status == "accepted" and getattr(p, "awaiting_admin", False)),
+        todo=todo,
         rulings=rulings, queued=queued, waiting=waiting)
     return texts.report_text(view, **ms.text_args())
 
 
-def _report(ms: MailSettings, state: GameState, log: UpdateLog, notes: list[str], queued: int,
+def _report(ms: MailSettings, todo: tuple[str, ...], log: UpdateLog, notes: list[str], queued: int,
             waiting: int) -> Draft | None:
     if not ms.admin_address:
         return None
     return Draft(purpose=f"report/update-{log.update}", to=ms.admin_address, kind="report",
                  subject=f"[{ms.title}] Admin report for update {log.update}",
-                 body=partial(_report_text, ms, state, log, list(notes), queued, waiting))
+                 body=partial(_report_text, ms, todo, log, list(notes), queued, waiting))
 
 
 # -- entry points --------------------------------------------------------------------------------
@@ -301,7 +298,8 @@ def mail_out(game: GameDir, update: int, *, state: GameState | None = None) -> D
 
         receipts, notes = _answers(game, ms, state, list(log.messages), events.by_ref, "receipt", receipt)
         results, result_notes = _results(game, ms, state, log, events)
-        report = _report(ms, state, log, notes + result_notes, len(receipts) + len(results), waiting)
+        todo = tuple(t.line() for t in todo_items(state, log.events, game.pending_rulings()))
+        report = _report(ms, todo, log, notes + result_notes, len(receipts) + len(results), waiting)
         if report is None:
             result_notes.append("no [mail] admin_address in nomopoly.toml: no admin report sent")
         queued = _queue(outbox, ms, receipts + results + ([report] if report else []))

@@ -182,9 +182,9 @@ class ReportView:
     acted: tuple[str, ...]
     refused: tuple[str, ...]
     not_answered: tuple[str, ...]
-    joins: tuple[str, ...]
-    attention: tuple[str, ...]
-    awaiting: tuple[str, ...]
+    #: what waits for the Admin now (admin/todo.py): join requests, proposals to carry out, what
+    #: a module asked, rulings queued
+    todo: tuple[str, ...]
     rulings: tuple[str, ...]
     queued: int
     waiting: int
@@ -197,6 +197,7 @@ def report_text(v: ReportView, *, title: str, site_url: str) -> str:
     parts = [
         f"Update {v.update} (week {v.week}, {v.slot}), mail up to {v.cutoff}.",
         "",
+        *section("To do now (also: nomopoly todo)", v.todo, "nothing"),
         f"{v.events} events; {len(v.acted)} email(s) acted on"
         + (f" ({', '.join(sorted(set(v.acted)))})" if v.acted else "")
         + f"; {len(v.refused)} not acted on.",
@@ -205,9 +206,6 @@ def report_text(v: ReportView, *, title: str, site_url: str) -> str:
         "",
         *section("Mail not acted on (never answered to the sender)", v.refused),
         *section("Not answered, or not sent", v.not_answered),
-        *section("Join requests waiting for you (nomopoly player add NAME EMAIL)", v.joins),
-        *section("Needs your attention", v.attention),
-        *section("Accepted proposals awaiting you", v.awaiting),
         *section("Your rulings applied", v.rulings),
     ]
     return "\n".join(parts) + footer(title, site_url)
