@@ -68,3 +68,25 @@ def test_the_full_demo_plays_the_sections_commands_and_its_site_shows_them(full_
                for n, who in ((7, "alice"), (8, "bob"), (10, "erin"), (15, "dave")))
     howto = (full_demo.root / "site" / "howto.html").read_text(encoding="utf-8")
     assert "BUILD RAILROAD ON &lt;square&gt;" in howto
+
+
+def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
+    from bs4 import BeautifulSoup
+
+    site = full_demo.root / "site"
+    soup = BeautifulSoup((site / "railroads.html").read_text(encoding="utf-8"), "html.parser")
+    rows = [[c.get_text() for c in tr.find_all(["th", "td"])] for tr in soup.select("table.panel tbody tr")]
+    # 7 and 8 are east-west neighbours on the 10-wide snake; 10 and 15 touch no other railroad
+    assert rows == [["7", "", "alice", "8"], ["8", "", "bob", "7"], ["10", "", "erin", "none"],
+                    ["15", "", "dave", "none"]]
+    nav = [a.get_text() for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"),
+                                               "html.parser").select("nav a")]
+    assert nav[nav.index("Rules") + 1] == "Railroads" and nav[nav.index("Railroads") + 1] == "Updates"
+
+
+def test_a_game_without_proposals_has_no_proposals_link(tmp_path):
+    from admin.demo import run_demo
+
+    site = run_demo(tmp_path / "timo", echo=lambda _: None, game_name="timopoly")
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="proposals.html"' not in index and 'href="rules.html"' in index

@@ -95,6 +95,28 @@ class SquareLook:
     band: str | None = None
 
 
+@dataclass(frozen=True)
+class Table:
+    """A table on a module's page of the site: a caption, column headings and rows of cells (text
+    or numbers; the site escapes them)."""
+
+    caption: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A page a module adds to the site (the Zoo, the Lottery, the Bank ...): ``<slug>.html``, in
+    the navigation by ``title``. Public only: it is built from the public state."""
+
+    slug: str
+    title: str
+    intro: str = ""
+    tables: tuple[Table, ...] = ()
+    order: int = 50
+
+
 class Mechanic(Generic[S, P]):
     #: the module's name in the game's configuration
     name: ClassVar[str] = ""
@@ -217,6 +239,10 @@ class Mechanic(Generic[S, P]):
 
     def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         return None
+
+    def panels(self, state: GameState) -> list[Panel]:
+        """Pages this module adds to the site (public state only)."""
+        return []
 
     def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         """(order, line) for "Where you stand" in this player's results mail; private allowed."""

@@ -18,7 +18,7 @@ from typing import ClassVar
 from admin.engine.board import neighbours
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.errors import IllegalAction
 from admin.mechanics.ownership import owner_of
@@ -107,6 +107,20 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
             return None
         return SquareLook(notes=((50, "a railroad"),), flags=((50, "RR", "railroad"),))
 
+    def panels(self, state) -> list[Panel]:
+        params = {**self.defaults, **state.params(self.name)}
+        columns = int(state.params("board").get("columns", 10))
+        rows = tuple((n, state.square(n).name or "", owner_of(state, n) or "nobody",
+                      ", ".join(str(m) for m in _joined(state, n, self.of(state).squares, columns)) or "none")
+                     for n in self.of(state).squares if state.square(n) is not None)
+        intro = (f"A railroad costs {state.money(params['build_cost'])} to build on a square you own "
+                 f"(XVII.1). From a railroad you may ride to any square joined to it by a chain of "
+                 f"railroads, paying {state.money(params['toll'])} to the owner of each square on the "
+                 "way (XVII.2–XVII.3).")
+        return [Panel("railroads", "Railroads", intro,
+                      (Table("Every railroad", ("Square", "Name", "Owner", "Next to railroads on"), rows),),
+                      order=17)]
+
 
 def _owned_square(ctx, player: Player, number: int, verb: str) -> None:
     square = ctx.state.square(number)
@@ -192,3 +206,8 @@ def ride(ctx, player: Player, cmd: RideRailroad) -> str:
     paid = f", paying ${total} in tolls" if total else ""
     return (f"{player.name} rode the railroad from square {here} to square {cmd.square} via "
             f"{', '.join(map(str, route[1:-1])) or 'no other square'}{paid}.")
+
+
+def _joined(state: GameState, number: int, rails: list[int], columns: int) -> list[int]:
+    """The railroad squares next to ``number`` (north, south, east or west, XVII.3)."""
+    return sorted(m for m in neighbours(state, number, columns) if m in rails and m != number)

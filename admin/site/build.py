@@ -28,6 +28,7 @@ import jinja2
 import admin
 from admin.errors import StateError
 from admin.game import GameDir, read_archive
+from admin.mechanics import REGISTRY
 from admin.model import GameState
 from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
                                 split_failure)
@@ -167,6 +168,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
                 colours=player_colours(state), slugs=player_slugs(list(state.players)))
     site.deadline = _deadline(game, state)
     site.upcoming = _upcoming(game, state)
+    site.panels = sorted((p for m in REGISTRY.enabled(state) for p in m.panels(state)), key=lambda p: p.order)
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
     env.filters["money"] = lambda value: money(value, state.currency)

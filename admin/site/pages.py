@@ -277,6 +277,8 @@ def render_all(w: Writer) -> None:
     w.page("howto.html", "howto.html", active="howto", live=live, commands=commands, upcoming=site.upcoming,
            proposals=any(h.keyword == "PROPOSE" for h in commands))
     _proposal_pages(w)
+    for panel in site.panels:
+        w.page("panel.html", f"{panel.slug}.html", active=panel.slug, live=live, panel=panel)
     charted = [r["name"] for r in standings if r["active"]][:CHART_PLAYERS]
     title = ("Net worth of every player, update by update" if len(charted) == len(standings)
              else f"Net worth of the {len(charted)} richest players, update by update")

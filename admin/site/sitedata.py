@@ -9,11 +9,13 @@ from typing import Any
 
 from markupsafe import Markup
 
+from admin.engine.module import Panel
 from admin.game import GameDir
 from admin.model import GameState, Player, Square
 from admin.ruleset import Ruleset, rule_anchor
 from admin.site.export import player_facts, player_worth, square_facts
 from admin.site.history import Archives, History
+from admin.site.writer import NAV
 from admin.site.svg import Series, draw_chart, ink_on
 
 
@@ -34,6 +36,16 @@ class Site:
     deadline: tuple[str, str] | None = None
     #: the coming updates' deadlines: (update, week, slot, ISO time, time for people)
     upcoming: list[tuple[int, int, str, str, str]] = field(default_factory=list)
+    #: the pages the enabled modules add (the Zoo, the Lottery ...), in order
+    panels: list[Panel] = field(default_factory=list)
+
+    @property
+    def nav(self) -> tuple[tuple[str, str, str], ...]:
+        """The navigation: the site's pages (Proposals only where the game has them), with the
+        modules' pages before Updates."""
+        pages = [n for n in NAV if n[0] != "proposals" or self.state.enabled("proposals")]
+        at = next(i for i, n in enumerate(pages) if n[0] == "updates")
+        return tuple(pages[:at] + [(p.slug, p.title, f"{p.slug}.html") for p in self.panels] + pages[at:])
 
     def banner(self) -> dict[str, Any]:
         """What the banner on every page says: won, over, or paused."""

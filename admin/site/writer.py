@@ -149,7 +149,7 @@ class Writer:
     def common(self, path: str, lookups: Lookups) -> dict[str, Any]:
         s = self.site
         return {"root": "../" * path.count("/"), "path": path, "site_title": s.title,
-                "site_url": s.url, "nav": NAV, "rule_href": lookups.rule_href,
+                "site_url": s.url, "nav": s.nav, "rule_href": lookups.rule_href,
                 "player_href": lookups.player_href, "proposal_href": lookups.proposal_href,
                 "colours": lookups, "game": s.banner(), "live": None}
 
@@ -164,7 +164,7 @@ class Writer:
         if listed:
             self.pages.append(path)
         s = self.site
-        key = _digest(self.base, template, path, s.title, s.url, s.banner(),
+        key = _digest(self.base, template, path, s.title, s.url, s.banner(), s.nav,
                       context if inputs is None else inputs)
         before = self.previous.get(path)
         if (isinstance(before, dict) and before.get("key") == key and self.old is not None
