@@ -55,6 +55,9 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
         else:
             out.append(RuleCoverage(rule.id, "missing",
                                     how=f"known to module {module}, which is not enabled" if module else None))
+    written = {row.rule for row in out}
+    out += [RuleCoverage(rule, "missing", how="in the game's rulebook, but no section of its rules has it yet")
+            for rule in spec.rulebook if rule not in written]
     return out
 
 

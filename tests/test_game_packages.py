@@ -90,3 +90,17 @@ def test_a_game_without_proposals_has_no_proposals_link(tmp_path):
     site = run_demo(tmp_path / "timo", echo=lambda _: None, game_name="timopoly")
     index = (site / "index.html").read_text(encoding="utf-8")
     assert 'href="proposals.html"' not in index and 'href="rules.html"' in index
+
+
+def test_coverage_lists_a_rule_of_the_rulebook_that_no_section_has_yet_as_missing():
+    from dataclasses import replace
+
+    from admin.coverage import coverage
+
+    full = spec("nomopoly2-full")
+    assert full.rulebook[:3] == ["I.1", "I.2", "I.3"] and full.rulebook[-1] == "XXXV.5"
+    state = initial_state("nomopoly2-full", "t")
+    rows = {row.rule: row for row in coverage(state, replace(full, rulebook=[*full.rulebook, "XC.1"]))}
+    assert rows["XC.1"].status == "missing" and "no section" in (rows["XC.1"].how or "")
+    assert rows["XVII.2"].status == "automated"  # a written, automated rule is not reported twice
+    assert list(rows).count("XVII.2") == 1

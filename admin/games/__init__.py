@@ -46,6 +46,9 @@ class GameSpec:
     base: str | None = None
     #: optional mechanics in force from the start, each with its section (in ``optional`` order)
     enabled_optional: list[str] = field(default_factory=list)
+    #: every rule id of the rulebook the game follows (``rulebook: {section: count}``): coverage
+    #: reports a rule with no section written yet as missing instead of leaving it out
+    rulebook: list[str] = field(default_factory=list)
 
     @property
     def rules_dir(self) -> Path:
@@ -83,11 +86,13 @@ def spec(name: str) -> GameSpec:
     if unknown:
         raise RuleError(f"{path}: enable names {', '.join(unknown)}, which the game does not offer "
                         f"(its optional mechanics: {', '.join(optional) or 'none'})")
+    rulebook = [f"{section}.{n}" for section, count in (data.get("rulebook") or {}).items()
+                for n in range(1, int(count) + 1)]
     return GameSpec(name=name, title=str(data.get("title", name)), summary=str(data.get("summary", "")),
                     currency=str(data.get("currency", base.currency if base else "${}")),
                     path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
                     coverage=coverage, optional=optional, base=base.name if base else None,
-                    enabled_optional=enabled,
+                    enabled_optional=enabled, rulebook=rulebook,
                     layout=str(data.get("layout", base.layout if base else "snake")))
 
 
