@@ -640,3 +640,24 @@ def test_a_results_files_summary_read_alone_is_the_summary_of_reading_it_in_full
     game = make_game(tmp_path / "g", updates=4)
     for path in game.results_files():
         assert read_results(path, full=False) == read_results(path).summary(), path.name
+
+
+def test_the_board_legend_explains_every_badge_and_a_crowded_square_shows_how_many_more() -> None:
+    from admin.games import initial_state
+    from admin.mechanics.board import BoardModule
+    from admin.mechanics.railroads import RailroadsModule
+
+    state = initial_state("nomopoly2-full", "t")
+    BoardModule.of(state).polluted.append(3)
+    BoardModule.of(state).contaminated.append(3)
+    RailroadsModule.of(state).squares.extend([3, 5])
+    svg = str(board_svg(state))
+    legend = svg[svg.rindex('class="lg">unowned'):]
+    for short, long in (("POL", "polluted"), ("CON", "contaminated"), ("RR", "railroad")):
+        assert re.search(rf'class="flag"[^>]*>{short}</text><text[^>]*class="lg">{long}</text>', legend)
+    cell3 = re.search(r'<g class="sq"><title>Square 3(.*?)</g>', svg).group(0)
+    badges = re.findall(r'class="flag"[^>]*>([^<]+)</text>', cell3)
+    assert badges == ["POL", "+2"]                          # two badges fit; the rest are counted
+    assert "polluted; contaminated; a railroad" in cell3      # and named in the square's title
+    cell5 = re.search(r'<g class="sq"><title>Square 5(.*?)</g>', svg).group(0)
+    assert re.findall(r'class="flag"[^>]*>([^<]+)</text>', cell5) == ["RR"]

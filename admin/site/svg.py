@@ -21,6 +21,8 @@ from admin.model import GameState, Square
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
                             "#F0E442", "#1A1A1A")
 CELL_W, CELL_H, GAP, PAD = 100, 84, 4, 6
+#: corner badges a square shows (beyond them, one "+k" badge)
+MAX_FLAGS = 2
 
 
 # -- colours ---------------------------------------------------------------------------------
@@ -159,7 +161,9 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
             out.append(f'<text x="{x + CELL_W / 2}" y="{y + top + 14 * i}" class="name" '
                        f'text-anchor="middle">{e(line)}</text>')
         out.append("</g>")
-    flags = [short for _, short, _ in look.flags]
+    flags = [short for _, short, _ in sorted(look.flags)]
+    if len(flags) > MAX_FLAGS:  # the rest are in the square's title and the board's table
+        flags = [*flags[:MAX_FLAGS - 1], f"+{len(flags) - MAX_FLAGS + 1}"]
     for i, label in enumerate(flags):
         fx = x + CELL_W - 34 - i * 30
         out.append(f'<rect x="{fx}" y="{y + 14}" width="28" height="14" rx="3" fill="#5b4a00"/>'
@@ -184,6 +188,15 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
     return "".join(out)
 
 
+def _flags_in_use(looks) -> list[tuple[str, str]]:
+    """Each distinct corner badge on the board with its meaning, in the modules' order."""
+    seen: dict[str, tuple[int, str]] = {}
+    for look in looks:
+        for order, short, long in look.flags:
+            seen.setdefault(short, (order, long))
+    return [(short, long) for short, (order, long) in sorted(seen.items(), key=lambda kv: (kv[1][0], kv[0]))]
+
+
 def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: int | None = None) -> Markup:
     """The whole board with tokens, owners, cards and a legend, as one accessible ``<svg>``, laid
     out as the game's layout says (no board: empty)."""
@@ -204,9 +217,9 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
             where.setdefault(p.square, []).append(p.name)
     legend_items = [(p.name, colours.get(p.name, "#777777")) for p in players]
     per_row = 4
-    legend_rows = math.ceil((len(legend_items) + 3) / per_row)
-    height = PAD * 2 + grid_h + 24 + legend_rows * 30
     looks = {s.number: square_look(state, s) for s in state.squares}
+    legend_rows = math.ceil((len(legend_items) + 3 + len(_flags_in_use(looks.values()))) / per_row)
+    height = PAD * 2 + grid_h + 24 + legend_rows * 30
     owned = sum(1 for s in state.squares if looks[s.number].owner and not s.destroyed)
     shape = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom left"
              if lay.name == "snake" else lay.describe(count))
@@ -246,6 +259,10 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
                  '<text x="25" y="4.5" class="lg">card placed</text>')
     items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="#fbfaf6" stroke="#c9c6bb"/>'
                  '<text x="25" y="4.5" class="lg">unowned</text>')
+    for short, long in _flags_in_use(looks.values()):  # each badge on the board, with its meaning
+        items.append(f'<rect x="-4" y="-7" width="28" height="14" rx="3" fill="#5b4a00"/>'
+                     f'<text x="10" y="4" class="flag" text-anchor="middle">{escape(short)}</text>'
+                     f'<text x="30" y="4.5" class="lg">{escape(truncate(long, 16))}</text>')
     slot = (width - 2 * PAD) / per_row
     for i, item in enumerate(items):
         r, c = divmod(i, per_row)
