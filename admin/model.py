@@ -176,6 +176,9 @@ class GameState:
     layout: str = "snake"
     #: how an amount of the game's money is written: "${}" ($150), "Fn {}" (Fn 150 fans) ...
     currency: str = "${}"
+    #: the game's own number for a rule the library's mechanics cite by another game's number
+    #: (the first Nomopoly's pass bonus is V.7 where Nomopoly II's is VI.11): events cite these
+    rule_aliases: dict[str, str] = field(default_factory=dict)
     #: how many updates have run; update ``n`` is the ``n``-th of the game
     update: int = 0
     week: int = 1

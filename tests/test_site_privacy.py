@@ -10,6 +10,7 @@ import pytest
 from fixtures.browser import BURIED_CARD, PLAYERS, make_game, private_markers
 
 from admin.game import GameDir
+from admin.games import DEFAULT, available, spec
 from admin.mechanics.cards import CardsModule, buried_cards, hand, placed_on
 from admin.site.build import build_site
 
@@ -94,7 +95,7 @@ def test_the_build_never_reads_the_private_files(game: GameDir, tmp_path: Path) 
     assert (out / "index.html").is_file()
 
 
-@pytest.mark.parametrize("game_name", ["nomopoly2-full", "timopoly"])
+@pytest.mark.parametrize("game_name", [g for g in available() if g != DEFAULT and spec(g).demo])
 def test_no_address_hand_or_seed_of_a_bundled_demo_reaches_its_site(tmp_path: Path, game_name: str) -> None:
     """The demos of the other bundled games: no player's address and neither unrevealed seed
     appears in any file of the site (hands: the fixture game's tests above)."""

@@ -37,9 +37,13 @@ class UpdateContext:
     registry: Mechanics = None  # type: ignore[assignment]
     #: proposals closed before this update, taken out of the live state to be archived
     archived: list[Proposal] = field(default_factory=list)
+    #: what modules note for the rest of this update only (never saved): who has had a bonus ...
+    scratch: dict[str, Any] = field(default_factory=dict)
 
     # -- events ----------------------------------------------------------------------------
     def emit(self, kind: str, text: str | None, **kw: Any) -> Event:
+        if kw.get("rule") and self.state.rule_aliases:  # cite the rule by this game's number
+            kw["rule"] = self.state.rule_aliases.get(kw["rule"], kw["rule"])
         ev = Event(kind=kind, text=text, **kw)
         self.events.append(ev)
         return ev

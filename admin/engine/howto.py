@@ -54,7 +54,8 @@ def commands_in_force(state: GameState, registry: Registry) -> list[HowTo]:
     for module, spec in registry.specs(state):
         key = spec.keyword.upper()
         if key not in found:
-            found[key] = _entry(module.name, spec, registry.rules_of(state, module.name), known)
+            found[key] = _entry(module.name, spec, registry.rules_of(state, module.name), known,
+                                 state.rule_aliases)
     return sorted(found.values(), key=lambda h: (h.listing, h.keyword))
 
 
@@ -81,8 +82,10 @@ def help_lines(state: GameState, registry: Registry, topic: str | None = None) -
     return [h.line() for h in entries]
 
 
-def _entry(module: str, spec: CommandSpec, module_rules: tuple[str, ...], known: set[str] | None) -> HowTo:
-    cited = tuple(r for r in spec.rules if r in module_rules)
+def _entry(module: str, spec: CommandSpec, module_rules: tuple[str, ...], known: set[str] | None,
+           aliases: dict[str, str] | None = None) -> HowTo:
+    aliases = aliases or {}
+    cited = tuple(aliases.get(r, r) for r in spec.rules if aliases.get(r, r) in module_rules)
     if spec.rules and not cited and module_rules:  # the game numbers the module's rules its own way
         cited = module_rules[:1]
     if known is not None:

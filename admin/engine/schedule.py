@@ -18,6 +18,8 @@ class Slot:
     opens_voting: bool = False
     closes_voting: bool = False
     week_end: bool = False
+    #: whether the players move in this update (the first Nomopoly moves once a week)
+    moves: bool = True
 
 
 def slot_of(slots: list[dict[str, Any]], update: int) -> tuple[int, Slot]:
@@ -29,7 +31,7 @@ def slot_of(slots: list[dict[str, Any]], update: int) -> tuple[int, Slot]:
                           takes_proposals=bool(spec.get("takes_proposals")),
                           opens_voting=bool(spec.get("opens_voting")),
                           closes_voting=bool(spec.get("closes_voting")),
-                          week_end=bool(spec.get("week_end")))
+                          week_end=bool(spec.get("week_end")), moves=bool(spec.get("moves", True)))
 
 
 def next_slot(update: int, slots: list[dict[str, Any]]) -> tuple[int, Slot]:

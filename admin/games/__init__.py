@@ -46,6 +46,8 @@ class GameSpec:
     base: str | None = None
     #: optional mechanics in force from the start, each with its section (in ``optional`` order)
     enabled_optional: list[str] = field(default_factory=list)
+    #: the game's numbers for rules the library's mechanics cite by another game's numbers
+    rule_aliases: dict[str, str] = field(default_factory=dict)
     #: every rule id of the rulebook the game follows (``rulebook: {section: count}``): coverage
     #: reports a rule with no section written yet as missing instead of leaving it out
     rulebook: list[str] = field(default_factory=list)
@@ -93,6 +95,7 @@ def spec(name: str) -> GameSpec:
                     path=path.parent, modules=modules, demo=dict(data.get("demo") or {}),
                     coverage=coverage, optional=optional, base=base.name if base else None,
                     enabled_optional=enabled, rulebook=rulebook,
+                    rule_aliases={str(k): str(v) for k, v in (data.get("rule_aliases") or {}).items()},
                     layout=str(data.get("layout", base.layout if base else "snake")))
 
 
@@ -116,6 +119,7 @@ def initial_state(game: str, name: str) -> GameState:
     laid out, its ruleset and each rule's first revision."""
     g = spec(game)
     state = GameState(name=name, ruleset=game, layout=g.layout, currency=g.currency,
+                      rule_aliases=dict(g.rule_aliases),
                       modules=[ModuleConfig(m.name, dict(m.params), m.rules) for m in g.modules])
     modules = REGISTRY.enabled(state)  # fails early on an unknown module
     for module in modules:

@@ -21,14 +21,32 @@ class BoardModule(Mechanic[BoardState, None]):
     name = "board"
     rules = ("VI.1", "VI.2", "VI.3", "VI.4", "VI.5", "VI.6", "VI.7", "VI.8", "VI.10", "VI.12",
              "VI.13", "VI.15", "VI.17", "VI.18")
-    defaults = {"initial_squares": 20, "columns": 10, "new_square_percent_times_n": 2000}
-    summary = "The snaking board, moves and jumps, and the chance of a new square at the end."
+    defaults = {"initial_squares": 20, "columns": 10, "new_square_percent_times_n": 2000,
+                # the first Nomopoly: this many squares are added each time someone passes the
+                # end (V.8), instead of the chance above; 0 keeps the chance
+                "squares_per_pass": 0,
+                # no squares are added beyond this many on the board (V.9); 0: no limit
+                "max_squares": 0}
+    summary = "The snaking board, moves and jumps, and new squares at the end when players pass it."
     State = BoardState
 
     def on_pass_end(self, ctx, player) -> None:
+        params = ctx.params("board")
         n = len(live_numbers(ctx.state))
+        room = int(params["max_squares"]) - n if int(params["max_squares"]) else None
+        if room is not None and room <= 0:
+            return
+        per_pass = int(params["squares_per_pass"])
+        if per_pass:
+            added = [add_square(ctx.state, ctx.registry.enabled(ctx.state))
+                     for _ in range(per_pass if room is None else min(per_pass, room))]
+            ctx.emit("new-square", f"{player.name} passed the end of the board and "
+                                   + (f"squares {added[0]}-{added[-1]} were" if len(added) > 1
+                                      else f"square {added[0]} was") + " added.",
+                     player=player.name, rule="VI.17", data={"squares": added})
+            return
         # a (k/n)% chance is k in 100*n: exact with one die of 100*n sides
-        k = int(ctx.params("board")["new_square_percent_times_n"])
+        k = int(params["new_square_percent_times_n"])
         label = f"newsquare/{player.name}/{len(ctx.dice.rolls)}"
         if ctx.dice.chance(k, 100 * n, label):
             number = add_square(ctx.state, ctx.registry.enabled(ctx.state))

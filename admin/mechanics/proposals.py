@@ -400,7 +400,12 @@ def _propose(ctx: UpdateContext, r: Ruling) -> str:
 def _admin_vote(ctx: UpdateContext, r: Ruling) -> str:
     if not ctx.params("proposals").get("admin_votes"):
         raise RuleError("in this game the Admin does not vote (proposals.admin_votes is false)")
-    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), str(r.args.get("choice", "")).lower())
+    raw = r.args.get("choice", "")
+    # YAML reads a bare yes/no as true/false
+    choice = {True: "yes", False: "no"}[raw] if isinstance(raw, bool) else str(raw).lower()
+    if choice not in _CHOICES:
+        raise RuleError(f"the Admin's vote {raw!r} is not one of yes, no, abstain")
+    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), choice)
 
 
 def _amend(ctx: UpdateContext, r: Ruling) -> str:

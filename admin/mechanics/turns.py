@@ -36,7 +36,12 @@ class TurnsState:
 class TurnsModule(Mechanic[TurnsState, None]):
     name = "turns"
     rules = ("VII.1", "VII.2", "VII.3", "VII.4", "IX.1", "VI.11")
-    defaults = {"dice": {"foot": "2d6"}, "pass_bonus": 1000, "max_turns_in_a_row": 50}
+    defaults = {"dice": {"foot": "2d6"}, "pass_bonus": 1000, "max_turns_in_a_row": 50,
+                # moves each player makes in an update whose schedule slot has moves (the first
+                # Nomopoly: two a week, VIII.2); a slot with `moves: false` has none
+                "moves_per_update": 1,
+                # the pass bonus at most once per update (the first Nomopoly's V.7) or every pass
+                "pass_bonus_once": False}
     summary = "One turn per player per update in random order; doubles roll again; $1000 for passing the end."
     State = TurnsState
 
@@ -64,7 +69,12 @@ class TurnsModule(Mechanic[TurnsState, None]):
 
     def on_turn_end(self, ctx, player, turn, wrapped) -> None:
         if wrapped:
-            bonus = int(ctx.params("turns")["pass_bonus"])
+            params = ctx.params("turns")
+            if params["pass_bonus_once"]:
+                if player.name in ctx.scratch.setdefault("pass-bonus", set()):
+                    return
+                ctx.scratch["pass-bonus"].add(player.name)
+            bonus = int(params["pass_bonus"])
             ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board")
             ctx.emit("pass-bonus", f"{player.name} received ${bonus} for passing the end of the board.",
                      player=player.name, rule="VI.11", data={"amount": bonus})
@@ -76,17 +86,22 @@ def take_turns(ctx: UpdateContext) -> None:
     order = ctx.dice.shuffle(names, "order")
     if order:
         ctx.emit("order", "Turn order: " + ", ".join(order) + ".", rule="IX.1", data={"order": order})
-    for name in order:
-        player = ctx.state.players[name]
-        if player.active:
-            take_turn(ctx, player)
+    moves = int(ctx.params("turns")["moves_per_update"]) if ctx.slot.moves else 0
+    for _ in range(moves):  # each move of the update in the same order (VIII.2)
+        for name in order:
+            player = ctx.state.players[name]
+            if player.active:
+                take_turn(ctx, player)
 
 
 def take_turn(ctx: UpdateContext, player: Player) -> None:
     params = ctx.params("turns")
     limit = int(params["max_turns_in_a_row"])
     modules = ctx.registry.enabled(ctx.state)
-    for turn in range(limit):
+    taken = ctx.scratch.setdefault("turns-taken", {})
+    first = taken.get(player.name, 0)  # a second move of the update numbers its dice on
+    for turn in range(first, first + limit):
+        taken[player.name] = turn + 1
         for m in modules:
             m.on_turn_start(ctx, player, turn)
         count, sides = parse_dice(params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
