@@ -228,6 +228,10 @@ def compare(data: dict[str, Any], state: GameState, events: list[Event]) -> list
     _match(data.get("expect") or {}, private_status(state), "", out)
     said = {t for e in events for t in (e.text, e.private) if t}
     for text in data.get("expect_events") or []:
+        if not isinstance(text, str):  # "a: b" unquoted in YAML is a mapping
+            out.append(f"expect_events: {text!r} is not a text; quote a line that holds ': ' "
+                       "(- 'alice received $30: ...')")
+            continue
         if text not in said:
             near = sorted(said, key=lambda t: -_common(t, text))[:1]
             out.append(f"events: expected {text!r}, not said" + (f" (closest: {near[0]!r})" if near else ""))

@@ -60,3 +60,11 @@ def test_status_private_holds_hands_and_addresses_and_every_modules_state(tmp_pa
     assert (alice["hand"], alice["email"], alice["buried"]) == ([], "alice@example.org", [])
     assert private["mods"]["health"]["health"] == {"alice": 100}
     assert private["private_mods"]["cards"]["hands"] == {"alice": []}
+
+
+def test_an_unquoted_expected_event_with_a_colon_is_named_not_a_crash(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("players: [alice]\npaused: true\nupdates: [{}]\nexpect_events:\n  - alice received $30: a gift\n")
+    out = _run("scenario", "run", str(path))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "is not a text; quote a line that holds ': '" in out.stdout

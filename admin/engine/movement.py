@@ -4,32 +4,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from admin.engine.board import successor
+from admin.engine.board import lowest, predecessor, successor
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
     from admin.model import Player
 
 
-def move(ctx: UpdateContext, player: Player, steps: int) -> int:
-    """Move ``steps`` squares ahead; return how many times the move went from the last square of
-    the board to the first (each such pass triggers ``on_pass_end``)."""
+def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = False) -> int:
+    """Move ``steps`` squares ahead (or back); return how many times the move went from the last
+    square of the board to the first (each such pass triggers ``on_pass_end``). Going back, it is
+    how many times the move stepped onto the first square, to land there or go past it (the first
+    Nomopoly pays for passing square 1 either way); going back never adds squares."""
     wraps = 0
     here = player.square
     path = []
+    modules = ctx.registry.enabled(ctx.state)
     for _ in range(steps):
-        nxt = successor(ctx.state, here)
-        if nxt <= here:  # from the highest square on to the lowest
+        nxt = predecessor(ctx.state, here) if backwards else successor(ctx.state, here)
+        if backwards and nxt == lowest(ctx.state):  # onto square 1, to land or go past it
             wraps += 1
-            for module in ctx.registry.enabled(ctx.state):
+        elif not backwards and nxt <= here:  # from the highest square on to the lowest
+            wraps += 1
+            for module in modules:
                 module.on_pass_end(ctx, player)
             # a square added at the end by on_pass_end is behind the player: keep going to the first
+        if path:
+            for module in modules:  # the square just left was passed over
+                module.on_pass_over(ctx, player, path[-1])
         path.append(nxt)
         here = nxt
     start = player.square
     player.square = here
-    ctx.emit("move", f"{player.name} moved {steps} from square {start} to square {here}"
-                     + (", passing the end of the board" if wraps else "") + ".",
+    verb = "moved back" if backwards else "moved"
+    ctx.emit("move", f"{player.name} {verb} {steps} from square {start} to square {here}"
+                     + (", passing the end of the board" if wraps and not backwards
+                        else ", passing square 1" if wraps else "") + ".",
              player=player.name, rule="VI.7", data={"from": start, "to": here, "path": path})
     land(ctx, player)
     return wraps

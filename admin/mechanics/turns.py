@@ -110,7 +110,8 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
         ctx.emit("roll", f"{player.name} rolled {' and '.join(map(str, faces))}"
                          + (" (doubles)" if doubles else "") + ".",
                  player=player.name, rule="VII.1", data={"faces": faces, "turn": turn})
-        wrapped = move(ctx, player, sum(faces))
+        backwards = any(m.moves_backwards(ctx, player) for m in modules)
+        wrapped = move(ctx, player, sum(faces), backwards=backwards)
         if not player.active:
             return
         for m in modules:

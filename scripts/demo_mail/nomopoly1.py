@@ -28,7 +28,7 @@ AMEND V.7: Every time a player lands on or passes Square #1, he receives $1500.
 This may not be collected more than once per turn.
 END
 """),
-    ("2026-11-03T10:00", "bob", "hello", "STATUS\nHELP\n"),
+    ("2026-11-03T10:00", "bob", "hello", "STATUS\nHELP\nDONATE HEALTH\n"),
     ("2026-11-04T11:00", "carol", "two ideas", """PROPOSE Quiet Sundays
 Nothing happens on Sundays.
 END
@@ -42,10 +42,10 @@ END
     ("2026-11-07T11:00", "carol", "votes", "VOTE 1 YES\nVOTE 2 YES\nVOTE 3 YES\n"),
     ("2026-11-07T12:00", "dave", "votes", "VOTE 1 YES\nVOTE 2 ABSTAIN\n"),
     # week 2, Monday to Wednesday (Thursday update): buy where the week's moves landed
-    ("2026-11-09T09:00", "alice", "buying", "BUY\n"),
+    ("2026-11-09T09:00", "alice", "buying", "BUY\nDONATE WEALTH\n"),
     ("2026-11-09T10:00", "bob", "buying", "BUY\nSTATUS\n"),
     ("2026-11-10T11:00", "carol", "buying", "BUY\n"),
-    ("2026-11-10T12:00", "dave", "buying", "BUY\n"),
+    ("2026-11-10T12:00", "dave", "buying", "BUY\nDONATE SPACETIME\nBUY ANTIDOTE\n"),
     # week 2, Friday and Saturday (Sunday update)
     ("2026-11-13T09:00", "alice", "more", "STATUS\n"),
 ]

@@ -1,0 +1,8 @@
+"""The first Nomopoly's own mechanics (its rules that no other game shares): donuts, fountains,
+bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
+
+from admin.mechanics.nomopoly1.donuts import DonutsModule
+from admin.mechanics.nomopoly1.fountains import FountainsModule
+from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
+
+MODULES = [BankruptcyModule, DonutsModule, FountainsModule, SelfResetModule]
