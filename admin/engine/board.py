@@ -75,6 +75,31 @@ def step(state: GameState, number: int, direction: Direction, columns: int = 10)
             return n
 
 
+def grid_move(state: GameState, number: int, right: int, up: int, columns: int = 10) -> int:
+    """Where a creature on ``number`` ends up moving ``right`` squares east along its row, then
+    ``up`` squares north along its column, each wrapping round (past the east edge to the west,
+    past the top to the bottom) and counting only the live squares of that row or column (a short
+    top row, destroyed squares). Needs a compass board; elsewhere it stays put."""
+    lay = layout_of(state, columns)
+    if not lay.compass:
+        return number
+    count = len(state.squares)
+    rows, cols = lay.size(count)
+
+    def live(row: int, col: int) -> int | None:
+        n = lay.number_at(row, col, count)
+        return n if n is not None and not state.squares[n - 1].destroyed else None
+
+    row, col = lay.cell(number, count)
+    line = [c for c in range(cols) if live(row, c) is not None]
+    if col in line:
+        col = line[(line.index(col) + right) % len(line)]
+    column = [r for r in range(rows) if live(r, col) is not None]
+    if row in column:
+        row = column[(column.index(row) + up) % len(column)]
+    return live(row, col) or number
+
+
 def neighbours(state: GameState, number: int, columns: int = 10) -> Iterator[int]:
     for d in ("north", "south", "east", "west"):
         n = step(state, number, d, columns)  # type: ignore[arg-type]

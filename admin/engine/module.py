@@ -187,6 +187,10 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
+    def holds_back(self, ctx: UpdateContext, player: Player) -> str | None:
+        """Why the player makes no moves this update (trapped in the Dirty Bubble ...), or None."""
+        return None
+
     def moves_backwards(self, ctx: UpdateContext, player: Player) -> bool:
         """True if this module sends the player's next move backwards (a poison donut ...)."""
         return False

@@ -87,11 +87,17 @@ def take_turns(ctx: UpdateContext) -> None:
     if order:
         ctx.emit("order", "Turn order: " + ", ".join(order) + ".", rule="IX.1", data={"order": order})
     moves = int(ctx.params("turns")["moves_per_update"]) if ctx.slot.moves else 0
+    modules = ctx.registry.enabled(ctx.state)
     for _ in range(moves):  # each move of the update in the same order (VIII.2)
         for name in order:
             player = ctx.state.players[name]
-            if player.active:
-                take_turn(ctx, player)
+            if not player.active:
+                continue
+            why = next((r for m in modules if (r := m.holds_back(ctx, player))), None)
+            if why:
+                ctx.emit("no-move", f"{player.name} makes no move: {why}.", player=player.name)
+                continue
+            take_turn(ctx, player)
 
 
 def take_turn(ctx: UpdateContext, player: Player) -> None:

@@ -1,9 +1,10 @@
 """The first Nomopoly's own mechanics (its rules that no other game shares): donuts, fountains, the Hot
 Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
 
+from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
 from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 
-MODULES = [BankruptcyModule, DonutsModule, FountainsModule, HotPotatoModule, SelfResetModule]
+MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, HotPotatoModule, SelfResetModule]
