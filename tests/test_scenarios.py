@@ -38,6 +38,7 @@ def test_a_scenario_expecting_a_wrong_value_fails_naming_the_path_the_expected_a
     ("players: [alice]\nsquares: {3: {colour: red}}\n", "squares.3.colour: no module of this game keeps a square's colour"),
     ("players: {alice: {mood: happy}}\n", "players.alice.mood: no module of this game keeps a player's mood"),
     ("game: chess\n", "game: 'chess' is not a bundled game"),
+    ("players: [alice]\nsquares: {carol: {}}\n", "squares.carol: a square is a number"),
     ("players: [alice]\nexpectt: {}\n", "unknown key(s) expectt"),
 ])
 def test_a_wrong_scenario_file_is_refused_with_the_key_and_what_is_valid(tmp_path, body, message):

@@ -203,6 +203,11 @@ class Mechanic(Generic[S, P]):
     def adjust_rent(self, ctx: UpdateContext, square: Square, rent: int) -> int:
         return rent
 
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: Square, rent: int) -> int:
+        """The rent ``payer`` owes after every ``adjust_rent``: what depends on who pays (the
+        first Nomopoly's discount for landing on one's own colour)."""
+        return rent
+
     def action_order(self, ctx: UpdateContext, player: str, command: Any) -> Any:
         """This module's order for its early-phase commands (None: the order they were received)."""
         return None

@@ -131,8 +131,11 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
         if owner is None or not owner.active:
             return
         rent = square.number * int(ctx.params("ownership")["rent_per_number"])
-        for module in ctx.registry.enabled(ctx.state):
+        modules = ctx.registry.enabled(ctx.state)
+        for module in modules:
             rent = module.adjust_rent(ctx, square, rent)
+        for module in modules:
+            rent = module.adjust_rent_paid(ctx, player, square, rent)
         ctx.transfer(player.name, owner.name, rent, rule="VI.9", reason=f"rent on square {square.number}")
         ctx.emit("rent", f"{player.name} paid ${rent} rent to {owner.name} for square {square.number}.",
                  player=player.name, rule="VI.9",

@@ -5,8 +5,9 @@ from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
 from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
+from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 
-MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, HotPotatoModule, SelfResetModule,
-           StoreModule]
+MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, HotPotatoModule, PaintModule,
+           SelfResetModule, StoreModule]
