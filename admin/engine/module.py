@@ -187,6 +187,10 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
+    def redirect_landing(self, ctx: UpdateContext, player: Player, square: Square) -> int | None:
+        """Where a player about to land on ``square`` lands instead (grease slides them on), or None."""
+        return None
+
     def holds_back(self, ctx: UpdateContext, player: Player) -> str | None:
         """Why the player makes no moves this update (trapped in the Dirty Bubble ...), or None."""
         return None

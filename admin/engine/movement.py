@@ -57,6 +57,14 @@ def land(ctx: UpdateContext, player: Player) -> None:
     ctx.landing_order += 1
     square = ctx.state.square(player.square)
     assert square is not None and not square.destroyed
+    for _ in range(len(ctx.state.squares) + 1):  # a slide on grease goes on to the next square
+        nxt = next((n for m in ctx.registry.enabled(ctx.state)
+                    if (n := m.redirect_landing(ctx, player, square)) is not None), None)
+        if nxt is None or nxt == square.number:
+            break
+        player.square = nxt
+        square = ctx.state.square(nxt)
+        assert square is not None and not square.destroyed
     for module in ctx.registry.enabled(ctx.state):
         if not player.active:
             break

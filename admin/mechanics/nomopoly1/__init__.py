@@ -4,10 +4,11 @@ Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come 
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
+from admin.mechanics.nomopoly1.grease import GreaseModule
 from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
 from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 
-MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, HotPotatoModule, PaintModule,
+MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
            SelfResetModule, StoreModule]
