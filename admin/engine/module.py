@@ -191,6 +191,10 @@ class Mechanic(Generic[S, P]):
         """Where a player about to land on ``square`` lands instead (grease slides them on), or None."""
         return None
 
+    def adjust_health_loss(self, ctx: UpdateContext, player: Player, loss: int, reason: str) -> int:
+        """The health ``player`` loses instead of ``loss`` (a worrier takes half)."""
+        return loss
+
     def holds_back(self, ctx: UpdateContext, player: Player) -> str | None:
         """Why the player makes no moves this update (trapped in the Dirty Bubble ...), or None."""
         return None

@@ -80,6 +80,11 @@ def health_of(state, name: str) -> int:
 
 def change_health(ctx, player: Player, delta: int, *, rule: str, reason: str) -> None:
     hs = HealthModule.of(ctx.state)
+    if delta < 0:  # a career may soften a loss (the first Nomopoly's thieves and worriers)
+        for module in ctx.registry.enabled(ctx.state):
+            delta = -module.adjust_health_loss(ctx, player, -delta, reason)
+        if delta == 0:
+            return
     now = hs.health.get(player.name, 0) + delta
     hs.health[player.name] = now
     ctx.emit("health", f"{player.name} {'gained' if delta > 0 else 'lost'} {abs(delta)} health "

@@ -9,6 +9,7 @@ from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
 from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
+from admin.mechanics.nomopoly1.wages import WagesModule
 
 MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
-           SelfResetModule, StoreModule]
+           SelfResetModule, StoreModule, WagesModule]
