@@ -35,7 +35,8 @@ def add_player(state: GameState, name: str, email: str, token_hash: str | None =
     start_money = int(REGISTRY.params(state, "money")["start_money"])
     week = state.week if state.update == 0 else state.week + 1
     player = Player(name=name, money=start_money, square=lowest(state), joined_week=week)
-    state.admin_bank -= start_money  # XV.2: money from nowhere comes out of the bank
+    if REGISTRY.params(state, "money").get("start_money_from_bank", True):
+        state.admin_bank -= start_money  # XV.2: money from nowhere comes out of the bank
     state.players[name] = player
     for module in REGISTRY.enabled(state):
         module.on_player_added(state, player)

@@ -9,5 +9,7 @@ from admin.engine.module import Mechanic
 class MoneyModule(Mechanic[None, None]):
     name = "money"
     rules = ("IV.1", "IV.2", "IV.3", "XV.1", "XV.2")
-    defaults = {"start_money": 10000}
+    # start_money_from_bank: whether a new player's money comes out of the Admin Bank Account
+    # (Nomopoly II XV.2) or is simply theirs (the first Nomopoly's account starts at $0, XXII.1)
+    defaults = {"start_money": 10000, "start_money_from_bank": True}
     summary = "Starting money, bankruptcy limits on voluntary actions, the Admin Bank Account."

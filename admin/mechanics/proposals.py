@@ -113,6 +113,8 @@ class ProposalsModule(Mechanic[None, None]):
         "abstain_share_voids": None,   # e.g. "1/3": more abstaining than this, no reward/penalty
         "majority_abstain_bonus": 0,   # dollars to each non-abstainer when most abstain
         "admin_votes": False,          # the Admin votes too (the first Nomopoly)
+        "admin_reward": 0,             # the Admin Bank Account gains this when the Admin's proposal passes
+        "admin_penalty": 0,            # and loses this when it is rejected
     }
     summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
@@ -287,6 +289,13 @@ def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dic
     voids = p["abstain_share_voids"]
     if voids is not None and share > Fraction(str(voids)):
         result.note = f"more than {voids} of the players abstained: no reward or penalty for the proposer"
+    elif proposal.proposer == ADMIN and (p["admin_reward"] or p["admin_penalty"]):
+        # the first Nomopoly's VII.7: the Admin's own proposals gain or cost the Admin Bank Account
+        change = int(p["admin_reward"]) if accepted else -int(p["admin_penalty"])
+        ctx.state.admin_bank += change
+        ctx.emit("bank", f"The Admin Bank Account {'gained' if change > 0 else 'lost'} "
+                         f"{ctx.state.money(abs(change))}: the Admin's proposal {proposal.number} was "
+                         f"{'accepted' if accepted else 'rejected'}.", rule="VIII.4")
     elif proposer is not None and proposer.active:
         if accepted:
             _pay(ctx, result, BANK, proposer.name, int(p["proposer_reward"]), "VIII.4",

@@ -1,6 +1,7 @@
 """The first Nomopoly's own mechanics (its rules that no other game shares): donuts, fountains, the Hot
 Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
 
+from admin.mechanics.nomopoly1.cash import CashStacksModule
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
@@ -11,5 +12,5 @@ from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 
-MODULES = [BankruptcyModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
+MODULES = [BankruptcyModule, CashStacksModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
            SelfResetModule, StoreModule, WagesModule]
