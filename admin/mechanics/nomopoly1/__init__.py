@@ -2,6 +2,7 @@
 Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
 
 from admin.mechanics.nomopoly1.cash import CashStacksModule
+from admin.mechanics.nomopoly1.chili import ChiliModule
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
@@ -12,5 +13,5 @@ from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 
-MODULES = [BankruptcyModule, CashStacksModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
+MODULES = [BankruptcyModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
            SelfResetModule, StoreModule, WagesModule]
