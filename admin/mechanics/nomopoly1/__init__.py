@@ -8,10 +8,13 @@ from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
 from admin.mechanics.nomopoly1.grease import GreaseModule
 from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
+from admin.mechanics.nomopoly1.latex import LatexModule
 from admin.mechanics.nomopoly1.paint import PaintModule
+from admin.mechanics.nomopoly1.paint_guns import PaintGunsModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 
-MODULES = [BankruptcyModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule, FountainsModule, GreaseModule, HotPotatoModule, PaintModule,
+MODULES = [BankruptcyModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
+           FountainsModule, GreaseModule, HotPotatoModule, LatexModule, PaintModule, PaintGunsModule,
            SelfResetModule, StoreModule, WagesModule]

@@ -14,6 +14,8 @@ from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.syntax import no_args
 from admin.errors import IllegalAction
 from admin.mechanics.nomopoly1.donuts import DONUTS, DonutsModule
+from admin.mechanics.nomopoly1.latex import break_suit, wearing
+from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.model import Player
 
 
@@ -78,8 +80,14 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
         prisoner = ctx.state.players.get(db.prisoner or "")
         if prisoner is not None:
             prisoner.square = db.square  # carried along: not a landing
-        here = sorted(p.name for p in ctx.state.active_players()
-                      if p.square == db.square and p.name != db.prisoner)
+        here = []
+        for p in sorted(ctx.state.active_players(), key=lambda p: p.name):
+            if p.square != db.square or p.name == db.prisoner:
+                continue
+            if wearing(ctx.state, p.name):  # XXXV.6: not trapped, and the suit is used up (XXXV.3)
+                break_suit(ctx, p, "it kept the Dirty Bubble off")
+                continue
+            here.append(p.name)
         if not here:
             return
         caught = here[0] if len(here) == 1 else here[ctx.dice.roll(f"bubble/{k}/catch", len(here)) - 1]
@@ -87,6 +95,8 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
             ctx.emit("bubble", f"The Dirty Bubble let {prisoner.name} out on square {db.square}.",
                      player=prisoner.name, rule="XXX.3")
         db.prisoner = caught
+        if db.colour and ctx.state.enabled(PaintModule.name):
+            PaintModule.of(ctx.state).players[caught] = db.colour
         ctx.emit("bubble", f"The Dirty Bubble trapped {caught} on square {db.square}"
                            + (f" and coloured them {db.colour}" if db.colour else "") + ".",
                  player=caught, rule="XXX.2")
