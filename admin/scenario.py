@@ -34,7 +34,7 @@ import yaml
 from admin import games
 from admin.cards import DECK, parse_card
 from admin.engine.board import add_square
-from admin.engine.config import enable_module, set_param
+from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.dice import Dice, Roll
 from admin.engine.events import Event, Ruling
 from admin.engine.update import LineCommand, Submission, run_update
@@ -46,7 +46,7 @@ from admin.roster import add_player
 from admin.site.export import private_status
 from admin.store import from_data
 
-_TOP = {"name", "game", "players", "squares", "board", "params", "enable", "state", "private",
+_TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "state", "private",
         "paused", "seed", "updates", "expect", "expect_events", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings"}
 
@@ -147,6 +147,8 @@ def setup(data: dict[str, Any], where: str) -> GameState:
     state = games.initial_state(game, "scenario")
     for name in data.get("enable") or []:
         enable_module(state, REGISTRY, str(name))
+    for name in data.get("disable") or []:  # a rule tried without another mechanic's interference
+        _guard(where, f"disable.{name}", lambda: disable_module(state, str(name)))
     for module, values in (data.get("params") or {}).items():
         for key, value in (values or {}).items():
             _guard(where, f"params.{module}.{key}", lambda: set_param(state, REGISTRY, module, key, value))

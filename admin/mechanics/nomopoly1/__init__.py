@@ -1,6 +1,7 @@
 """The first Nomopoly's own mechanics (its rules that no other game shares): donuts, fountains, the Hot
 Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
 
+from admin.mechanics.nomopoly1.blob import BlobModule
 from admin.mechanics.nomopoly1.cash import CashStacksModule
 from admin.mechanics.nomopoly1.chili import ChiliModule
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
@@ -15,6 +16,6 @@ from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 
-MODULES = [BankruptcyModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
+MODULES = [BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, PaintModule, PaintGunsModule,
            SelfResetModule, StoreModule, WagesModule]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from admin.engine.board import live_numbers
 from admin.engine.module import Fact, Mechanic
 from admin.mechanics.health import change_health
+from admin.mechanics.nomopoly1.blob import BLOB, blob_square, hurt
 from admin.model import GameState
 
 
@@ -19,22 +20,25 @@ class HotPotatoState:
 
 
 def nearest_ahead(state: GameState, name: str) -> list[str]:
-    """The players nearest ``name`` going forward from their square (XIX.2); players on the same
-    square are nearest of all (a standing ruling). Several at one distance: all of them, by name."""
+    """Who is nearest ``name`` (a player, or the Blob) going forward from their square (XIX.2),
+    the Blob among them (XXXI.5); those on the same square are nearest of all (a standing ruling).
+    Several at one distance: all of them, by name."""
     numbers = live_numbers(state)
     index = {n: i for i, n in enumerate(numbers)}
-    me = state.players[name]
-    here = index.get(me.square, 0)
+    where = {p.name: p.square for p in state.active_players()}
+    if blob_square(state) is not None:
+        where[BLOB] = blob_square(state)  # type: ignore[assignment]
+    here = index.get(where.get(name, 0), 0)
     best: list[str] = []
     best_d = None
-    for p in sorted(state.active_players(), key=lambda p: p.name):
-        if p.name == name or p.square not in index:
+    for other, square in sorted(where.items()):
+        if other == name or square not in index:
             continue
-        d = (index[p.square] - here) % len(numbers)
+        d = (index[square] - here) % len(numbers)
         if best_d is None or d < best_d:
-            best, best_d = [p.name], d
+            best, best_d = [other], d
         elif d == best_d:
-            best.append(p.name)
+            best.append(other)
     return best
 
 
@@ -50,7 +54,7 @@ class HotPotatoModule(Mechanic[HotPotatoState, None]):
         """A new potato for a random player when there is none (at the start; after its holder left)."""
         hp = self.of(ctx.state)
         names = sorted(p.name for p in ctx.state.active_players())
-        if hp.holder in names or not names:
+        if hp.holder in names or (hp.holder == BLOB and blob_square(ctx.state) is not None) or not names:
             return
         hp.holder = names[ctx.dice.roll("hot-potato/new", len(names)) - 1]
         ctx.emit("hot-potato", f"A new Hot Potato was made and given to {hp.holder}.", player=hp.holder,
@@ -62,27 +66,43 @@ class HotPotatoModule(Mechanic[HotPotatoState, None]):
             return
         change_health(ctx, player, -int(ctx.params(self.name)["move_loss"]), rule="XIX.2",
                       reason="holding the Hot Potato as they moved")
-        nearest = nearest_ahead(ctx.state, player.name)
+        self._pass(ctx, player.name, f"hot-potato/{player.name}/{turn}")
+
+    def on_update_end(self, ctx) -> None:
+        """The Blob holding it moved this update (XXXI.5): it pays and passes it as a player would."""
+        hp = self.of(ctx.state)
+        if hp.holder == BLOB and ctx.scratch.get("blob-moved"):
+            hurt(ctx, int(ctx.params(self.name)["move_loss"]), "holding the Hot Potato as it moved")
+            self._pass(ctx, BLOB, "hot-potato/blob")
+
+    def _pass(self, ctx, holder: str, label: str) -> None:
+        nearest = nearest_ahead(ctx.state, holder)
         if not nearest:
             return
-        pick = nearest[0] if len(nearest) == 1 else \
-            nearest[ctx.dice.roll(f"hot-potato/{player.name}/{turn}", len(nearest)) - 1]
-        hp.holder = pick
-        ctx.emit("hot-potato", f"{player.name} passed the Hot Potato to {pick}.", player=player.name,
-                 rule="XIX.2", data={"to": pick})
+        pick = nearest[0] if len(nearest) == 1 else nearest[ctx.dice.roll(label, len(nearest)) - 1]
+        self.of(ctx.state).holder = pick
+        ctx.emit("hot-potato", f"{'The Blob' if holder == BLOB else holder} passed the Hot Potato to "
+                               f"{'the Blob' if pick == BLOB else pick}.",
+                 player=None if holder == BLOB else holder, rule="XIX.2", data={"to": pick})
 
     def on_turns(self, ctx) -> None:
         """At the week's end, before the next week's moves: it burns (XIX.3)."""
         hp = self.of(ctx.state)
-        holder = ctx.state.players.get(hp.holder or "")
-        if not ctx.slot.week_end or holder is None or not holder.active:
+        if not ctx.slot.week_end:
             return
-        square = holder.square
         loss = int(ctx.params(self.name)["week_loss"])
-        for p in sorted(ctx.state.active_players(), key=lambda p: (p.name != holder.name, p.name)):
+        if hp.holder == BLOB:
+            square = blob_square(ctx.state)
+            hurt(ctx, loss, "holding the Hot Potato")
+        else:
+            holder = ctx.state.players.get(hp.holder or "")
+            if holder is None or not holder.active:
+                return
+            square = holder.square
+        for p in sorted(ctx.state.active_players(), key=lambda p: (p.name != hp.holder, p.name)):
             if p.square == square and p.active:
                 change_health(ctx, p, -loss, rule="XIX.3",
-                              reason="holding the Hot Potato" if p.name == holder.name
+                              reason="holding the Hot Potato" if p.name == hp.holder
                               else f"sharing square {square} with the Hot Potato")
 
     # XIX.5: a reset holder keeps it (nothing to do); a holder who leaves takes it out of the game

@@ -15,6 +15,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import land
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
+from admin.mechanics.nomopoly1.blob import BlobModule, hurt
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.latex import break_suit
 from admin.mechanics.nomopoly1.paint import PaintModule
@@ -81,27 +82,36 @@ def shoot(ctx, player: Player, cmd: Shoot) -> str:
         raise IllegalAction(f"you have no {what}; buy it at a General Store (BUY PAINT {cmd.colour.upper()})")
     if cmd.target.lower() == "bubble":
         return _shoot_bubble(ctx, player, cmd, what)
-    target = ctx.state.players.get(cmd.target)
-    if target is None or not target.active or target.name == player.name:
-        raise IllegalAction(f"there is no other player {cmd.target!r} to shoot at")
+    if cmd.target.lower() == "blob" and ctx.state.enabled(BlobModule.name):  # XXXI.4: as at a player
+        target = None
+        name, square = "blob", BlobModule.of(ctx.state).square
+    else:
+        target = ctx.state.players.get(cmd.target)
+        if target is None or not target.active or target.name == player.name:
+            raise IllegalAction(f"there is no other player {cmd.target!r} to shoot at")
+        name, square = target.name, target.square
     p = ctx.params("paint-guns")
-    gap = distance_along(ctx.state, player.square, target.square)
+    gap = distance_along(ctx.state, player.square, square)
     if gap > int(p["reach"]):
-        raise IllegalAction(f"{target.name} is {gap} squares away; a paint gun reaches {p['reach']} (XXIX.2)")
+        raise IllegalAction(f"{name} is {gap} squares away; a paint gun reaches {p['reach']} (XXIX.2)")
     shots = PaintGunsModule.of(ctx.state).shots
-    key = f"{player.name}/{target.name}"
+    key = f"{player.name}/{name}"
     if shots.get(key) == ctx.state.week:
-        raise IllegalAction(f"you shot at {target.name} this week already; once a week (XXIX.5)")
+        raise IllegalAction(f"you shot at {name} this week already; once a week (XXIX.5)")
     shots[key] = ctx.state.week
     take_item(ctx, player, what, "")
     colours = PaintModule.of(ctx.state).players
-    label = f"paint-gun/{player.name}/{target.name}"
+    label = f"paint-gun/{player.name}/{name}"
     if ctx.dice.roll(f"{label}/splash", int(p["splash_in"])) == 1:
         colours[player.name] = cmd.colour
         return f"{player.name}'s {cmd.colour} paint splashed back: {player.name} is {cmd.colour} (XXIX.3)."
     odds = next(int(n) for limit, n in p["hit_in"] if gap <= int(limit))
     if ctx.dice.roll(f"{label}/hit", odds) != 1:
-        return f"{player.name} fired {cmd.colour} paint at {target.name}, {gap} squares away, and missed."
+        return f"{player.name} fired {cmd.colour} paint at {name}, {gap} squares away, and missed."
+    if target is None:
+        BlobModule.of(ctx.state).colour = cmd.colour
+        hurt(ctx, int(p["damage"]), f"{player.name}'s paint gun")
+        return f"{player.name} hit the Blob with {cmd.colour} paint from {gap} squares away."
     break_suit(ctx, target, "paint hit it")
     colours[target.name] = cmd.colour
     change_health(ctx, target, -int(p["damage"]), rule="XXIX.4", reason=f"{player.name}'s paint gun")
