@@ -112,3 +112,17 @@ def test_no_address_hand_or_seed_of_a_bundled_demo_reaches_its_site(tmp_path: Pa
     for path, text in files.items():
         for value in private:
             assert value.lower() not in text.lower(), f"{value} leaked into {path}"
+
+
+def test_a_planted_time_bomb_is_told_to_its_planter_only() -> None:
+    """XXXII.2: a time bomb is placed in secret: not in the public events or the public export."""
+    import json
+
+    from admin.scenario import run
+    from admin.site.export import public_status
+
+    outcome = run({"game": "nomopoly1", "players": {"alice": {"square": 8, "weapons": {"time bomb": 1}}, "bob": {}},
+                   "updates": [{"mail": {"alice": "PLANT TIME BOMB"}}]}, "test")
+    assert any("planted a time bomb on square 8" in (e.private or "") for e in outcome.events)
+    assert not any("time bomb" in (e.text or "") for e in outcome.events)
+    assert "time bomb" not in json.dumps(public_status(outcome.state)).replace('"time bomb": 0', "")

@@ -124,10 +124,11 @@ def distance(state: GameState, a: int, b: int, columns: int = 10) -> int | None:
     return None
 
 
-def add_square(state: GameState, modules: Iterable[Mechanic] = ()) -> int:
-    """Add a square: in place of the lowest destroyed one if any (VI.18), else at the end (VI.3).
-    Each module forgets what it kept about a square brought back (``on_square_added``)."""
-    for sq in state.squares:
+def add_square(state: GameState, modules: Iterable[Mechanic] = (), refill: bool = True) -> int:
+    """Add a square: in place of the lowest destroyed one if any and ``refill`` (Nomopoly II
+    VI.18), else at the end (VI.3). Each module forgets what it kept about a square brought back
+    (``on_square_added``)."""
+    for sq in state.squares if refill else ():
         if sq.destroyed:
             sq.destroyed = False
             sq.name = None

@@ -26,7 +26,10 @@ class BoardModule(Mechanic[BoardState, None]):
                 # end (V.8), instead of the chance above; 0 keeps the chance
                 "squares_per_pass": 0,
                 # no squares are added beyond this many on the board (V.9); 0: no limit
-                "max_squares": 0}
+                "max_squares": 0,
+                # a new square takes the place of the lowest destroyed one (VI.18); the first
+                # Nomopoly adds them at the end and never renumbers (V.8, XXXII.2)
+                "refill_destroyed": True}
     summary = "The snaking board, moves and jumps, and new squares at the end when players pass it."
     State = BoardState
 
@@ -38,7 +41,8 @@ class BoardModule(Mechanic[BoardState, None]):
             return
         per_pass = int(params["squares_per_pass"])
         if per_pass:
-            added = [add_square(ctx.state, ctx.registry.enabled(ctx.state))
+            refill = bool(params["refill_destroyed"])
+            added = [add_square(ctx.state, ctx.registry.enabled(ctx.state), refill)
                      for _ in range(per_pass if room is None else min(per_pass, room))]
             ctx.emit("new-square", f"{player.name} passed the end of the board and "
                                    + (f"squares {added[0]}-{added[-1]} were" if len(added) > 1
@@ -49,7 +53,7 @@ class BoardModule(Mechanic[BoardState, None]):
         k = int(params["new_square_percent_times_n"])
         label = f"newsquare/{player.name}/{len(ctx.dice.rolls)}"
         if ctx.dice.chance(k, 100 * n, label):
-            number = add_square(ctx.state, ctx.registry.enabled(ctx.state))
+            number = add_square(ctx.state, ctx.registry.enabled(ctx.state), bool(params["refill_destroyed"]))
             ctx.emit("new-square", f"{player.name} passed the end of the board and square {number} "
                                    f"was added (a {k / n:.4g}% chance).", player=player.name,
                      rule="VI.17", data={"square": number})

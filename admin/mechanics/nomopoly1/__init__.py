@@ -15,7 +15,8 @@ from admin.mechanics.nomopoly1.paint_guns import PaintGunsModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 from admin.mechanics.nomopoly1.wages import WagesModule
+from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
 MODULES = [BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, PaintModule, PaintGunsModule,
-           SelfResetModule, StoreModule, WagesModule]
+           SelfResetModule, StoreModule, WagesModule, WeaponsModule]

@@ -171,7 +171,9 @@ def colour_event(ctx, colour: str) -> None:
         ctx.emit("blob", f"{said}: the Big Fart is fed two extra large chilis.", rule="XXXI.7")
     elif colour == "green":
         room = int(p["max_squares"]) - len(live_numbers(state))
-        added = [add_square(state, ctx.registry.enabled(state)) for _ in range(max(0, min(int(p["green_squares"]), room)))]
+        refill = bool(ctx.params("board")["refill_destroyed"])
+        added = [add_square(state, ctx.registry.enabled(state), refill)
+                 for _ in range(max(0, min(int(p["green_squares"]), room)))]
         ctx.emit("blob", f"{said}: {len(added)} squares are added to the board.", rule="XXXI.7")
     elif colour == "orange":
         if bs.colour:
