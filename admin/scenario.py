@@ -252,6 +252,8 @@ def _match(expected: Any, got: Any, path: str, out: list[str]) -> None:
             else:
                 _match(value, index[str(key)], f"{path}.{key}", out)
     elif isinstance(expected, dict) and isinstance(got, dict):
+        if not expected and got:  # {} means empty: nothing held, nothing kept
+            out.append(f"{path}: expected nothing, got {got!r}")
         for key, value in expected.items():
             if isinstance(key, bool):  # YAML 1.1 reads a bare key yes/no as true/false
                 key = "yes" if key else "no"

@@ -69,3 +69,12 @@ def test_an_unquoted_expected_event_with_a_colon_is_named_not_a_crash(tmp_path):
     out = _run("scenario", "run", str(path))
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert "is not a text; quote a line that holds ': '" in out.stdout
+
+
+def test_an_empty_mapping_expects_nothing_held(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("game: nomopoly1\nplayers:\n  alice: {items: {jetpack: 1}}\nupdates: [{}]\n"
+                    "expect:\n  players:\n    alice: {items: {}}\n")
+    out = _run("scenario", "run", str(path))
+    assert out.returncode == 1
+    assert "players.alice.items: expected nothing, got {'jetpack': 1}" in out.stdout

@@ -12,6 +12,7 @@ from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
 from admin.mechanics.nomopoly1.latex import LatexModule
 from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.mechanics.nomopoly1.paint_guns import PaintGunsModule
+from admin.mechanics.nomopoly1.quijibos import QuijiboModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
 from admin.mechanics.nomopoly1.wages import WagesModule
@@ -19,4 +20,4 @@ from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
 MODULES = [BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, PaintModule, PaintGunsModule,
-           SelfResetModule, StoreModule, WagesModule, WeaponsModule]
+           QuijiboModule, SelfResetModule, StoreModule, WagesModule, WeaponsModule]
