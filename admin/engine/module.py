@@ -239,6 +239,11 @@ class Mechanic(Generic[S, P]):
         """The dice this player rolls for a turn, if this module decides it (VII.4)."""
         return None
 
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
+        """React to a turn's roll before the move; return other faces to move by instead (a rocket
+        sled that blows up: the move is made on foot), or None."""
+        return None
+
     def worth(self, state: GameState, player: Player) -> int:
         """What this module adds to the player's net worth (VI.16)."""
         return 0

@@ -110,8 +110,11 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
         taken[player.name] = turn + 1
         for m in modules:
             m.on_turn_start(ctx, player, turn)
-        count, sides = parse_dice(params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
+        spec = next((d for m in modules if (d := m.dice_for(ctx.state, player))), None)
+        count, sides = parse_dice(spec or params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
         faces = [ctx.dice.roll(f"turn/{player.name}/{turn}/d{i}", sides) for i in range(count)]
+        for m in modules:  # what the roll does before the move (a fall, a stall, a sled blowing up)
+            faces = m.check_roll(ctx, player, turn, faces) or faces
         doubles = any(faces.count(f) == 2 for f in set(faces))  # exactly two dice the same (VII.2)
         ctx.emit("roll", f"{player.name} rolled {' and '.join(map(str, faces))}"
                          + (" (doubles)" if doubles else "") + ".",

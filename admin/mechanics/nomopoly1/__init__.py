@@ -15,9 +15,11 @@ from admin.mechanics.nomopoly1.paint_guns import PaintGunsModule
 from admin.mechanics.nomopoly1.quijibos import QuijiboModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
+from admin.mechanics.nomopoly1.vehicles import VehiclesModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
 MODULES = [BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, PaintModule, PaintGunsModule,
-           QuijiboModule, SelfResetModule, StoreModule, WagesModule, WeaponsModule]
+           QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
+           WeaponsModule]
