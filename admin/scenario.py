@@ -46,7 +46,7 @@ from admin.roster import add_player
 from admin.site.export import private_status
 from admin.store import from_data
 
-_TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "state", "private",
+_TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
         "paused", "seed", "updates", "expect", "expect_events", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings"}
 
@@ -181,6 +181,10 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         _override(state.mods, str(module), values or {}, f"{where}: state")
     for module, values in (data.get("private") or {}).items():
         _override(state.private.mods, str(module), values or {}, f"{where}: private")
+    if "admin_bank" in data:  # after the players' starting money
+        if not isinstance(data["admin_bank"], int) or isinstance(data["admin_bank"], bool):
+            raise ScenarioError(f"{where}: admin_bank: {data['admin_bank']!r} is not a whole number of dollars")
+        state.admin_bank = data["admin_bank"]
     state.paused = bool(data.get("paused", False))
     return state
 

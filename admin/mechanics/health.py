@@ -79,6 +79,8 @@ def health_of(state, name: str) -> int:
 
 
 def change_health(ctx, player: Player, delta: int, *, rule: str, reason: str) -> None:
+    if delta == 0:
+        return
     hs = HealthModule.of(ctx.state)
     if delta < 0:  # a career may soften a loss (the first Nomopoly's thieves and worriers)
         for module in ctx.registry.enabled(ctx.state):

@@ -10,6 +10,7 @@ from admin.mechanics.nomopoly1.fountains import FountainsModule
 from admin.mechanics.nomopoly1.grease import GreaseModule
 from admin.mechanics.nomopoly1.hot_potato import HotPotatoModule
 from admin.mechanics.nomopoly1.latex import LatexModule
+from admin.mechanics.nomopoly1.lottery import LotteryModule
 from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.mechanics.nomopoly1.paint_guns import PaintGunsModule
 from admin.mechanics.nomopoly1.quijibos import QuijiboModule
@@ -20,6 +21,6 @@ from admin.mechanics.nomopoly1.wages import WagesModule
 from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
 MODULES = [BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
-           FountainsModule, GreaseModule, HotPotatoModule, LatexModule, PaintModule, PaintGunsModule,
+           FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
            QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
            WeaponsModule]
