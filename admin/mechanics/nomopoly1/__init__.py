@@ -1,6 +1,7 @@
 """The first Nomopoly's own mechanics (its rules that no other game shares): donuts, fountains, the Hot
 Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
 
+from admin.mechanics.nomopoly1.bank import BankModule
 from admin.mechanics.nomopoly1.blob import BlobModule
 from admin.mechanics.nomopoly1.cash import CashStacksModule
 from admin.mechanics.nomopoly1.chili import ChiliModule
@@ -20,7 +21,7 @@ from admin.mechanics.nomopoly1.vehicles import VehiclesModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
-MODULES = [BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
+MODULES = [BankModule, BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
            QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
            WeaponsModule]
