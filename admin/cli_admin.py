@@ -257,3 +257,13 @@ def rules_precedence(first: str, second: str, game_dir: Path | None) -> None:
     click.echo(f"{winner or 'Undecided'}: {reason}")
 
 
+
+
+@ruling.command("pu-rule")
+@click.argument("verdict", type=click.Choice(["accept", "reject"]))
+@click.argument("number", type=int)
+@click.option("--note", default="", help="Why (sent to its author with a rejection).")
+@GAME_OPTION
+def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) -> None:
+    """The first Nomopoly: accept or reject secret Parallel Universe rule NUMBER (XXVII.4)."""
+    _queue(game_dir, "pu-rule", note, verdict=verdict, number=number)

@@ -40,7 +40,9 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
                                "waits for you to carry it out",
                    f"nomopoly ruling amend {p.number} \"...\" (or ruling done {p.number})")
               for p in state.proposals if p.status == "accepted" and p.awaiting_admin]
-    items += [Todo(e.kind, e.text or e.kind) for e in events if e.kind in ASKS]
+    # an ask with no public text is for the Admin's eyes (a secret rule to judge): its private text
+    items += [Todo(e.kind, e.text or (e.private if not e.player else None) or e.kind)
+              for e in events if e.kind in ASKS]
     for r in queued or ():
         args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items()))
         items.append(Todo("queued", f"Queued for the next update: ruling {r.get('kind')} {args}".rstrip()

@@ -25,3 +25,12 @@ def test_a_two_word_keyword_is_read_before_the_first_word_alone():
         unregister("LAY TRACK")
     [gone] = parse_text("LAY TRACK ON 14")
     assert gone.command is None and "Did you mean" not in gone.error
+
+
+def test_a_colon_after_a_two_word_keyword_is_read_as_written():
+    register("LAY TRACK", lambda rest, line: _Lay(int(rest.split()[-1])), "LAY TRACK ON <square>")
+    try:
+        [v] = parse_text("LAY TRACK: on 14")
+        assert v.command == _Lay(14) and v.error is None
+    finally:
+        unregister("LAY TRACK")

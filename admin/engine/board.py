@@ -100,6 +100,26 @@ def grid_move(state: GameState, number: int, right: int, up: int, columns: int =
     return live(row, col) or number
 
 
+def nearest_ahead(state: GameState, start: int, where: dict[str, int]) -> list[str]:
+    """Of ``where`` (who -> square), those nearest ``start`` counting forward along the board
+    (on ``start`` itself is nearest of all); several at one distance: all, by name. Anyone off
+    the board (a square not on it) is never near."""
+    numbers = live_numbers(state)
+    index = {n: i for i, n in enumerate(numbers)}
+    here = index.get(start, 0)
+    best: list[str] = []
+    best_d = None
+    for who, square in sorted(where.items()):
+        if square not in index:
+            continue
+        d = (index[square] - here) % len(numbers)
+        if best_d is None or d < best_d:
+            best, best_d = [who], d
+        elif d == best_d:
+            best.append(who)
+    return best
+
+
 def neighbours(state: GameState, number: int, columns: int = 10) -> Iterator[int]:
     for d in ("north", "south", "east", "west"):
         n = step(state, number, d, columns)  # type: ignore[arg-type]

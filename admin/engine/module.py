@@ -187,6 +187,11 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
+    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool:
+        """Carry out the player's move of ``steps`` if it is this module's to make (a player off the
+        board, on a track of its own); True if it made it."""
+        return False
+
     def redirect_landing(self, ctx: UpdateContext, player: Player, square: Square) -> int | None:
         """Where a player about to land on ``square`` lands instead (grease slides them on), or None."""
         return None

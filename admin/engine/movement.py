@@ -16,10 +16,13 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
     square of the board to the first (each such pass triggers ``on_pass_end``). Going back, it is
     how many times the move stepped onto the first square, to land there or go past it (the first
     Nomopoly pays for passing square 1 either way); going back never adds squares."""
+    modules = ctx.registry.enabled(ctx.state)
+    for module in modules:  # off the board (the first Nomopoly's Parallel Universe): its own track
+        if module.move_instead(ctx, player, steps):
+            return 0
     wraps = 0
     here = player.square
     path = []
-    modules = ctx.registry.enabled(ctx.state)
     for _ in range(steps):
         nxt = predecessor(ctx.state, here) if backwards else successor(ctx.state, here)
         if backwards and nxt == lowest(ctx.state):  # onto square 1, to land or go past it

@@ -124,9 +124,10 @@ class Grammar:
             key = word.upper()
             if rest and self.two_words:  # a two-word keyword (BUILD RAILROAD) before a one-word one
                 second = rest.split(None, 1)[0]
-                if f"{key} {second.upper()}" in self.two_words:
-                    key, rest = f"{key} {second.upper()}", rest[len(second):].strip()
-                    word = f"{word} {second}"
+                bare = second.rstrip(":")  # "PU RULE: text" as well as "PU RULE text"
+                if f"{key} {bare.upper()}" in self.two_words:
+                    key, rest = f"{key} {bare.upper()}", rest[len(second):].strip()
+                    word = f"{word} {bare}"
             if key in self.block:
                 end = _find_end(lines, i)
                 block = lines[i:end]

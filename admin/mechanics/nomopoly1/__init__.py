@@ -14,6 +14,7 @@ from admin.mechanics.nomopoly1.latex import LatexModule
 from admin.mechanics.nomopoly1.lottery import LotteryModule
 from admin.mechanics.nomopoly1.paint import PaintModule
 from admin.mechanics.nomopoly1.paint_guns import PaintGunsModule
+from admin.mechanics.nomopoly1.parallel import ParallelModule
 from admin.mechanics.nomopoly1.quijibos import QuijiboModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
@@ -23,5 +24,5 @@ from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
 MODULES = [BankModule, BankruptcyModule, BlobModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
-           QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
+           ParallelModule, QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
            WeaponsModule]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from admin.engine.board import add_square, live_numbers, successor
+from admin.engine.board import add_square, live_numbers, nearest_ahead, successor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic, Panel, SquareLook, Table
@@ -17,6 +17,7 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.nomopoly1.chili import feed_pounds
 from admin.mechanics.nomopoly1.grease import GreaseModule
 from admin.mechanics.nomopoly1.paint import PaintModule
+from admin.mechanics.nomopoly1.parallel import ParallelModule, Traveller, warp_in
 from admin.mechanics.nomopoly1.store import take_item
 from admin.mechanics.ownership import BuyRight, OwnershipModule
 from admin.model import GameState, Player
@@ -185,9 +186,12 @@ def colour_event(ctx, colour: str) -> None:
         bs.lottery_boost = True
         ctx.emit("blob", f"{said}: this week's lottery prize is half as much again.", rule="XXXI.7")
     elif colour == "brown":
-        ctx.emit("admin", f"{said}: the player nearest it goes to the Parallel Universe, to come back to "
-                          f"square {bs.square}. The Parallel Universe is not automated in this game yet: the "
-                          "Admin carries it out.", rule="XXXI.7")
+        nearest = nearest_ahead(state, bs.square, {pl.name: pl.square for pl in players})
+        if nearest and state.enabled(ParallelModule.name):
+            who = nearest[0] if len(nearest) == 1 else nearest[ctx.dice.roll("blob/brown", len(nearest)) - 1]
+            ctx.emit("blob", f"{said}: {who}, the nearest player, is warped into the Parallel Universe.",
+                     rule="XXXI.7")
+            warp_in(ctx, state.players[who], Traveller("blob", 0), "the Blob's brown square")
     elif colour == "pink":
         own = OwnershipModule.of(state)
         for pl in players:

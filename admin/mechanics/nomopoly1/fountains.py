@@ -1,8 +1,8 @@
 """The first Nomopoly's XV: each week a player may give $10 to one of three fountains; at the end of
 the week a die is rolled for each player at each fountain, rewarding donors and punishing the rest.
 
-The Fountain of Spacetime warps a lucky donor into the Parallel Universe (XXVII); until a module
-runs the Parallel Universe in this game, that outcome is routed to the Admin."""
+The Fountain of Spacetime warps a lucky donor into the Parallel Universe (XXVII), to come back
+where they were."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health, health_of
+from admin.mechanics.nomopoly1.parallel import ParallelModule, Traveller, warp_in
 from admin.model import Player
 
 FOUNTAINS = ("health", "wealth", "spacetime")
@@ -104,12 +105,11 @@ def _effect(ctx, player: Player, fountain: str, donor: bool, face: int, p: dict)
             ctx.transfer(player.name, BANK, int(p["wealth_loss"]), rule="XV.2", reason=said)
             ctx.emit("fountain", f"{player.name} lost {ctx.state.money(int(p['wealth_loss']))}: {said}.",
                      player=player.name, rule="XV.2")
-    elif high:  # spacetime, a donor
-        ctx.emit("admin", f"{player.name} is warped into the Parallel Universe ({said}, XV.2), to come "
-                          f"back to square {player.square} without landing. The Parallel Universe "
-                          "(XXVII) is not automated in this game yet: the Admin carries it out "
-                          "(nomopoly ruling ...).", player=player.name, rule="XV.2",
-                 data={"square": player.square})
+    elif high and ctx.state.enabled(ParallelModule.name):  # spacetime, a donor: back where they were
+        warp_in(ctx, player, Traveller("square", player.square), said)
+    elif high:
+        ctx.emit("admin", f"{player.name} is warped into the Parallel Universe ({said}, XV.2), but this "
+                          "game has no Parallel Universe: the Admin decides.", rule="XV.2")
 
 
 def donate(ctx, player: Player, cmd: Donate) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from admin.engine.board import live_numbers
+from admin.engine.board import nearest_ahead as board_nearest
 from admin.engine.module import Fact, Mechanic
 from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly1.blob import BLOB, blob_square, hurt
@@ -21,25 +21,12 @@ class HotPotatoState:
 
 def nearest_ahead(state: GameState, name: str) -> list[str]:
     """Who is nearest ``name`` (a player, or the Blob) going forward from their square (XIX.2),
-    the Blob among them (XXXI.5); those on the same square are nearest of all (a standing ruling).
-    Several at one distance: all of them, by name."""
-    numbers = live_numbers(state)
-    index = {n: i for i, n in enumerate(numbers)}
+    the Blob among them (XXXI.5); those on the same square are nearest of all (a standing ruling)."""
     where = {p.name: p.square for p in state.active_players()}
     if blob_square(state) is not None:
         where[BLOB] = blob_square(state)  # type: ignore[assignment]
-    here = index.get(where.get(name, 0), 0)
-    best: list[str] = []
-    best_d = None
-    for other, square in sorted(where.items()):
-        if other == name or square not in index:
-            continue
-        d = (index[square] - here) % len(numbers)
-        if best_d is None or d < best_d:
-            best, best_d = [other], d
-        elif d == best_d:
-            best.append(other)
-    return best
+    start = where.pop(name, 0)
+    return board_nearest(state, start, where)
 
 
 class HotPotatoModule(Mechanic[HotPotatoState, None]):

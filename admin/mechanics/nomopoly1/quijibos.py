@@ -1,20 +1,21 @@
 """The first Nomopoly's XXXIV: Quijibos, bought at the General Store, must be fed every week
 (FEED QUIJIBO <food>) or they die; what they eat decides what happens: a lucky donut may pay, a
 poison donut turns them rabid (they bite, run and die), sprinkles warp their owner between the
-board and the Parallel Universe (routed to the Admin until that runs), a banana does nothing."""
+board and the Parallel Universe, a banana does nothing."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from admin.engine.board import step
+from admin.engine.board import lowest, step
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly1.donuts import DONUTS, DonutsModule
+from admin.mechanics.nomopoly1.parallel import ParallelModule, Traveller, warp_in
 from admin.mechanics.nomopoly1.store import items_of
 from admin.model import Player
 
@@ -123,11 +124,15 @@ def feed(ctx, player: Player, cmd: FeedQuijibo) -> str:
                                                                      else "nothing came of it.")
     if cmd.food == DONUTS[0]:  # XXXIV.4
         return _rabid(ctx, player, p)
-    if cmd.food == DONUTS[2]:  # XXXIV.5
-        ctx.emit("admin", f"{player.name} fed their Quijibo a Donut with Sprinkles: they go to square -20 of the "
-                          "Parallel Universe (or, from there, to square 1 of the board) without landing. The "
-                          "Parallel Universe is not automated in this game yet: the Admin carries it out.",
-                 player=player.name, rule="XXXIV.5")
+    if cmd.food == DONUTS[2]:  # XXXIV.5: between the board and the Parallel Universe, not landing
+        if not ctx.state.enabled(ParallelModule.name):
+            raise IllegalAction("this game has no Parallel Universe for the sprinkles to send you to")
+        pu = ParallelModule.of(ctx.state)
+        if player.name in pu.inside:
+            del pu.inside[player.name]
+            player.square = lowest(ctx.state)
+            return f"{player.name} fed their Quijibo a Donut with Sprinkles and is back on square {player.square}."
+        warp_in(ctx, player, Traveller("square", lowest(ctx.state)), "a Quijibo fed sprinkles")
         return f"{player.name} fed their Quijibo a Donut with Sprinkles."
     return f"{player.name} fed their Quijibo a banana."  # XXXIV.6
 
