@@ -56,6 +56,21 @@ def jump(ctx: UpdateContext, player: Player, destination: int, *, rule: str, rea
     land(ctx, player)
 
 
+def drive(ctx: UpdateContext, player: Player, destination: int, *, rule: str, reason: str) -> None:
+    """Jump to ``destination`` and land there owing no rent (the first Nomopoly's VI.4)."""
+    free = ctx.scratch.setdefault("rent-free", set())
+    free.add(player.name)
+    try:
+        jump(ctx, player, destination, rule=rule, reason=reason)
+    finally:
+        free.discard(player.name)
+
+
+def rent_free(ctx: UpdateContext, player: Player) -> bool:
+    """Whether the player is landing by a drive, which owes no rent (VI.4)."""
+    return player.name in ctx.scratch.get("rent-free", ())
+
+
 def land(ctx: UpdateContext, player: Player) -> None:
     ctx.landing_order += 1
     square = ctx.state.square(player.square)

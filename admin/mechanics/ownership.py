@@ -8,6 +8,7 @@ from typing import ClassVar
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.movement import rent_free
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.errors import CommandError, IllegalAction, RuleError
 from admin.model import GameState, Player, Square
@@ -125,17 +126,12 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
                                  f"it can be bought for ${price} before their next turn.",
                          player=player.name, rule="XIII.1", data={"square": square.number})
             return
-        if owner_name == player.name:
+        if owner_name == player.name or rent_free(ctx, player):
             return
         owner = ctx.state.players.get(owner_name)
         if owner is None or not owner.active:
             return
-        rent = square.number * int(ctx.params("ownership")["rent_per_number"])
-        modules = ctx.registry.enabled(ctx.state)
-        for module in modules:
-            rent = module.adjust_rent(ctx, square, rent)
-        for module in modules:
-            rent = module.adjust_rent_paid(ctx, player, square, rent)
+        rent = rent_due(ctx, player, square)
         ctx.transfer(player.name, owner.name, rent, rule="VI.9", reason=f"rent on square {square.number}")
         ctx.emit("rent", f"{player.name} paid ${rent} rent to {owner.name} for square {square.number}.",
                  player=player.name, rule="VI.9",
@@ -266,6 +262,18 @@ def _reject_name(ctx, r) -> str:
         raise RuleError(f"ruling names square {r.args.get('square')!r}, which does not exist")
     old, sq.name = sq.name, None
     return f"The Admin rejected the name {old!r} of square {sq.number} (XIII.4): {r.note}"
+
+
+def rent_due(ctx, payer: Player, square: Square) -> int:
+    """The rent ``payer`` owes for landing on ``square``: 3 x n, then every module's adjustment
+    (the square's own, VI.9 ..., then who pays)."""
+    rent = square.number * int(ctx.params("ownership")["rent_per_number"])
+    modules = ctx.registry.enabled(ctx.state)
+    for module in modules:
+        rent = module.adjust_rent(ctx, square, rent)
+    for module in modules:
+        rent = module.adjust_rent_paid(ctx, payer, square, rent)
+    return rent
 
 
 def owner_of(state: GameState, number: int) -> str | None:
