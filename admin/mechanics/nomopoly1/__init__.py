@@ -3,6 +3,7 @@ Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come 
 
 from admin.mechanics.nomopoly1.bank import BankModule
 from admin.mechanics.nomopoly1.blob import BlobModule
+from admin.mechanics.nomopoly1.blocks import BlocksModule
 from admin.mechanics.nomopoly1.bus import BusModule
 from admin.mechanics.nomopoly1.cash import CashStacksModule
 from admin.mechanics.nomopoly1.chili import ChiliModule
@@ -23,7 +24,7 @@ from admin.mechanics.nomopoly1.vehicles import VehiclesModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
-MODULES = [BankModule, BankruptcyModule, BlobModule, BusModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
+MODULES = [BankModule, BankruptcyModule, BlobModule, BlocksModule, BusModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
            ParallelModule, QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
            WeaponsModule]
