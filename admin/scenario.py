@@ -48,7 +48,7 @@ from admin.store import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
         "paused", "seed", "updates", "expect", "expect_events", "rules"}
-_UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings"}
+_UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings", "received", "seed"}
 
 
 class ScenarioError(StateError):
@@ -211,8 +211,9 @@ def play_update(state: GameState, update: dict[str, Any], where: str, n: int) ->
                 parse_errors.append(Event("parse-error", v.error, player=player))
             else:
                 commands.append(LineCommand(v.first_line, v.text, v.command))
+        when = (update.get("received") or {}).get(name) or f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00"
         subs.append(Submission(key=f"scenario-{n}-{i}", player=player, sender=f"{who}@scenario.invalid",
-                               received=f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00", commands=commands))
+                               received=str(when), commands=commands))
     rulings = [Ruling(kind=str(r["kind"]), args=dict(r.get("args") or {}), note=str(r.get("note", "")))
                for r in update.get("rulings") or []]
     dice = ForcedDice(seed=str(update.get("seed", "scenario")).encode(), digest=f"scenario/{n}",
@@ -233,7 +234,8 @@ def play_update(state: GameState, update: dict[str, Any], where: str, n: int) ->
 
 def compare(data: dict[str, Any], state: GameState, events: list[Event]) -> list[str]:
     out: list[str] = []
-    _match(data.get("expect") or {}, private_status(state), "", out)
+    if data.get("expect"):
+        _match(data["expect"], private_status(state), "", out)
     said = {t for e in events for t in (e.text, e.private) if t}
     for text in data.get("expect_events") or []:
         if not isinstance(text, str):  # "a: b" unquoted in YAML is a mapping

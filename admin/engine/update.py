@@ -155,6 +155,7 @@ def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,
 
 def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None:
     ref = f"{sub.key}#{lc.line}"
+    ctx.scratch["received"] = sub.received  # when the email being carried out arrived
     player = ctx.state.players.get(name)
     cmd = lc.command
     if player is None or not player.active:

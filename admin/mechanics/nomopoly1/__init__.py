@@ -20,11 +20,12 @@ from admin.mechanics.nomopoly1.parallel import ParallelModule
 from admin.mechanics.nomopoly1.quijibos import QuijiboModule
 from admin.mechanics.nomopoly1.standing import BankruptcyModule, SelfResetModule
 from admin.mechanics.nomopoly1.store import StoreModule
+from admin.mechanics.nomopoly1.trading import TradingModule
 from admin.mechanics.nomopoly1.vehicles import VehiclesModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
 MODULES = [BankModule, BankruptcyModule, BlobModule, BlocksModule, BusModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
-           ParallelModule, QuijiboModule, SelfResetModule, StoreModule, VehiclesModule, WagesModule,
+           ParallelModule, QuijiboModule, SelfResetModule, StoreModule, TradingModule, VehiclesModule, WagesModule,
            WeaponsModule]

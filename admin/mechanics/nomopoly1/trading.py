@@ -1,0 +1,191 @@
+"""The first Nomopoly's XX: trades of squares, items, money and proposals between two players who
+both agree. ``TRADE WITH bob: GIVE square 14, $200 FOR proposal 3`` offers it; bob answers
+``ACCEPT n`` (or DECLINE) in the next update, when the trade is carried out if both still hold what
+they offered. A trade with a proposal must arrive by Tuesday (a day before proposals are due), a
+proposal changes hands once a week at most, and a traded proposal is its new holder's in every
+rule about its author."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar
+
+from admin.engine.commands import command_type
+from admin.engine.module import CommandSpec, Mechanic
+from admin.errors import CommandError, IllegalAction
+from admin.mechanics.interactions import ask
+from admin.mechanics.nomopoly1.donuts import DonutsModule
+from admin.mechanics.nomopoly1.store import items_of
+from admin.mechanics.ownership import OwnershipModule, owner_of, set_owner
+from admin.model import GameState, Player
+
+_TRADE = re.compile(r"^with\s+(\S+?):?\s+give\s+(.+?)\s+for\s+(.+)$", re.IGNORECASE)
+_MONEY = re.compile(r"^\$(\d{1,9})$|^(\d{1,9})\s+dollars?$", re.IGNORECASE)
+_THING = re.compile(r"^(square|proposal)\s+#?(\d{1,9})$", re.IGNORECASE)
+_ITEM = re.compile(r"^(?:(\d{1,3})\s+)?(.+)$")
+
+
+@command_type
+@dataclass(frozen=True)
+class Trade:
+    """``TRADE WITH <player>: GIVE <things> FOR <things>`` (XX.1)."""
+
+    to: str
+    give: tuple[tuple[str, Any, int], ...]
+    take: tuple[tuple[str, Any, int], ...]
+    cmd: ClassVar[str] = "trade"
+
+
+def _things(text: str) -> tuple[tuple[str, Any, int], ...]:
+    """``$200, square 14 and 2 jetpack`` -> (("money", 200, 1), ("square", 14, 1), ("item", "jetpack", 2))."""
+    out = []
+    if text.strip().lower() in ("nothing", "none"):
+        return ()
+    for part in re.split(r"\s*,\s*|\s+and\s+", text.strip()):
+        if not part:
+            continue
+        m = _MONEY.match(part)
+        if m:
+            out.append(("money", int(m.group(1) or m.group(2)), 1))
+            continue
+        m = _THING.match(part)
+        if m:
+            out.append((m.group(1).lower(), int(m.group(2)), 1))
+            continue
+        m = _ITEM.match(part)
+        out.append(("item", m.group(2).lower().strip(), int(m.group(1) or 1)))  # type: ignore[union-attr]
+    return tuple(out)
+
+
+def _parse(rest: str, _line: object) -> Trade:
+    m = _TRADE.match(" ".join(rest.split()))
+    if not m:
+        raise CommandError("write TRADE WITH <player>: GIVE <things> FOR <things>, e.g. "
+                           "TRADE WITH bob: GIVE square 14, $200 FOR proposal 3")
+    give, take = _things(m.group(2)), _things(m.group(3))
+    if not give and not take:
+        raise CommandError("a trade gives or takes something")
+    return Trade(m.group(1), give, take)
+
+
+@dataclass
+class TradingState:
+    #: "proposal number" -> the week it last changed hands (XX.4)
+    traded: dict[str, int] = field(default_factory=dict)
+
+
+class TradingModule(Mechanic[TradingState, None]):
+    name = "trading"
+    rules = ("XX.1", "XX.2", "XX.3", "XX.4")
+    # the last weekday (0 = Monday) a trade with a proposal may arrive: a day before they are due
+    defaults = {"proposal_trade_last_day": 1}
+    summary = "Trade squares, items, money and proposals with another player who agrees."
+    State = TradingState
+    requires = ("interactions", "ownership")
+
+    def commands(self):
+        return (CommandSpec("TRADE", Trade, trade, _parse, "TRADE WITH <player>: GIVE <things> FOR <things>",
+                            listing=300, rules=("XX.1",), summary="offer a trade of squares, items, money or "
+                            "proposals; they ACCEPT or DECLINE it in the next update",
+                            example="TRADE WITH bob: GIVE square 14, $200 FOR proposal 3"),)
+
+    def check_answer(self, ctx, interaction, player, value) -> Any:
+        if value not in ("accept", "decline"):
+            raise IllegalAction(f"answer #{interaction.id} with ACCEPT {interaction.id} or DECLINE {interaction.id}")
+        return value
+
+    def resolve_interaction(self, ctx, interaction, answers) -> str:
+        p = interaction.payload
+        giver, taker = interaction.proposer, p["to"]
+        if answers.get(taker) != "accept":
+            return f"{taker} did not accept {giver}'s trade"
+        a, b = ctx.state.players.get(giver), ctx.state.players.get(taker)
+        if a is None or b is None or not (a.active and b.active):
+            return "a party to the trade has left the game"
+        give, take = _load(p["give"]), _load(p["take"])
+        problem = _lacks(ctx.state, a, give) or _lacks(ctx.state, b, take)
+        if problem:
+            return f"the trade fell through: {problem}"
+        _hand_over(ctx, a, b, give)
+        _hand_over(ctx, b, a, take)
+        return f"{giver} and {taker} traded: {giver} gave {_say(give)}; {taker} gave {_say(take)}"
+
+
+def _load(things: list) -> tuple[tuple[str, Any, int], ...]:
+    return tuple((str(k), v, int(n)) for k, v, n in things)
+
+
+def _say(things) -> str:
+    if not things:
+        return "nothing"
+    words = {"money": lambda v, n: f"${v}", "square": lambda v, n: f"square {v}",
+             "proposal": lambda v, n: f"proposal {v}", "item": lambda v, n: f"{n} {v}"}
+    return ", ".join(words[k](v, n) for k, v, n in things)
+
+
+def _held(state: GameState, name: str, item: str) -> int:
+    if item in ("poison donut", "lucky donut", "sprinkles donut", "antidote") and state.enabled("donuts"):
+        return DonutsModule.of(state).held.count(name, item)
+    return items_of(state).count(name, item) if state.enabled("store") else 0
+
+
+def _lacks(state: GameState, who: Player, things) -> str | None:
+    """What ``who`` no longer has of what they offered, in words; None if they have it all."""
+    for kind, value, n in things:
+        if kind == "money" and who.money < value:
+            return f"{who.name} has {state.money(who.money)}, not {state.money(value)}"
+        if kind == "square" and owner_of(state, value) != who.name:
+            return f"{who.name} does not own square {value}"
+        if kind == "proposal":
+            prop = state.proposal(value)
+            if prop is None or prop.proposer != who.name:
+                return f"proposal {value} is not {who.name}'s"
+        if kind == "item" and _held(state, who.name, value) < n:
+            return f"{who.name} does not hold {n} {value}"
+    return None
+
+
+def _hand_over(ctx, frm: Player, to: Player, things) -> None:
+    state = ctx.state
+    for kind, value, n in things:
+        if kind == "money":
+            ctx.transfer(frm.name, to.name, value, rule="XX.1", reason="a trade")
+        elif kind == "square":
+            paid = OwnershipModule.of(state).paid.get(value)
+            set_owner(state, value, to.name, paid)
+        elif kind == "proposal":  # XX.3: the new holder is its author in every rule
+            state.proposal(value).proposer = to.name  # type: ignore[union-attr]
+            TradingModule.of(state).traded[str(value)] = state.week
+        else:
+            inv = DonutsModule.of(state).held if value in ("poison donut", "lucky donut", "sprinkles donut",
+                                                           "antidote") else items_of(state)
+            inv.transfer(frm.name, to.name, value, n)
+
+
+def trade(ctx, player: Player, cmd: Trade) -> str:
+    other = ctx.state.players.get(cmd.to)
+    if other is None or not other.active or other.name == player.name:
+        raise IllegalAction(f"there is no other player {cmd.to!r} to trade with")
+    problem = _lacks(ctx.state, player, cmd.give)
+    if problem:
+        raise IllegalAction(problem)
+    proposals = [v for k, v, _ in (*cmd.give, *cmd.take) if k == "proposal"]
+    if proposals:
+        received = ctx.scratch.get("received")
+        last = int(ctx.params("trading")["proposal_trade_last_day"])
+        if received and datetime.fromisoformat(str(received)).weekday() > last:
+            raise IllegalAction("a trade with a proposal must arrive by Tuesday, a day before proposals are "
+                                "due (XX.2)")
+        traded = TradingModule.of(ctx.state).traded
+        for number in proposals:
+            if traded.get(str(number)) == ctx.state.week:
+                raise IllegalAction(f"proposal {number} changed hands this week already; once a week (XX.4)")
+            if ctx.state.proposal(number) is None:
+                raise IllegalAction(f"there is no live proposal {number}")
+    inter = ask(ctx, kind="offer", module="trading", parties=[other.name], silence="decline",
+                proposer=player.name, payload={"to": other.name, "give": [list(t) for t in cmd.give],
+                                               "take": [list(t) for t in cmd.take]})
+    return (f"{player.name} offered {other.name} a trade (#{inter.id}): {_say(cmd.give)} for {_say(cmd.take)}; "
+            f"{other.name} may ACCEPT {inter.id} or DECLINE {inter.id} by update {inter.deadline}.")
