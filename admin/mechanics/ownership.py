@@ -132,6 +132,8 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
         if owner is None or not owner.active:
             return
         rent = rent_due(ctx, player, square)
+        if rent <= 0:  # waived (a co-owner, a politician's luck)
+            return
         ctx.transfer(player.name, owner.name, rent, rule="VI.9", reason=f"rent on square {square.number}")
         ctx.emit("rent", f"{player.name} paid ${rent} rent to {owner.name} for square {square.number}.",
                  player=player.name, rule="VI.9",

@@ -7,6 +7,7 @@ from admin.mechanics.nomopoly1.blocks import BlocksModule
 from admin.mechanics.nomopoly1.bus import BusModule
 from admin.mechanics.nomopoly1.cash import CashStacksModule
 from admin.mechanics.nomopoly1.chili import ChiliModule
+from admin.mechanics.nomopoly1.coownership import CoOwnershipModule
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.fountains import FountainsModule
@@ -25,7 +26,7 @@ from admin.mechanics.nomopoly1.vehicles import VehiclesModule
 from admin.mechanics.nomopoly1.wages import WagesModule
 from admin.mechanics.nomopoly1.weapons import WeaponsModule
 
-MODULES = [BankModule, BankruptcyModule, BlobModule, BlocksModule, BusModule, CashStacksModule, ChiliModule, DirtyBubbleModule, DonutsModule,
+MODULES = [BankModule, BankruptcyModule, BlobModule, BlocksModule, BusModule, CashStacksModule, ChiliModule, CoOwnershipModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
            ParallelModule, QuijiboModule, SelfResetModule, StoreModule, TradingModule, VehiclesModule, WagesModule,
            WeaponsModule]

@@ -15,6 +15,7 @@ from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.syntax import no_args
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
+from admin.mechanics.nomopoly1.coownership import co_owners
 from admin.mechanics.ownership import owner_of
 from admin.mechanics.turns import TurnsModule, parse_dice, transport_of
 from admin.model import Player
@@ -134,8 +135,8 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
         for name, (method, square) in sorted(vs.parked.items()):
             owner = owner_of(ctx.state, square)
             player = ctx.state.players.get(name)
-            if player is None or not player.active or owner in (None, name):
-                continue
+            if player is None or not player.active or owner in (None, name) or name in co_owners(ctx.state, square):
+                continue  # XXVIII.2: a co-owner parks free
             rent = square * int(ctx.params("ownership").get("rent_per_number", 3))
             ctx.transfer(name, owner, rent, rule="XXIV.5", reason=f"the {method} parked on square {square}")
             ctx.emit("vehicle", f"{name} paid {ctx.state.money(rent)} rent to {owner} for the {method} parked "
