@@ -62,6 +62,16 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
 
 
 _ID = re.compile(r"(?<![\w.])([IVXLC]+\.\d+)(?![\d])")
+#: "XVIII.1-XVIII.6" (or "XVIII.1-6"): every rule of the section between
+_RANGE = re.compile(r"(?<![\w.])([IVXLC]+)\.(\d+)\s*[-\u2013]\s*(?:\1\.)?(\d+)(?![\d])")
+
+
+def _named(text: str) -> set[str]:
+    """The rule ids a test or scenario file names, ranges spelt out."""
+    found = set(_ID.findall(text))
+    for section, first, last in _RANGE.findall(text):
+        found |= {f"{section}.{n}" for n in range(int(first), int(last) + 1) if int(last) - int(first) < 50}
+    return found
 _FILE_ID = re.compile(r"^([ivxlc]+)(\d+)(?=-)")
 
 
@@ -71,13 +81,13 @@ def _exercised(tests: Path) -> dict[str, set[str]]:
     if not tests.is_dir():
         return found
     for path in sorted(tests.glob("test_*.py")):
-        for rule in set(_ID.findall(path.read_text(encoding="utf-8", errors="replace"))):
+        for rule in _named(path.read_text(encoding="utf-8", errors="replace")):
             found.setdefault(rule, set()).add(f"tests/{path.name}")
     for path in sorted(tests.glob("scenarios/**/*.yaml")):
         rel = str(path.relative_to(tests.parent))
         m = _FILE_ID.match(path.stem)
         if m:
             found.setdefault(f"{m.group(1).upper()}.{m.group(2)}", set()).add(rel)
-        for rule in set(_ID.findall(path.read_text(encoding="utf-8", errors="replace"))):
+        for rule in _named(path.read_text(encoding="utf-8", errors="replace")):
             found.setdefault(rule, set()).add(rel)
     return found

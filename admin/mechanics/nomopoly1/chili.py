@@ -154,6 +154,9 @@ class ChiliModule(Mechanic[ChiliState, None]):
                 if pounds > ERUPTIONS[3][0] and p.active:
                     cs.recolour.append(p.name)
 
+    def worth(self, state, player) -> int:  # III.5: an item is worth its price
+        return sum(SIZES[size][1] * n for size, n in self.of(state).chilis.items(player.name).items())
+
     def on_player_reset(self, ctx, player) -> None:
         self.of(ctx.state).chilis.clear(player.name)
 

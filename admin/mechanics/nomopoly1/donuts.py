@@ -142,6 +142,13 @@ class DonutsModule(Mechanic[DonutsState, None]):
             change_health(ctx, player, -loss * poisons, rule="XII.3",
                           reason=f"{poisons} poison donut{'s' if poisons > 1 else ''}")
 
+    def worth(self, state, player) -> int:
+        """III.5: a lucky donut is worth what it cashes for, an antidote its price; the others nothing."""
+        p = {**self.defaults, **state.params(self.name)}
+        held = self.of(state).held
+        return (held.count(player.name, DONUTS[1]) * int(p["lucky_cash"])
+                + held.count(player.name, ANTIDOTE) * int(p["antidote_price"]))
+
     # -- lives -----------------------------------------------------------------------------
     def on_player_reset(self, ctx, player) -> None:
         self._forget(ctx.state, player.name)

@@ -93,6 +93,14 @@ class PaintModule(Mechanic[PaintState, None]):
         p = ctx.params(self.name)
         return percent_of(rent, 100 - int(p["own_colour_discount_percent"]), str(p["rounding"]))
 
+    def worth(self, state, player) -> int:
+        """III.5: paint on a square one owns is an improvement, worth a can's price."""
+        if not state.enabled("ownership") or not state.enabled("store"):
+            return 0
+        price = int(state.params("store").get("paint_price", 400))
+        owners = state.mods["ownership"].owners
+        return sum(price for n in self.of(state).squares if owners.get(n) == player.name)
+
     def on_square_added(self, state, square) -> None:
         self.of(state).squares.pop(square.number, None)
 

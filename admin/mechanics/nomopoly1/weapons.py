@@ -158,6 +158,10 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
             if ctx.state.enabled(BlobModule.name) and BlobModule.of(ctx.state).square in near:
                 hurt(ctx, int(p["bomb_damage"]), f"a time bomb on square {bomb.square}")
 
+    def worth(self, state, player) -> int:  # III.5: an item is worth its price
+        prices = {**self.defaults, **state.params(self.name)}["prices"]
+        return sum(int(prices.get(w, 0)) * n for w, n in self.of(state).weapons.items(player.name).items())
+
     def on_player_reset(self, ctx, player) -> None:
         self.of(ctx.state).weapons.clear(player.name)
 
