@@ -176,7 +176,8 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
     out = []
     for name in names:
         player = state.players[name]
-        lines = _commands(rng, player.square, owned.get(name, []), hand(state, name), voting,
+        cards = hand(state, name) if state.enabled("cards") else []
+        lines = _commands(rng, player.square, owned.get(name, []), cards, voting,
                           rng.randint(1, 5), len(state.squares))
         if spec.game != "nomopoly2":  # the other sections' commands, a few an email
             lines += _section_commands(rng, state, player.square, owned.get(name, []))
@@ -214,10 +215,40 @@ def _commands(rng: random.Random, square: int, owned: list[int], cards: list[str
 
 
 #: commands of the optional sections, by module: (rng, the player's square, squares owned) -> lines
+def _one(*choices):
+    """A maker drawing one of ``choices`` (each a line, or a function of (rng, square, owned))."""
+    def make(rng, square, owned):
+        pick = rng.choice(choices)
+        return [pick(rng, square, owned) if callable(pick) else pick]
+    return make
+
+
+def _mine(rng, square, owned) -> int:
+    return rng.choice(owned) if owned else square
+
+
 SECTION_COMMANDS = {
-    "railroads": lambda rng, square, owned: [
-        rng.choice([f"BUILD RAILROAD ON {rng.choice(owned) if owned else square}",
-                    f"RIDE RAILROAD TO {rng.randint(1, 100)}"])],
+    "railroads": _one(lambda r, s, o: f"BUILD RAILROAD ON {_mine(r, s, o)}",
+                      lambda r, s, o: f"RIDE RAILROAD TO {r.randint(1, 100)}"),
+    # the first Nomopoly's mechanics (--game nomopoly1)
+    "donuts": _one("CASH DONUT", "BUY ANTIDOTE", "USE ANTIDOTE", "GIVE DONUT p0001"),
+    "fountains": _one("DONATE HEALTH", "DONATE WEALTH", "DONATE SPACETIME"),
+    "store": _one("BUY PAINT RED", "BUY PAINT BLUE x2", "BUY FIRST AID KIT", "BUY GIFT ROSE", "BUY JETPACK",
+                  "USE JETPACK FORWARD", "USE FIRST AID KIT"),
+    "paint": _one("PAINT SQUARE RED", "PAINT ME BLUE", lambda r, s, o: f"PAINT SQUARE {_mine(r, s, o)} BLUE"),
+    "grease": _one("GREASE SQUARE", "USE AIR FRESHENER", lambda r, s, o: f"DEGREASE {r.randint(1, 100)}"),
+    "wages": _one("ENROL BASE", "ENROL THIEF", "HAND OUT", "STEAL FROM p0002"),
+    "chili": _one("BUY CHILI XL", "FEED FART XL", "BUY CHILI SMALL x2"),
+    "vehicles": _one("BUY TRANSPORT CLOGS", "SWITCH TO ON FOOT", "PARK", "BUY TRANSPORT ROLLER SKATES"),
+    "ticket-lottery": _one("BUY TICKET", "BUY TICKET 2"),
+    "bank-of-nomopoly": _one("BORROW 100", "REPAY 50", "BUY BOND"),
+    "trading": _one(lambda r, s, o: f"TRADE WITH p{r.randint(0, 199):04d}: GIVE $10 FOR nothing"),
+    "co-ownership": _one(lambda r, s, o: f"OFFER CO-OWNERSHIP {_mine(r, s, o)} FOR {r.randint(1, 100)} "
+                                         f"TO p{r.randint(0, 199):04d}"),
+    "blob": _one("STEP ON BLOB", "AID BLOB"),
+    "weapons": _one("BUY TIME BOMB", "PLANT TIME BOMB", lambda r, s, o: f"FIRE MISSILE AT {r.randint(1, 100)}"),
+    "paint-guns": _one(lambda r, s, o: f"SHOOT p{r.randint(0, 199):04d} WITH RED PAINT"),
+    "yellow-bus": _one(lambda r, s, o: f"YBC DRIVE TO {r.randint(1, 100)}"),
 }
 
 
