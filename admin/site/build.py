@@ -63,6 +63,8 @@ def make_env(game: GameDir) -> jinja2.Environment:
                              bytecode_cache=jinja2.FileSystemBytecodeCache())
     env.filters["md"] = render_markdown
     env.filters["money"] = money
+    env.globals["rule"] = str  # a rule's number; a build gives the game's own (a function, not a
+    # filter: jinja2 folds a filter of a constant into the cached bytecode)
     env.filters["split_failure"] = split_failure
     env.globals["event_item"] = event_item
     env.globals["event_items"] = event_items
@@ -172,6 +174,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
     env.filters["money"] = lambda value: money(value, state.currency)
+    env.globals["rule"] = lambda rule_id: state.rule_aliases.get(rule_id, rule_id)  # this game's numbering
     with _build_lock(out):
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))

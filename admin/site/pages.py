@@ -253,7 +253,8 @@ def board_lede(state: Any) -> str:
     count = len(state.squares)
     if state.layout == "snake":
         columns = int(REGISTRY.params(state, "board").get("columns", 10))
-        return f"{count} squares, {columns} to a row, snaking up from square 1 in the bottom-left corner (VI.5)."
+        cite = state.rule_aliases.get("VI.5", "VI.5")
+        return f"{count} squares, {columns} to a row, snaking up from square 1 in the bottom-left corner ({cite})."
     return layout(state.layout).describe(count).capitalize() + "."
 
 

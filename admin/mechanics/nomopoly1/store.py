@@ -14,7 +14,7 @@ from admin.engine.board import lowest
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.movement import jump
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health, health_of
@@ -255,6 +255,18 @@ class StoreModule(Mechanic[StoreState, None]):
         if not is_store(square.number):
             return None
         return SquareLook(notes=((55, "a General Store"),), flags=((55, "GS", "General Store"),))
+
+    def panels(self, state) -> list[Panel]:
+        p = {**self.defaults, **state.params(self.name)}
+        rows = [(f"paint ({', '.join(COLOURS)})", state.money(int(p["paint_price"])), "colours a square or a player"),
+                (f"a gift ({', '.join(GIFTS)})", state.money(int(p["gift_price"])), "to give to another player")]
+        rows += [(item, state.money(int(p["prices"].get(item, price))), what)
+                 for item, (_, _, price, what) in ITEMS.items()]
+        stores = ", ".join(str(n) for n in range(19, max(len(state.squares), 19) + 1, 20))
+        intro = (f"General Stores stand on squares {stores} (every second square ending in 9). A player who "
+                 "lands on or passes one may buy there until their next move: BUY PAINT RED, BUY JETPACK ...")
+        return [Panel("store", "The General Store", intro, (Table("What it sells", ("Item", "Price", "What for"),
+                                                                  tuple(rows)),), order=17)]
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         st = self.of(state)

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health, health_of
 from admin.mechanics.nomopoly1.paint import percent_of
@@ -192,6 +192,21 @@ class WagesModule(Mechanic[WagesState, None]):
         else:
             self.of(state).career.pop(player.name, None)
         return True
+
+    def panels(self, state) -> list[Panel]:
+        p = {**self.defaults, **state.params(self.name)}
+        courses = tuple((name, needs or "none", state.money(int(cost)), int(weeks), state.money(int(wage)))
+                        for name, (needs, cost, weeks, wage) in p["courses"].items())
+        ws = self.of(state)
+        people = tuple((pl.name, ws.career.get(pl.name, "none"),
+                        f"{ws.studying[pl.name][0]} ({ws.studying[pl.name][1]} left)" if pl.name in ws.studying else "",
+                        state.money(self.wage(state, pl.name)))
+                       for pl in sorted(state.active_players(), key=lambda x: x.name))
+        intro = (f"Everyone earns a wage at the end of each week: {state.money(int(p['base_wage']))} untrained, more "
+                 "after a course at the University of Nomopoly (ENROL BASE first).")
+        return [Panel("university", "Wages and the University", intro,
+                      (Table("Courses", ("Course", "Needs", "Cost", "Weeks", "Wage"), courses),
+                       Table("Careers", ("Player", "Career", "Studying", "Wage"), people)), order=36)]
 
     def player_facts(self, state, player) -> list[Fact]:
         ws = self.of(state)
