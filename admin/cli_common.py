@@ -18,4 +18,25 @@ def game(game_dir: Path | None) -> GameDir:
         ctx = click.get_current_context(silent=True)
         root = ctx.find_root() if ctx else None
         game_dir = (root.obj or {}).get("game") if root else None
-    return GameDir(game_dir or ".")
+    found = GameDir(game_dir or ".")
+    _warn_insecure(found)
+    return found
+
+
+_warned: set[Path] = set()
+
+
+def _warn_insecure(found: GameDir) -> None:
+    """A loud warning on every command while a game's dice come from a public demo key."""
+    if found.root in _warned or not found.settings_path.exists():
+        return
+    try:
+        key = found.settings().insecure_seed_key
+    except Exception:  # a broken nomopoly.toml is reported by the command itself
+        return
+    if key:
+        _warned.add(found.root)
+        click.echo(f"WARNING: {found.settings_path} sets [dice] insecure_demo_seed_key: every seed of this "
+                   "game comes from a public key, so anyone can work out every roll and card in advance. "
+                   "It is for the demo only; remove it (and start again with `nomopoly init`) for a real "
+                   "game.", err=True)

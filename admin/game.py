@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from admin.engine.dice import Seeds
+from admin.engine.dice import Seeds, player_commitments
 from admin.errors import StateError
 from admin.model import GameState, Proposal
 from admin.migrate import BURIED_V1
@@ -243,6 +243,7 @@ class GameDir:
         tx.write(self.state_dir / "secrets.yaml",
                  dump_yaml({"next_seed": seeds.public.hex(), "next_hidden_seed": seeds.hidden.hex()}))
         state.next_commitment, state.next_hidden_commitment = seeds.commitments()
+        state.next_player_commitments = player_commitments(seeds.hidden, [p.name for p in state.active_players()])
 
     # -- the log ---------------------------------------------------------------------------
     def log_entries(self) -> list[Path]:
@@ -257,6 +258,11 @@ class GameDir:
     def results_path(self, update: int) -> Path:
         """The public results of one update (update 0: the first commitments)."""
         return self.state_dir / "results" / f"{update:04d}.json"
+
+    @property
+    def hidden_seeds_path(self) -> Path:
+        """Every update's hidden seed and hidden draws, published when the game ends."""
+        return self.state_dir / "results" / "hidden-seeds.json"
 
     def results_files(self) -> list[Path]:
         """Every results file, in update order."""

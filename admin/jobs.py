@@ -13,7 +13,7 @@ from typing import Any, Callable
 from admin.crashpoints import crashpoint
 from admin.deadlines import deadline  # noqa: F401 - part of the jobs' interface
 from admin import roster as admin_ops
-from admin.engine.dice import Seeds
+from admin.engine.dice import SCHEME, Seeds, player_commitments
 from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
 from admin.errors import StateError
@@ -26,7 +26,7 @@ from admin.model import GameState
 from admin.ruleset import load_ruleset
 from admin.games import initial_state
 from admin.mechanics import REGISTRY
-from admin.replay import apply_admin_record, replay, replay_check, run_logged, verify  # noqa: F401
+from admin.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
 
 
@@ -110,7 +110,9 @@ def admin_action(game: GameDir, kind: str, apply: Callable[[GameState], Any], re
 
 def add_player(game: GameDir, name: str, email: str, token: str | None = None) -> None:
     record = {"name": name, "email": email.strip().lower(),
-              "token_hash": hash_token(token) if token else None}
+              "token_hash": hash_token(token) if token else None,
+              # published before the next update, so they can check their hidden draws in it
+              "commitment": player_commitments(game.next_seeds().hidden, [name])[name]}
     admin_action(game, "player-add", lambda s: apply_admin_record(s, {"kind": "player-add", **record}),
                  record)
 
@@ -216,7 +218,7 @@ def last_cutoff(game: GameDir, state: GameState) -> datetime | None:
 
 def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds, ledger: Ledger,
            screened: list[Screened]) -> tuple[UpdateOutcome, Transaction]:
-    result, dice = run_logged(state, inputs, seeds)
+    result, dice = run_logged(state, inputs, seeds, SCHEME)
     update = result.state.update
     tx = Transaction(game.state_dir)
     game.stage_seeds(tx, result.state, game.make_seeds(update + 1))
@@ -228,20 +230,32 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         tx.write(path, text)
     tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
     public, hidden = seeds.commitments()
-    dice_record = {"seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
+    dice_record = {"scheme": SCHEME, "seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
+                   "player_commitments": dict(state.next_player_commitments),
                    "digest": dice.digest, "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
-                    "hidden_rolls": [[r.label, r.sides, r.value] for r in dice.hidden_rolls]}
+                    "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls]}
     tx.write(game.next_log_path(f"update-{update}"), dump_json({
         "kind": "update", "inputs": inputs, "dice": private_dice,
         "events": [to_data(e) for e in result.events],
         "next_commitment": result.state.next_commitment,
-        "next_hidden_commitment": result.state.next_hidden_commitment}))
+        "next_hidden_commitment": result.state.next_hidden_commitment,
+        "next_player_commitments": result.state.next_player_commitments}))
     tx.write(game.results_path(update), dump_json(public_results(result.state, result.events, inputs,
                                                                  dice_record)))
+    if result.state.ended:  # the game is over: every hidden seed is published (verify --hidden)
+        revealed = hidden_record(game)
+        revealed["updates"][str(update)] = {"hidden_seed": private_dice["hidden_seed"],
+                                            "hidden_rolls": private_dice["hidden_rolls"]}
+        tx.write(game.hidden_seeds_path, dump_json(revealed))
     outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
                             state=result.state, events=result.events, screened=screened)
     return outcome, tx
+
+
+def hidden_roll_record(r) -> list:
+    """A hidden draw as the private log keeps it: label, sides, value (and the player whose key drew it)."""
+    return [r.label, r.sides, r.value] + ([r.player] if r.player else [])
 
 
 def public_results(state: GameState, events: list[Event], inputs: dict[str, Any],
@@ -253,6 +267,7 @@ def public_results(state: GameState, events: list[Event], inputs: dict[str, Any]
     return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
             "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
             "next_hidden_commitment": state.next_hidden_commitment,
+            "next_player_commitments": state.next_player_commitments,
             "money": {n: p.money for n, p in sorted(state.players.items()) if p.active},
             "net_worth": {n: REGISTRY.net_worth(state, p) for n, p in sorted(state.players.items()) if p.active}}
 

@@ -189,8 +189,10 @@ class GameState:
     admin_bank: int = 0
     #: the seed commitment (SHA-256, hex) for the next update, published before its deadline
     next_commitment: str | None = None
-    #: the commitment of the next update's hidden seed (for hidden draws; never revealed)
+    #: the commitment of the next update's hidden seed (for hidden draws; revealed when the game ends)
     next_hidden_commitment: str | None = None
+    #: each player's commitment to their key for the next update's hidden draws (scheme 2)
+    next_player_commitments: dict[str, str] = field(default_factory=dict)
     next_proposal: int = 1
     squares: list[Square] = field(default_factory=list)
     players: dict[str, Player] = field(default_factory=dict)

@@ -76,9 +76,9 @@ class ForcedDice(Dice):
                                 "add a value for it")
         return self._take(queue, label, sides, self.rolls)
 
-    def roll_hidden(self, label: str, sides: int) -> int:
+    def roll_hidden(self, label: str, sides: int, player: str | None = None) -> int:
         if not label.startswith("card/"):
-            return super().roll_hidden(label, sides)
+            return super().roll_hidden(label, sides, player)
         if not self.draws:
             raise ScenarioError(f"the scenario's forced draws ran out at u{self.update}/{label}; add a "
                                 "card to `draws`")

@@ -128,9 +128,16 @@ def _decode_module(cls: type, data: dict[str, Any], files: dict[str, Any], folde
 
 
 # -- the whole state ---------------------------------------------------------------------------
+#: GameState fields added within schema 2 (empty by default)
+_LATER = ("rule_aliases", "next_player_commitments")
+
+
 def state_files(state: GameState) -> dict[str, str]:
     """The state as path (relative to the game folder) -> text."""
     game = {f.name: to_data(getattr(state, f.name)) for f in dataclasses.fields(state) if f.name not in _SPLIT}
+    for name in _LATER:  # fields added after games began: written only when set, so a game saved
+        if not game.get(name):  # before reads back (and replays) byte for byte
+            game.pop(name, None)
     game["schema"] = SCHEMA
     files = {
         "state/game.yaml": dump_yaml(game),

@@ -29,14 +29,15 @@ def test_the_demo_runs_four_updates_and_builds_the_site(demo):
 
 def test_the_demo_tells_a_story_with_successes_and_failures(demo):
     state = demo.load()
-    assert owner_of(state, 9) == "carol" and state.square(9).name == "Carol's Corner"
-    assert owner_of(state, 17) == "erin"  # erin landed there before bob, who asked too (XIII.3)
-    assert placed_on(state, 8) == "KS"
+    assert owner_of(state, 10) == "carol" and state.square(10).name == "Carol's Corner"
+    assert owner_of(state, 15) == "bob" and state.square(15).name == "Baker Street"
+    assert owner_of(state, 20) == "dave"  # dave landed there before erin, who asked too (XIII.3)
+    assert placed_on(state, 15) == "9C" and placed_on(state, 13) == "KC"
     assert state.rules.rule("VI.9").text.startswith("A player who lands on a square owned by another player pays")
     assert [p.status for p in demo.load_public(archive=True).proposals] == ["accepted", "accepted", "accepted", "accepted", "replaced", "accepted"]
     assert [j.name for j in state.private.join_requests] == ["mallory"]
     buried = [(b.player, b.card) for b in buried_cards(state)]
-    assert ("bob", "2C") in buried
+    assert ("bob", "2D") in buried
 
 
 def test_replay_check_passes_on_the_demo(demo):
@@ -98,11 +99,13 @@ def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tm
     game = GameDir(copy)
     log = game.update_logs()[1]
     data = json.loads(log.read_text())
-    label, sides, value = data["dice"]["hidden_rolls"][0]
-    data["dice"]["hidden_rolls"][0] = [label, sides, value % sides + 1]
+    label, sides, value, *player = data["dice"]["hidden_rolls"][0]
+    data["dice"]["hidden_rolls"][0] = [label, sides, value % sides + 1, *player]
     log.write_text(json.dumps(data))
-    assert jobs.verify(game) == [f"update 1: roll {label} (d{sides}) recorded {value % sides + 1}, "
-                                 f"recomputes {value}"]
+    assert jobs.verify(game) == [
+        f"update 1: hidden draw {label} (d{sides}) recorded {value % sides + 1}, recomputes {value}",
+        f"update 1: hidden draw 1 is recorded as {label} d{sides}={value % sides + 1} (with {player[0]}'s key), "
+        f"but the replayed update made {label} d{sides}={value} (with {player[0]}'s key)"]
 
 
 def test_the_repository_is_itself_the_demo_game_before_its_first_update():

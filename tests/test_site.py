@@ -560,8 +560,10 @@ def test_verify_and_home_show_both_commitments_and_explain_hidden_draws(tmp_path
         assert state.next_commitment in html and state.next_hidden_commitment in html, page
         assert "nomopoly verify" in html
     verify = (out / "verify.html").read_text(encoding="utf-8")
-    assert "never revealed" in verify and "private log" in verify
-    assert "✗" not in verify
+    assert "published when the game ends" in verify and "nomopoly verify --hidden" in verify
+    for name, key_hash in state.next_player_commitments.items():  # each player's key, before the update
+        assert f"{name}’s key for hidden draws" in verify and key_hash in verify
+    assert state.next_player_commitments and "✗" not in verify
 
 
 def test_an_incremental_build_reads_only_changed_and_recent_results_files(tmp_path: Path,

@@ -1,15 +1,20 @@
-"""Dice anyone can verify.
+"""Dice anyone can verify (docs/fairness.md).
 
 Before an update the admin publishes ``SHA-256(seed)``. Every random choice of the update is
-derived, never drawn from :mod:`random`: ``HMAC-SHA256(seed, inputs_digest || label || counter)``
-mapped to a face by rejection sampling, where ``inputs_digest`` hashes the update's sorted inputs
-and ``label`` names the update, player, purpose and index. After the update the seed is revealed
-and ``nomopoly verify`` recomputes every roll from the log.
+derived, never drawn from :mod:`random`: ``HMAC-SHA256(seed, digest || label || counter)`` mapped
+to a face by rejection sampling, where ``digest`` hashes what the players sent (scheme 2: their
+emails' parsed commands, by email, in no particular order: not the cut-off, not the verdicts' words,
+not the Admin's rulings; scheme 1, of games begun before: every logged input) and ``label`` names
+the update, player, purpose and index. After the update the seed is revealed and ``nomopoly
+verify`` recomputes every roll, and (with the log) replays the update to check that the recorded
+rolls are exactly the ones it made, in order.
 
-Hidden draws (the card a player receives, a card buried on a full hand) must stay secret after the
-reveal, so they come from a second seed, the *hidden* seed, committed the same way before the
-update but never published: the admin's ``nomopoly verify`` checks those rolls from the private
-log. Anyone can check every public roll; nobody can learn a hidden card from the site.
+Hidden draws (the card a player receives) must stay secret after the reveal, so they come from a
+second seed, the *hidden* seed, committed the same way but not published. In scheme 2 each
+player's hidden draws use their own key, ``HMAC-SHA256(hidden seed, "player:" + name)``, whose
+SHA-256 is published before the update: the player's results mail gives them their key, so they
+can check their own draws at once. Every hidden seed is published when the game ends
+(``nomopoly verify --hidden``).
 """
 
 from __future__ import annotations
@@ -33,10 +38,41 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+#: the way an update's dice are derived: 1, the digest of every logged input (games begun before
+#: 2026-11-24); 2, the digest of what the players sent, and a key of its own for each player's
+#: hidden draws
+SCHEME = 2
+
+
 def inputs_digest(inputs: Any) -> str:
-    """SHA-256 of the canonical JSON of an update's inputs."""
+    """SHA-256 of the canonical JSON of an update's inputs (scheme 1)."""
     blob = json.dumps(inputs, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def play_digest(inputs: Any) -> str:
+    """SHA-256 of what the players sent (scheme 2): each email acted on (its hash, its sender's
+    player name, its parsed commands, TOKEN lines left out), in the order of their hashes. The
+    cut-off, the times, the verdicts' wording and the Admin's rulings are not in it, so none of
+    them can steer a roll while the same mail is included."""
+    mails = sorted([m["hash"], m["player"], [line["command"] for line in m["lines"]
+                                              if line.get("command") and line["command"].get("cmd") != "token"]]
+                   for m in inputs.get("messages") or [] if m.get("status") == "applied")
+    return inputs_digest({"update": inputs.get("update"), "mail": mails})
+
+
+def digest_for(inputs: Any, scheme: int) -> str:
+    return play_digest(inputs) if scheme >= 2 else inputs_digest(inputs)
+
+
+def player_key(hidden_seed: bytes, player: str) -> bytes:
+    """The key of ``player``'s hidden draws in one update (scheme 2)."""
+    return hmac.new(hidden_seed, f"player:{player}".encode("utf-8"), hashlib.sha256).digest()
+
+
+def player_commitments(hidden_seed: bytes, players: Sequence[str]) -> dict[str, str]:
+    """What is published before an update so each player can check their hidden draws after it."""
+    return {name: commitment(player_key(hidden_seed, name)) for name in sorted(players)}
 
 
 def derive(seed: bytes, digest: str, label: str, sides: int) -> int:
@@ -60,6 +96,8 @@ class Roll:
     label: str
     sides: int
     value: int
+    #: whose key a hidden draw used (scheme 2), if it was a player's own
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +124,8 @@ class Dice:
     update: int
     #: the seed of hidden draws (see the module docstring); the public seed when not given
     hidden_seed: bytes | None = None
+    #: scheme 2: a player's hidden draws use their own key (player_key)
+    player_keys: bool = False
     rolls: list[Roll] = field(default_factory=list)
     hidden_rolls: list[Roll] = field(default_factory=list)
     _used: set[str] = field(default_factory=set, repr=False)
@@ -103,12 +143,14 @@ class Dice:
         self.rolls.append(Roll(full, sides, value))
         return value
 
-    def roll_hidden(self, label: str, sides: int) -> int:
-        """A roll whose result only its player may learn (from the hidden seed)."""
+    def roll_hidden(self, label: str, sides: int, player: str | None = None) -> int:
+        """A roll whose result only its player may learn (from the hidden seed; with
+        ``player_keys``, from that player's own key, so they can check it)."""
         full = self._label(label)
-        value = derive(self.hidden_seed if self.hidden_seed is not None else self.seed, self.digest,
-                       full, sides)
-        self.hidden_rolls.append(Roll(full, sides, value))
+        seed = self.hidden_seed if self.hidden_seed is not None else self.seed
+        own = player if (player and self.player_keys) else None
+        value = derive(player_key(seed, own) if own else seed, self.digest, full, sides)
+        self.hidden_rolls.append(Roll(full, sides, value, own))
         return value
 
     def shuffle(self, items: Sequence[T], label: str) -> list[T]:

@@ -116,6 +116,8 @@ class ResultsView:
     link: str | None
     everything: tuple[str, ...]
     game_over: str | None = None
+    #: how to check one's own hidden draws (docs/fairness.md)
+    draws: tuple[str, ...] = ()
 
 
 def event_line(e: Event, player: str) -> str | None:
@@ -144,6 +146,9 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
         parts += [f"THE GAME IS OVER: {v.game_over}", ""]
     parts += ["What happened to you", *_bullets(v.happened, "Nothing this update."), ""]
     parts += ["Where you stand", *v.standing]
+    if v.draws:
+        parts += ["", "Checking your own draws (how: docs/fairness.md)", *v.draws,
+                  "  Each value is HMAC-SHA256(key, digest|label|counter) as a number, mod the sides, plus one."]
     parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""]
     if v.deadline:
         parts.append(f"Next deadline: {format_time(v.deadline)}.")

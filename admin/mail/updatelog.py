@@ -16,6 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from admin.cards import DECK
+from admin.engine.dice import commitment, player_key
 from admin.engine.events import Event
 from admin.errors import StateError
 from admin.game import GameDir
@@ -37,6 +39,8 @@ class UpdateLog:
     messages: tuple[compose.LoggedMessage, ...]
     events: tuple[Event, ...]
     rulings: tuple[dict[str, Any], ...]
+    #: the update's dice as the private log keeps them (seeds, digest, hidden draws)
+    dice: dict[str, Any] | None = None
 
 
 def load_update_log(game: GameDir, update: int) -> UpdateLog:
@@ -52,7 +56,7 @@ def load_update_log(game: GameDir, update: int) -> UpdateLog:
                      cutoff=str(inputs.get("cutoff", "")),
                      messages=tuple(compose.LoggedMessage.from_record(m)
                                     for m in inputs.get("messages") or []),
-                     events=events, rulings=tuple(inputs.get("rulings") or []))
+                     events=events, rulings=tuple(inputs.get("rulings") or []), dice=data.get("dice"))
 
 
 _NONE = type(None)
@@ -131,6 +135,8 @@ class ResultsIndex:
     deadline: datetime | None
     link: str | None
     game_over: str | None
+    #: the update's dice (private log), for each player's check of their own hidden draws
+    dice: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, game: GameDir, state: GameState, log: UpdateLog, events: EventIndex,
@@ -142,7 +148,7 @@ class ResultsIndex:
             over = f"{state.winner} won" if state.winner else (state.end_reason or "it has ended")
         return cls(update=log.update, week=log.week, slot=log.slot, events=events,
                    voting=tuple(p for p in state.proposals if p.status == "voting"),
-                   deadline=deadline(game, state), game_over=over,
+                   deadline=deadline(game, state), game_over=over, dice=log.dice,
                    link=f"{site_url}/updates/{log.update:04d}.html" if site_url else None)
 
 
@@ -167,4 +173,20 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         happened=tuple(line for e in index.events.about(name)
                        for line in [texts.event_line(e, name)] if line),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
-        everything=index.events.public, game_over=index.game_over)
+        everything=index.events.public, game_over=index.game_over, draws=own_draws(index.dice, name))
+
+
+def own_draws(dice: dict[str, Any] | None, name: str) -> tuple[str, ...]:
+    """How ``name`` checks their hidden draws of this update from this email alone (scheme 2):
+    their key, its commitment (published before the update), the digest, and each draw."""
+    mine = [r for r in (dice or {}).get("hidden_rolls") or [] if len(r) > 3 and r[3] == name]
+    if not mine:
+        return ()
+    key = player_key(bytes.fromhex(dice["hidden_seed"]), name)  # type: ignore[index]
+    lines = [f"  Your key for this update: {key.hex()}",
+             f"  Its SHA-256, published before the update: {commitment(key)}",
+             f"  The update's digest: {dice['digest']}"]  # type: ignore[index]
+    for label, sides, value, _ in mine:
+        card = f" = {DECK[int(value) - 1]}" if label.split("/", 1)[-1].startswith("card/") else ""
+        lines.append(f"  {label}: a d{sides} gave {value}{card}")
+    return tuple(lines)

@@ -221,7 +221,7 @@ def take(state: GameState, name: str, card: str) -> None:
 
 def draw_card(ctx, player: Player, label: str, reason: str) -> str:
     """Deal ``player`` a random card (a hidden draw); over the limit it is buried (XIV.5)."""
-    card = DECK[ctx.dice.roll_hidden(f"card/{label}", len(DECK)) - 1]
+    card = DECK[ctx.dice.roll_hidden(f"card/{label}", len(DECK), player.name) - 1]
     limit = int(ctx.params("cards").get("max_cards", 12))
     private = CardsModule.private_of(ctx.state)
     if len(private.hands.get(player.name, [])) >= limit:

@@ -226,6 +226,7 @@ def _live(site: Site) -> dict[str, Any]:
     return {"week": state.week, "updates_run": state.update, "phase": next_phase(state),
             "deadline": site.deadline, "commitment": state.next_commitment,
             "hidden_commitment": getattr(state, "next_hidden_commitment", None),
+            "player_commitments": sorted(getattr(state, "next_player_commitments", {}).items()),
             "admin_bank": state.admin_bank}
 
 

@@ -71,17 +71,17 @@ BUY
 VOTE 2 NO
 vote proposal 3 yes
 BUY
-NAME 9 Carol's Corner
+NAME 10 Carol's Corner
 """),
     ("2026-11-07T11:11", "dave", "votes", """VOTE 1 YES
 VOTE 3 YES
 BUY
-PLACE KS ON 4
+PLACE KC ON 13
 """),
     ("2026-11-07T22:30", "alice", "changed my mind", """VOTE 2 YES
 """),
     # week 2, Monday to Wednesday (Thursday update)
-    ("2026-11-09T08:30", "erin", "hello", """BUY 17
+    ("2026-11-09T08:30", "erin", "hello", """BUY 20
 STATUS
 """),
     ("2026-11-10T13:00", "alice", "more", """BUY
@@ -90,9 +90,9 @@ Add five squares to the end of the board.
 END
 """),
     ("2026-11-10T17:45", "bob", "stuff", """BUY
-NAME 8 Baker Street
-PLACE KS ON 8
-BURY 2C
+NAME 15 Baker Street
+PLACE 9C ON 15
+BURY 2D
 BURY 5H
 """),
     ("2026-11-11T09:05", "dave", "week 2", """BUY
