@@ -62,10 +62,10 @@ def test_the_full_demo_plays_the_sections_commands_and_its_site_shows_them(full_
     from admin.mechanics.railroads import RailroadsModule
 
     state = full_demo.load()
-    assert RailroadsModule.of(state).squares == [7, 8, 10, 15]  # dave's second (on 16) was refused
+    assert RailroadsModule.of(state).squares == [2, 3, 8, 12, 16]  # dave's second (on 16) was refused
     board = (full_demo.root / "site" / "board.html").read_text(encoding="utf-8")
     assert all(f"Square {n}; owned by {who}; a railroad" in board
-               for n, who in ((7, "alice"), (8, "bob"), (10, "erin"), (15, "dave")))
+               for n, who in ((2, "bob"), (3, "alice"), (8, "dave"), (12, "alice"), (16, "bob")))
     howto = (full_demo.root / "site" / "howto.html").read_text(encoding="utf-8")
     assert "BUILD RAILROAD ON &lt;square&gt;" in howto
 
@@ -76,9 +76,9 @@ def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
     site = full_demo.root / "site"
     soup = BeautifulSoup((site / "railroads.html").read_text(encoding="utf-8"), "html.parser")
     rows = [[c.get_text() for c in tr.find_all(["th", "td"])] for tr in soup.select("table.panel tbody tr")]
-    # 7 and 8 are east-west neighbours on the 10-wide snake; 10 and 15 touch no other railroad
-    assert rows == [["7", "", "alice", "8"], ["8", "", "bob", "7"], ["10", "", "erin", "none"],
-                    ["15", "", "dave", "none"]]
+    # 2 and 3 are east-west neighbours on the 10-wide snake; 8, 12 and 16 touch no other railroad
+    assert rows == [["2", "", "bob", "3"], ["3", "", "alice", "2"], ["8", "", "dave", "none"],
+                    ["12", "", "alice", "none"], ["16", "", "bob", "none"]]
     nav = [a.get_text() for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"),
                                                "html.parser").select("nav a")]
     assert nav[nav.index("Rules") + 1] == "Railroads" and nav[nav.index("Railroads") + 1] == "Updates"

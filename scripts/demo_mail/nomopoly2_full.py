@@ -33,13 +33,14 @@ MAIL = [
     ("2026-11-06T12:00", "dave", "moves", "BUY\n"),
     ("2026-11-07T13:00", "erin", "moves", "BUY\n"),
     # week 2 (Thursday and Sunday updates): each builds on the square they bought in week 1
-    # (alice 7, bob 8, carol 1, dave 15, erin 10); 7 and 8 touch, so theirs make one line
-    ("2026-11-09T09:00", "alice", "railroads", "BUILD RAILROAD ON 7\nBUY\n"),
-    ("2026-11-09T10:00", "bob", "railroads", "BUILD RAILROAD ON 8\nBUY\n"),
-    ("2026-11-10T11:00", "dave", "railroads", "BUILD RAILROAD ON 15\nBUILD RAILROAD ON 16\n"),
+    # (alice 12, bob 16, dave 8), and alice on 3, bought on Sunday
+    ("2026-11-09T09:00", "alice", "railroads", "BUILD RAILROAD ON 12\nBUY\n"),
+    ("2026-11-09T10:00", "bob", "railroads", "BUILD RAILROAD ON 16\nBUY\n"),
+    ("2026-11-10T11:00", "dave", "railroads", "BUILD RAILROAD ON 8\nBUILD RAILROAD ON 16\n"),
     ("2026-11-10T12:00", "carol", "moves", "BUY\nSTATUS\n"),
-    ("2026-11-12T09:00", "erin", "railroads", "BUILD RAILROAD ON 10\nBUY\n"),
-    ("2026-11-13T10:00", "alice", "moves", "BUY\nHELP\n"),
+    ("2026-11-12T09:00", "erin", "railroads", "BUY\n"),
+    ("2026-11-13T10:00", "alice", "moves", "BUY\nBUILD RAILROAD ON 3\nHELP\n"),
+    ("2026-11-13T11:00", "bob", "railroads", "BUILD RAILROAD ON 2\n"),   # 2 and 3 touch: one line
 ]
 
 
