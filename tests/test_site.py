@@ -663,3 +663,13 @@ def test_the_board_legend_explains_every_badge_and_a_crowded_square_shows_how_ma
     assert "polluted; contaminated; a railroad" in cell3      # and named in the square's title
     cell5 = re.search(r'<g class="sq"><title>Square 5(.*?)</g>', svg).group(0)
     assert re.findall(r'class="flag"[^>]*>([^<]+)</text>', cell5) == ["RR"]
+
+
+def test_a_long_chart_draws_at_most_its_width_in_points_keeping_the_first_and_last() -> None:
+    from admin.site.svg import MAX_POINTS, Series, thin
+
+    xs = list(range(1, 521))
+    series, kept = thin([Series("a", "#000000", [x * 10 for x in xs])], xs)
+    assert len(kept) == MAX_POINTS and kept[0] == 1 and kept[-1] == 520
+    assert series[0].values == [x * 10 for x in kept]
+    assert thin([Series("a", "#000000", [1, 2])], [1, 2]) == ([Series("a", "#000000", [1, 2])], [1, 2])

@@ -94,8 +94,14 @@ class Site:
         return f"players/{slug}.html" if slug else ""
 
     def standings(self) -> list[dict[str, Any]]:
-        rows = [self.player_row(p) for p in self.state.players.values()]
-        return sorted(rows, key=lambda r: (not r["active"], -r["net_worth"], r["name"]))
+        """Every player's row, by net worth: made once a build (the home page, the players page
+        and each player's page all show it; every module is asked for each player's facts)."""
+        cached = self.__dict__.get("_standings")
+        if cached is None:
+            rows = [self.player_row(p) for p in self.state.players.values()]
+            cached = self.__dict__["_standings"] = sorted(
+                rows, key=lambda r: (not r["active"], -r["net_worth"], r["name"]))
+        return cached
 
     def square_fact_values(self, square: Square) -> dict[str, Any]:
         """A square's public facts by key (``card``, ``owner`` ...), for templates."""

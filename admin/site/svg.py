@@ -387,10 +387,25 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
     return Markup("".join(out))
 
 
+#: a chart draws at most this many points per line: more than its width in pixels shows nothing more
+MAX_POINTS = 160
+
+
+def thin(series: list[Series], xs: list[int], most: int = MAX_POINTS) -> tuple[list[Series], list[int]]:
+    """Every k-th point, the first and the last always kept, when there are more than ``most``."""
+    if len(xs) <= most:
+        return series, xs
+    keep = sorted({round(i * (len(xs) - 1) / (most - 1)) for i in range(most)})
+    return ([Series(s.label, s.colour, [s.values[i] for i in keep], s.dashed) for s in series],
+            [xs[i] for i in keep])
+
+
 def draw_chart(data: tuple[list[Series], list[int], str] | None) -> dict[str, Markup] | None:
     """A chart's data drawn twice: wide for screens, narrow for phones (CSS shows one)."""
     if data is None:
         return None
     series, xs, title = data
-    return {"wide": line_chart(series, xs, title),
-            "narrow": line_chart(series, xs, title, width=380, height=280)}
+    wide, wide_xs = thin(series, xs)
+    narrow, narrow_xs = thin(series, xs, MAX_POINTS // 2)
+    return {"wide": line_chart(wide, wide_xs, title),
+            "narrow": line_chart(narrow, narrow_xs, title, width=380, height=280)}

@@ -6,9 +6,11 @@ blocks of one colour must recolour a square of one, free (FIX BLOCK)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from admin.engine.board import layout_of
+from admin.engine.layouts import layout
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.syntax import parse_square
@@ -41,17 +43,26 @@ def blocks(state: GameState) -> list[tuple[str, str, list[int]]]:
     """Every block: (owner, colour, its squares in order). A square in both a row's run and a
     column's belongs to the longer (the row's when they tie), a standing ruling."""
     columns = int(state.params("board").get("columns", 10))
-    lay = layout_of(state, columns)
-    if not lay.compass or not state.enabled(PaintModule.name):
+    if not layout_of(state, columns).compass or not state.enabled(PaintModule.name):
         return []
-    count = len(state.squares)
-    owners = OwnershipModule.of(state).owners
-    colours = PaintModule.of(state).squares
+    owners, colours = OwnershipModule.of(state).owners, PaintModule.of(state).squares
+    # the same board, owners and colours give the same blocks: a site build asks for each square
+    return _blocks(state.layout, columns, len(state.squares),
+                   frozenset(s.number for s in state.squares if s.destroyed),
+                   frozenset((n, o) for n, o in owners.items() if n in colours),
+                   frozenset(colours.items()))
+
+
+@lru_cache(maxsize=64)
+def _blocks(layout_name: str, columns: int, count: int, destroyed: frozenset[int],
+            owners: frozenset[tuple[int, str]], colours: frozenset[tuple[int, str]]) -> list[tuple[str, str, list[int]]]:
+    lay = layout(layout_name, columns)
+    owner_of_, colour_of_ = dict(owners), dict(colours)
 
     def key(n: int | None) -> tuple | None:
-        if n is None or state.squares[n - 1].destroyed or n not in owners or n not in colours:
+        if n is None or n in destroyed or n not in owner_of_ or n not in colour_of_:
             return None
-        return owners[n], colours[n]
+        return owner_of_[n], colour_of_[n]
 
     runs: list[list[int]] = []
     rows, cols = lay.size(count)
@@ -71,8 +82,7 @@ def blocks(state: GameState) -> list[tuple[str, str, list[int]]]:
     taken: set[int] = set()
     out = []
     for run in sorted(runs, key=lambda r: -len(r)):  # stable: rows before columns on a tie
-        free = [n for n in run if n not in taken]
-        if len(free) == len(run):
+        if not taken & set(run):
             taken |= set(run)
             owner, colour = key(run[0])  # type: ignore[misc]
             out.append((owner, colour, sorted(run)))
