@@ -6,19 +6,24 @@ from pathlib import Path
 
 import click
 
+from admin.errors import StateError
 from admin.game import GameDir
 
 GAME_OPTION = click.option("--game", "game_dir", type=click.Path(file_okay=False, path_type=Path),
                            default=None, help="The game directory (default: the current one).")
 
 
-def game(game_dir: Path | None) -> GameDir:
-    """The game folder: --game after the command, else --game before it, else the current one."""
+def game(game_dir: Path | None, must_exist: bool = True) -> GameDir:
+    """The game folder: --game after the command, else --game before it, else the current one.
+    A folder that holds no game is refused (only ``init`` makes one): nothing is written there."""
     if game_dir is None:
         ctx = click.get_current_context(silent=True)
         root = ctx.find_root() if ctx else None
         game_dir = (root.obj or {}).get("game") if root else None
     found = GameDir(game_dir or ".")
+    if must_exist and not found.exists():
+        raise StateError(f"{found.root} is not a game directory (it has no state/game.yaml); make one with "
+                         "`nomopoly init DIR`, or name one with --game DIR")
     _warn_insecure(found)
     return found
 

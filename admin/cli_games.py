@@ -34,7 +34,7 @@ def rules_coverage(which: str | None, as_json: bool) -> None:
     if which in bundled.available():
         state, spec = bundled.initial_state(which, which), bundled.spec(which)
     else:
-        game = _game(Path(which) if which else None)
+        game = _game(Path(which) if which else None, must_exist=which is not None)
         if which is None and not game.exists():
             state, spec = bundled.initial_state(bundled.DEFAULT, bundled.DEFAULT), bundled.spec(bundled.DEFAULT)
         else:

@@ -5,6 +5,8 @@ Everything with side effects happens here or below (files, mail); the engine sta
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -13,12 +15,14 @@ from typing import Any, Callable
 from admin.crashpoints import crashpoint
 from admin.deadlines import deadline  # noqa: F401 - part of the jobs' interface
 from admin import roster as admin_ops
-from admin.engine.dice import SCHEME, Seeds, player_commitments
+from admin.engine.context import UpdateContext
+from admin.engine.dice import SCHEME, Dice, Seeds, player_commitments
+from admin.engine.rulings import apply_ruling
 from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
 from admin.errors import StateError
 from admin.game import GameDir
-from admin.mail.auth import AuthSettings, hash_token
+from admin.mail.auth import AuthSettings, hash_token, normalise
 from admin.mail.intake import Ledger, LedgerEntry, Screened, screen, take_in
 from admin.mail.limits import MailLimits
 from admin.mail.sources import MaildirSource, MailSource
@@ -109,6 +113,14 @@ def admin_action(game: GameDir, kind: str, apply: Callable[[GameState], Any], re
 
 
 def add_player(game: GameDir, name: str, email: str, token: str | None = None) -> None:
+    plus = AuthSettings.from_dict(game.settings().section("auth")).plus_addressing
+    state = game.load()
+    for other, addr in state.private.emails.items():  # one mailbox, one player: never two
+        if (normalise(addr, plus) == normalise(email, plus) and state.players.get(other)
+                and state.players[other].active):
+            raise StateError(f"{email} is {other}'s address as this game reads addresses ([auth] "
+                             f"plus_addressing = {plus!r}: {normalise(email, plus)}); give {name} an address "
+                             "of their own")
     record = {"name": name, "email": email.strip().lower(),
               "token_hash": hash_token(token) if token else None,
               # published before the next update, so they can check their hidden draws in it
@@ -126,8 +138,27 @@ def set_token(game: GameDir, name: str, token: str) -> None:
     admin_action(game, "player-token", lambda s: admin_ops.set_token(s, name, record["token_hash"]), record)
 
 
+def check_ruling(state: GameState, queued: list[dict[str, Any]], ruling: Ruling) -> str | None:
+    """What is wrong with ``ruling``, tried on the game as it will stand at the next update (after
+    the rulings already queued), or None: a typo is refused when it is given, not at the update."""
+    trial = copy.deepcopy(state)
+    trial.update += 1
+    trial.week, slot = slot_of(REGISTRY.params(trial, "schedule")["slots"], trial.update)
+    ctx = UpdateContext(state=trial, dice=Dice(seed=b"ruling-check", digest="check", update=trial.update),
+                        slot=slot, registry=REGISTRY)
+    for r in queued:
+        apply_ruling(ctx, from_data(Ruling, r, "state/pending.yaml"))
+    before = len(ctx.events)
+    apply_ruling(ctx, ruling)
+    failed = [e.text for e in ctx.events[before:] if e.kind == "ruling" and not e.ok and e.text]
+    return failed[0].split(": ", 1)[-1] if failed else None
+
+
 def queue_ruling(game: GameDir, ruling: Ruling) -> None:
     with game.lock():
+        problem = check_ruling(game.load(), game.pending_rulings(), ruling)
+        if problem:
+            raise StateError(f"ruling {ruling.kind} not recorded: {problem}")
         rulings = game.pending_rulings() + [to_data(ruling)]
         tx = Transaction(game.state_dir)
         tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": rulings}))

@@ -59,6 +59,11 @@ def _check_param(mechanic: Any, module: str, key: str, value: Any) -> Any:
         raise RuleError(f"the {module} module has no parameter {key!r}; its parameters: "
                         f"{', '.join(sorted(defaults)) or 'none'}")
     default = defaults[key]
+    allowed = getattr(mechanic, "choices", {}).get(key)
+    if allowed is not None:
+        if str(value) not in allowed:
+            raise RuleError(f"{module}.{key} is one of {', '.join(allowed)}, not {value!r}")
+        return str(value)
     if isinstance(default, bool):
         if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
             return value.lower() in ("true", "yes", "on")
@@ -70,6 +75,9 @@ def _check_param(mechanic: Any, module: str, key: str, value: Any) -> Any:
             return int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise RuleError(f"{module}.{key} is a whole number (like {default}), not {value!r}")
+        least = getattr(mechanic, "minimums", {}).get(key)
+        if least is not None and value < least:
+            raise RuleError(f"{module}.{key} is at least {least}, not {value}")
         return value
     if isinstance(default, (dict, list)) and not isinstance(value, type(default)):
         raise RuleError(f"{module}.{key} is a {type(default).__name__}, not {value!r}")

@@ -124,6 +124,10 @@ class Mechanic(Generic[S, P]):
     rules: ClassVar[tuple[str, ...]] = ()
     #: parameters and their defaults; the game's config overrides them
     defaults: ClassVar[dict[str, Any]] = {}
+    #: the least value a whole-number parameter may take (a board of 0 columns is no board)
+    minimums: ClassVar[dict[str, int]] = {}
+    #: the values a text parameter may take ("instead" or "add" ...)
+    choices: ClassVar[dict[str, tuple[str, ...]]] = {}
     summary: ClassVar[str] = ""
     #: the dataclass of the state it owns (public), or None
     State: ClassVar[type | None] = None

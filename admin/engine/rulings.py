@@ -24,6 +24,8 @@ def ruling_player(ctx: UpdateContext, args: dict[str, Any]):
 def _adjust(ctx: UpdateContext, r: Ruling) -> str:
     """Money is the core's to adjust; any other quantity (health ...) its module's."""
     player = ruling_player(ctx, r.args)
+    if not any(int(v) for k, v in r.args.items() if k != "player"):
+        raise RuleError("nothing to adjust: give an amount, e.g. --money 50 or --health -10")
     reason = f"the Admin's ruling: {r.note}"
     parts = []
     money = int(r.args.get("money", 0))
@@ -42,11 +44,15 @@ def _adjust(ctx: UpdateContext, r: Ruling) -> str:
 
 
 def _pause(ctx: UpdateContext, r: Ruling) -> str:
+    if ctx.state.paused:
+        raise RuleError("the game is paused already")
     ctx.state.paused = True
     return f"The Admin paused the game (X.1): {r.note}"
 
 
 def _unpause(ctx: UpdateContext, r: Ruling) -> str:
+    if not ctx.state.paused:
+        raise RuleError("the game is not paused")
     ctx.state.paused = False
     return f"The Admin unpaused the game: {r.note}"
 
@@ -71,6 +77,10 @@ def _disable(ctx: UpdateContext, r: Ruling) -> str:
 
 
 def _end_game(ctx: UpdateContext, r: Ruling) -> str:
+    winner = r.args.get("winner")
+    if winner and winner not in ctx.state.players:
+        raise RuleError(f"the winner named, {winner!r}, is not a player; players: "
+                        f"{', '.join(sorted(ctx.state.players)) or 'none'}")
     ctx.state.ended = True
     ctx.state.winner = r.args.get("winner")
     ctx.state.end_reason = r.note or "ended by the Admin"

@@ -30,6 +30,7 @@ class BoardModule(Mechanic[BoardState, None]):
                 # a new square takes the place of the lowest destroyed one (VI.18); the first
                 # Nomopoly adds them at the end and never renumbers (V.8, XXXII.2)
                 "refill_destroyed": True}
+    minimums = {"initial_squares": 1, "columns": 1, "squares_per_pass": 0, "max_squares": 0}
     summary = "The snaking board, moves and jumps, and new squares at the end when players pass it."
     State = BoardState
 

@@ -73,6 +73,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     # card_rent: "instead" of the 3 × n rent, or "add" to it: XIV.4 does not say (a standing ruling)
     defaults = {"max_cards": 12, "ace_value": 11, "face_value": 10, "card_rent": "instead",
                 "public_hands": False}
+    choices = {"card_rent": ("instead", "add")}
     summary = "A card on doubles; place cards on squares for card rent; more than 12 and it is buried."
     State = CardsState
     Private = CardsPrivate

@@ -262,6 +262,8 @@ def _reject_name(ctx, r) -> str:
     sq = ctx.state.square(int(r.args.get("square", 0)))
     if sq is None:
         raise RuleError(f"ruling names square {r.args.get('square')!r}, which does not exist")
+    if not sq.name:
+        raise RuleError(f"square {sq.number} has no name to reject")
     old, sq.name = sq.name, None
     return f"The Admin rejected the name {old!r} of square {sq.number} (XIII.4): {r.note}"
 

@@ -421,6 +421,9 @@ def _amend(ctx: UpdateContext, r: Ruling) -> str:
     p = _proposal(ctx, r.args)
     if p.status != "accepted":
         raise RuleError(f"proposal {p.number} is {p.status}; only an accepted proposal is carried out")
+    if not p.awaiting_admin:
+        raise RuleError(f"proposal {p.number} was carried out already; to change the rules again, make a "
+                        "proposal (nomopoly ruling propose)")
     directives = parse_directives(str(r.args.get("directives", "")))
     if not directives:
         raise RuleError("give the changes as directives: ADD RULE <section>: <text>, AMEND <rule>: "
@@ -432,6 +435,9 @@ def _amend(ctx: UpdateContext, r: Ruling) -> str:
 
 def _done(ctx: UpdateContext, r: Ruling) -> str:
     p = _proposal(ctx, r.args)
+    if p.status != "accepted" or not p.awaiting_admin:
+        raise RuleError(f"proposal {p.number} is {p.status}" + (", carried out already" if p.status == "accepted" else "")
+                        + "; only an accepted proposal waiting for the Admin is marked done")
     p.awaiting_admin = False
     return f"The Admin carried out proposal {p.number} without changing the rules' text: {r.note}"
 

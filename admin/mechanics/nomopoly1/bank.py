@@ -50,6 +50,7 @@ class BankModule(Mechanic[BankState, None]):
     rules = ("XXXIII.1", "XXXIII.2", "XXXIII.3")
     defaults = {"square": 10, "max_loan": 2500, "interest_percent": 5, "bond_price": 100, "bond_return": 103,
                 "rounding": "nearest"}
+    choices = {"rounding": ("nearest", "down", "up")}
     summary = "Borrow up to $2500 at 5% a week; $100 bonds bought at the start of a week pay $103 at its end."
     State = BankState
 

@@ -71,6 +71,7 @@ class PaintModule(Mechanic[PaintState, None]):
     # rounding: the first Nomopoly has no rounding rule; a standing ruling (docs/rulings.md):
     # "nearest" (half a dollar up), "down" or "up"
     defaults = {"remote_fee": 100, "own_colour_discount_percent": 20, "rounding": "nearest"}
+    choices = {"rounding": ("nearest", "down", "up")}
     summary = "Paint squares and players; a square of your own colour costs you 20% less rent."
     State = PaintState
     requires = ("store",)

@@ -98,6 +98,7 @@ class WagesModule(Mechanic[WagesState, None]):
     defaults = {"base_wage": 100, "courses": {k: list(v) for k, v in COURSES.items()},
                 "steal_percent": 5, "heal_amount": 10, "heal_cost": 200, "health_max": 100,
                 "hand_out": 200, "dodge_in": 10, "rounding": "nearest"}
+    choices = {"rounding": ("nearest", "down", "up")}
     summary = "A wage every week; courses raise it and open careers: thief, healer, worrier, politician."
     State = WagesState
     requires = ("health",)

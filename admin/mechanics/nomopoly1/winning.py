@@ -5,6 +5,7 @@ tied all win); a game ended without a winner goes to the highest net worth (III.
 from __future__ import annotations
 
 from admin.engine.module import Mechanic
+from admin.errors import RuleError
 from admin.mechanics.health import health_of
 from admin.mechanics.nomopoly1.blocks import blocks
 from admin.mechanics.nomopoly1.dirty_bubble import DirtyBubbleModule
@@ -107,6 +108,8 @@ def bars(ctx, player: Player) -> list[bool]:
 def _end_game(ctx, r) -> str:
     """``nomopoly ruling end-game``: with no winner named, the highest net worth wins (III.5)."""
     state = ctx.state
+    if r.args.get("winner") and r.args["winner"] not in state.players:
+        raise RuleError(f"the winner named, {r.args['winner']!r}, is not a player")
     state.ended = True
     state.end_reason = r.note or "ended by the Admin"
     state.winner = r.args.get("winner")

@@ -1,0 +1,108 @@
+"""An admin's mistake never harms the game (issue 20, in part): a ruling or a player given with a
+typo is refused when it is given, with a clear error and nothing changed; no command but init
+writes into a folder that holds no game."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from admin import jobs
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "admin", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def _fingerprint(root: Path) -> str:
+    """Every file of the game folder, by path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("safety") / "g"
+    made = jobs.init_game(root)
+    for name in ("bob", "carol"):
+        jobs.add_player(made, name, f"{name}@example.org")
+    return root
+
+
+TYPOS = [
+    (["ruling", "set", "ownership", "rent_per_number", "four", "--reason", "x"], "is a whole number"),
+    (["ruling", "set", "ownershp", "rent_per_number", "4", "--reason", "x"], "module 'ownershp' is not enabled"),
+    (["ruling", "set", "ownership", "rent_per_numbr", "4", "--reason", "x"], "has no parameter 'rent_per_numbr'"),
+    (["ruling", "set", "board", "columns", "0", "--reason", "x"], "board.columns is at least 1"),
+    (["ruling", "set", "turns", "dice", "xyz", "--reason", "x"], "turns.dice is a dict"),
+    (["ruling", "set", "cards", "card_rent", "7", "--reason", "x"], "not recorded"),
+    (["ruling", "adjust", "zed", "--money", "5", "--reason", "x"], "player 'zed', who is not in the game"),
+    (["ruling", "adjust", "bob", "--reason", "x"], "nothing to adjust"),
+    (["ruling", "veto", "9", "--reason", "x"], "proposal 9, which does not exist"),
+    (["ruling", "done", "9", "--reason", "x"], "proposal 9, which does not exist"),
+    (["ruling", "send-back", "9", "--comment", "x"], "proposal 9, which does not exist"),
+    (["ruling", "amend", "9", "AMEND VI.9: x"], "proposal 9, which does not exist"),
+    (["ruling", "reject-name", "5", "--reason", "x"], "square 5 has no name to reject"),
+    (["ruling", "enable", "zeppelins", "--reason", "x"], "unknown module 'zeppelins'"),
+    (["ruling", "disable", "zeppelins", "--reason", "x"], "the zeppelins module is not enabled"),
+    (["ruling", "vote", "1", "yes"], "the Admin does not vote"),
+    (["ruling", "unpause", "--reason", "x"], "the game is not paused"),
+    (["ruling", "end-game", "--winner", "zed", "--reason", "x"], "'zed', is not a player"),
+    (["player", "add", "bob2", "BOB+games@Example.org"], "is bob's address as this game reads addresses"),
+    (["player", "remove", "zed"], "no player named 'zed'"),
+]
+
+
+def test_twenty_typical_admin_typos_give_twenty_clear_errors_and_change_nothing(game):
+    assert len(TYPOS) == 20
+    before = _fingerprint(game)
+    for args, message in TYPOS:
+        out = _cli("--game", str(game), *args)
+        assert out.returncode == 1, (args, out.stdout, out.stderr)
+        assert "Traceback" not in out.stderr and out.stderr.startswith("error: "), (args, out.stderr)
+        assert message in out.stderr, (args, out.stderr)
+    assert _fingerprint(game) == before
+
+
+def test_a_ruling_on_a_proposal_already_carried_out_is_refused(tmp_path):
+    """Item 1: `ruling amend 1` on an accepted proposal already applied replaced a rule's text."""
+    from datetime import datetime
+
+    from admin.demo import deliver, fresh_maildir
+    from admin.engine.events import Ruling
+    from admin.errors import StateError
+
+    g = jobs.init_game(tmp_path / "g")
+    for name in ("bob", "carol"):
+        jobs.add_player(g, name, f"{name}@example.org")
+    mail = tmp_path / "mail"
+    fresh_maildir(mail)
+    deliver(mail, 1, "2026-11-02T10:00", "bob@example.org", "admin@example.org", "p",
+            "PROPOSE Cheaper rent\nAMEND VI.9: Rent is twice the number.\nEND\n", "<p1@example.org>")
+    deliver(mail, 2, "2026-11-06T10:00", "bob@example.org", "admin@example.org", "v", "VOTE 1 YES\n", "<v1@example.org>")
+    deliver(mail, 3, "2026-11-06T11:00", "carol@example.org", "admin@example.org", "v", "VOTE 1 YES\n", "<v2@example.org>")
+    jobs.run_update_job(g, at=datetime.fromisoformat("2026-11-04T23:59:59+00:00"), maildir=mail)
+    jobs.run_update_job(g, at=datetime.fromisoformat("2026-11-07T23:59:59+00:00"), maildir=mail)
+    assert g.load().proposal(1).status == "accepted" and not g.load().proposal(1).awaiting_admin
+    for kind, args in (("amend", {"proposal": 1, "directives": "AMEND VI.9: x"}), ("done", {"proposal": 1})):
+        with pytest.raises(StateError, match="carried out already"):
+            jobs.queue_ruling(g, Ruling(kind, args, "x"))
+    assert g.pending_rulings() == []
+
+
+@pytest.mark.parametrize("args", [["ruling", "adjust", "bob", "--money", "5", "--reason", "x"], ["verify"],
+                                  ["status"], ["update"], ["todo"]])
+def test_no_command_but_init_writes_into_a_folder_that_holds_no_game(tmp_path, args):
+    """Items 2 and 3: a ruling outside a game folder made state/pending.yaml there; verify said
+    every seed matched."""
+    out = _cli(*args, cwd=tmp_path)
+    assert out.returncode == 1 and "is not a game directory" in out.stderr and "nomopoly init" in out.stderr
+    assert list(tmp_path.iterdir()) == []
+    missing = _cli("--game", str(tmp_path / "nothing"), *args)
+    assert missing.returncode == 1 and not (tmp_path / "nothing").exists()
