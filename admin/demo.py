@@ -60,7 +60,7 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
     (game.root / MARKER).write_text("made by `nomopoly demo`; safe to delete\n", encoding="utf-8")
     for name, email in dict(spec.demo.get("players") or {}).items():
         jobs.add_player(game, name, email)
-    shutil.copytree(spec.demo_maildir, game.root / "mail" / "inbox")
+    shutil.copytree(spec.demo_maildir, game.root / "mail" / "inbox", dirs_exist_ok=True)  # init made it empty
     from admin.mail.mailout import mail_out
     from admin.site.build import build_site
 

@@ -44,6 +44,10 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     state = initial_state(ruleset, name or game.root.name)
     if not game.settings_path.exists():
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
+    mail = game.settings().section("mail")
+    if mail.get("source", "maildir") == "maildir":  # the players' mail goes here: make it ready
+        for sub in ("new", "cur", "tmp"):
+            (game.root / str(mail.get("maildir", "mail/inbox")) / sub).mkdir(parents=True, exist_ok=True)
     if game.rules_dir.exists():  # the game's own copy, if it brought one
         state.rules = load_ruleset(game.rules_dir)
     # (else the ruleset as the game starts it is written with the state, section by section)

@@ -106,3 +106,19 @@ def test_no_command_but_init_writes_into_a_folder_that_holds_no_game(tmp_path, a
     assert list(tmp_path.iterdir()) == []
     missing = _cli("--game", str(tmp_path / "nothing"), *args)
     assert missing.returncode == 1 and not (tmp_path / "nothing").exists()
+
+
+def test_a_missing_or_misspelt_mail_folder_is_an_error_never_no_mail(tmp_path):
+    """Item 5: a misspelt maildir was read as "no mail", and every player was fined for not voting."""
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    assert all((made.root / "mail" / "inbox" / sub).is_dir() for sub in ("new", "cur", "tmp"))  # init made it
+    for args in (["--maildir", str(tmp_path / "inbxo")], []):
+        if not args:
+            import shutil
+
+            shutil.rmtree(made.root / "mail")
+        out = _cli("--game", str(made.root), "update", "--at", "2026-11-04T23:59:59+00:00", *args)
+        assert out.returncode == 1 and "there is no mail folder here" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+        assert made.load().update == 0

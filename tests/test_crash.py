@@ -209,7 +209,7 @@ def maildir_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     new_template(root)
     inbox = root / "mail" / "inbox"
     for sub in ("new", "cur", "tmp"):
-        (inbox / sub).mkdir(parents=True)
+        (inbox / sub).mkdir(parents=True, exist_ok=True)  # init makes them too
     for n, (raw, t) in enumerate(MAIL):
         (inbox / "new" / f"{int(t.timestamp())}.M{n}P1.crashtest").write_bytes(raw)
     return root

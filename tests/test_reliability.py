@@ -67,7 +67,7 @@ def make_game(root: Path, players=("alice", "bob", "carol")) -> GameDir:
     game = jobs.init_game(root, "nomopoly2", "Reliability game", settings_text=DIR_SETTINGS)
     for name in players:
         jobs.add_player(game, name, f"{name}@example.org")
-    (game.root / "mail" / "inbox").mkdir(parents=True)
+    (game.root / "mail" / "inbox").mkdir(parents=True, exist_ok=True)
     return game
 
 

@@ -16,6 +16,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol, Sequence
 
+from admin.errors import StateError
+
 
 @dataclass(frozen=True)
 class RawMessage:
@@ -58,7 +60,11 @@ class MaildirSource:
 
     def fetch(self, cutoff: datetime | None = None) -> list[RawMessage]:
         if not (self.path / "new").is_dir() and not (self.path / "cur").is_dir():
-            return []
+            # a misspelt or missing folder is never read as "no mail": that would fine every
+            # player for not voting
+            raise StateError(f"{self.path}: there is no mail folder here (no new/ or cur/); fix [mail] "
+                             f"maildir in nomopoly.toml (or --maildir), or create it with "
+                             f"`mkdir -p {self.path}/new {self.path}/cur {self.path}/tmp`")
         box = self._box()
         found: list[RawMessage] = []
         for name in box.keys():
