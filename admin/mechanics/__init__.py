@@ -13,6 +13,7 @@ from admin.mechanics.health import HealthModule
 from admin.mechanics.interactions import InteractionsModule
 from admin.mechanics.money import MoneyModule
 from admin.mechanics.nomopoly1 import MODULES as NOMOPOLY1
+from admin.mechanics.nomopoly2 import MODULES as NOMOPOLY2
 from admin.mechanics.ownership import OwnershipModule
 from admin.mechanics.players import PlayersModule
 from admin.mechanics.proposals import ProposalsModule
@@ -25,7 +26,7 @@ from admin.mechanics.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2,
 ]
 
 REGISTRY = Registry(LIBRARY)

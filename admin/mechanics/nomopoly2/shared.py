@@ -1,0 +1,115 @@
+"""What Nomopoly II's later sections read of each other: one place for each shared fact.
+
+Each owning module keeps its state in ``state.mods[<its name>]`` with the dataclasses below; the
+others read it only through these functions, which answer "nothing" when the owner is not enabled
+(a section switched off, or not yet switched on, has no effect on the rest)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from admin.model import GameState
+
+# -- XXI Blocks (module "blocks") ---------------------------------------------------------
+BLOCK_KINDS = ("residential", "industrial", "commercial", "government")
+
+
+@dataclass
+class Block:
+    id: int
+    #: one of BLOCK_KINDS
+    kind: str
+    squares: list[int] = field(default_factory=list)
+
+
+@dataclass
+class BlocksState:
+    blocks: list[Block] = field(default_factory=list)
+    next_id: int = 1
+
+
+def block_of(state: GameState, number: int) -> Block | None:
+    """The block square ``number`` is part of (XXI.7: one at most), or None."""
+    bs = state.mods.get("blocks") if state.enabled("blocks") else None
+    if bs is None:
+        return None
+    for block in bs.blocks:
+        if number in block.squares:
+            return block
+    return None
+
+
+def blocks(state: GameState) -> list[Block]:
+    bs = state.mods.get("blocks") if state.enabled("blocks") else None
+    return list(bs.blocks) if bs is not None else []
+
+
+# -- XXII Buildings (module "buildings") --------------------------------------------------
+#: every building of XXII.4, by the name players write (lower case, hyphens for spaces)
+BUILDINGS = ("springboard", "house", "hospital", "mall", "store", "corporate-headquarters",
+             "missile-silo", "anti-missile-battery", "legislative-building", "gas-station", "factory",
+             "atm", "casino")
+
+
+@dataclass
+class BuildingsState:
+    #: square -> the buildings on it, in the order they were built (names from BUILDINGS)
+    on: dict[int, list[str]] = field(default_factory=dict)
+    #: square -> its corporate power points (XXII.4, Corporate Headquarters)
+    power: dict[int, int] = field(default_factory=dict)
+    #: square -> the price per 100 fuel its owner set at a commercial Gas Station (XXII.4)
+    fuel_price: dict[int, int] = field(default_factory=dict)
+
+
+def buildings_on(state: GameState, number: int) -> list[str]:
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    return list(bs.on.get(number, ())) if bs is not None else []
+
+
+def has_building(state: GameState, number: int, name: str) -> bool:
+    return name in buildings_on(state, number)
+
+
+def squares_with(state: GameState, name: str) -> list[int]:
+    """Every square with building ``name``, in order."""
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    return sorted(n for n, names in bs.on.items() if name in names) if bs is not None else []
+
+
+# -- XXIX Methods of Transportation (module "transport") -----------------------------------
+#: the methods of XXIX.3 (lower case, hyphens for spaces); "foot" is everyone's default
+METHODS = ("foot", "clogs", "pogo-stick", "krazy-carpet", "helicopter", "car", "springy-shoes")
+
+
+def transport_of(state: GameState, player: str) -> str:
+    """The player's method of transportation (XXIX.2), "foot" when none or the module is off."""
+    ts = state.mods.get("transport") if state.enabled("transport") else None
+    if ts is None:
+        return "foot"
+    return str(getattr(ts, "methods", {}).get(player, "foot"))
+
+
+# -- XXXV The Governor (module "governor") -------------------------------------------------
+def governor(state: GameState) -> str | None:
+    """The player who is Governor now, or None."""
+    gs = state.mods.get("governor") if state.enabled("governor") else None
+    return getattr(gs, "governor", None) if gs is not None else None
+
+
+# -- conditions (module "conditions"): timed states of a player several sections share ------
+#: terrorist (XXIII), passed-out (XIX skunk, XXIX pogo stick), infected (XXIV anthrax),
+#: rent-immunity (XVIII.4, XXXI.3), diplomatic-immunity (XXXI.3), double-votes (XVIII.4)
+CONDITIONS = ("terrorist", "passed-out", "infected", "rent-immunity", "diplomatic-immunity",
+              "double-votes")
+
+
+def has_condition(state: GameState, player: str, name: str) -> bool:
+    """Whether ``player`` is ``name`` now (see ConditionsModule for how long a condition lasts)."""
+    cs = state.mods.get("conditions") if state.enabled("conditions") else None
+    if cs is None:
+        return False
+    until = cs.until.get(player, {}).get(name)
+    week = cs.weeks.get(player, {}).get(name)
+    return (until is not None and (until == 0 or until >= state.update)) or (week is not None and week >= state.week)
