@@ -113,3 +113,31 @@ def has_condition(state: GameState, player: str, name: str) -> bool:
     until = cs.until.get(player, {}).get(name)
     week = cs.weeks.get(player, {}).get(name)
     return (until is not None and (until == 0 or until >= state.update)) or (week is not None and week >= state.week)
+
+
+# -- XXVIII Credit Cards (module "credit-cards"): paying for a voluntary purchase ----------
+def split_on_credit(rest: str) -> tuple[str, bool]:
+    """A purchase line's text without a trailing ``ON CREDIT`` (XXVIII.1), and whether it had one:
+    ``"HOUSE ON 14 ON CREDIT"`` -> ``("HOUSE ON 14", True)``."""
+    words = rest.rstrip().rstrip(".!").split()
+    if len(words) >= 2 and [w.upper() for w in words[-2:]] == ["ON", "CREDIT"]:
+        return " ".join(words[:-2]), True
+    return rest, False
+
+
+def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
+           on_credit: bool = False) -> None:
+    """A voluntary purchase of ``amount`` paid to ``payee`` (a player, or ``BANK``): from the
+    player's money (refused if it would bankrupt them, IV.3), or, with ``on_credit``, added to their
+    credit card's balance (XXVIII.1; refused over the limit, XXVIII.2)."""
+    if on_credit:
+        from admin.errors import IllegalAction
+
+        if not ctx.state.enabled("credit-cards"):
+            raise IllegalAction("there are no credit cards in this game (XXVIII is not in force); "
+                                "leave out ON CREDIT")
+        from admin.mechanics.nomopoly2.credit import put_on_credit  # the module's own rules
+
+        put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
+        return
+    ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
