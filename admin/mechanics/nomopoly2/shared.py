@@ -141,3 +141,51 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
         put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
         return
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
+
+
+# -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
+def may_commit_atrocity(state: GameState, player: str) -> str | None:
+    """Why ``player`` may not commit an atrocity (XXXV.3: not the Governor), or None."""
+    if governor(state) == player:
+        return "the Governor may not commit any atrocities (XXXV.3)"
+    return None
+
+
+def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> None:
+    """``player`` consented to an action leading to a minor or major atrocity (XXIII.1): a
+    terrorist for this week and the next one (minor) or the next six (major), unless they hold
+    diplomatic immunity (XXXI.3). Check :func:`may_commit_atrocity` before the act."""
+    if not ctx.state.enabled("terrorism") or not ctx.state.enabled("conditions"):
+        return
+    if has_condition(ctx.state, player, "diplomatic-immunity"):
+        ctx.emit("atrocity", f"{player}'s diplomatic immunity keeps them from being a terrorist for {what}.",
+                 rule="XXXI.3", player=player)
+        return
+    from admin.mechanics.nomopoly2.conditions import grant_weeks
+
+    weeks = int(ctx.params("terrorism")["major_weeks" if major else "minor_weeks"])
+    grant_weeks(ctx.state, player, "terrorist", ctx.state.week + weeks)
+    ctx.emit("atrocity", f"{player} committed a {'major' if major else 'minor'} atrocity ({what}) and is a "
+             f"terrorist until the end of week {ctx.state.week + weeks}.", rule="XXIII.1", player=player)
+
+
+# -- Cross-section calls --------------------------------------------------------------------
+# A section that acts through another calls the owner's function with a function-local import,
+# guarded by ``ctx.state.enabled(<owner>)`` (nothing happens while the owner is off). The owners
+# provide exactly these:
+#   admin.mechanics.nomopoly2.missiles.fire_random_missile(ctx, origin: int, rule: str) -> None
+#       (the Skunk on a Missile Silo, XIX.3: a random missile type fired from ``origin`` at a
+#        random square within its range)
+#   admin.mechanics.nomopoly2.jokers.give_joker(ctx, player: str, rule: str) -> None
+#       (the Skunk on the House of Cards, XIX.3; a Joker bought at a Casino, XXXIII.5)
+#   admin.mechanics.nomopoly2.blocks.make_free_block(ctx, rule: str) -> None
+#       (the Skunk on a Mall, XIX.3)
+#   admin.mechanics.nomopoly2.credit.raise_limits(ctx, percent: int, rule: str) -> None
+#       (the Skunk on the Bank, XIX.3)
+#   admin.mechanics.nomopoly2.credit.put_on_credit(ctx, player, payee, amount, *, rule, reason)
+#   admin.mechanics.nomopoly2.zoo.move_random_creature(ctx, square: int, rule: str) -> str | None
+#       (a Pokeball, XXIV.2: the creature's name, or None when there is none)
+#   admin.mechanics.nomopoly2.transport.die_faces(state, player: str) -> list[int]
+#       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
+#   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
+#       (the Government builds, XXI.6; the Governor builds from the Admin Bank Account, XXXV.3)
