@@ -126,8 +126,9 @@ def test_a_receipt_answers_every_line_and_threads_under_the_players_email(
     body = msg.get_content()
     assert "lines 1-3: PROPOSE Free parking\n    DONE: alice made proposal 1: Free parking" in body
     assert "line 4: VOTE 9 YES\n    NOT DONE: alice: \"VOTE 9 YES\" was not done: there is no proposal 9" in body
-    assert 'line 5: Hello there\n    NOT UNDERSTOOD: "Hello there" is not a command. Valid commands:' in body
-    assert "In all: 1 done, 1 not done, 1 not understood." in body
+    assert "Hello there\n    NOT UNDERSTOOD" not in body  # chatter: said once, briefly (issue 20, item 11)
+    assert "  Ignored, as not commands: line 5 (Hello there)\n" in body
+    assert "In all: 1 done, 1 not done, 1 ignored." in body
 
 
 @pytest.mark.smtp
@@ -375,6 +376,6 @@ def test_ack_answers_each_fetched_email_with_what_was_understood(game_dir: GameD
     assert msg["In-Reply-To"] == "<a1@alice.example>" and msg["Auto-Submitted"] == "auto-replied"
     body = msg.get_content()
     assert "lines 1-3: PROPOSE Free parking\n    UNDERSTOOD: it will be carried out" in body
-    assert "line 5: Hello there\n    NOT UNDERSTOOD:" in body
+    assert "Ignored, as not commands: line 5 (Hello there)" in body
     assert "mail closes Wednesday 2026-11-04 23:59:59 UTC" in body
     assert ack(game_dir, screened).queued == ()

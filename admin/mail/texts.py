@@ -41,10 +41,15 @@ def _where(line: LineResult) -> str:
 def _lines_block(results: list[LineResult]) -> list[str]:
     out = []
     for r in results:
+        if r.verdict == "ignored":
+            continue
         out.append(f"  {_where(r)}: {r.text}")
         for i, detail in enumerate(r.details or ("",)):
             label = r.verdict.upper() + ": " if i == 0 else " " * (len(r.verdict) + 2)
             out.append(f"    {label}{detail}".rstrip())
+    chatter = [r for r in results if r.verdict == "ignored"]
+    if chatter:  # greetings, sign-offs, a name: once, briefly
+        out.append("  Ignored, as not commands: " + "; ".join(f"{_where(r)} ({r.text})" for r in chatter))
     return out
 
 
@@ -53,7 +58,7 @@ def _problems_block(message: LoggedMessage) -> list[str]:
 
 
 def _count(results: list[LineResult]) -> str:
-    order: list[Verdict] = ["done", "understood", "not done", "no result", "not understood"]
+    order: list[Verdict] = ["done", "understood", "not done", "no result", "not understood", "ignored"]
     counts = [f"{sum(r.verdict == v for r in results)} {v}" for v in order
               if any(r.verdict == v for r in results)]
     return ", ".join(counts) or "no lines"
