@@ -180,10 +180,11 @@ def mail_out_command(update_no: int | None, game_dir: Path | None) -> None:
 @GAME_OPTION
 def remind(at: str | None, game_dir: Path | None) -> None:
     """Remind players who have not voted, [mail] remind_hours before the deadline (run it from
-    cron every hour: each player gets one reminder per deadline)."""
-    from admin.mail.mailout import remind as remind_players
+    cron every hour: each player gets one reminder per deadline). New mail is taken in first, so
+    a vote already sent counts."""
+    from admin.cron import remind_after_fetch
 
-    _delivered(remind_players(_game(game_dir), _parse_time(at) or datetime.now(timezone.utc)))
+    _delivered(remind_after_fetch(_game(game_dir), _parse_time(at) or datetime.now(timezone.utc)))
 
 
 @cli.command()

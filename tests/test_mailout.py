@@ -347,6 +347,24 @@ def test_remind_reminds_each_player_who_has_not_voted_once_per_deadline(game_dir
     assert remind(game_dir, datetime.fromisoformat("2026-11-08T00:30:00+00:00")).queued == ()
 
 
+def test_the_remind_command_takes_in_new_mail_first_so_a_vote_already_sent_counts(game_dir: GameDir) -> None:
+    """Issue 20, item 10: `nomopoly remind` did not fetch: a player who voted an hour ago was told
+    they had not."""
+    import subprocess
+    import sys
+
+    configure(game_dir, remind_hours=24)
+    first_update(game_dir)
+    deliver(inbox(game_dir), "bob@example.org", "VOTE 1 NO", "2026-11-07T07:00")  # not fetched yet
+    out = subprocess.run([sys.executable, "-m", "admin", "--game", str(game_dir.root), "remind",
+                          "--at", "2026-11-07T08:00:00+00:00"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    due = "2026-11-07T23:59:59+00:00"
+    sent = {str(m["Message-ID"]) for m in iter_messages(outbox_of(game_dir).sent_dir)}
+    reminded = {p for p in ("alice", "bob", "carol") if mid(f"remind/{due}/{p}") in sent}
+    assert reminded == {"alice", "carol"}  # bob's vote was taken in before the reminders
+
+
 def test_remind_asks_for_proposals_only_when_the_settings_want_them(game_dir: GameDir) -> None:
     configure(game_dir, remind_proposals=False)
     wednesday = datetime.fromisoformat("2026-11-04T12:00:00+00:00")
