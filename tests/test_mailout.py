@@ -397,3 +397,33 @@ def test_ack_answers_each_fetched_email_with_what_was_understood(game_dir: GameD
     assert "Ignored, as not commands: line 5 (Hello there)" in body
     assert "mail closes Wednesday 2026-11-04 23:59:59 UTC" in body
     assert ack(game_dir, screened).queued == ()
+
+
+def test_the_admin_report_says_rulings_in_words_and_puts_failures_and_reviews_first(game_dir: GameDir) -> None:
+    """Issue 20, item 9: the report listed rulings as raw Python dicts, and said nothing needed
+    attention while the results asked the Admin to review a module's parameters."""
+    from admin.engine.events import Ruling
+    from admin.store import dump_json, dump_yaml, load_json
+
+    configure(game_dir)
+    jobs.queue_ruling(game_dir, Ruling("adjust", {"player": "bob", "money": 5}, "a refund"))
+    # a ruling that cannot be carried out (a hand-edited queue: `ruling` itself refuses a typo)
+    queue = game_dir.pending_rulings() + [{"kind": "adjust", "args": {"player": "zed", "money": 5}, "note": "x"}]
+    (game_dir.state_dir / "pending.yaml").write_text(dump_yaml({"rulings": queue}))
+    jobs.run_update_job(game_dir, at=WED)
+    path = game_dir.update_logs()[1]
+    log = load_json(path)
+    log["events"].append({"kind": "review", "text": "Review the ownership module's parameters after "
+                          "proposal 3 amended VI.9.", "player": None, "private": None, "rule": None,
+                          "ok": True, "ref": None, "data": {}})
+    path.write_text(dump_json(log))
+    mail_out(game_dir, 1)
+    (admin,) = [m for m in iter_messages(outbox_of(game_dir).sent_dir) if m["To"] == ADMIN]
+    text = admin.get_content()
+    todo = text[text.index("To do now"):text.index("\n\n", text.index("To do now"))]
+    assert "Review the ownership module's parameters after proposal 3 amended VI.9." in todo
+    assert "The Admin's ruling adjust could not be carried out" in todo
+    applied = text[text.index("Your rulings applied"):]
+    assert "{" not in applied and "'player'" not in applied  # words, not a Python dict
+    assert applied.split("\n")[1] == "  - The Admin adjusted bob: +$5 (a refund)."
+    assert "Your rulings that could not be carried out\n  - The Admin's ruling adjust could not be carried out" in text

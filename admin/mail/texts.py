@@ -195,7 +195,9 @@ class ReportView:
     #: what waits for the Admin now (admin/todo.py): join requests, proposals to carry out, what
     #: a module asked, rulings queued
     todo: tuple[str, ...]
+    #: the rulings this update carried out, and those it could not, each as the update said it
     rulings: tuple[str, ...]
+    failed_rulings: tuple[str, ...]
     queued: int
     waiting: int
 
@@ -217,5 +219,6 @@ def report_text(v: ReportView, *, title: str, site_url: str) -> str:
         *section("Mail not acted on (never answered to the sender)", v.refused),
         *section("Not answered, or not sent", v.not_answered),
         *section("Your rulings applied", v.rulings),
+        *section("Your rulings that could not be carried out", v.failed_rulings),
     ]
     return "\n".join(parts) + footer(title, site_url)
