@@ -32,6 +32,7 @@ from admin.games import initial_state
 from admin.mechanics import REGISTRY
 from admin.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
+from admin.todo import describe_ruling  # noqa: F401 - part of the jobs' interface
 
 
 # -- init and the admin's immediate actions -----------------------------------------------------
@@ -167,6 +168,29 @@ def queue_ruling(game: GameDir, ruling: Ruling) -> None:
         tx = Transaction(game.state_dir)
         tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": rulings}))
         tx.commit()
+
+
+def cancel_ruling(game: GameDir, number: int) -> dict[str, Any]:
+    """Take the ``number``-th queued ruling (from 1) out of the queue; returns it. The rulings after
+    it are tried again on the game as it will then stand: a cancellation that would leave one of
+    them impossible is refused."""
+    with game.lock():
+        queued = game.pending_rulings()
+        if not 1 <= number <= len(queued):
+            raise StateError(f"there is no queued ruling {number}: "
+                             + (f"the queue holds 1 to {len(queued)} (nomopoly ruling list)" if queued
+                                else "no rulings are queued"))
+        rest = queued[:number - 1] + queued[number:]
+        state = game.load()
+        for i in range(number - 1, len(rest)):
+            problem = check_ruling(state, rest[:i], from_data(Ruling, rest[i], "state/pending.yaml"))
+            if problem:
+                raise StateError(f"ruling {number} not cancelled: the ruling queued after it, "
+                                 f"{describe_ruling(rest[i])}, would then fail ({problem}); cancel that one first")
+        tx = Transaction(game.state_dir)
+        tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": rest}))
+        tx.commit()
+        return queued[number - 1]
 
 
 # -- the update ------------------------------------------------------------------------------

@@ -45,11 +45,17 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
               for e in events if e.kind in ASKS]
     items += [Todo("ruling", e.text or "a ruling failed", "fix it and queue it again: nomopoly ruling ...")
               for e in events if e.kind == "ruling" and not e.ok]
-    for r in queued or ():
-        args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items()))
-        items.append(Todo("queued", f"Queued for the next update: ruling {r.get('kind')} {args}".rstrip()
-                          + (f" ({r['note']})" if r.get("note") else "")))
+    for n, r in enumerate(queued or (), 1):
+        items.append(Todo("queued", f"Queued for the next update: ruling {describe_ruling(r)}",
+                          f"nomopoly ruling cancel {n}, if it is a mistake"))
     return items
+
+
+def describe_ruling(r: dict) -> str:
+    """A queued ruling as the command that recorded it reads: ``adjust money=5 player=bob (a refund)``."""
+    args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items())
+                    if k not in ("text", "directives"))
+    return f"{r.get('kind')} {args}".rstrip() + (f" ({r['note']})" if r.get("note") else "")
 
 
 def game_todo(game: GameDir) -> list[Todo]:

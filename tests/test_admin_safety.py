@@ -122,3 +122,40 @@ def test_a_missing_or_misspelt_mail_folder_is_an_error_never_no_mail(tmp_path):
         assert out.returncode == 1 and "there is no mail folder here" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
         assert made.load().update == 0
+
+
+def test_ruling_list_shows_the_queue_and_cancel_takes_one_out(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    root = str(made.root)
+    assert _cli("--game", root, "ruling", "list").stdout == "No rulings are queued; the next update applies none.\n"
+    assert _cli("--game", root, "ruling", "adjust", "bob", "--money", "5", "--reason", "refund").returncode == 0
+    assert _cli("--game", root, "ruling", "pause", "--reason", "holiday").returncode == 0
+    assert _cli("--game", root, "ruling", "list").stdout == (
+        "1. adjust money=5 player=bob (refund)\n2. pause (holiday)\n")
+    missing = _cli("--game", root, "ruling", "cancel", "3")
+    assert missing.returncode == 1 and "there is no queued ruling 3: the queue holds 1 to 2" in missing.stderr
+    out = _cli("--game", root, "ruling", "cancel", "1")
+    assert out.returncode == 0 and out.stdout == "Cancelled ruling 1: adjust money=5 player=bob (refund)\n"
+    assert [r["kind"] for r in made.pending_rulings()] == ["pause"]
+
+
+def test_cancelling_a_ruling_that_a_later_one_needs_is_refused(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    root = str(made.root)
+    assert _cli("--game", root, "ruling", "pause", "--reason", "a").returncode == 0
+    assert _cli("--game", root, "ruling", "unpause", "--reason", "b").returncode == 0  # needs the pause
+    out = _cli("--game", root, "ruling", "cancel", "1")
+    assert out.returncode == 1 and "would then fail (the game is not paused)" in out.stderr, out.stderr
+    assert len(made.pending_rulings()) == 2
+
+
+def test_ruling_decide_queues_any_rule_modules_ruling_by_its_kind(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    root = str(made.root)
+    out = _cli("--game", root, "ruling", "decide", "adjust", "player=bob", "money=7", "--reason", "r")
+    assert out.returncode == 0, out.stderr
+    assert made.pending_rulings()[-1] == {"kind": "adjust", "args": {"player": "bob", "money": 7}, "note": "r"}
+    bad = _cli("--game", root, "ruling", "decide", "zeppelin", "x=1", "--reason", "r")
+    assert bad.returncode == 1 and "unknown ruling 'zeppelin'" in bad.stderr
