@@ -27,9 +27,11 @@ def footer(title: str, site_url: str) -> str:
 
 
 def format_time(when: datetime) -> str:
-    """``Saturday 2026-11-14 23:59:59 UTC``."""
-    when = when.astimezone(timezone.utc)
-    return when.strftime("%A %Y-%m-%d %H:%M:%S UTC")
+    """``Saturday 2026-11-14 23:59:59 UTC``: in the time's own zone (a deadline is in the game's
+    timezone, ``[game] timezone``), UTC for a time without one."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.strftime("%A %Y-%m-%d %H:%M:%S ") + (when.tzname() or "UTC")
 
 
 def _where(line: LineResult) -> str:
