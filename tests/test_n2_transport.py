@@ -365,3 +365,9 @@ def test_the_state_round_trips_through_the_store():
     data = yaml.safe_load(dump_yaml(to_data(TransportModule.of(state))))
     again = from_data(TransportModule.State, data)
     assert (again.methods, again.fuel, again.abandoned) == ({"alice": "car"}, {"alice": 222}, {5: [17, 3]})
+
+
+def test_a_ruling_on_one_methods_price_leaves_the_others():
+    state = _game(transport__prices={"car": 600})
+    result = _run(state, {"alice": "BUY TRANSPORT CAR", "bob": "BUY TRANSPORT CLOGS"})
+    assert (result.state.players["alice"].money, result.state.players["bob"].money) == (9400, 9950)

@@ -259,7 +259,13 @@ class TransportModule(Mechanic[TransportState, None]):
 
 
 def params(state: GameState) -> dict:
-    return {**TransportModule.defaults, **state.params(TransportModule.name)}
+    """The module's parameters; a table (prices, dice, faces) set by a ruling changes only the
+    methods it names: ``ruling set transport prices '{"car": 600}'`` leaves the others' prices."""
+    out = {**TransportModule.defaults, **state.params(TransportModule.name)}
+    for key, value in TransportModule.defaults.items():
+        if isinstance(value, dict) and isinstance(out[key], dict):
+            out[key] = {**value, **out[key]}
+    return out
 
 
 def method_of(state: GameState, name: str) -> str:
