@@ -155,6 +155,8 @@ def test_an_empty_car_is_abandoned_with_the_fuel_it_had_and_the_turn_rolled_on_f
 
 
 def test_a_helicopter_past_the_rightmost_column_passes_the_end_and_a_new_square_there_is_flown_over():
+    """Also the core's hook: a module's move_instead that returns how many times it passed the end
+    (here 1) has the turn's end pay the $1000 for it (Mechanic.move_instead)."""
     state = _game(paused=False, board__new_square_percent_times_n=2000)  # 100% with 20 squares
     _use(state, "alice", "helicopter", square=10)
     result = _run(state, dice=[1, 2, 1, 2, 1, 3], order=["alice", "bob", "carol"])
