@@ -350,8 +350,9 @@ def test_the_transport_page_lists_methods_users_and_abandoned_cars():
     TransportModule.of(state).abandoned = {5: [17]}
     [panel] = TransportModule().panels(state)
     methods, users, cars = panel.tables
-    assert methods.rows[2] == ("a pogo stick", "$150", "2 dice showing only 1 or 6", "caught by glue: falls and passes out")
-    assert users.rows == (("alice", "a car", 222),)
+    assert methods.rows[2] == ("Pogo Stick", "$150", "2 dice showing only 1 or 6", "caught by glue: falls and passes out")
+    assert methods.rows[6][2] == "none"
+    assert users.rows == (("alice", "Car", 222),)
     assert cars.rows == ((5, "17"),)
     look = TransportModule().square_look(state, state.square(5))
     assert look.notes == ((88, "abandoned car (17 fuel)"),)

@@ -26,6 +26,10 @@ from admin.model import GameState
 LABELS = {"foot": "on foot", "clogs": "clogs", "pogo-stick": "a pogo stick", "krazy-carpet": "a Krazy Carpet",
           "helicopter": "a helicopter", "car": "a car", "springy-shoes": "springy shoes"}
 
+#: each method's name on the transport page
+TITLES = {"foot": "On Foot", "clogs": "Clogs", "pogo-stick": "Pogo Stick", "krazy-carpet": "Krazy Carpet",
+          "helicopter": "Helicopter", "car": "Car", "springy-shoes": "Springy Shoes"}
+
 #: what each method does besides its dice (the transport page)
 NOTES = {"foot": "everyone's method until they buy another",
          "clogs": "immune to glue",
@@ -242,10 +246,10 @@ class TransportModule(Mechanic[TransportState, None]):
 
     def panels(self, state) -> list[Panel]:
         p = params(state)
-        methods = tuple((LABELS[m], state.money(int(p["prices"].get(m, 0))), dice_text(state, m), NOTES[m])
+        methods = tuple((TITLES[m], state.money(int(p["prices"].get(m, 0))), dice_text(state, m), NOTES[m])
                         for m in shared.METHODS)
         ts = self.of(state)
-        users = tuple((name, LABELS[method], ts.fuel.get(name, "") if method == "car" else "")
+        users = tuple((name, TITLES[method], ts.fuel.get(name, "") if method == "car" else "")
                       for name, method in sorted(ts.methods.items())
                       if name in state.players and state.players[name].active)
         cars = tuple((n, ", ".join(map(str, fuel))) for n, fuel in sorted(ts.abandoned.items()) if fuel)
@@ -298,7 +302,7 @@ def abandon(state: GameState, name: str, square: int) -> int:
 
 def dice_text(state: GameState, method: str) -> str:
     if method == "springy-shoes":
-        return "none: a jump to a random square"
+        return "none"
     if method == "foot":
         return str(state.params("turns").get("dice", {}).get("foot", "2d6"))
     spec = str(params(state)["dice"].get(method) or "2d6")
