@@ -374,3 +374,14 @@ def test_a_ruling_on_one_methods_price_leaves_the_others():
     state = _game(transport__prices={"car": 600})
     result = _run(state, {"alice": "BUY TRANSPORT CAR", "bob": "BUY TRANSPORT CLOGS"})
     assert (result.state.players["alice"].money, result.state.players["bob"].money) == (9400, 9950)
+
+
+def test_status_and_results_tell_a_driver_their_fuel():
+    state = _game()
+    _use(state, "alice", "car", fuel=123)
+    result = _run(state, {"alice": "STATUS"})
+    [status] = [e.private for e in result.events if e.kind == "status"]
+    assert ", car fuel 123 of 500" in status
+    module = TransportModule()
+    assert module.results_lines(result.state, result.state.players["alice"]) == [(31, "  Car fuel: 123 of 500")]
+    assert module.results_lines(result.state, result.state.players["bob"]) == []

@@ -181,12 +181,13 @@ class TransportModule(Mechanic[TransportState, None]):
         self._forget(ctx.state, player.name)
 
     def on_player_removed(self, state, player) -> None:
-        self._forget(state, player.name)
+        ts = self.of(state)
+        for table in (ts.methods, ts.fuel, ts.reached):
+            table.pop(player.name, None)
 
     def _forget(self, state, name: str) -> None:
-        ts = self.of(state)
         set_method(state, name, "foot")
-        ts.reached.pop(name, None)
+        self.of(state).reached.pop(name, None)
 
     def on_square_added(self, state, square) -> None:
         self.of(state).abandoned.pop(square.number, None)  # a destroyed square's cars go with it
@@ -242,7 +243,9 @@ class TransportModule(Mechanic[TransportState, None]):
         return [(31, f"  Car fuel: {self.of(state).fuel.get(player.name, 0)} of {p['fuel_max']}")]
 
     def status_parts(self, state, player) -> list[tuple[int, str]]:
-        return [(31, part) for _, part in self.results_lines(state, player)]
+        if method_of(state, player.name) != "car":
+            return []
+        return [(31, f", car fuel {self.of(state).fuel.get(player.name, 0)} of {params(state)['fuel_max']}")]
 
     def panels(self, state) -> list[Panel]:
         p = params(state)
