@@ -234,7 +234,7 @@ class TransportModule(Mechanic[TransportState, None]):
             return None
         what = ", ".join(f"{f} fuel" for f in cars)
         return SquareLook(notes=((88, f"abandoned car{'s' if len(cars) > 1 else ''} ({what})"),),
-                          flags=((88, "AC", "an abandoned car: RETRIEVE CAR from this square"),))
+                          flags=((88, "AC", "abandoned car"),))
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         if method_of(state, player.name) != "car":
