@@ -43,6 +43,7 @@ NOTES = {"foot": "everyone's method until they buy another",
 _MOVE = "transport-move"        # players whose next move() is their turn's move on their method
 _CLEARED = "transport-reached"  # players whose squares reached have been cleared this update
 DRIVES = "transport-drives"     # player -> drives made this update
+_BURNT = "transport-burnt"      # player -> what their car's roll burnt, told as the move starts
 
 
 @dataclass
@@ -128,15 +129,16 @@ class TransportModule(Mechanic[TransportState, None]):
                                       "and the move is made on foot.", player=name, rule="XXIX.3",
                          data={"fuel": fuel, "burn": burn, "square": square})
                 return roll_turn_dice(ctx, player, turn, ctx.params("turns")["dice"].get("foot", "2d6"), "foot")
-            ts.fuel[name] = fuel - burn
-            ctx.emit("transport", f"{name}'s car burnt {burn} fuel ({' x '.join(map(str, faces))}); "
-                                  f"{fuel - burn} left.", player=name, rule="XXIX.3",
-                     data={"burn": burn, "fuel": fuel - burn})
+            ts.fuel[name] = fuel - burn  # told after the roll, as the move starts
+            ctx.scratch.setdefault(_BURNT, {})[name] = (
+                f"{name}'s car burnt {burn} fuel ({' x '.join(map(str, faces))}); {fuel - burn} left.",
+                {"burn": burn, "fuel": fuel - burn})
         elif method in ("helicopter", "springy-shoes"):
             ctx.scratch.setdefault(_MOVE, set()).add(name)
         return faces if shown else None
 
     def move_instead(self, ctx, player, steps) -> bool | int:
+        self._tell_burnt(ctx, player.name)
         flagged = ctx.scratch.get(_MOVE, set())
         if player.name not in flagged:
             return False
@@ -157,7 +159,13 @@ class TransportModule(Mechanic[TransportState, None]):
             self.of(ctx.state).reached.pop(player.name, None)
 
     def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+        self._tell_burnt(ctx, player.name)
         ctx.scratch.get(_MOVE, set()).discard(player.name)
+
+    def _tell_burnt(self, ctx, name: str) -> None:
+        told = ctx.scratch.get(_BURNT, {}).pop(name, None)
+        if told:
+            ctx.emit("transport", told[0], player=name, rule="XXIX.3", data=told[1])
 
     def on_pass_over(self, ctx, player, number) -> None:
         self._reach(ctx.state, player.name, number)
