@@ -18,8 +18,9 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
     Nomopoly pays for passing square 1 either way); going back never adds squares."""
     modules = ctx.registry.enabled(ctx.state)
     for module in modules:  # off the board (the first Nomopoly's Parallel Universe): its own track
-        if module.move_instead(ctx, player, steps):
-            return 0
+        made = module.move_instead(ctx, player, steps)
+        if made:  # True, or how many times its own path went past the end (a helicopter's columns)
+            return 0 if made is True else int(made)
     wraps = 0
     here = player.square
     path = []

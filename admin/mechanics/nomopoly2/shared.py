@@ -91,6 +91,43 @@ def transport_of(state: GameState, player: str) -> str:
     return str(getattr(ts, "methods", {}).get(player, "foot"))
 
 
+# What a method of transportation protects from or exposes to (XXIX.3); the sections with glue,
+# time bombs, anthrax and bingo cards ask these (all False while the transport module is off).
+def immune_to_glue(state: GameState, player: str) -> bool:
+    """Clogs walk through glue (XXIX.3): the glue neither stops nor harms their wearer."""
+    return transport_of(state, player) == "clogs"
+
+
+def falls_in_glue(state: GameState, player: str) -> bool:
+    """A pogo stick caught by glue falls and smashes its rider's face (XXIX.3): the glue's owner
+    stops the player there as usual and gives them the "passed-out" condition (XIX.3's effect)."""
+    return transport_of(state, player) == "pogo-stick"
+
+
+def immune_to_time_bombs(state: GameState, player: str) -> bool:
+    """A Krazy Carpet floats over time bombs (XXIX.3): landing on one does nothing to its rider."""
+    return transport_of(state, player) == "krazy-carpet"
+
+
+def immune_to_anthrax(state: GameState, player: str) -> bool:
+    """Anthrax may not be used against a player on a Helicopter (XXIX.3)."""
+    return transport_of(state, player) == "helicopter"
+
+
+def marks_bingo(state: GameState, player: str) -> bool:
+    """Whether landing after a turn marks the player's Bingo Cards (XXXI.2): never on Springy Shoes
+    (XXIX.3), whose turn is a jump to a random square."""
+    return transport_of(state, player) != "springy-shoes"
+
+
+def fuel_price(state: GameState, number: int) -> int | None:
+    """The price per 100 fuel the owner set at the commercial Gas Station on square ``number``
+    (XXII.4), or None when they set none (the buildings module keeps it; read by transport)."""
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    price = bs.fuel_price.get(number) if bs is not None else None
+    return int(price) if price is not None else None
+
+
 # -- XXXV The Governor (module "governor") -------------------------------------------------
 def governor(state: GameState) -> str | None:
     """The player who is Governor now, or None."""
