@@ -2,6 +2,9 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from admin.mechanics.nomopoly2.bank import BankModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.credit import CreditModule
+from admin.mechanics.nomopoly2.networth import NetWorthModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, BankModule, CreditModule, NetWorthModule]
