@@ -126,13 +126,13 @@ def test_rent_is_zero_on_a_mortgaged_square_whatever_the_rent_would_be():
 def test_unmortgage_costs_what_was_received_plus_10_percent():
     state = bank_game()
     set_owner(state, 15, "alice")
-    BankModule.of(state).mortgages[15] = 187  # 15 x $25 = $375, half rounded
+    BankModule.of(state).mortgages[15] = 188  # 15 x $25 = $375; half is $187.50, rounded up
     state.players["alice"].square = 30
     result = play(state, [game_mail(state, "alice", "UNMORTGAGE 15\nUNMORTGAGE 15")])
-    assert result.state.players["alice"].money == 10000 - 206  # 187 + 18.7 -> 19
+    assert result.state.players["alice"].money == 10000 - 207  # 188 + 18.80 -> 19
     assert BankModule.of(result.state).mortgages == {}
     assert texts(result.events, "action") == [
-        "alice un-mortgaged square 15 for $206 ($187 received plus 10%).",
+        "alice un-mortgaged square 15 for $207 ($188 received plus 10%).",
         'alice: "UNMORTGAGE 15" was not done: square 15 is not mortgaged; MORTGAGE 15 mortgages it']
 
 

@@ -127,7 +127,7 @@ def test_the_first_infraction_is_a_stern_warning():
     CreditModule().on_update_end(ctx)
     assert account(state).infractions == 1
     assert texts(ctx.events, "credit") == [
-        "alice did not make the minimum credit card payment of $50 this week (infraction 1, XXVIII.5): a "
+        "alice missed their credit card's minimum payment this week (infraction 1, XXVIII.5): a "
         "stern warning from the Admin."]
 
 
@@ -159,7 +159,7 @@ def test_the_fourth_takes_every_square_and_a_balance_never_goes_below_zero():
     assert [owner_of(state, n) for n in (6, 14, 19)] == [None, None, None]
     assert account(state).balance == 0  # 39 x $25 = $975, 75% = $731, more than the $700 owed: none back
     assert texts(ctx.events, "credit") == [
-        "alice did not make the minimum credit card payment of $50 this week (infraction 4, XXVIII.5): the "
+        "alice missed their credit card's minimum payment this week (infraction 4, XXVIII.5): the "
         "Bank took squares 6, 14, 19 and $700 came off the balance."]
 
 

@@ -81,10 +81,12 @@ class CreditModule(Mechanic[CreditState, CreditPrivate]):
     name = "credit-cards"
     rules = ("XXVIII.1", "XXVIII.2", "XXVIII.3", "XXVIII.4", "XXVIII.5")
     defaults = {"start_limit": 1000, "limit_raise_percent": 10, "interest_percent": 10, "minimum_payment": 50,
-                "minimum_percent": 5, "seize_percent": 75, "rounding": "nearest"}
+                "minimum_percent": 5, "seize_percent": 75, "rounding": "nearest",
+                # XXX.1: a card holder's net worth counts this share of the credit limit
+                "worth_limit_percent": 10}
     choices = {"rounding": ("nearest", "down", "up")}
     minimums = {"start_limit": 0, "limit_raise_percent": 0, "interest_percent": 0, "minimum_payment": 0,
-                "minimum_percent": 0, "seize_percent": 0}
+                "minimum_percent": 0, "seize_percent": 0, "worth_limit_percent": 0}
     summary = ("Credit cards from the Bank: put a purchase ON CREDIT up to the limit ($1000), pay it back; "
                "10% interest a week and a minimum payment, or escalating penalties.")
     State = CreditState
@@ -152,7 +154,8 @@ class CreditModule(Mechanic[CreditState, CreditPrivate]):
         acct = self.private_of(state).accounts.get(player.name)
         if acct is None:
             return 0
-        return percent_of(acct.limit, 10, str({**self.defaults, **state.params(self.name)}["rounding"])) - acct.balance
+        p = {**self.defaults, **state.params(self.name)}
+        return percent_of(acct.limit, int(p["worth_limit_percent"]), str(p["rounding"])) - acct.balance
 
     # -- setting up a scenario or a test ---------------------------------------------------
     def set_player(self, state, player, key, value) -> bool:
@@ -289,12 +292,13 @@ def _infraction(ctx, player: Player, acct: CreditAccount, due: int) -> None:
     """XXVIII.5's ladder, for the ``acct.infractions``-th missed minimum payment."""
     n, state = acct.infractions, ctx.state
     p = ctx.params(CreditModule.name)
-    missed = (f"{player.name} did not make the minimum credit card payment of {state.money(due)} this week "
-              f"(infraction {n}, XXVIII.5)")
+    # the amount due is the holder's to know (it tells of the balance); the infraction is public
+    missed = f"{player.name} missed their credit card's minimum payment this week (infraction {n}, XXVIII.5)"
+    short = f"You paid {state.money(acct.paid)} of the {state.money(due)} minimum this week."
     if n == 1:
         ctx.emit("credit", f"{missed}: a stern warning from the Admin.", player=player.name, rule="XXVIII.5",
-                 private="The Bank of Nomopoly warns you, sternly: pay your credit card's minimum each week. "
-                         "Next time it takes your lowest-numbered square; after that, worse.")
+                 private=f"{short} The Bank of Nomopoly warns you, sternly: pay your credit card's minimum "
+                         "every week. Next time it takes your lowest-numbered square; after that, worse.")
         return
     if n in (2, 3, 4):
         owned = [s.number for s in OwnershipModule.of(state).owned_by(state, player.name)]
@@ -308,17 +312,17 @@ def _infraction(ctx, player: Player, acct: CreditAccount, due: int) -> None:
                 f"{state.money(off)} came off the balance" if taken else "they own no square for the Bank to take")
         ctx.emit("credit", f"{missed}: {what}.", player=player.name, rule="XXVIII.5",
                  data={"squares": taken},
-                 private=f"Your credit card's balance is now {state.money(acct.balance)}.")
+                 private=f"{short} Your credit card's balance is now {state.money(acct.balance)}.")
         return
     owed, acct.balance = acct.balance, 0
     ctx.transfer(player.name, BANK, owed, rule="XXVIII.5", reason="a credit card balance collected by the Bank")
     if n == 5:
         ctx.emit("credit", f"{missed}: the Bank took the balance, {state.money(owed)}, from their money.",
-                 player=player.name, rule="XXVIII.5")
+                 player=player.name, rule="XXVIII.5", private=short)
         return
     cs = CreditModule.of(state)
     cs.holders = [h for h in cs.holders if h != player.name]
     cs.banned = sorted(set(cs.banned) | {player.name})
     CreditModule.private_of(state).accounts.pop(player.name, None)
     ctx.emit("credit", f"{missed}: the Bank took the balance, {state.money(owed)}, from their money, and took "
-                       "their credit card away for good.", player=player.name, rule="XXVIII.5")
+                       "their credit card away for good.", player=player.name, rule="XXVIII.5", private=short)

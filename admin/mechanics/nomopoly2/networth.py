@@ -141,7 +141,8 @@ def _nonsense(ctx, r) -> str:
             raise RuleError(f"proposal {number} is {'not ' if undo else ''}in Nonsense already")
         ns.nonsense = sorted(set(ns.nonsense) - {number}) if undo else sorted(set(ns.nonsense) | {number})
         proposer = live.proposer  # type: ignore[union-attr]
-    verb = "is no longer" if undo else "made it into"
+    verb = "is no longer in" if undo else "made it into"
+    worth = ctx.state.money(int(ctx.params(NetWorthModule.name)["per_nonsense"]))
     ctx.emit("net-worth", f"Proposal {number} by {proposer} {verb} the Nonsense section (XXV), worth "
-                          f"$25 to its proposer's net worth (XXX.1).", rule="XXX.1", player=proposer)
+                          f"{worth} to its proposer's net worth (XXX.1).", rule="XXX.1", player=proposer)
     return f"Proposal {number} {verb} Nonsense ({r.note})" if r.note else f"Proposal {number} {verb} Nonsense."
