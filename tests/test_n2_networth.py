@@ -104,3 +104,18 @@ def test_a_nonsense_ruling_on_an_unknown_proposal_is_refused():
     state = worth_game()
     result = play(state, rulings=[Ruling("nonsense", {"proposal": 9}, "x")])
     assert any("there is no proposal 9" in t for t in texts(result.events))
+
+
+def test_the_admins_nonsense_command_is_checked_when_given(tmp_path):
+    """``nomopoly ruling nonsense N``: refused at once for a proposal the game does not have."""
+    import subprocess
+    import sys
+
+    from admin import jobs
+
+    game = jobs.init_game(tmp_path / "g", "nomopoly2-full")
+    jobs.add_player(game, "bob", "bob@example.org")
+    out = subprocess.run([sys.executable, "-m", "admin", "--game", str(game.root), "ruling", "nonsense", "9"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "there is no proposal 9" in out.stderr, out.stderr
+    assert game.pending_rulings() == []

@@ -307,6 +307,10 @@ def _infraction(ctx, player: Player, acct: CreditAccount, due: int) -> None:
         off = min(acct.balance, percent_of(worth, int(p["seize_percent"]), str(p["rounding"])))
         for number in taken:
             set_owner(state, number, None)
+            if state.enabled("bank"):  # the Bank takes the square back, and its mortgage with it
+                from admin.mechanics.nomopoly2.bank import BankModule
+
+                BankModule.of(state).mortgages.pop(number, None)
         acct.balance -= off
         what = (f"the Bank took square{'s' if len(taken) > 1 else ''} {', '.join(map(str, taken))} and "
                 f"{state.money(off)} came off the balance" if taken else "they own no square for the Bank to take")
