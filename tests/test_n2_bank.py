@@ -219,3 +219,32 @@ def test_the_bank_page_lists_mortgaged_squares_and_card_holders_never_balances()
     assert "4321" not in repr(panel)
     look = REGISTRY.get("bank").square_look(state, state.square(14))
     assert look.flags == ((58, "MTG", "mortgaged"),)
+
+
+def test_the_bank_and_card_state_survive_saving_and_loading():
+    import yaml
+
+    from admin.statefiles import state_files, state_from_files
+
+    state = bank_game()
+    rulings = [Ruling("enable", {"module": "net-worth"}, "t")]
+    state = play(state, rulings=rulings).state
+    BankModule.of(state).mortgages[14] = 175
+    BankModule.private_of(state).balances["alice"] = 700
+    REGISTRY.get("credit-cards").set_player(state, state.players["bob"], "credit_balance", 120)
+    from admin.mechanics.nomopoly2.networth import NetWorthModule, ProposalRecord
+
+    NetWorthModule.of(state).proposals[3] = ProposalRecord("carol", yes=2, accepted=True)
+    files = {}
+    for path, text in state_files(state).items():
+        if path.startswith("state/"):
+            key = path[len("state/"):]
+            files[key] = text if key.endswith(".tsv") else yaml.safe_load(text)
+    from pathlib import Path
+
+    back = state_from_files(files, Path("state"))
+    assert BankModule.of(back).mortgages == {14: 175}
+    assert BankModule.private_of(back).balances == {"alice": 700}
+    assert CreditModule.private_of(back).accounts["bob"].balance == 120
+    assert CreditModule.of(back).holders == ["bob"]
+    assert NetWorthModule.of(back).proposals == {3: ProposalRecord("carol", yes=2, accepted=True)}

@@ -119,3 +119,14 @@ def test_the_admins_nonsense_command_is_checked_when_given(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 1 and "there is no proposal 9" in out.stderr, out.stderr
     assert game.pending_rulings() == []
+
+
+def test_a_railroad_on_ones_square_adds_25_dollars():
+    from admin.mechanics.railroads import RailroadsModule
+
+    state = worth_game("railroads")
+    set_owner(state, 5, "alice")
+    set_owner(state, 6, "bob")
+    RailroadsModule.of(state).squares = [5, 6, 15]  # 15: nobody's
+    assert dict(terms(state, state.players["alice"]))["railroads"] == 25
+    assert REGISTRY.net_worth(state, state.players["alice"]) == 10000 + 125 + 1000 + 25

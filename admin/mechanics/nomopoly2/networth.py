@@ -4,7 +4,8 @@ every enabled module adds (``worth``); each term of XXX.1 is counted in one plac
 - money: the engine; the purchase price of the player's squares: ``ownership``; the bank account:
   ``bank``; 10% of the credit limit less the card's balance: ``credit-cards``; blocks, buildings,
   railroads, missiles, the method of transportation and corporate power: their own sections;
-- here, the terms that belong to no other section: $10 a point of health, $10 times the value of
+- here, the terms that belong to no other section (and $25 a railroad square while the railroads
+  module, older than XXX, does not count it itself): $10 a point of health, $10 times the value of
   each card held, the player's proposals ($10 a Yes vote, $100 accepted, $100 more if no one voted
   No, $25 in the Nonsense section), $-100 a polluted square they own, $-1000 passed out, $-1000
   infected, $-1500 a reset, $-2500 a terrorist.
@@ -45,7 +46,9 @@ class NetWorthModule(Mechanic[NetWorthState, None]):
     rules = ("XXX.1",)
     defaults = {"per_health": 10, "per_card_value": 10, "per_yes_vote": 10, "per_accepted": 100,
                 "per_unanimous": 100, "per_nonsense": 25, "per_polluted_square": -100, "passed_out": -1000,
-                "infected": -1000, "per_reset": -1500, "terrorist": -2500}
+                "infected": -1000, "per_reset": -1500, "terrorist": -2500,
+                # XVII's term, counted here only while the railroads module has no ``worth`` of its own
+                "per_railroad": 25}
     summary = ("Net worth as XXX.1 lists it: health, cards, proposals made, less polluted squares, "
                "conditions and resets (the other terms are their sections').")
     State = NetWorthState
@@ -110,6 +113,14 @@ def terms(state: GameState, player: Player) -> list[tuple[str, int]]:
 
         polluted = sum(1 for n in BoardModule.of(state).polluted if owner_of(state, n) == player.name)
         out.append(("polluted", int(p["per_polluted_square"]) * polluted))
+    if state.enabled("railroads") and state.enabled("ownership"):
+        from admin.engine.module import Mechanic
+        from admin.mechanics.ownership import owner_of
+        from admin.mechanics.railroads import RailroadsModule
+
+        if RailroadsModule.worth is Mechanic.worth:  # counted here until railroads counts it itself
+            rails = sum(1 for n in RailroadsModule.of(state).squares if owner_of(state, n) == player.name)
+            out.append(("railroads", int(p["per_railroad"]) * rails))
     from admin.mechanics.nomopoly2.shared import has_condition
 
     for condition, key in (("passed-out", "passed_out"), ("infected", "infected"), ("terrorist", "terrorist")):
