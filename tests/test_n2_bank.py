@@ -206,8 +206,9 @@ def test_the_balance_counts_in_net_worth_and_a_reset_closes_the_account():
     assert balance_of(state, "alice") == 0
 
 
-def test_the_bank_page_lists_mortgaged_squares_and_card_holders_never_balances():
+def test_the_bank_page_lists_mortgaged_squares_card_holders_and_atms_never_balances(monkeypatch):
     state = bank_game()
+    monkeypatch.setattr(shared, "squares_with", lambda s, name: [12] if name == "atm" else [])
     set_owner(state, 14, "alice")
     BankModule.of(state).mortgages[14] = 175
     BankModule.private_of(state).balances["alice"] = 4321
@@ -216,6 +217,7 @@ def test_the_bank_page_lists_mortgaged_squares_and_card_holders_never_balances()
     assert panel.title == "The Bank"
     assert panel.tables[0].rows == ((14, "", "alice", "$175", "$193"),)
     assert panel.tables[1].rows == (("bob", "holds one"),)
+    assert panel.tables[2].rows == ((12, "nobody"),)
     assert "4321" not in repr(panel)
     look = REGISTRY.get("bank").square_look(state, state.square(14))
     assert look.flags == ((58, "MTG", "mortgaged"),)

@@ -266,6 +266,11 @@ class BankModule(Mechanic[BankState, BankPrivate]):
             tables.append(Table("Credit cards (balances and limits are private)", ("Player", "Card"),
                                 tuple((n, "holds one") for n in cs.holders)
                                 + tuple((n, "never again (XXVIII.5)") for n in cs.banned)))
+        atms = shared.squares_with(state, "atm")
+        if atms:
+            tables.append(Table(f"ATMs ({state.money(int(p['atm_fee']))} a transaction to the square's owner, "
+                                "XXII.4)", ("Square", "Owner"),
+                                tuple((n, owner_of(state, n) or "nobody") for n in atms)))
         intro = (f"The Bank of Nomopoly stands on square {p['square']}. A player on that square may deposit "
                  f"money into a private account that earns {p['interest_percent']}% an update "
                  f"({p['governor_interest_percent']}% for the Governor), withdraw it, mortgage a square they own "
