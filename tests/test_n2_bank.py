@@ -250,3 +250,17 @@ def test_the_bank_and_card_state_survive_saving_and_loading():
     assert CreditModule.private_of(back).accounts["bob"].balance == 120
     assert CreditModule.of(back).holders == ["bob"]
     assert NetWorthModule.of(back).proposals == {3: ProposalRecord("carol", yes=2, accepted=True)}
+
+
+def test_no_atm_fee_on_ones_own_square_and_an_unowned_squares_fee_goes_to_the_admin_bank(monkeypatch):
+    state = bank_game()
+    set_owner(state, 12, "alice")
+    state.players["alice"].square = 12
+    state.players["bob"].square = 13
+    monkeypatch.setattr(shared, "has_building", lambda s, n, name: n in (12, 13) and name == "atm")
+    bank_before = state.admin_bank
+    result = play(state, [game_mail(state, "alice", "ATM DEPOSIT 500"), game_mail(state, "bob", "ATM DEPOSIT 100")])
+    after = result.state
+    assert after.players["alice"].money == 9500 and balance_of(after, "alice") == 500
+    assert after.players["bob"].money == 9895 and balance_of(after, "bob") == 100
+    assert after.admin_bank == bank_before + 500 + 100 + 5
