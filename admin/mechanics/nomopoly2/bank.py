@@ -307,7 +307,7 @@ def move(ctx, player: Player, cmd: BankMove) -> str:
         raise IllegalAction(f"your bank account holds {ctx.state.money(balance)}; you may not withdraw more "
                             f"than that (XXVII.1), so not {ctx.state.money(cmd.amount)}")
     if cmd.act == "deposit" and cmd.amount + fee > player.money:
-        cost = f"{ctx.state.money(cmd.amount)} and the {ctx.state.money(fee)} fee" if fee else ctx.state.money(cmd.amount)
+        cost = ctx.state.money(cmd.amount) + (f" and the {ctx.state.money(fee)} fee" if fee else "")
         raise IllegalAction(f"you have {ctx.state.money(player.money)}, not {cost}; no voluntary action may "
                             "make a player bankrupt (IV.3)")
     where = f"the ATM on square {player.square}" if cmd.atm else "the Bank"
