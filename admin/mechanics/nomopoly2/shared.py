@@ -225,3 +225,6 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
 #   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
 #       (the Government builds, XXI.6; the Governor builds from the Admin Bank Account, XXXV.3)
+#   admin.mechanics.nomopoly2.buildings.building_price(state, name: str) -> int   (optional)
+#       (a building's price as the buildings module's parameters say; without it, BUILDING_PRICES:
+#        read by square_net_worth for mortgages, XXVII.1, and card seizures, XXVIII.5)
