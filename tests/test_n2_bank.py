@@ -264,3 +264,13 @@ def test_no_atm_fee_on_ones_own_square_and_an_unowned_squares_fee_goes_to_the_ad
     assert after.players["alice"].money == 9500 and balance_of(after, "alice") == 500
     assert after.players["bob"].money == 9895 and balance_of(after, "bob") == 100
     assert after.admin_bank == bank_before + 500 + 100 + 5
+
+
+def test_a_squares_net_worth_counts_the_buildings_on_it(monkeypatch):
+    state = bank_game()
+    set_owner(state, 14, "alice")
+    state.players["alice"].square = 30
+    monkeypatch.setattr(shared, "buildings_on", lambda s, n: ["house", "atm"] if n == 14 else [])
+    assert shared.square_net_worth(state, 14) == 350 + 300 + 50  # VI.16, XXII.4's prices
+    result = play(state, [game_mail(state, "alice", "MORTGAGE 14")])
+    assert BankModule.of(result.state).mortgages == {14: 350}
