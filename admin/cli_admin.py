@@ -307,3 +307,14 @@ def rules_precedence(first: str, second: str, game_dir: Path | None) -> None:
 def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) -> None:
     """The first Nomopoly: accept or reject secret Parallel Universe rule NUMBER (XXVII.4)."""
     _queue(game_dir, "pu-rule", note, verdict=verdict, number=number)
+
+
+@ruling.command("nonsense")
+@click.argument("number", type=int)
+@click.option("--undo", is_flag=True, help="Take the proposal out of Nonsense again.")
+@click.option("--note", default="", help="Why, for the record.")
+@GAME_OPTION
+def ruling_nonsense(number: int, undo: bool, note: str, game_dir: Path | None) -> None:
+    """Nomopoly II: proposal NUMBER made it into the Nonsense section (XXV), worth $25 to its
+    proposer's net worth (XXX.1)."""
+    _queue(game_dir, "nonsense", note, proposal=number, undo=undo or None)

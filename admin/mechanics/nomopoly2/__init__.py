@@ -3,7 +3,10 @@ module each (a big section may be a small folder). ``shared.py`` holds what they
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
 from admin.mechanics.nomopoly2 import transport_commands  # noqa: F401  (registers the command types)
+from admin.mechanics.nomopoly2.bank import BankModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.credit import CreditModule
+from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.transport import TransportModule
 
-MODULES = [ConditionsModule, TransportModule]
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule]

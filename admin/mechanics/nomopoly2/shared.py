@@ -78,6 +78,35 @@ def squares_with(state: GameState, name: str) -> list[int]:
     return sorted(n for n, names in bs.on.items() if name in names) if bs is not None else []
 
 
+#: XXII.4's purchase price of each building (VI.16 counts them in a square's net worth). The
+#: buildings module owns the prices: when it is enabled and provides ``building_price(state,
+#: name) -> int`` (a parameter the Admin may change), that is read instead of this table.
+BUILDING_PRICES = {"springboard": 100, "house": 300, "hospital": 250, "mall": 500, "store": 600,
+                   "corporate-headquarters": 1000, "missile-silo": 250, "anti-missile-battery": 100,
+                   "legislative-building": 500, "gas-station": 100, "factory": 500, "atm": 50,
+                   "casino": 500}
+
+
+def building_price(state: GameState, name: str) -> int:
+    """What building ``name`` costs to build (XXII.4)."""
+    if state.enabled("buildings"):
+        from admin.mechanics.nomopoly2 import buildings as owner  # the section's own prices
+
+        price = getattr(owner, "building_price", None)
+        if price is not None:
+            return int(price(state, name))
+    return BUILDING_PRICES.get(name, 0)
+
+
+def square_net_worth(state: GameState, number: int) -> int:
+    """A square's net worth (VI.16): its purchase price plus the purchase prices of the buildings
+    on it (the Bank's mortgages, XXVII.1, and the credit card's seizures, XXVIII.5, use it)."""
+    from admin.mechanics.ownership import OwnershipModule
+
+    price = int({**OwnershipModule.defaults, **state.params("ownership")}["price_per_number"])
+    return number * price + sum(building_price(state, b) for b in buildings_on(state, number))
+
+
 # -- XXIX Methods of Transportation (module "transport") -----------------------------------
 #: the methods of XXIX.3 (lower case, hyphens for spaces); "foot" is everyone's default
 METHODS = ("foot", "clogs", "pogo-stick", "krazy-carpet", "helicopter", "car", "springy-shoes")
@@ -180,6 +209,13 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
 
 
+# -- XXVII The Bank of Nomopoly (module "bank"): mortgaged squares ------------------------
+def is_mortgaged(state: GameState, number: int) -> bool:
+    """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
+    bs = state.mods.get("bank") if state.enabled("bank") else None
+    return bs is not None and number in getattr(bs, "mortgages", {})
+
+
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
 def may_commit_atrocity(state: GameState, player: str) -> str | None:
     """Why ``player`` may not commit an atrocity (XXXV.3: not the Governor), or None."""
@@ -226,3 +262,6 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
 #   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
 #       (the Government builds, XXI.6; the Governor builds from the Admin Bank Account, XXXV.3)
+#   admin.mechanics.nomopoly2.buildings.building_price(state, name: str) -> int   (optional)
+#       (a building's price as the buildings module's parameters say; without it, BUILDING_PRICES:
+#        read by square_net_worth for mortgages, XXVII.1, and card seizures, XXVIII.5)
