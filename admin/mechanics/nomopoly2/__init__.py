@@ -2,6 +2,8 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from admin.mechanics.nomopoly2.bingo import BingoModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, HouseOfCardsModule, BingoModule]
