@@ -176,7 +176,7 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
         lines = []
         for card in self.private_of(state).cards.get(player.name, []):
             lines.append((70, f"  Bingo card {card.number} (only you see it; * marked):"))
-            lines.append((70, "    " + " ".join(f"{c:>4}" for c in COLUMNS)))
+            lines.append((70, "    " + " ".join(f"{c:>3} " for c in COLUMNS)))
             for row in range(5):
                 lines.append((70, "    " + " ".join(
                     f"{card.columns[col][row]:>3}{'*' if card.columns[col][row] in card.marked else ' '}"

@@ -188,6 +188,10 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
 
     # -- lives of players and squares ------------------------------------------------------
     def on_player_reset(self, ctx, player) -> None:
+        if shared.has_condition(ctx.state, player.name, "infected"):  # back as at week 1 (XII.2)
+            from admin.mechanics.nomopoly2.conditions import clear
+
+            clear(ctx.state, player.name, "infected")
         state = it.hs(ctx.state)
         state.items.clear(player.name)
         state.jetpacks = [n for n in state.jetpacks if n != player.name]
