@@ -316,3 +316,144 @@ def test_a_jetpack_adds_one_die_to_the_next_turn():
     assert hoc_items.hs(result.state).jetpacks == [] and items(result.state, "alice") == {}
     other = next(e for e in result.events if e.kind == "roll" and e.player == "bob")
     assert len(other.data["faces"]) == 2
+
+
+# -- what other sections' facts do to the items (their modules are mocked: owned elsewhere) ------
+from unittest import mock  # noqa: E402
+
+from admin.engine.context import UpdateContext  # noqa: E402
+from admin.engine.dice import Dice  # noqa: E402
+from admin.engine.movement import jump, move  # noqa: E402
+from admin.engine.schedule import Slot  # noqa: E402
+from admin.mechanics import REGISTRY  # noqa: E402
+
+SHARED = "admin.mechanics.nomopoly2.shared"
+
+
+def _ctx(state):
+    return UpdateContext(state=state, dice=Dice(seed=b"s", digest="d", update=9), slot=Slot("t", 1),
+                         registry=REGISTRY)
+
+
+def _riding(method, who="alice"):
+    return mock.patch(f"{SHARED}.transport_of", side_effect=lambda _s, name: method if name == who else "foot")
+
+
+def test_clogs_walk_over_glue_which_stays():
+    state = _game()
+    hoc_items.hs(state).glued = [44]
+    state.players["alice"].square = 40
+    ctx = _ctx(state)
+    with _riding("clogs"):
+        move(ctx, state.players["alice"], 6)
+    assert state.players["alice"].square == 46 and hoc_items.hs(state).glued == [44]
+
+
+def test_a_pogo_stick_in_glue_stops_and_its_rider_passes_out():
+    state = _game()
+    hoc_items.hs(state).glued = [44]
+    state.players["alice"].square = 40
+    ctx = _ctx(state)
+    with _riding("pogo-stick"):
+        move(ctx, state.players["alice"], 6)
+    assert state.players["alice"].square == 44 and hoc_items.hs(state).glued == []
+    assert health_of(state, "alice") == 85 and "alice" in ctx.barred
+    from admin.mechanics.nomopoly2.conditions import ConditionsModule
+
+    assert ConditionsModule.of(state).until["alice"] == {"passed-out": state.update}  # this update only
+
+
+def test_a_krazy_carpet_rides_over_a_time_bomb_which_waits_for_the_next_lander():
+    state = _game()
+    hoc_items.hp(state).bombs = {30: "carol"}
+    ctx = _ctx(state)
+    with _riding("krazy-carpet"):
+        jump(ctx, state.players["alice"], 30, rule="t", reason="t")
+        jump(ctx, state.players["bob"], 30, rule="t", reason="t")
+    assert health_of(state, "alice") == 100 and health_of(state, "bob") == 80
+    assert hoc_items.hp(state).bombs == {}
+
+
+def test_anthrax_may_not_be_used_on_a_helicopter_user():
+    state = _game()
+    hoc_items.hs(state).items.give("alice", "anthrax")
+    with _riding("helicopter", "bob"):
+        result = play(state, [gmail(state, "alice", "USE ANTHRAX ON bob")])
+    assert not has_condition(result.state, "bob", "infected")
+    assert items(result.state, "alice") == {"anthrax": 1}
+    assert texts(result.events, "action") == [
+        'alice: "USE ANTHRAX ON bob" was not done: bob travels by helicopter, and anthrax may not be '
+        "used on a helicopter user (XXIX.3)"]
+
+
+def test_the_governor_may_commit_no_atrocity_so_no_anthrax_on_others_nor_a_mask():
+    state = _game()
+    hoc_items.hs(state).items.give("alice", "anthrax")
+    hoc_items.hs(state).items.give("alice", "mask")
+    with mock.patch(f"{SHARED}.governor", return_value="alice"):
+        result = play(state, [gmail(state, "alice", "USE ANTHRAX ON bob\nUSE MASK ON bob")])
+    assert items(result.state, "alice") == {"anthrax": 1, "mask": 1}
+    assert texts(result.events, "action") == [
+        'alice: "USE ANTHRAX ON bob" was not done: the Governor may not commit any atrocities (XXXV.3)',
+        'alice: "USE MASK ON bob" was not done: the Governor may not commit any atrocities (XXXV.3)']
+
+
+def test_a_hospital_in_a_block_one_owns_part_of_cures_anthrax_and_another_does_not():
+    from admin.mechanics.nomopoly2.conditions import grant
+    from admin.mechanics.nomopoly2.shared import Block
+
+    state = _game()
+    grant(state, "alice", "infected", 0)
+    grant(state, "bob", "infected", 0)
+    set_owner(state, 13, "alice")
+    ctx = _ctx(state)
+    with mock.patch(f"{SHARED}.has_building", side_effect=lambda _s, n, b: n == 12 and b == "hospital"), \
+            mock.patch(f"{SHARED}.block_of", side_effect=lambda _s, n: Block(1, "residential", [12, 13])
+                       if n in (12, 13) else None):
+        jump(ctx, state.players["alice"], 12, rule="t", reason="t")
+        jump(ctx, state.players["bob"], 12, rule="t", reason="t")
+    assert not has_condition(state, "alice", "infected") and has_condition(state, "bob", "infected")
+    assert ("alice is cured of anthrax (landing on the Hospital of square 12, in a block they own part "
+            "of).") in texts(ctx.events)
+
+
+def test_a_pokeball_moves_the_zoos_random_creature_and_is_used_up():
+    import sys
+    import types
+
+    from admin.model import GameState
+
+    zoo = types.ModuleType("admin.mechanics.nomopoly2.zoo")
+    calls = []
+    zoo.move_random_creature = lambda ctx, square, rule: calls.append((square, rule)) or "Skunk"
+    state = _game()
+    hoc_items.hs(state).items.give("alice", "pokeball")
+    enabled = GameState.enabled
+    with mock.patch.dict(sys.modules, {"admin.mechanics.nomopoly2.zoo": zoo}), \
+            mock.patch.object(GameState, "enabled", lambda self, m: m == "zoo" or enabled(self, m)):
+        result = play(state, [gmail(state, "alice", "USE POKEBALL TO 12")])
+    assert calls == [(12, "XXIV.2")] and items(result.state, "alice") == {}
+    assert texts(result.events, "action") == ["alice threw a Pokeball: the Skunk jumped to square 12."]
+
+
+def test_a_masked_move_that_passes_the_end_pays_the_1000_to_the_impersonated_player():
+    state = _game()
+    for name, sq in (("alice", 48), ("bob", 20)):
+        state.players[name].square = sq
+    hoc_items.hs(state).masks = {"alice": "bob"}
+    ctx = _ctx(state)
+    assert move(ctx, state.players["alice"], 4) == 0
+    assert (state.players["alice"].square, state.players["bob"].square) == (2, 20)
+    assert (state.players["alice"].money, state.players["bob"].money) == (10000, 11000)
+
+
+def test_a_reset_takes_the_items_and_the_infection():
+    from admin.mechanics.health import reset_player
+    from admin.mechanics.nomopoly2.conditions import grant
+
+    state = _game()
+    grant(state, "alice", "infected", 0)
+    hoc_items.hs(state).items.give("alice", "glue")
+    ctx = _ctx(state)
+    reset_player(ctx, state.players["alice"], reason="test")
+    assert items(state, "alice") == {} and not has_condition(state, "alice", "infected")

@@ -91,7 +91,7 @@ def bare(item: str, tail: str, usage: str, kind: type = UseItem):
 def at_square(item: str, lead: str, word: str, usage: str):
     """A parser for ``USE CARD`` + ``REMOVER ON <n>``, ``USE WARP`` + ``BUBBLE TO <n>`` ..."""
     def parse(rest: str, _line: object) -> UseItem:
-        m = re.match(rf"^{lead}\s*(?:{word}\s+)?(.+)$", rest.strip().rstrip(".!"), re.IGNORECASE)
+        m = re.match(rf"^{lead}\s*(?:(?:{word})\s+)?(.+)$", rest.strip().rstrip(".!"), re.IGNORECASE)
         if not m:
             raise CommandError(f"write {usage}, like {usage.replace('<square>', '14')}")
         return UseItem(item, square=parse_square(m.group(1)))
