@@ -146,3 +146,24 @@ def test_the_centre_gives_a_warp_bubble_the_perimeter_diplomatic_immunity_the_wh
     assert items(result.state, "alice") == {"mask": 1} and items(result.state, "carol") == {"warp bubble": 1}
     assert has_condition(result.state, "bob", "diplomatic-immunity")
     assert BingoModule.of(result.state).held == {"bob": 1}
+
+
+def test_springy_shoes_mark_no_bingo_numbers():
+    from unittest import mock
+
+    state = _bingo()
+    ctx = _ctx(state)
+    alice = state.players["alice"]
+    alice.square = 14
+    BingoModule().on_turn_start(ctx, alice, 0)
+    with mock.patch("admin.mechanics.nomopoly2.shared.transport_of", return_value="springy-shoes"):
+        move(ctx, alice, 3)
+    assert BingoModule.private_of(state).cards["alice"][0].marked == []
+
+
+def test_bingo_reads_card_numbers_and_pattern_names_as_players_write_them():
+    from admin.mechanics.nomopoly2.bingo import Bingo, parse_bingo
+
+    assert parse_bingo("card 2 full card", None) == Bingo(2, "full")
+    assert parse_bingo("#3 Center.", None) == Bingo(3, "centre")
+    assert parse_bingo("1 all four corners", None) == Bingo(1, "corners")
