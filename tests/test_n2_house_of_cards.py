@@ -457,3 +457,18 @@ def test_a_reset_takes_the_items_and_the_infection():
     ctx = _ctx(state)
     reset_player(ctx, state.players["alice"], reason="test")
     assert items(state, "alice") == {} and not has_condition(state, "alice", "infected")
+
+
+def test_the_board_shows_the_house_of_cards_and_glue_but_never_a_time_bomb():
+    from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
+
+    state = _game()
+    hoc_items.hs(state).glued = [12]
+    hoc_items.hp(state).bombs = {13: "alice"}
+    m = HouseOfCardsModule()
+    assert m.square_look(state, state.square(42)).flags == ((58, "HC", "the House of Cards"),)
+    assert m.square_look(state, state.square(12)).flags == ((82, "GL", "glue"),)
+    assert m.square_look(state, state.square(13)) is None
+    assert [f.key for f in m.square_facts(state, state.square(13))] == ["glue"]
+    assert [f.value for f in m.private_facts(state, state.players["alice"])] == [[13]]
+    assert [f.value for f in m.private_facts(state, state.players["bob"])] == [[]]

@@ -172,6 +172,10 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
         return [Fact("bingo", [{"card": c.number, "columns": c.columns, "marked": c.marked}
                                for c in self.private_of(state).cards.get(player.name, [])])]
 
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        cards = self.private_of(state).cards.get(player.name, [])
+        return [(66, "; bingo cards: " + ", ".join(f"{c.number} ({len(c.marked)} marked)" for c in cards))] if cards else []
+
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         lines = []
         for card in self.private_of(state).cards.get(player.name, []):

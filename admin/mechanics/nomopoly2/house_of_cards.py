@@ -252,6 +252,10 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
             flags.append((82, "GL", "glue"))
         return SquareLook(notes=tuple(notes), flags=tuple(flags)) if flags else None
 
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        held = it.hs(state).items.items(player.name)
+        return [(65, "; items: " + ", ".join(f"{i} x{n}" for i, n in held.items()))] if held else []
+
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         lines = []
         held = it.hs(state).items.items(player.name)
