@@ -14,7 +14,7 @@ from admin.mechanics.health import health_of
 from admin.mechanics.nomopoly2 import hoc_items
 from admin.mechanics.nomopoly2.hoc_combos import buys, fits, is_straight
 from admin.mechanics.nomopoly2.shared import has_condition
-from admin.mechanics.ownership import owner_of, set_owner
+from admin.mechanics.ownership import set_owner
 from admin.model import Square
 
 PLAYERS = ("alice", "bob", "carol")

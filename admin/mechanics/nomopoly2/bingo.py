@@ -174,7 +174,8 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
 
     def status_parts(self, state, player) -> list[tuple[int, str]]:
         cards = self.private_of(state).cards.get(player.name, [])
-        return [(66, "; bingo cards: " + ", ".join(f"{c.number} ({len(c.marked)} marked)" for c in cards))] if cards else []
+        listed = ", ".join(f"{c.number} ({len(c.marked)} marked)" for c in cards)
+        return [(66, f"; bingo cards: {listed}")] if cards else []
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         lines = []
@@ -289,7 +290,8 @@ def bingo(ctx, player: Player, cmd: Bingo) -> str:
 
         grant(state, player.name, "diplomatic-immunity", last)
     elif cmd.pattern == "line":
-        ctx.transfer(BANK, player.name, int(p["line_prize"]), rule="XXXI.3", reason=f"a line on bingo card {card.number}")
+        ctx.transfer(BANK, player.name, int(p["line_prize"]), rule="XXXI.3",
+                     reason=f"a line on bingo card {card.number}")
     else:
         bs = BingoModule.of(state)
         bs.steals[player.name] = bs.steals.get(player.name, 0) + 1

@@ -112,7 +112,8 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
             CommandSpec("USE MEDICINE", u, it.use_item, it.bare("medicine", "", "USE MEDICINE"),
                         "USE MEDICINE", listing=244, rules=("XXIV.2",), summary="gain 15 health",
                         example="USE MEDICINE"),
-            CommandSpec("USE POKEBALL", u, it.use_item, it.at_square("pokeball", "", "to|on", "USE POKEBALL TO <square>"),
+            CommandSpec("USE POKEBALL", u, it.use_item,
+                        it.at_square("pokeball", "", "to|on", "USE POKEBALL TO <square>"),
                         "USE POKEBALL TO <square>", listing=245, rules=("XXIV.2",),
                         summary="a random creature on the board jumps to the square you choose",
                         example="USE POKEBALL TO 20"),
@@ -121,7 +122,8 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
                         "PLACE TIME BOMB", listing=246, rules=("XXIV.2",), private=True,
                         summary="hide a time bomb on your square: the next player to land there loses "
                                 "20 health", example="PLACE TIME BOMB"),
-            CommandSpec("USE WARP", u, it.use_item, it.at_square("warp bubble", "bubble", "to", "USE WARP BUBBLE TO <square>"),
+            CommandSpec("USE WARP", u, it.use_item,
+                        it.at_square("warp bubble", "bubble", "to", "USE WARP BUBBLE TO <square>"),
                         "USE WARP BUBBLE TO <square>", listing=247, rules=("XXIV.2",),
                         summary="jump to a square of your choice (not one named Blackjack; one an update)",
                         example="USE WARP BUBBLE TO 30"),
@@ -310,8 +312,9 @@ def exchange(ctx, player: Player, cmd: Exchange) -> str:
     held = hands.hand(ctx.state, player.name)
     for card in cards:
         if card not in held:
-            raise IllegalAction(f"you do not hold {'another ' if card in cards and cards.count(card) > 1 else 'the '}"
-                                f"{card_name(card)} ({card}); you hold {', '.join(hands.hand(ctx.state, player.name)) or 'no cards'}")
+            mine = ", ".join(hands.hand(ctx.state, player.name)) or "no cards"
+            raise IllegalAction(f"you do not hold {'another' if cards.count(card) > 1 else 'the'} "
+                                f"{card_name(card)} ({card}); you hold {mine}")
         held.remove(card)
     for card in cards:
         hands.take(ctx.state, player.name, card)
