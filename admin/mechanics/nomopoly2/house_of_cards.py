@@ -235,8 +235,10 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
 
     # -- how it shows ----------------------------------------------------------------------
     def player_facts(self, state, player) -> list[Fact]:
-        return [Fact("hoc_items", it.hs(state).items.items(player.name), label="House of Cards items",
-                     kind="text", order=65)]
+        held = it.hs(state).items.items(player.name)
+        shown = ", ".join(f"{item} x{n}" for item, n in held.items()) or "none"
+        return [Fact("hoc_items", held),  # the JSON export's; the page shows the line below
+                Fact("hoc_items_shown", shown, label="House of Cards items", kind="text", order=65)]
 
     def private_facts(self, state, player) -> list[Fact]:
         return [Fact("time_bombs", sorted(n for n, who in it.hp(state).bombs.items() if who == player.name))]
