@@ -4,9 +4,11 @@ other (blocks, buildings, conditions, transport), so no module imports another's
 
 from admin.mechanics.nomopoly2 import transport_commands  # noqa: F401  (registers the command types)
 from admin.mechanics.nomopoly2.bank import BankModule
+from admin.mechanics.nomopoly2.bingo import BingoModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
 from admin.mechanics.nomopoly2.credit import CreditModule
+from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
 from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.transport import TransportModule
 
-MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule]
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule]
