@@ -2,6 +2,11 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from admin.mechanics.nomopoly2.blackjack import BlackjackModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.exploit_blocks import ExploitBlocksModule
+from admin.mechanics.nomopoly2.jokers import JokersModule
+from admin.mechanics.nomopoly2.lottery import LotteryModule
+from admin.mechanics.nomopoly2.nonsense import NonsenseModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule]

@@ -143,6 +143,27 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
 
 
+# -- Items (V.1) a player may trade (XX.1) ---------------------------------------------------
+# Added by cards-lottery (XX Trading) for the lead to merge: a section whose items players hold
+# keeps them in an ``admin.engine.inventory.Inventory`` field named ``items`` of its public (or
+# private) state; the trading module finds an item through this function. A section whose items
+# the rules say are untradable lists their names in a class attribute ``untradable`` of its module.
+def item_inventory(state: GameState, player: str, item: str):
+    """The Inventory in which ``player`` holds ``item`` (the first enabled module's that has it),
+    or None: they hold none, or the rules make it untradable."""
+    from admin.engine.inventory import Inventory
+    from admin.mechanics import REGISTRY
+
+    for module in REGISTRY.enabled(state):
+        if item in getattr(module, "untradable", ()):
+            return None
+        for part in (state.mods.get(module.name), state.private.mods.get(module.name)):
+            inv = getattr(part, "items", None)
+            if isinstance(inv, Inventory) and inv.count(player, item) > 0:
+                return inv
+    return None
+
+
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
 def may_commit_atrocity(state: GameState, player: str) -> str | None:
     """Why ``player`` may not commit an atrocity (XXXV.3: not the Governor), or None."""
