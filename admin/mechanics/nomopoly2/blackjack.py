@@ -131,10 +131,11 @@ def cash(ctx, player: Player, cmd: CashBlackjack) -> str:
     held = hand(ctx.state, player.name)
     short = Counter(cmd.cards) - Counter(held)
     if short:
-        raise IllegalAction(f"you do not hold {', '.join(sorted(short.elements()))}; you hold "
-                            f"{', '.join(held) or 'no cards'}")
+        raise IllegalAction(f"you do not hold {', '.join(sorted(short.elements()))}; STATUS lists your cards "
+                            "(only to you)")
     if p["whole_hand"] and Counter(cmd.cards) != Counter(held):
-        raise IllegalAction(f"every card you hold must be traded in together (XVI.1); you hold {', '.join(held)}")
+        raise IllegalAction("every card you hold must be traded in together (XVI.1: the Admin's standing ruling "
+                            "whole_hand); STATUS lists your cards (only to you)")
     target = int(p["target"])
     made = totals(cmd.cards, ace_low=int(p["ace_low"]), ace_high=int(p["ace_high"]), face=int(p["face_value"]))
     if target not in made:

@@ -207,8 +207,8 @@ def buy_ticket(ctx, player: Player, cmd: LotteryTicket) -> str:
     held = hand(ctx.state, player.name)
     for card in (cmd.card, cmd.bonus):
         if card is not None and card not in held:
-            raise IllegalAction(f"you do not hold the {card_name(card)} ({card}); you hold "
-                                f"{', '.join(held) or 'no cards'}")
+            raise IllegalAction(f"you do not hold the {card_name(card)} ({card}); STATUS lists your cards "
+                                "(only to you)")
     take(ctx.state, player.name, cmd.card)
     if cmd.bonus is not None:
         take(ctx.state, player.name, cmd.bonus)
