@@ -69,3 +69,13 @@ def test_the_whole_hand_ruling_makes_every_card_count():
     result = play(state, [mail("alice", "CASH BLACKJACK KS AH")])
     assert result.state.players["alice"].money == 10000
     assert "every card you hold must be traded in together" in texts(result.events, "action")[0]
+
+
+def test_the_square_named_blackjack_is_found_in_any_case_and_a_destroyed_one_is_not():
+    from admin.mechanics.nomopoly2.shared import blackjack_squares
+
+    state = _game()
+    state.square(7).name = " BlackJack"
+    assert blackjack_squares(state) == [7]
+    state.square(7).destroyed = True
+    assert blackjack_squares(state) == []

@@ -24,6 +24,7 @@ from admin.engine.module import CommandSpec, Fact, Mechanic
 from admin.engine.syntax import parse_card_arg
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import draw_card, hand, take
+from admin.mechanics.nomopoly2.shared import is_blackjack
 from admin.model import Player
 
 
@@ -61,10 +62,6 @@ def totals(cards: list[str] | tuple[str, ...], *, ace_low: int = 1, ace_high: in
     return {base + aces * ace_low + k * (ace_high - ace_low) for k in range(aces + 1)}
 
 
-def is_blackjack_square(square) -> bool:
-    return (square.name or "").strip().casefold() == "blackjack"
-
-
 class BlackjackModule(Mechanic[BlackjackState, None]):
     name = "blackjack"
     rules = ("XVI.1", "XVI.2")
@@ -86,7 +83,7 @@ class BlackjackModule(Mechanic[BlackjackState, None]):
         self.of(state).landed.pop(player.name, None)
 
     def on_land(self, ctx, player, square) -> None:
-        if not is_blackjack_square(square):
+        if not is_blackjack(square):
             return
         n = int(ctx.params(self.name)["cards_dealt"])
         for i in range(n):

@@ -143,6 +143,20 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
 
 
+# -- XVI Blackjack: squares named "Blackjack" ----------------------------------------------
+# Added by cards-lottery for the lead to merge: the Skunk's jump to Blackjack (XIX.3), no Warp
+# Bubble (XXIV.2) or car drive (XXIX.3) to it, and XVI.1's deal all ask this one question.
+def is_blackjack(square) -> bool:
+    """Whether ``square`` is named "Blackjack" (any case, spaces around ignored)."""
+    return square is not None and not getattr(square, "destroyed", False) \
+        and (square.name or "").strip().casefold() == "blackjack"
+
+
+def blackjack_squares(state: GameState) -> list[int]:
+    """The live squares named "Blackjack", in order (a name is unique, XIII.4: one at most)."""
+    return [s.number for s in state.squares if is_blackjack(s)]
+
+
 # -- Items (V.1) a player may trade (XX.1) ---------------------------------------------------
 # Added by cards-lottery (XX Trading) for the lead to merge: a section whose items players hold
 # keeps them in an ``admin.engine.inventory.Inventory`` field named ``items`` of its public (or
