@@ -74,7 +74,7 @@ class BlackjackModule(Mechanic[BlackjackState, None]):
 
     def commands(self):
         return (CommandSpec("CASH BLACKJACK", CashBlackjack, cash, _parse, "CASH BLACKJACK <card> <card> ...",
-                            listing=46, rules=("XVI.1", "XVI.2"),
+                            listing=100, rules=("XVI.1", "XVI.2"),
                             summary="after landing on Blackjack, trade in cards totalling exactly 21 (face "
                                     "cards 10, an ace 1 or 11) for 30% more money",
                             example="CASH BLACKJACK KS AH"),)

@@ -112,7 +112,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
 
         return (CommandSpec("LOTTERY TICKET", LotteryTicket, buy_ticket, _parse,
                             "LOTTERY TICKET <card 2-10> [BONUS <face card or ace>]", private=True,
-                            listing=47, rules=("XVIII.2", "XVIII.3"),
+                            listing=115, rules=("XVIII.2", "XVIII.3"),
                             summary="trade in a card of 2 to 10 for a lottery ticket of that many lines, "
                                     "and a face card or ace for a bonus number (only you are told)",
                             example="LOTTERY TICKET 7H BONUS KS"),

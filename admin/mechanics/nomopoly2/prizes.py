@@ -47,11 +47,11 @@ def _target(verb: str, keyword: str):
 
 def prize_commands() -> tuple[CommandSpec, ...]:
     return (CommandSpec("ELIMINATE", PrizeChoice, choose, _target("eliminate", "ELIMINATE"), "ELIMINATE <player>",
-                        listing=48, rules=("XVIII.5",),
+                        listing=116, rules=("XVIII.5",),
                         summary="a lottery winner's prize: remove a player from the game",
                         example="ELIMINATE bob"),
             CommandSpec("TAKE OVER", PrizeChoice, choose, _target("take over", "TAKE OVER"), "TAKE OVER <player>",
-                        listing=49, rules=("XVIII.5",),
+                        listing=117, rules=("XVIII.5",),
                         summary="a lottery winner's prize: every square of a player becomes yours",
                         example="TAKE OVER bob"))
 
