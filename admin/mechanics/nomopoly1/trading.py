@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.errors import CommandError, IllegalAction
-from admin.mechanics.cards import give, hand, take
+from admin.mechanics.cards import give as give_card, hand, take as take_card
 from admin.mechanics.interactions import ask
 from admin.mechanics.nomopoly1.donuts import DonutsModule
 from admin.mechanics.nomopoly1.store import items_of
@@ -259,8 +259,8 @@ def _hand_over(ctx, frm: Player, to: Player, things) -> None:
             paid = OwnershipModule.of(state).paid.get(value)
             set_owner(state, value, to.name, paid)
         elif kind == "card":
-            take(state, frm.name, value)
-            give(state, to.name, value)
+            take_card(state, frm.name, value)
+            give_card(state, to.name, value)
         elif kind == "proposal":  # XX.3: the new holder is its author in every rule
             state.proposal(value).proposer = to.name  # type: ignore[union-attr]
             TradingModule.of(state).traded[str(value)] = state.week
