@@ -79,3 +79,10 @@ def test_a_square_left_alone_in_the_update_of_its_trade_changes_hands():
     offered = play(state, [mail("alice", "TRADE WITH bob: GIVE square 14 FOR $100")])
     done = play(offered.state, [mail("alice", "PLACE 7H ON 15"), mail("bob", "ACCEPT 1")])  # 15 is not traded
     assert owner_of(done.state, 14) == "bob" and done.state.players["alice"].money == 10100
+
+
+def test_the_first_nomopoly_keeps_its_own_trades_proposals_and_no_frozen_squares():
+    from admin.games import spec
+
+    (trading,) = [m for m in spec("nomopoly1").modules if m.name == "trading"]
+    assert trading.params == {"tradable": "squares, money, items, proposals", "square_freeze": False}
