@@ -36,6 +36,9 @@ class CashBlackjack:
     cards: tuple[str, ...]
     cmd: ClassVar[str] = "cash-blackjack"
 
+    def __post_init__(self) -> None:  # read back from a log as a list
+        object.__setattr__(self, "cards", tuple(self.cards))
+
 
 def _parse(rest: str, _line: object) -> CashBlackjack:
     words = [w for w in re.split(r"[\s,]+", rest.strip()) if w and w.lower() != "and"]

@@ -27,6 +27,7 @@ from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.engine.syntax import parse_card_arg
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import hand, take
+from admin.mechanics.nomopoly2.prizes import award, carry_out_choice, check_choice, prize_commands
 from admin.mechanics.nomopoly2.shared import has_condition
 from admin.model import Player
 
@@ -108,8 +109,6 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     requires = ("cards", "ownership", "proposals", "interactions", "conditions")
 
     def commands(self):
-        from admin.mechanics.nomopoly2.prizes import prize_commands
-
         return (CommandSpec("LOTTERY TICKET", LotteryTicket, buy_ticket, _parse,
                             "LOTTERY TICKET <card 2-10> [BONUS <face card or ace>]", private=True,
                             listing=115, rules=("XVIII.2", "XVIII.3"),
@@ -119,13 +118,9 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
                 *prize_commands())
 
     def check_answer(self, ctx, interaction, player, value):
-        from admin.mechanics.nomopoly2.prizes import check_choice
-
         return check_choice(ctx, interaction, player, value)
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
-        from admin.mechanics.nomopoly2.prizes import carry_out_choice
-
         return carry_out_choice(ctx, interaction, answers)
 
     def on_player_removed(self, state, player) -> None:
@@ -234,8 +229,6 @@ def best_match(lines: list[list[int]], numbers: list[int]) -> int:
 
 def draw(ctx) -> None:
     """The week's draw (XVIII.1) and its prizes (XVIII.4)."""
-    from admin.mechanics.nomopoly2.prizes import award
-
     p = ctx.params(LotteryModule.name)
     state = ctx.state
     numbers = _numbers(ctx.dice.roll, f"lottery/draw/week{state.week}", int(p["numbers"]),
