@@ -145,3 +145,36 @@ def test_the_lottery_page_shows_each_draw_and_its_winners_never_a_ticket():
     (panel,) = REGISTRY.get("lottery").panels(after)
     assert (panel.slug, panel.title) == ("lottery", "The Lottery")
     assert panel.tables[0].rows == ((1, " ".join(map(str, numbers)), 2, "bob (4 right: no rent on the next roll)"),)
+
+
+def test_a_game_on_disk_with_tickets_bought_and_drawn_replays_and_verifies(game_dir):
+    """The lottery switched on by the Admin, tickets bought with the cards voting gives (VIII.4),
+    the week's draw: the logs replay to the same state and every roll, hidden ones included, verifies."""
+    from datetime import datetime, timedelta
+
+    from fixtures.games import deliver
+
+    from admin import jobs
+
+    inbox = game_dir.root / "mail" / "inbox"
+    monday = datetime.fromisoformat("2026-11-02T10:00:00+00:00")
+    jobs.queue_ruling(game_dir, Ruling("enable", {"module": "lottery"}, "test"))
+    deliver(inbox, "alice@example.org", "PROPOSE Cards\nADD RULE XIV: Cards are fun.\nEND\n", monday.isoformat())
+    jobs.run_update_job(game_dir, at=monday + timedelta(days=2, hours=13, minutes=59, seconds=59))
+    for name in PLAYERS:
+        deliver(inbox, f"{name}@example.org", "VOTE 1 YES\n", (monday + timedelta(days=3)).isoformat())
+    jobs.run_update_job(game_dir, at=monday + timedelta(days=5, hours=13, minutes=59, seconds=59))
+    state = game_dir.load()
+    buyers = {name: next(c for c in hand(state, name) if c[:-1].isdigit())
+              for name in PLAYERS if any(c[:-1].isdigit() for c in hand(state, name))}
+    assert buyers  # a card from 2 to 10 among the cards of the votes (and the proposer's)
+    week2 = monday + timedelta(weeks=1)
+    for name, card in buyers.items():
+        deliver(inbox, f"{name}@example.org", f"LOTTERY TICKET {card}\n", week2.isoformat())
+    jobs.run_update_job(game_dir, at=week2 + timedelta(days=2, hours=13, minutes=59, seconds=59))
+    assert len(LotteryModule.private_of(game_dir.load()).tickets) == len(buyers)
+    jobs.run_update_job(game_dir, at=week2 + timedelta(days=5, hours=13, minutes=59, seconds=59))
+    after = game_dir.load()
+    assert [d.tickets for d in LotteryModule.of(after).draws] == [0, len(buyers)]
+    assert jobs.replay_check(game_dir) == []
+    assert jobs.verify(game_dir) == []
