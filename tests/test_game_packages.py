@@ -83,6 +83,8 @@ def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
                                                "html.parser").select("nav a")]
     pages = nav[nav.index("Rules") + 1:nav.index("Updates")]  # the modules' pages, in their order
     assert pages[0] == "Railroads" and all(p in pages for p in ['Transport', 'The Bank'])
+    # the sections' own pages sit between Rules and Updates (other sections add theirs)
+    assert "Railroads" in nav[nav.index("Rules") + 1:nav.index("Updates")]
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):

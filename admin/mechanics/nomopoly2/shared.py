@@ -214,6 +214,39 @@ def is_mortgaged(state: GameState, number: int) -> bool:
     """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
     bs = state.mods.get("bank") if state.enabled("bank") else None
     return bs is not None and number in getattr(bs, "mortgages", {})
+# -- XVI Blackjack: squares named "Blackjack" ----------------------------------------------
+# Added by cards-lottery for the lead to merge: the Skunk's jump to Blackjack (XIX.3), no Warp
+# Bubble (XXIV.2) or car drive (XXIX.3) to it, and XVI.1's deal all ask this one question.
+def is_blackjack(square) -> bool:
+    """Whether ``square`` is named "Blackjack" (any case, spaces around ignored)."""
+    return square is not None and not getattr(square, "destroyed", False) \
+        and (square.name or "").strip().casefold() == "blackjack"
+
+
+def blackjack_squares(state: GameState) -> list[int]:
+    """The live squares named "Blackjack", in order (a name is unique, XIII.4: one at most)."""
+    return [s.number for s in state.squares if is_blackjack(s)]
+
+
+# -- Items (V.1) a player may trade (XX.1) ---------------------------------------------------
+# Added by cards-lottery (XX Trading) for the lead to merge: a section whose items players hold
+# keeps them in an ``admin.engine.inventory.Inventory`` field named ``items`` of its public (or
+# private) state; the trading module finds an item through this function. A section whose items
+# the rules say are untradable lists their names in a class attribute ``untradable`` of its module.
+def item_inventory(state: GameState, player: str, item: str):
+    """The Inventory in which ``player`` holds ``item`` (the first enabled module's that has it),
+    or None: they hold none, or the rules make it untradable."""
+    from admin.engine.inventory import Inventory
+    from admin.mechanics import REGISTRY
+
+    for module in REGISTRY.enabled(state):
+        if item in getattr(module, "untradable", ()):
+            return None
+        for part in (state.mods.get(module.name), state.private.mods.get(module.name)):
+            inv = getattr(part, "items", None)
+            if isinstance(inv, Inventory) and inv.count(player, item) > 0:
+                return inv
+    return None
 
 
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
