@@ -2,6 +2,8 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from admin.mechanics.nomopoly2.blocks import BlocksModule
+from admin.mechanics.nomopoly2.buildings import BuildingsModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, BlocksModule, BuildingsModule]
