@@ -113,6 +113,9 @@ class BlocksModule(Mechanic[BlocksState, None]):
                             "every owner's consent; a Government block stays)", example="DESTROY BLOCK 2",
                             rules=("XXI.8",)))
 
+    def rulings(self):
+        return {"free-block": _free_block_ruling}
+
     # -- lives of squares ---------------------------------------------------------------------
     def on_square_added(self, state, square) -> None:
         """A destroyed (or brought back) square leaves its block; a block left empty is gone."""
@@ -341,7 +344,7 @@ def _check(state: GameState, kind: str, squares: list[int]) -> dict[int, str]:
                                 "block at most (XXI.7)")
         owners[n] = owner
     if not shape_ok(state, kind, sorted(squares)):
-        raise IllegalAction(f"{_squares(sorted(squares))} cannot form a {kind} block, which needs "
+        raise IllegalAction(f"{_squares(sorted(squares))} cannot form {'an' if kind == 'industrial' else 'a'} {kind} block, which needs "
                             f"{SHAPES[kind]}")
     return owners
 
@@ -503,3 +506,11 @@ def _government_builds(ctx) -> None:
     n, name = pairs[ctx.dice.roll(f"blocks/government/week{ctx.state.week}", len(pairs)) - 1] \
         if len(pairs) > 1 else pairs[0]
     build_free(ctx, n, name, "XXI.6")
+
+
+def _free_block_ruling(ctx, r) -> str:
+    """``nomopoly ruling free-block``: XIX.3's Mall effect, when the Admin carries it out by hand."""
+    before = len(ctx.events)
+    make_free_block(ctx, "XIX.3")
+    said = [e.text for e in ctx.events[before:] if e.kind == "block" and e.text]
+    return (said[-1] if said else "No block was made.") + (f" ({r.note})" if r.note else "")
