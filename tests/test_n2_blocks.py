@@ -233,3 +233,15 @@ def test_a_destroyed_square_leaves_its_block():
     destroy_square(state, 6, REGISTRY.enabled(state))
     destroy_square(state, 7, REGISTRY.enabled(state))
     assert BlocksModule.of(state).blocks == [Block(1, "residential", [5])]
+
+
+def test_every_module_hears_of_rent_paid_through_on_rent_paid(monkeypatch):
+    """The core hook this section added: ownership's rent, and a Residential block's second rent,
+    each tell every enabled module who paid whom how much for which square."""
+    heard = []
+    monkeypatch.setattr(BlocksModule, "on_rent_paid",
+                        lambda self, ctx, payer, owner, square, amount: heard.append(
+                            (payer.name, owner.name, square.number, amount)))
+    _scenario({"squares": {5: {"owner": "alice", "block": "residential 5 6"}, 6: {"owner": "bob"}},
+               "updates": [{"order": ["carol", "alice", "bob"], "dice": [1, 3, 1, 2, 1, 2]}]})
+    assert heard == [("carol", "alice", 5, 15), ("carol", "bob", 6, 18)]
