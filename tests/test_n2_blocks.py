@@ -199,6 +199,8 @@ def test_an_industrial_block_is_destroyed_only_when_every_owner_agrees_and_its_p
     done = play(asked.state, [mail("bob", "ACCEPT 1")])
     assert BlocksModule.of(done.state).blocks == []
     assert BoardModule.of(done.state).polluted == []
+    assert "#1 (consent) closed: Industrial block 1 (squares 2, 3, 4) was destroyed by alice and bob." \
+        in texts(done.events)
 
 
 def test_a_free_block_ruling_makes_a_random_possible_block_at_no_cost():

@@ -61,7 +61,8 @@ class DestroyBlock:
 
 def _parse_create(rest: str, _line: object) -> CreateBlock:
     text, credit = split_on_credit(rest)
-    m = re.fullmatch(r"\s*(\w+)\s+BLOCK\s+(.+?)\s*", text, flags=re.IGNORECASE)
+    m = re.fullmatch(r"\s*(?:an?\s+)?(\w+)\s+BLOCK\s+(?:(?:of|on|with)\s+)?(?:squares?\s+)?(.+?)\s*", text,
+                     flags=re.IGNORECASE)
     if not m or m.group(1).lower() not in BLOCK_KINDS:
         raise CommandError("write CREATE <RESIDENTIAL|INDUSTRIAL|COMMERCIAL|GOVERNMENT> BLOCK <square> "
                            "[<square> ...], like CREATE RESIDENTIAL BLOCK 5 6.")
@@ -194,9 +195,15 @@ class BlocksModule(Mechanic[BlocksState, None]):
                 return _make(ctx, proposer, p["kind"], [int(n) for n in p["squares"]], owners,
                              on_credit=bool(p.get("credit")), free=False)
             block = _find(ctx.state, int(p["block"]))
-            return destroy_block(ctx, block, rule="XXI.8", who=f"{', '.join(sorted(answers) + [interaction.proposer or ''])}")
+            return destroy_block(ctx, block, rule="XXI.8",
+                                 who=" and ".join(sorted(set(answers) | {interaction.proposer or ""})))
         except IllegalAction as exc:
             return f"not done: {exc}"
+
+    def results_lines(self, state, player) -> list[tuple[int, str]]:
+        mine = [f"{b.kind} block {b.id} (squares {_list(b.squares)})" for b in self.of(state).blocks
+                if any(owner_of(state, n) == player.name for n in b.squares)]
+        return [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
 
     # -- worth and the site ---------------------------------------------------------------------
     def worth(self, state, player) -> int:

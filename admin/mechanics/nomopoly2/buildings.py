@@ -216,6 +216,13 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         if ctx.slot.week_end:
             _weekly(ctx)
 
+    def results_lines(self, state, player) -> list[tuple[int, str]]:
+        bs = self.of(state)
+        mine = [f"{n}: {', '.join(b.replace('-', ' ') for b in bs.on[n])}"
+                + (f" ({bs.power[n]} corporate power)" if bs.power.get(n) else "")
+                for n in sorted(bs.on) if owner_of(state, n) == player.name]
+        return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
+
     # -- worth and the site -------------------------------------------------------------------------
     def worth(self, state, player) -> int:
         """XXX.1: the price of every building on the player's squares, and $10 a corporate power point."""
@@ -397,10 +404,10 @@ def build_free(ctx, square: int, building: str, rule: str) -> None:
     if why:
         raise IllegalAction(why)
     BuildingsModule.of(ctx.state).on.setdefault(square, []).append(building)
-    who = "The Government" if rule == "XXI.6" else "A free building:"
-    ctx.emit("building", f"{who} built a {building.replace('-', ' ')} on square {square}"
-                         + (", free of charge to its owner" if owner_of(ctx.state, square) else "") + ".",
-             rule=rule, data={"square": square, "building": building})
+    label, free = building.replace("-", " "), ", free of charge to its owner" if owner_of(ctx.state, square) else ""
+    text = (f"The Government built a {label} on square {square}{free}." if rule == "XXI.6"
+            else f"A {label} was built on square {square}{free} ({rule}).")
+    ctx.emit("building", text, rule=rule, data={"square": square, "building": building})
 
 
 def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
