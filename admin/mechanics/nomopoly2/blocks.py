@@ -233,7 +233,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
         if block is None:
             return None
         return SquareLook(notes=((55, f"in {block.kind} block {block.id} (squares {_list(block.squares)})"),),
-                          flags=((55, f"{block.kind[0].upper()}{block.id}", f"{block.kind} block {block.id}"),))
+                          flags=((55, block.kind[:3].upper(), f"{block.kind} block"),))
 
     def panels(self, state) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}

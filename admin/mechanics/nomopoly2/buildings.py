@@ -263,8 +263,10 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         power = bs.power.get(square.number, 0)
         note = "buildings: " + ", ".join(b.replace("-", " ") for b in names) \
             + (f" ({power} corporate power)" if power else "")
-        return SquareLook(notes=((56, note),),
-                          flags=tuple((57 + i, BADGES[b], b.replace("-", " ")) for i, b in enumerate(names)))
+        # one badge: the building's own, or how many there are (the board shows two badges a square)
+        flag = ((56, BADGES[names[0]], names[0].replace("-", " ")) if len(names) == 1
+                else (56, f"{len(names)}B", f"{len(names)} buildings"))
+        return SquareLook(notes=((56, note),), flags=(flag,))
 
     def panels(self, state) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
