@@ -267,3 +267,11 @@ def rules_precedence(first: str, second: str, game_dir: Path | None) -> None:
 def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) -> None:
     """The first Nomopoly: accept or reject secret Parallel Universe rule NUMBER (XXVII.4)."""
     _queue(game_dir, "pu-rule", note, verdict=verdict, number=number)
+
+
+@ruling.command("free-block")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_free_block(reason: str, game_dir: Path | None) -> None:
+    """Nomopoly II: a random block made free of charge from owned squares outside blocks (XIX.3's Mall)."""
+    _queue(game_dir, "free-block", reason)

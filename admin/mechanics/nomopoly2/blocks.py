@@ -219,6 +219,10 @@ class BlocksModule(Mechanic[BlocksState, None]):
         words = str(value).replace(",", " ").split()
         kind, squares = words[0].lower(), [int(w) for w in words[1:]] or [square.number]
         bs = self.of(state)
+        if kind not in BLOCK_KINDS:
+            raise ValueError(f"{kind!r} is not a kind of block ({', '.join(BLOCK_KINDS)})")
+        if any(b.kind == kind and b.squares == sorted(squares) for b in bs.blocks):
+            return True  # the same block named on each of its squares
         bs.blocks.append(Block(id=bs.next_id, kind=kind, squares=sorted(squares)))
         bs.next_id += 1
         return True
