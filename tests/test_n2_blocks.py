@@ -247,3 +247,14 @@ def test_every_module_hears_of_rent_paid_through_on_rent_paid(monkeypatch):
     _scenario({"squares": {5: {"owner": "alice", "block": "residential 5 6"}, 6: {"owner": "bob"}},
                "updates": [{"order": ["carol", "alice", "bob"], "dice": [1, 3, 1, 2, 1, 2]}]})
     assert heard == [("carol", "alice", 5, 15), ("carol", "bob", 6, 18)]
+
+
+@pytest.mark.parametrize("cost_per, alice, bob", [("square", 2000, 1000), ("owner", 500, 500), ("split", 667, 333)])
+def test_the_cost_is_paid_per_square_by_default_or_once_per_owner_or_split(cost_per, alice, bob):
+    state = _blocks({2: "alice", 3: "alice", 4: "bob"})
+    state.modules[[m.name for m in state.modules].index("blocks")].params["cost_per"] = cost_per
+    state.modules[[m.name for m in state.modules].index("blocks")].params["cost_industrial"] = 1000 if cost_per != "owner" else 500
+    asked = play(state, [mail("alice", "CREATE INDUSTRIAL BLOCK 2 3 4")])
+    done = play(asked.state, [mail("bob", "ACCEPT 1")])
+    assert (10000 - done.state.players["alice"].money, 10000 - done.state.players["bob"].money) == (alice, bob)
+    assert BlocksModule().worth(done.state, done.state.players["alice"]) == alice

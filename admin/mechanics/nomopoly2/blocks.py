@@ -87,7 +87,8 @@ class BlocksModule(Mechanic[BlocksState, None]):
     defaults = {"cost_residential": 500, "cost_industrial": 500, "cost_commercial": 1000,
                 "cost_government": 750,
                 # standing ruling: "the owner of each square must each pay the cost": per square
-                # (an owner of two squares pays twice) or once per owner
+                # (an owner of two squares pays twice), once per owner, or the cost split evenly
+                # among the block's squares
                 "cost_per": "square",
                 # XXI.4: the weekly income is this many dollars times the square's number
                 "industrial_income_per_number": 1,
@@ -97,7 +98,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
                 "consent_updates": 1}
     minimums = {"cost_residential": 0, "cost_industrial": 0, "cost_commercial": 0, "cost_government": 0,
                 "industrial_income_per_number": 0, "commercial_tax_percent": 0, "consent_updates": 1}
-    choices = {"cost_per": ("square", "owner")}
+    choices = {"cost_per": ("square", "owner", "split")}
     summary = ("Owners who agree make squares a Residential, Industrial, Commercial or Government block; "
                "each kind changes rent, pollution or income.")
     State = BlocksState
@@ -209,8 +210,12 @@ class BlocksModule(Mechanic[BlocksState, None]):
     def worth(self, state, player) -> int:
         """XXX.1: the block's price for each of the player's squares in a block."""
         params = {**self.defaults, **state.params(self.name)}
-        return sum(int(params[f"cost_{b.kind}"]) for b in self.of(state).blocks for n in b.squares
-                   if owner_of(state, n) == player.name)
+        total = 0
+        for b in self.of(state).blocks:
+            mine = [n for n in b.squares if owner_of(state, n) == player.name]
+            if mine:
+                total += _cost_of(params, b.kind, len(mine), len(b.squares))
+        return total
 
     def set_square(self, state, square, key, value) -> bool:
         """A scenario's ``block: residential 5 6`` (made as if created: no cost)."""
@@ -360,13 +365,23 @@ def _check(state: GameState, kind: str, squares: list[int]) -> dict[int, str]:
     return owners
 
 
+def _cost_of(params: dict, kind: str, mine: int, size: int) -> int:
+    """What an owner of ``mine`` of a ``kind`` block's ``size`` squares pays for it (XXI.2, as
+    ``cost_per`` reads it): the cost for each square, once, or their share of it (nearest dollar)."""
+    cost = int(params[f"cost_{kind}"])
+    if params["cost_per"] == "owner":
+        return cost
+    if params["cost_per"] == "split":
+        return (2 * cost * mine + size) // (2 * size)
+    return cost * mine
+
+
 def _costs(ctx, kind: str, owners: dict[int, str]) -> dict[str, int]:
     params = ctx.params(BlocksModule.name)
-    cost = int(params[f"cost_{kind}"])
-    out: dict[str, int] = {}
+    counts: dict[str, int] = {}
     for owner in owners.values():
-        out[owner] = cost if params["cost_per"] == "owner" else out.get(owner, 0) + cost
-    return out
+        counts[owner] = counts.get(owner, 0) + 1
+    return {owner: _cost_of(params, kind, mine, len(owners)) for owner, mine in counts.items()}
 
 
 def _make(ctx, creator: Player | None, kind: str, squares: list[int], owners: dict[int, str], *,
