@@ -204,7 +204,19 @@ class BlocksModule(Mechanic[BlocksState, None]):
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         mine = [f"{b.kind} block {b.id} (squares {_list(b.squares)})" for b in self.of(state).blocks
                 if any(owner_of(state, n) == player.name for n in b.squares)]
-        return [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
+        lines = [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
+        if state.enabled("interactions"):
+            from admin.mechanics.interactions import InteractionsModule
+
+            for inter in InteractionsModule.of(state).open:
+                if inter.module != self.name or player.name not in inter.parties or player.name in inter.answers:
+                    continue
+                p = inter.payload
+                what = (f"make squares {_list(p['squares'])} a {p['kind']} block" if p["action"] == "create"
+                        else f"destroy block {p['block']}")
+                lines.append((89, f"  #{inter.id}: {inter.proposer} asks you to {what}; write ACCEPT {inter.id} "
+                                  f"or DECLINE {inter.id} by update {inter.deadline} (no answer is no)"))
+        return lines
 
     # -- worth and the site ---------------------------------------------------------------------
     def worth(self, state, player) -> int:
