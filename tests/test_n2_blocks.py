@@ -263,6 +263,7 @@ def test_the_cost_is_paid_per_square_by_default_or_once_per_owner_or_split(cost_
 def test_an_owner_asked_to_consent_reads_what_the_question_is_in_their_results():
     asked = play(_blocks({5: "alice", 6: "bob"}), [mail("alice", "CREATE RESIDENTIAL BLOCK 5 6")]).state
     assert BlocksModule().results_lines(asked, asked.players["bob"]) == [
-        (89, "  #1: alice asks you to make squares 5, 6 a residential block; write ACCEPT 1 or DECLINE 1 by "
+        (89, "  #1: alice asks you to make squares 5, 6 a residential block (you would pay $500); write ACCEPT 1 "
+             "or DECLINE 1 by "
              "update 3 (no answer is no)")]
     assert BlocksModule().results_lines(asked, asked.players["carol"]) == []

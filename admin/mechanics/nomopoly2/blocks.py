@@ -212,8 +212,13 @@ class BlocksModule(Mechanic[BlocksState, None]):
                 if inter.module != self.name or player.name not in inter.parties or player.name in inter.answers:
                     continue
                 p = inter.payload
-                what = (f"make squares {_list(p['squares'])} a {p['kind']} block" if p["action"] == "create"
-                        else f"destroy block {p['block']}")
+                if p["action"] == "create":
+                    params = {**self.defaults, **state.params(self.name)}
+                    mine = sum(1 for o in p["owners"].values() if o == player.name)
+                    cost = _cost_of(params, p["kind"], mine, len(p["squares"]))
+                    what = f"make squares {_list(p['squares'])} a {p['kind']} block (you would pay ${cost})"
+                else:
+                    what = f"destroy block {p['block']}"
                 lines.append((89, f"  #{inter.id}: {inter.proposer} asks you to {what}; write ACCEPT {inter.id} "
                                   f"or DECLINE {inter.id} by update {inter.deadline} (no answer is no)"))
         return lines
