@@ -318,3 +318,9 @@ def ruling_nonsense(number: int, undo: bool, note: str, game_dir: Path | None) -
     """Nomopoly II: proposal NUMBER made it into the Nonsense section (XXV), worth $25 to its
     proposer's net worth (XXX.1)."""
     _queue(game_dir, "nonsense", note, proposal=number, undo=undo or None)
+@ruling.command("free-block")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_free_block(reason: str, game_dir: Path | None) -> None:
+    """Nomopoly II: a random block made free of charge from owned squares outside blocks (XIX.3's Mall)."""
+    _queue(game_dir, "free-block", reason)

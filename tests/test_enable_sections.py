@@ -40,6 +40,10 @@ def test_proposals_enable_sections_one_by_one_and_the_game_replays_and_verifies(
         added = [m.name for m in state.modules if m.name not in had]
         assert module in added
         assert new == {spec.keyword.upper() for m in added for spec in REGISTRY.get(m).commands()} - before
+        # the section's module and any it requires that were not on yet (blocks needs interactions)
+        switched_on = [m.name for m in state.modules if m.name not in had]
+        assert module in switched_on
+        assert new == {spec.keyword.upper() for m in switched_on for spec in REGISTRY.get(m).commands()} - before
     assert [m for m in SECTIONS if not game_dir.load().enabled(m)] == []
     assert jobs.replay_check(game_dir) == []
     assert jobs.verify(game_dir) == []

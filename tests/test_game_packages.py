@@ -85,6 +85,8 @@ def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
     assert pages[0] == "Railroads" and all(p in pages for p in ['Transport', 'The Bank'])
     # the sections' own pages sit between Rules and Updates (other sections add theirs)
     assert "Railroads" in nav[nav.index("Rules") + 1:nav.index("Updates")]
+    pages = nav[nav.index("Rules") + 1:nav.index("Updates")]  # the sections' own pages, in rulebook order
+    assert pages[0] == "Railroads" and pages.index("Blocks") < pages.index("Buildings")
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):

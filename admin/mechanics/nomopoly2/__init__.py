@@ -6,6 +6,8 @@ from admin.mechanics.nomopoly2 import transport_commands  # noqa: F401  (registe
 from admin.mechanics.nomopoly2.bank import BankModule
 from admin.mechanics.nomopoly2.bingo import BingoModule
 from admin.mechanics.nomopoly2.blackjack import BlackjackModule
+from admin.mechanics.nomopoly2.blocks import BlocksModule
+from admin.mechanics.nomopoly2.buildings import BuildingsModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
 from admin.mechanics.nomopoly2.credit import CreditModule
 from admin.mechanics.nomopoly2.exploit_blocks import ExploitBlocksModule
@@ -16,4 +18,5 @@ from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.nonsense import NonsenseModule
 from admin.mechanics.nomopoly2.transport import TransportModule
 
-MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule]
+
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule]

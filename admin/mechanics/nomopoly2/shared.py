@@ -22,6 +22,9 @@ class Block:
     #: one of BLOCK_KINDS
     kind: str
     squares: list[int] = field(default_factory=list)
+    #: (industrial) the squares that were polluted before the block made them so: they stay
+    #: polluted when the block is destroyed (added by the blocks section)
+    polluted_before: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -105,6 +108,32 @@ def square_net_worth(state: GameState, number: int) -> int:
 
     price = int({**OwnershipModule.defaults, **state.params("ownership")}["price_per_number"])
     return number * price + sum(building_price(state, b) for b in buildings_on(state, number))
+def fuel_price_at(state: GameState, number: int) -> int | None:
+    """What 100 fuel costs at the Gas Station on square ``number`` (XXII.4): a Government one's
+    fixed price, a commercial one's as its owner set it (the Government price until they do);
+    None when the square has no Gas Station. (Added by the buildings section.)"""
+    if not has_building(state, number, "gas-station"):
+        return None
+    from admin.mechanics.nomopoly2.buildings import fuel_price  # the owner's rules
+
+    return fuel_price(state, number)
+
+
+def destroy_building(state: GameState, number: int, name: str) -> bool:
+    """Take building ``name`` off square ``number`` (a missile, a Skunk ...) with everything that
+    goes with it (a Corporate Headquarters' power points, a Gas Station's price); no refund.
+    False if it was not there. (Added by the buildings section: the one place a building goes.)"""
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    if bs is None or name not in bs.on.get(number, ()):
+        return False
+    bs.on[number] = [b for b in bs.on[number] if b != name]
+    if not bs.on[number]:
+        del bs.on[number]
+    if name == "corporate-headquarters":
+        bs.power.pop(number, None)
+    if name == "gas-station":
+        bs.fuel_price.pop(number, None)
+    return True
 
 
 # -- XXIX Methods of Transportation (module "transport") -----------------------------------
