@@ -3,5 +3,6 @@ module each (a big section may be a small folder). ``shared.py`` holds what they
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.zoo import ZooModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, ZooModule]
