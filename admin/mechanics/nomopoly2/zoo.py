@@ -438,10 +438,9 @@ def ride_bison(ctx, player: Player, cmd: RideBison) -> str:
     if any(i.id == offer.interaction for i in inters.open):
         answer(inters, InteractionsModule.private_of(ctx.state), player.name, offer.interaction,
                f"ride to {cmd.square}")
-    zs.offers = [o for o in zs.offers if o is not offer]  # the first rider takes it away
     start = player.square
     jump(ctx, player, cmd.square, rule="XIX.3", reason=f"riding {title(creature)}")
-    land_creature(ctx, creature, cmd.square, how=f"carrying {player.name}", rule="XIX.3")
+    land_creature(ctx, creature, cmd.square, how=f"jumped, carrying {player.name},", rule="XIX.3")
     return f"{player.name} rode {title(creature)} from square {start} to square {cmd.square}."
 
 

@@ -46,6 +46,8 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     square = state.square(number)
     who = cap(title(c))
     players = sorted((pl for pl in state.active_players() if pl.square == number), key=lambda pl: pl.name)
+    #: the creatures there when it lands (a Skunk spawned on the Zoo by this landing is not one)
+    present = [x.id for x in creatures_on(state, number) if x.id != c.id]
     if "springboard" in built:
         springboard(ctx)
     if "hospital" in built:
@@ -86,14 +88,14 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     for pl in players:
         if pl.active and pl.square == number:
             spray(ctx, pl, who)
-    for other in [x for x in creatures_on(state, number) if x.id != c.id]:
-        if find(state, other.id) is None:
+    for other in [x for x in creatures_on(state, number) if x.id in present]:
+        if find(state, other.id) is None or other.square != number:
             continue
         if other.kind == "elephant":
             crazy_elephant(ctx, other)
         elif other.kind == "gorilla":
             peel_storm(ctx, other)
-    others = [x for x in creatures_on(state, number) if x.id != c.id and x.kind == "skunk"]
+    others = [x for x in creatures_on(state, number) if x.id in present and x.kind == "skunk"]
     if others and find(state, c.id) is not None:
         ctx.emit("zoo", f"{who} and {title(others[0])} fight on square {number}, so violently that both die.",
                  rule=RULE)
@@ -115,7 +117,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
             raise_limits(ctx, int(p["credit_raise_percent"]), RULE)
         else:
             _none(ctx, "the Bank", "XXVIII (credit cards)")
-    bison = next((x for x in creatures_on(state, number) if x.kind == "bison" and x.id != c.id), None)
+    bison = next((x for x in creatures_on(state, number) if x.kind == "bison" and x.id in present), None)
     if bison is not None and find(state, c.id) is not None and c.square == number:
         send_off(ctx, c, bison, depth)
 
