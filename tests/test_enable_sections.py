@@ -35,7 +35,9 @@ def test_proposals_enable_sections_one_by_one_and_the_game_replays_and_verifies(
         section = module_section("nomopoly2", module)
         assert section is not None and section.numeral in [s.numeral for s in state.rules.sections]
         new = {h.keyword for h in commands_in_force(state, REGISTRY)} - before
-        assert new == {spec.keyword.upper() for spec in REGISTRY.get(module).commands()} - before
+        # its own commands, and those of any module it needs that came with it (interactions ...)
+        brought = [module, *REGISTRY.get(module).requires]
+        assert new == {spec.keyword.upper() for m in brought for spec in REGISTRY.get(m).commands()} - before
     assert [m for m in SECTIONS if not game_dir.load().enabled(m)] == []
     assert jobs.replay_check(game_dir) == []
     assert jobs.verify(game_dir) == []
