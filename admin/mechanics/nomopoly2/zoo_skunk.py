@@ -44,7 +44,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     state, p = ctx.state, ctx.params(ZooModule.name)
     built = set(buildings_on(state, number))
     square = state.square(number)
-    who = cap(title(c))
+    who = title(c)
     players = sorted((pl for pl in state.active_players() if pl.square == number), key=lambda pl: pl.name)
     #: the creatures there when it lands (a Skunk spawned on the Zoo by this landing is not one)
     present = [x.id for x in creatures_on(state, number) if x.id != c.id]
@@ -57,7 +57,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
             change_health(ctx, pl, int(p["hospital_health_gain"]), rule=RULE,
                           reason=f"{who} on the Hospital on square {number}")
     if "house" in built:
-        ctx.emit("zoo", f"{who} on the House on square {number}: no effect.", rule=RULE)
+        ctx.emit("zoo", f"{cap(who)} on the House on square {number}: no effect.", rule=RULE)
     if "store" in built:
         store(ctx, number)
     if "corporate-headquarters" in built:
@@ -81,7 +81,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
 
             for pl in sorted(state.active_players(), key=lambda pl: pl.name):
                 give_joker(ctx, pl.name, RULE)
-            ctx.emit("zoo", f"{who} on the House of Cards: every player receives a joker.", rule=RULE)
+            ctx.emit("zoo", f"{cap(who)} on the House of Cards: every player receives a joker.", rule=RULE)
         else:
             _none(ctx, "the House of Cards", "the Joker (jokers)")
     railroad_payout(ctx, number)
@@ -97,7 +97,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
             peel_storm(ctx, other)
     others = [x for x in creatures_on(state, number) if x.id in present and x.kind == "skunk"]
     if others and find(state, c.id) is not None:
-        ctx.emit("zoo", f"{who} and {title(others[0])} fight on square {number}, so violently that both die.",
+        ctx.emit("zoo", f"{cap(who)} and {title(others[0])} fight on square {number}, so violently that both die.",
                  rule=RULE)
         remove_creature(ctx, others[0], "killed in a fight with another skunk")
         remove_creature(ctx, c, "killed in a fight with another skunk")
@@ -240,7 +240,7 @@ def spray(ctx, player, who: str) -> None:
 
         grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
     ctx.barred.add(player.name)
-    ctx.emit("zoo", f"{who} sprayed {player.name}, who passes out: no voluntary actions this update.",
+    ctx.emit("zoo", f"{cap(who)} sprayed {player.name}, who passes out: no voluntary actions this update.",
              rule=RULE, player=player.name)
     change_health(ctx, player, -int(p["spray_health_loss"]), rule=RULE, reason=f"sprayed by {who}")
 
