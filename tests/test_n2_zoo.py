@@ -400,3 +400,52 @@ def test_a_pokeball_sends_a_random_creature_to_the_square_chosen():
     assert _creatures(state) == {"bison": (3, 100), "gorilla": (40, 100)}
     _put(state)
     assert move_random_creature(ctx, 40, "XXIV.2") is None
+
+
+def test_skunk_on_a_springboard_swaps_two_random_players_who_do_not_land(monkeypatch):
+    state = _zoo()
+    for name, square in (("alice", 3), ("bob", 8), ("carol", 17)):
+        state.players[name].square = square
+    # the first die picks from alice, bob, carol (3: carol), the second from alice, bob (1: alice)
+    ctx = _skunk_on(state, monkeypatch, 12, ["springboard"], {"zoo/skunk/springboard": [3, 1]})
+    assert [state.players[n].square for n in PLAYERS] == [17, 8, 3]
+    assert not [e for e in ctx.events if e.kind == "land"]
+
+
+def test_skunk_on_blackjack_brings_every_player_there(monkeypatch):
+    state = _zoo()
+    state.square(12).name = "Blackjack"
+    state.players["bob"].square = 12
+    ctx = _skunk_on(state, monkeypatch, 12)
+    assert [state.players[n].square for n in PLAYERS] == [12, 12, 12]
+    said = texts(ctx.events)
+    assert "alice jumped from square 1 to square 12 (the Skunk on Blackjack)." in said
+    assert not any(t.startswith("bob jumped") for t in said)
+    assert "The Skunk sprayed bob, who passes out: no voluntary actions this update." in said
+
+
+def test_skunk_effects_through_sections_not_in_force_do_nothing_and_say_so(monkeypatch):
+    state = _zoo()
+    ctx = _skunk_on(state, monkeypatch, 12, ["missile-silo", "mall"])
+    assert texts(ctx.events)[-2:] == [
+        "The Skunk on the Missile Silo on square 12: nothing happens, XXVI (missiles) is not in force.",
+        "The Skunk on the Mall on square 12: nothing happens, XXI (blocks) is not in force."]
+
+
+def test_the_jelly_dog_acting_as_the_skunk_sprays_in_its_own_name():
+    state = _zoo()
+    _put(state, ("jelly-dog", 3, 100))
+    result = _run(state, dice=[1, 2, 3, 4, 1, 2], order=["alice", "bob", "carol"],
+                  rolls={"zoo/jelly-dog/square": [8], "zoo/jelly-dog/as": [4]})
+    assert health_of(result.state, "bob") == 85
+    assert "The Blinking Jelly Dog sprayed bob, who passes out: no voluntary actions this update." in texts(result.events)
+
+
+def test_a_destroyed_square_takes_its_peel_and_sends_its_creatures_to_the_lowest_square():
+    from admin.engine.board import destroy_square
+
+    state = _zoo()
+    _put(state, ("bison", 12, 100))
+    ZooModule.of(state).peels = [12, 20]
+    destroy_square(state, 12, REGISTRY.enabled(state))
+    assert _creatures(state) == {"bison": (1, 100)} and ZooModule.of(state).peels == [20]

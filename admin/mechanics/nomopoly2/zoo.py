@@ -185,11 +185,14 @@ class ZooModule(Mechanic[ZooState, None]):
             offer.players = [p for p in offer.players if p != player.name]
 
     def on_square_added(self, state, square) -> None:
-        """A destroyed square takes its peel and its creatures with it (a new one has none)."""
+        """A destroyed square takes its peel with it; its creatures go to the lowest square, as
+        players do (a new square has neither)."""
         zs = self.of(state)
         zs.peels = [n for n in zs.peels if n != square.number]
-        if square.destroyed:
-            zs.creatures = [c for c in zs.creatures if c.square != square.number]
+        if square.destroyed and live_numbers(state):
+            for c in zs.creatures:
+                if c.square == square.number:
+                    c.square = live_numbers(state)[0]
 
     def can_own(self, state, square) -> bool:
         return square.number != int(_params(state)["zoo_square"])

@@ -33,8 +33,8 @@ def skunk_move(ctx, c: Creature) -> None:
     land_creature(ctx, c, to, how=f"rolled {up} up and {right} right and went", rule=RULE)
 
 
-def _none(ctx, what: str, section: str) -> None:
-    ctx.emit("zoo", f"The Skunk on {what}: nothing happens, {section} is not in force.", rule=RULE)
+def _none(ctx, who: str, what: str, section: str) -> None:
+    ctx.emit("zoo", f"{cap(who)} on {what}: nothing happens, {section} is not in force.", rule=RULE)
 
 
 def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
@@ -49,7 +49,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     #: the creatures there when it lands (a Skunk spawned on the Zoo by this landing is not one)
     present = [x.id for x in creatures_on(state, number) if x.id != c.id]
     if "springboard" in built:
-        springboard(ctx)
+        springboard(ctx, who)
     if "hospital" in built:
         from admin.mechanics.health import change_health
 
@@ -59,22 +59,22 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     if "house" in built:
         ctx.emit("zoo", f"{cap(who)} on the House on square {number}: no effect.", rule=RULE)
     if "store" in built:
-        store(ctx, number)
+        store(ctx, number, who)
     if "corporate-headquarters" in built:
-        property_tax(ctx, number)
+        property_tax(ctx, number, who)
     if "missile-silo" in built:
         if state.enabled("missiles"):
             from admin.mechanics.nomopoly2.missiles import fire_random_missile
 
             fire_random_missile(ctx, number, RULE)
         else:
-            _none(ctx, f"the Missile Silo on square {number}", "XXVI (missiles)")
+            _none(ctx, who, f"the Missile Silo on square {number}", "XXVI (missiles)")
     if "anti-missile-battery" in built:
-        pollute_random(ctx, number)
+        pollute_random(ctx, number, who)
     if square is not None and (square.name or "").strip().lower() == "blackjack":
-        all_to_blackjack(ctx, number)
+        all_to_blackjack(ctx, number, who)
     if number == int(p["zoo_square"]):
-        spawn_skunk(ctx)
+        spawn_skunk(ctx, who)
     if number == int(p["house_of_cards_square"]) and state.enabled("house-of-cards"):
         if state.enabled("jokers"):
             from admin.mechanics.nomopoly2.jokers import give_joker
@@ -83,8 +83,8 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
                 give_joker(ctx, pl.name, RULE)
             ctx.emit("zoo", f"{cap(who)} on the House of Cards: every player receives a joker.", rule=RULE)
         else:
-            _none(ctx, "the House of Cards", "the Joker (jokers)")
-    railroad_payout(ctx, number)
+            _none(ctx, who, "the House of Cards", "the Joker (jokers)")
+    railroad_payout(ctx, number, who)
     for pl in players:
         if pl.active and pl.square == number:
             spray(ctx, pl, who)
@@ -92,9 +92,9 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         if find(state, other.id) is None or other.square != number:
             continue
         if other.kind == "elephant":
-            crazy_elephant(ctx, other)
+            crazy_elephant(ctx, other, who)
         elif other.kind == "gorilla":
-            peel_storm(ctx, other)
+            peel_storm(ctx, other, who)
     others = [x for x in creatures_on(state, number) if x.id in present and x.kind == "skunk"]
     if others and find(state, c.id) is not None:
         ctx.emit("zoo", f"{cap(who)} and {title(others[0])} fight on square {number}, so violently that both die.",
@@ -107,35 +107,35 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
 
             make_free_block(ctx, RULE)
         else:
-            _none(ctx, f"the Mall on square {number}", "XXI (blocks)")
+            _none(ctx, who, f"the Mall on square {number}", "XXI (blocks)")
     if "legislative-building" in built:
-        fake_ids(ctx, number)
+        fake_ids(ctx, number, who)
     if number == int(p["bank_square"]) and state.enabled("bank"):
         if state.enabled("credit-cards"):
             from admin.mechanics.nomopoly2.credit import raise_limits
 
             raise_limits(ctx, int(p["credit_raise_percent"]), RULE)
         else:
-            _none(ctx, "the Bank", "XXVIII (credit cards)")
+            _none(ctx, who, "the Bank", "XXVIII (credit cards)")
     bison = next((x for x in creatures_on(state, number) if x.kind == "bison" and x.id in present), None)
     if bison is not None and find(state, c.id) is not None and c.square == number:
         send_off(ctx, c, bison, depth)
 
 
-def springboard(ctx) -> None:
+def springboard(ctx, who: str) -> None:
     names = sorted(pl.name for pl in ctx.state.active_players())
     if len(names) < 2:
-        ctx.emit("zoo", "The Skunk on a Springboard: fewer than two players, nobody is swapped.", rule=RULE)
+        ctx.emit("zoo", f"{cap(who)} on a Springboard: fewer than two players, nobody is swapped.", rule=RULE)
         return
     a = names.pop(_roll(ctx, "skunk/springboard", len(names)) - 1)
     b = names[_roll(ctx, "skunk/springboard", len(names)) - 1]
     pa, pb = ctx.state.players[a], ctx.state.players[b]
     pa.square, pb.square = pb.square, pa.square
-    ctx.emit("zoo", f"The Skunk on a Springboard: {a} and {b} swap places ({a} to square {pa.square}, "
+    ctx.emit("zoo", f"{cap(who)} on a Springboard: {a} and {b} swap places ({a} to square {pa.square}, "
                     f"{b} to square {pb.square}).", rule=RULE, data={"swapped": [a, b]})
 
 
-def store(ctx, number: int) -> None:
+def store(ctx, number: int, who: str) -> None:
     from admin.mechanics.ownership import OwnershipModule, owner_of, set_owner
 
     state = ctx.state
@@ -150,16 +150,16 @@ def store(ctx, number: int) -> None:
     free = next((n for n in live_numbers(state) if owner_of(state, n) is None
                  and all(m.can_own(state, state.square(n)) for m in modules)), None)
     if free is None:
-        ctx.emit("zoo", f"The Skunk on the Store on square {number}: no square is left unowned for {winner}.",
+        ctx.emit("zoo", f"{cap(who)} on the Store on square {number}: no square is left unowned for {winner}.",
                  rule=RULE)
         return
     set_owner(state, free, winner, paid=0)
-    ctx.emit("zoo", f"The Skunk on the Store on square {number}: {winner}, who owns the fewest squares "
+    ctx.emit("zoo", f"{cap(who)} on the Store on square {number}: {winner}, who owns the fewest squares "
                     f"({fewest}), is given square {free}.", rule=RULE, player=winner,
              data={"square": free, "player": winner})
 
 
-def property_tax(ctx, number: int) -> None:
+def property_tax(ctx, number: int, who: str) -> None:
     from admin.mechanics.ownership import OwnershipModule
 
     owners = OwnershipModule.of(ctx.state).owners
@@ -167,44 +167,44 @@ def property_tax(ctx, number: int) -> None:
         tax = sum(n for n, o in owners.items() if o == pl.name)
         if tax:
             ctx.transfer(pl.name, BANK, tax, rule=RULE,
-                         reason=f"property tax (the Skunk on the Corporate Headquarters on square {number})")
-    ctx.emit("zoo", f"The Skunk on the Corporate Headquarters on square {number}: every player pays property "
+                         reason=f"property tax ({who} on the Corporate Headquarters on square {number})")
+    ctx.emit("zoo", f"{cap(who)} on the Corporate Headquarters on square {number}: every player pays property "
                     "tax, the sum of the numbers of their squares.", rule=RULE)
 
 
-def pollute_random(ctx, number: int) -> None:
+def pollute_random(ctx, number: int, who: str) -> None:
     from admin.mechanics.board import BoardModule, set_polluted
 
     clean = [n for n in live_numbers(ctx.state) if n not in BoardModule.of(ctx.state).polluted]
     target = random_square(ctx, "skunk/pollute", clean)
     if target is None:
-        ctx.emit("zoo", "The Skunk on an Anti-Missile Battery: every square is polluted already.", rule=RULE)
+        ctx.emit("zoo", f"{cap(who)} on an Anti-Missile Battery: every square is polluted already.", rule=RULE)
         return
     set_polluted(ctx.state, target)
-    ctx.emit("zoo", f"The Skunk on the Anti-Missile Battery on square {number}: square {target} becomes "
+    ctx.emit("zoo", f"{cap(who)} on the Anti-Missile Battery on square {number}: square {target} becomes "
                     "polluted.", rule=RULE, data={"square": target})
 
 
-def all_to_blackjack(ctx, number: int) -> None:
+def all_to_blackjack(ctx, number: int, who: str) -> None:
     from admin.engine.movement import jump
 
-    ctx.emit("zoo", f"The Skunk on Blackjack (square {number}): every player jumps there.", rule=RULE)
+    ctx.emit("zoo", f"{cap(who)} on Blackjack (square {number}): every player jumps there.", rule=RULE)
     for pl in sorted(ctx.state.active_players(), key=lambda pl: pl.name):
         if pl.active and pl.square != number:
-            jump(ctx, pl, number, rule=RULE, reason="the Skunk on Blackjack")
+            jump(ctx, pl, number, rule=RULE, reason=f"{who} on Blackjack")
 
 
-def spawn_skunk(ctx) -> None:
+def spawn_skunk(ctx, who: str) -> None:
     zs, p = ZooModule.of(ctx.state), ctx.params(ZooModule.name)
     cid = f"skunk-{zs.next_skunk}"
     zs.next_skunk += 1
     zoo = int(p["zoo_square"])
     zs.creatures.append(Creature(cid, "skunk", zoo, int(p["start_health"])))
-    ctx.emit("zoo", f"The Skunk on the Zoo: another skunk, Skunk {cid.split('-')[-1]}, appears on square {zoo}.",
+    ctx.emit("zoo", f"{cap(who)} on the Zoo: another skunk, Skunk {cid.split('-')[-1]}, appears on square {zoo}.",
              rule=RULE, data={"creature": cid})
 
 
-def railroad_payout(ctx, number: int) -> None:
+def railroad_payout(ctx, number: int, who: str) -> None:
     """Players on railroad squares joined to the Skunk's square by railroads get $500 each."""
     if not ctx.state.enabled("railroads"):
         return
@@ -224,8 +224,8 @@ def railroad_payout(ctx, number: int) -> None:
     amount = int(ctx.params(ZooModule.name)["railroad_payout"])
     for name in paid:
         ctx.transfer(BANK, name, amount, rule=RULE,
-                     reason=f"joined by railroad to the Skunk on square {number}")
-    ctx.emit("zoo", f"The Skunk on the railroad on square {number}: "
+                     reason=f"joined by railroad to {who} on square {number}")
+    ctx.emit("zoo", f"{cap(who)} on the railroad on square {number}: "
                     + (f"{', '.join(paid)} {'is' if len(paid) == 1 else 'are'} joined to it by railroads and "
                        f"receive{'s' if len(paid) == 1 else ''} ${amount}." if paid
                        else "nobody stands on a railroad joined to it."), rule=RULE)
@@ -245,18 +245,18 @@ def spray(ctx, player, who: str) -> None:
     change_health(ctx, player, -int(p["spray_health_loss"]), rule=RULE, reason=f"sprayed by {who}")
 
 
-def crazy_elephant(ctx, elephant: Creature) -> None:
+def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
     from admin.mechanics.nomopoly2.zoo import elephant_turn
 
     turns = int(ctx.params(ZooModule.name)["crazy_elephant_turns"])
-    ctx.emit("zoo", f"The Skunk sprays the Elephant, which goes crazy and takes {turns} turns at once.", rule=RULE)
+    ctx.emit("zoo", f"{cap(who)} sprays the Elephant, which goes crazy and takes {turns} turns at once.", rule=RULE)
     for _ in range(turns):
         if find(ctx.state, elephant.id) is None:
             break
         elephant_turn(ctx, elephant)
 
 
-def peel_storm(ctx, gorilla: Creature) -> None:
+def peel_storm(ctx, gorilla: Creature, who: str) -> None:
     zs = ZooModule.of(ctx.state)
     want = int(ctx.params(ZooModule.name)["gorilla_peels"])
     thrown = []
@@ -267,11 +267,11 @@ def peel_storm(ctx, gorilla: Creature) -> None:
             break
         zs.peels = sorted(zs.peels + [target])
         thrown.append(target)
-    ctx.emit("zoo", f"The Skunk upsets the Gorilla, which throws banana peels onto squares "
+    ctx.emit("zoo", f"{cap(who)} upsets the Gorilla, which throws banana peels onto squares "
                     f"{', '.join(map(str, sorted(thrown))) or 'none'}.", rule=RULE, data={"squares": sorted(thrown)})
 
 
-def fake_ids(ctx, number: int) -> None:
+def fake_ids(ctx, number: int, who: str) -> None:
     where = {pl.name: d for pl in ctx.state.active_players()
              if (d := distance(ctx.state, pl.square, number, int(ctx.params("board").get("columns", 10)))) is not None}
     if not where:
@@ -281,7 +281,7 @@ def fake_ids(ctx, number: int) -> None:
     zs = ZooModule.of(ctx.state)
     for name in nearest:
         zs.fake_ids[name] = zs.fake_ids.get(name, 0) + 1
-    ctx.emit("zoo", f"The Skunk on the Legislative Building on square {number}: {', '.join(nearest)} "
+    ctx.emit("zoo", f"{cap(who)} on the Legislative Building on square {number}: {', '.join(nearest)} "
                     f"({least} square{'s' if least != 1 else ''} away) receive{'s' if len(nearest) == 1 else ''} "
                     "a Fake ID.", rule=RULE, data={"players": nearest})
 
