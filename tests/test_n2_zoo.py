@@ -352,6 +352,9 @@ def test_a_fake_id_adds_one_vote_after_the_players_vote_and_survives_a_change_of
                        f"send VOTE {number} YES or NO first, then USE FAKE ID ON {number} (XIX.3)")
     assert said[2] == f"alice used a Fake ID: one more NO vote on proposal {number} (2 in all)."
     assert ZooModule.of(voted.state).fake_ids == {}
+    assert f"Proposal {number} (Nothing) is rejected: 0 Yes, 2 No, 2 Abstain." in texts(voted.events)
+    changed = play(made.state, [mail("alice", f"VOTE {number} NO\nUSE FAKE ID ON {number}\nVOTE {number} YES")])
+    assert f"Proposal {number} (Nothing) is accepted: 2 Yes, 0 No, 2 Abstain." in texts(changed.events)
 
 
 # -- XIX.3: the Blinking Jelly Dog; XIX.4; XIX.5; the Pokeball -----------------------------------
