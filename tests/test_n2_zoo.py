@@ -452,3 +452,39 @@ def test_a_destroyed_square_takes_its_peel_and_sends_its_creatures_to_the_lowest
     ZooModule.of(state).peels = [12, 20]
     destroy_square(state, 12, REGISTRY.enabled(state))
     assert _creatures(state) == {"bison": (1, 100)} and ZooModule.of(state).peels == [20]
+
+
+def test_the_jelly_dog_acting_as_the_bison_offers_a_ride_on_itself():
+    state = _zoo()
+    _put(state, ("jelly-dog", 3, 100))
+    first = _run(state, dice=[1, 2, 3, 4, 1, 2], order=["alice", "bob", "carol"],
+                 rolls={"zoo/jelly-dog/square": [8], "zoo/jelly-dog/as": [3]})
+    assert [(o.creature, o.square, o.players) for o in ZooModule.of(first.state).offers] == [("jelly-dog", 8, ["bob"])]
+    lines = ZooModule().results_lines(first.state, first.state.players["bob"])
+    assert lines == [(67, "  The Blinking Jelly Dog landed on your square 8: you may ride it to any square with "
+                          "RIDE BISON TO <square> in your next mail (#1) (XIX.3).")]
+    first.state.paused = True
+    second = _run(first.state, [mail("bob", "ACCEPT 1\nRIDE BISON TO 30")])
+    assert texts(second.events, "action") == [
+        'bob: "ACCEPT 1" was not done: to ride, write RIDE BISON TO <square> (XIX.3); DECLINE 1 says no',
+        "bob rode the Blinking Jelly Dog from square 8 to square 30."]
+    assert _creatures(second.state) == {"jelly-dog": (30, 100)}
+
+
+def test_a_spawn_right_is_told_in_the_players_results():
+    state = _zoo()
+    ZooModule.of(state).spawn_rights = {"alice": 0}
+    assert ZooModule().results_lines(state, state.players["alice"]) == [
+        (66, "  You landed on the Zoo: you may SPAWN a creature in your next mail (GORILLA, ELEPHANT, BISON, "
+             "SKUNK or JELLY DOG) (XIX.2).")]
+    assert ZooModule().results_lines(state, state.players["bob"]) == []
+
+
+def test_other_sections_hurt_the_creatures_on_a_square():
+    from admin.mechanics.nomopoly2.zoo import hurt_creatures_on
+
+    state = _zoo()
+    _put(state, ("bison", 12, 100), ("skunk", 12, 20), ("gorilla", 13, 100))
+    ctx = _ctx(state)
+    assert hurt_creatures_on(ctx, 12, -25, rule="XXVI.6", reason="an ICBM") == ["the MTS Bison", "the Skunk"]
+    assert _creatures(state) == {"bison": (12, 75), "gorilla": (13, 100)}
