@@ -25,7 +25,7 @@ from admin.engine.board import live_numbers, step, successor
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.syntax import parse_proposal, parse_square
-from admin.errors import CommandError, IllegalAction
+from admin.errors import CommandError, IllegalAction, RuleError
 from admin.model import Player
 
 #: the creatures of XIX.3, by the name the state keeps
@@ -208,7 +208,10 @@ class ZooModule(Mechanic[ZooState, None]):
                 cid = str(name).lower() if re.fullmatch(r"skunk-\d+", str(name).lower()) else kind
                 kind = "skunk" if cid.startswith("skunk") else kind
                 if kind not in KINDS:
-                    raise ValueError(f"{name!r} is not a creature; creatures: {', '.join(KINDS)}")
+                    raise RuleError(f"{name!r} is not a creature; creatures: {', '.join(KINDS)} (skunk-2 ... "
+                                    "for a further Skunk)")
+                if cid != kind:
+                    zs.next_skunk = max(zs.next_skunk, int(cid.split("-")[1]) + 1)
                 zs.creatures = [c for c in zs.creatures if c.id != cid]
                 zs.creatures.append(Creature(cid, kind, square.number,
                                              int(health if health is not None else _params(state)["start_health"])))
