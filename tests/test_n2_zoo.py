@@ -488,3 +488,13 @@ def test_other_sections_hurt_the_creatures_on_a_square():
     ctx = _ctx(state)
     assert hurt_creatures_on(ctx, 12, -25, rule="XXVI.6", reason="an ICBM") == ["the MTS Bison", "the Skunk"]
     assert _creatures(state) == {"bison": (12, 75), "gorilla": (13, 100)}
+
+
+def test_an_offer_nobody_takes_closes_saying_so():
+    state = _zoo()
+    _put(state, ("bison", 2, 100))
+    first = _run(state, dice=[1, 2, 1, 2, 1, 2], order=["alice", "bob", "carol"], rolls={"zoo/bison": [1, 1]})
+    first.state.paused = True
+    second = _run(first.state, [mail("bob", "DECLINE 1")])
+    assert "#1 (offer) closed: nobody rode the MTS Bison" in texts(second.events)
+    assert ZooModule.of(second.state).offers == []

@@ -251,6 +251,7 @@ class ZooModule(Mechanic[ZooState, None]):
         self.of(ctx.state).spawn_rights.pop(player.name, None)
 
     def on_turns(self, ctx) -> None:
+        """After the players' turns (the turns module runs before this optional one): the creatures."""
         move_creatures(ctx)
 
     def on_action(self, ctx, player, command) -> None:
@@ -284,7 +285,7 @@ class ZooModule(Mechanic[ZooState, None]):
     def resolve_interaction(self, ctx, interaction, answers) -> str:
         rides = [f"{p} rode to square {a.split()[-1]}" for p, a in sorted(answers.items())
                  if str(a).startswith("ride")]
-        who = TITLES.get(str(interaction.payload.get("creature", "bison")).split("-")[0], "the MTS Bison")
+        who = title_of(ctx.state, str(interaction.payload.get("creature", "bison")))
         return "; ".join(rides) if rides else f"nobody rode {who}"
 
     # -- how it shows ----------------------------------------------------------------------
