@@ -498,3 +498,26 @@ def test_an_offer_nobody_takes_closes_saying_so():
     second = _run(first.state, [mail("bob", "DECLINE 1")])
     assert "#1 (offer) closed: nobody rode the MTS Bison" in texts(second.events)
     assert ZooModule.of(second.state).offers == []
+
+
+def test_skunk_effects_through_other_sections_call_their_owners_functions(monkeypatch):
+    import sys
+    import types
+
+    calls = []
+    fakes = {"missiles": ("fire_random_missile", lambda ctx, origin, rule: calls.append(("missile", origin, rule))),
+             "blocks": ("make_free_block", lambda ctx, rule: calls.append(("block", rule))),
+             "jokers": ("give_joker", lambda ctx, player, rule: calls.append(("joker", player, rule))),
+             "credit": ("raise_limits", lambda ctx, percent, rule: calls.append(("credit", percent, rule)))}
+    for name, (fn, impl) in fakes.items():
+        module = types.ModuleType(f"admin.mechanics.nomopoly2.{name}")
+        setattr(module, fn, impl)
+        monkeypatch.setitem(sys.modules, f"admin.mechanics.nomopoly2.{name}", module)
+    state = _zoo()
+    on = {"missiles", "blocks", "jokers", "credit-cards", "bank", "house-of-cards"}
+    real = state.enabled
+    state.enabled = lambda m: m in on or real(m)  # the sections in force, as after the merge
+    _skunk_on(state, monkeypatch, 30, ["missile-silo", "mall"])
+    _skunk_on(state, monkeypatch, 42)
+    assert calls == [("missile", 30, "XIX.3"), ("block", "XIX.3"), ("credit", 50, "XIX.3"),
+                     ("joker", "alice", "XIX.3"), ("joker", "bob", "XIX.3"), ("joker", "carol", "XIX.3")]
