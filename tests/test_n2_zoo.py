@@ -521,3 +521,12 @@ def test_skunk_effects_through_other_sections_call_their_owners_functions(monkey
     _skunk_on(state, monkeypatch, 42)
     assert calls == [("missile", 30, "XIX.3"), ("block", "XIX.3"), ("credit", 50, "XIX.3"),
                      ("joker", "alice", "XIX.3"), ("joker", "bob", "XIX.3"), ("joker", "carol", "XIX.3")]
+
+
+def test_property_tax_may_be_read_as_the_prices_paid(monkeypatch):
+    state = _zoo(property_tax="prices")
+    set_owner(state, 3, "alice", paid=0)   # a gift
+    set_owner(state, 14, "alice")          # nothing recorded: the list price, 25 x 14
+    set_owner(state, 20, "bob", paid=600)
+    _skunk_on(state, monkeypatch, 12, ["corporate-headquarters"])
+    assert [state.players[n].money for n in PLAYERS] == [10000 - 350, 10000 - 600, 10000]

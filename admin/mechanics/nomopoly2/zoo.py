@@ -152,12 +152,16 @@ class ZooModule(Mechanic[ZooState, None]):
         "passed_out_updates": 0,
         "crazy_elephant_turns": 15, "gorilla_peels": 7, "bison_sends_loss": 20,
         "railroad_payout": 500, "credit_raise_percent": 50,
+        # the Corporate Headquarters' "property tax": the sum of the numbers of one's squares, or of
+        # what one paid for them (the list price, 25 x n, where nothing was paid)
+        "property_tax": "numbers",
         # the House of Cards (XXIV.1) and the Bank of Nomopoly (XXVII.1): the Skunk reads these squares
         "house_of_cards_square": 42, "bank_square": 30,
     }
     minimums = {"zoo_square": 1, "start_health": 1, "gorilla_die": 1, "peel_percent": 0,
                 "elephant_rerolls": 1, "bison_dice": 1, "bison_sides": 1, "skunk_dice_sides": 1,
                 "max_chain": 1, "passed_out_updates": 0, "crazy_elephant_turns": 0, "gorilla_peels": 0}
+    choices = {"property_tax": ("numbers", "prices")}
     summary = ("The Zoo on square 51: land there to spawn a creature; the Gorilla, Elephant, MTS Bison, "
                "Skunk and Blinking Jelly Dog then roam the board on their own.")
     State = ZooState

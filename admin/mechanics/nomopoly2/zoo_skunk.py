@@ -162,14 +162,16 @@ def store(ctx, number: int, who: str) -> None:
 def property_tax(ctx, number: int, who: str) -> None:
     from admin.mechanics.ownership import OwnershipModule
 
-    owners = OwnershipModule.of(ctx.state).owners
+    own = OwnershipModule.of(ctx.state)
+    prices = ctx.params(ZooModule.name)["property_tax"] == "prices"
+    per = int(ctx.params("ownership")["price_per_number"])
     for pl in sorted(ctx.state.active_players(), key=lambda pl: pl.name):
-        tax = sum(n for n, o in owners.items() if o == pl.name)
+        tax = sum((own.paid.get(n, n * per) if prices else n) for n, o in own.owners.items() if o == pl.name)
         if tax:
             ctx.transfer(pl.name, BANK, tax, rule=RULE,
                          reason=f"property tax ({who} on the Corporate Headquarters on square {number})")
     ctx.emit("zoo", f"{cap(who)} on the Corporate Headquarters on square {number}: every player pays property "
-                    "tax, the sum of the numbers of their squares.", rule=RULE)
+                    f"tax, the sum of {'what they paid for' if prices else 'the numbers of'} their squares.", rule=RULE)
 
 
 def pollute_random(ctx, number: int, who: str) -> None:
