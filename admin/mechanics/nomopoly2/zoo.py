@@ -617,6 +617,8 @@ def elephant_turn(ctx, c: Creature) -> None:
             return
         ctx.emit("zoo", f"{cap(title(c))} rolled {face}: no square lies {DIRECTIONS[face]} of "
                         f"square {c.square}; it rolls again.", rule="XIX.3")
+    ctx.emit("zoo", f"{cap(title(c))} stays on square {c.square}: no possible direction in "
+                    f"{p['elephant_rerolls']} rolls.", rule="XIX.3")
 
 
 def move_creature(ctx, c: Creature) -> None:
@@ -677,6 +679,9 @@ def move_random_creature(ctx, square: int, rule: str) -> str | None:
     zs = ZooModule.of(ctx.state)
     if not zs.creatures:
         return None
+    target = ctx.state.square(square)
+    if target is None or target.destroyed:
+        raise IllegalAction(f"there is no square {square} on the board to send a creature to")
     ordered = sorted(zs.creatures, key=lambda c: c.id)
     c = ordered[_roll(ctx, "pokeball", len(ordered)) - 1] if len(ordered) > 1 else ordered[0]
     name = title(c)
