@@ -44,6 +44,9 @@ def test_proposals_enable_sections_one_by_one_and_the_game_replays_and_verifies(
         switched_on = [m.name for m in state.modules if m.name not in had]
         assert module in switched_on
         assert new == {spec.keyword.upper() for m in switched_on for spec in REGISTRY.get(m).commands()} - before
+        # its own commands, and those of any module it needs that came with it (interactions ...)
+        brought = [module, *REGISTRY.get(module).requires]
+        assert new == {spec.keyword.upper() for m in brought for spec in REGISTRY.get(m).commands()} - before
     assert [m for m in SECTIONS if not game_dir.load().enabled(m)] == []
     assert jobs.replay_check(game_dir) == []
     assert jobs.verify(game_dir) == []

@@ -17,6 +17,6 @@ from admin.mechanics.nomopoly2.lottery import LotteryModule
 from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.nonsense import NonsenseModule
 from admin.mechanics.nomopoly2.transport import TransportModule
+from admin.mechanics.nomopoly2.zoo import ZooModule
 
-
-MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule]
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule]

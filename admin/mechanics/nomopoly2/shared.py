@@ -320,6 +320,14 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #   admin.mechanics.nomopoly2.credit.put_on_credit(ctx, player, payee, amount, *, rule, reason)
 #   admin.mechanics.nomopoly2.zoo.move_random_creature(ctx, square: int, rule: str) -> str | None
 #       (a Pokeball, XXIV.2: the creature's name, or None when there is none)
+#   admin.mechanics.nomopoly2.zoo.hurt_creatures_on(ctx, square: int, delta: int, *, rule: str,
+#       reason: str) -> list[str]
+#       (XIX.4: creatures suffer what players do: a missile, a time bomb ... on ``square`` changes
+#        the health of the creatures there too; returns their names, [] when none or the Zoo is off)
+#   admin.mechanics.nomopoly2.zoo.creatures_on(state, square: int) -> list[Creature]
+#       (the creatures standing on ``square``; [] when the Zoo is off)
+# The zoo module also bars, at the start of each update, every player whose "passed-out"
+# condition holds in it (ctx.barred), whoever granted it (the Skunk, a pogo stick in glue).
 #   admin.mechanics.nomopoly2.transport.die_faces(state, player: str) -> list[int]
 #       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
 #   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
