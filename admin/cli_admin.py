@@ -267,3 +267,18 @@ def rules_precedence(first: str, second: str, game_dir: Path | None) -> None:
 def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) -> None:
     """The first Nomopoly: accept or reject secret Parallel Universe rule NUMBER (XXVII.4)."""
     _queue(game_dir, "pu-rule", note, verdict=verdict, number=number)
+
+
+@ruling.command("patent")
+@click.argument("verdict", type=click.Choice(["accept", "reject", "settle", "transfer"]))
+@click.argument("number", type=int)
+@click.option("--reason", default="", help="Why (told to the applicant with a rejection).")
+@click.option("--paid", type=int, default=0, help="settle: what the player paid (a bet, a price).")
+@click.option("--won", type=int, default=0, help="settle: what the casino pays the player.")
+@click.option("--to", "to", default=None, help="transfer: the patent's new owner (a trade, XXXIV.3).")
+@GAME_OPTION
+def ruling_patent(verdict: str, number: int, reason: str, paid: int, won: int, to: str | None,
+                  game_dir: Path | None) -> None:
+    """Nomopoly II: accept or reject patent application NUMBER (XXXIV.2; a rejection refunds $50),
+    settle request NUMBER to play a patented game (XXXIV.4), or transfer patent NUMBER."""
+    _queue(game_dir, "patent", reason, verdict=verdict, number=number, paid=paid or None, won=won or None, to=to)

@@ -2,6 +2,8 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from admin.mechanics.nomopoly2.casinos import CasinosModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.patents import PatentsModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, CasinosModule, PatentsModule]
