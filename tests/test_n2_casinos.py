@@ -246,3 +246,51 @@ def test_an_auto_shuffler_swaps_the_chosen_cards_for_new_ones():
     result = play(state, {"alice": "USE AUTO-SHUFFLER 2H"}, draws=["KD"])
     assert hand(result.state, "alice") == ["7S", "KD"]
     assert CasinosModule.of(result.state).items.held == {}
+
+
+# -- answers, credit, and how it shows ---------------------------------------------------------
+def test_poker_answers_by_card_through_answer_and_a_wrong_answer_is_refused():
+    dealt = play(game(), {"alice": "PLAY POKER 10"}, draws=["AS", "AD", "7C", "4H", "2S"])
+    answered = play(dealt.state, {"alice": "ANSWER 1 STAND\nANSWER 1 HOLD AS 2"}, draws=["AC", "9D", "9H"])
+    assert 'alice: "ANSWER 1 STAND" was not done: \'STAND\' is not a Poker answer; answer HOLD with the cards ' \
+           "to keep, like HOLD 1 3, HOLD KH KD, HOLD ALL or HOLD NONE (XXXIII.2)" in texts(answered.events)
+    assert "alice answered #1 (game): hold 1 2." in texts(answered.events)
+    assert money(answered.state)["alice"] == 10000 - 10 + 80
+
+
+def test_a_move_without_an_open_hand_is_refused():
+    result = play(game(), {"alice": "HIT\nHOLD 1 2"})
+    assert texts(result.events, "action") == [
+        'alice: "HIT" was not done: you have no open casino hand to HIT in; start one with PLAY BLACKJACK <bet> '
+        "or PLAY POKER <bet> at a Casino",
+        'alice: "HOLD 1 2" was not done: you have no open casino hand to HOLD in; start one with PLAY BLACKJACK '
+        "<bet> or PLAY POKER <bet> at a Casino"]
+
+
+def test_a_bet_on_credit_needs_credit_cards_in_force():
+    result = play(game(), {"alice": "PLAY ROULETTE 10 ON RED ON CREDIT"})
+    assert money(result.state)["alice"] == 10000
+    assert texts(result.events, "action") == [
+        'alice: "PLAY ROULETTE 10 ON RED ON CREDIT" was not done: there are no credit cards in this game '
+        "(XXVIII is not in force); leave out ON CREDIT"]
+
+
+def test_the_open_hand_is_in_the_players_results_and_the_casinos_page_lists_the_week():
+    dealt = play(game("industrial"), {"alice": "PLAY BLACKJACK 30"}, draws=["10H", "6C", "9S", "7D"])
+    module = REGISTRY.get("casinos")
+    assert [line for _, line in module.results_lines(dealt.state, dealt.state.players["alice"])] == [
+        "  Your Blackjack hand #1: 10H 6C (16); the dealer shows 9S. Answer HIT or STAND by update 3."]
+    # update 3: roulette on RED, the wheel stops on 2 (black); the hand stands by silence, and the
+    # dealer draws 5H to 21
+    state = play(dealt.state, {"alice": "PLAY ROULETTE 5 ON RED"}, wheel=[2], draws=["5H"]).state
+    (panel,) = module.panels(state)
+    assert panel.tables[0].rows == ((14, "", "bob", "industrial", "10%", "$5", "$0", "$5"),)
+    assert panel.tables[1].caption == "Week 1, settled"
+    assert panel.tables[1].rows == ((14, "bob", "$30", "$0", "$30", "10%", "$3"),)
+
+
+def test_a_casino_shows_on_its_square_and_a_greased_square_has_a_flag():
+    state = game()
+    CasinosModule.of(state).greased = [14]
+    look = REGISTRY.get("casinos").square_look(state, state.square(14))
+    assert look.notes == ((70, "a casino"), (80, "greased")) and look.flags == ((80, "GR", "greased"),)

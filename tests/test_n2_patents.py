@@ -95,3 +95,15 @@ def test_the_patents_page_lists_granted_patents_and_pending_names():
     assert granted.rows == ((1, "game", "Dice Duel", "bob",
                              "Each of us rolls a die; the higher wins twice the bet, up to $30."),)
     assert pending.rows == ((2, "item", "Lucky Hat", "alice"),)
+
+
+def test_the_admins_patent_ruling_is_checked_when_it_is_given(game_dir):
+    from click.testing import CliRunner
+
+    from admin.cli import cli
+
+    where = ["--game", str(game_dir.root)]
+    enabled = CliRunner().invoke(cli, ["ruling", "enable", "patents", "--reason", "XXXIV", *where])
+    assert enabled.exit_code == 0, enabled.output
+    wrong = CliRunner().invoke(cli, ["ruling", "patent", "accept", "1", *where])
+    assert str(wrong.exception) == "ruling patent not recorded: there is no patent application #1; there are none"
