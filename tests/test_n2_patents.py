@@ -14,7 +14,7 @@ APPLICATION = "PATENT GAME Dice Duel\nEach of us rolls a die; the higher wins tw
 
 def patents_game():
     state = game("commercial")
-    state = play(state, rulings=[Ruling("enable", {"module": "patents"}, "test")]).state
+    state = play(state, rulings=[Ruling("enable", {"module": "patents"}, "test")]).state  # casinos are on already
     for p in state.players.values():
         p.money = 10000
     return state
@@ -107,3 +107,23 @@ def test_the_admins_patent_ruling_is_checked_when_it_is_given(game_dir):
     assert enabled.exit_code == 0, enabled.output
     wrong = CliRunner().invoke(cli, ["ruling", "patent", "accept", "1", *where])
     assert str(wrong.exception) == "ruling patent not recorded: there is no patent application #1; there are none"
+
+
+def test_patents_switch_on_alone_and_a_patented_game_needs_casinos_in_force():
+    from fixtures.games import new_state
+
+    from admin.engine.update import run_update
+    from admin.mechanics import REGISTRY
+    from admin.scenario import ForcedDice
+
+    state = new_state(("alice", "bob", "carol"))
+    state.paused = True
+    state = run_update(state, [], [Ruling("enable", {"module": "patents"}, "test")], ForcedDice(b"s", "t", 1),
+                       REGISTRY).state
+    assert not state.enabled("casinos")
+    state = play(state, {"bob": APPLICATION}).state
+    state = play(state, {"bob": "PLAY Dice Duel"}, rulings=[ruling("accept", 1)]).state
+    result = play(state, {"bob": "PLAY Dice Duel"})
+    assert texts(result.events, "action") == [
+        'bob: "PLAY Dice Duel" was not done: Dice Duel is offered at Casinos (XXXIV.4), and there are none in '
+        "this game (XXXIII is not in force)"]

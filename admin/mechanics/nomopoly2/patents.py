@@ -120,7 +120,9 @@ class PatentsModule(Mechanic[PatentsState, None]):
     summary = ("Patent a new casino game or item ($100, the Admin decides; $50 back if rejected); it is "
                "offered at every Casino its owner owns.")
     State = PatentsState
-    requires = ("casinos",)
+    # no "casinos" here: enabling patents must not switch Casinos on without their section; a
+    # patented game is played only where Casinos are in force (XXXIV.4)
+    requires = ()
 
     def commands(self):
         return (CommandSpec("PATENT", ApplyPatent, apply, _parse_patent, "PATENT GAME|ITEM <name> ... END",
@@ -218,6 +220,9 @@ def play(ctx, player: Player, cmd: PlayPatented) -> str:
         raise IllegalAction(f"{cmd.text!r} names no game this game knows; play BLACKJACK, POKER or ROULETTE, or "
                             f"a patented game or item: {', '.join(names) or 'there are none yet'}")
     patent, details = found
+    if not ctx.state.enabled("casinos"):
+        raise IllegalAction(f"{patent.name} is offered at Casinos (XXXIV.4), and there are none in this game "
+                            "(XXXIII is not in force)")
     square = casino_here(ctx.state, player, f"play {patent.name}")
     owner = owner_of(ctx.state, square)
     if patent.owner is None or owner != patent.owner:
@@ -291,12 +296,16 @@ def patent_ruling(ctx, r) -> str:
         player = ctx.state.players.get(request.player)
         if player is None or not player.active:
             raise RuleError(f"{request.player} is not in the game any more")
+        what = f"{_by_id(ps, request.patent).name} at the Casino on square {request.square}"
+        casino = ctx.state.enabled("casinos")  # the casino's takings, for its owner's share (XXXIII.6)
         if paid:
-            ctx.transfer(player.name, BANK, paid, rule="XXXIII.4",
-                         reason=f"{_by_id(ps, request.patent).name} at the Casino on square {request.square}")
-            take_in(ctx.state, request.square, paid)
-        pay_out(ctx, request.square, player.name, won, rule="XXXIV.4",
-                reason=f"{_by_id(ps, request.patent).name} at the Casino on square {request.square}")
+            ctx.transfer(player.name, BANK, paid, rule="XXXIII.4", reason=what)
+            if casino:
+                take_in(ctx.state, request.square, paid)
+        if casino:
+            pay_out(ctx, request.square, player.name, won, rule="XXXIV.4", reason=what)
+        elif won:
+            ctx.transfer(BANK, player.name, won, rule="XXXIV.4", reason=what)
         request.status, request.outcome = "settled", note
         money = ctx.state.money
         return (f"Request R{number} ({request.player}: {request.text}) settled: paid {money(paid)}, won "
