@@ -165,8 +165,8 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
     # -- how it shows ------------------------------------------------------------------------
     def player_facts(self, state, player) -> list[Fact]:
         cs = self.of(state)
-        return [Fact("casino_items", dict(cs.items.items(player.name)), label="Casino items", order=70,
-                     kind="text"),
+        held = ", ".join(f"{k} x{v}" for k, v in cs.items.items(player.name).items())
+        return [Fact("casino_items", held or "none", label="Casino items", order=70, kind="text"),
                 Fact("weighted_die", cs.weighted.get(player.name))]
 
     def square_facts(self, state, square) -> list[Fact]:
