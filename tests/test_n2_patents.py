@@ -127,3 +127,22 @@ def test_patents_switch_on_alone_and_a_patented_game_needs_casinos_in_force():
     assert texts(result.events, "action") == [
         'bob: "PLAY Dice Duel" was not done: Dice Duel is offered at Casinos (XXXIV.4), and there are none in '
         "this game (XXXIII is not in force)"]
+
+
+def test_casinos_and_patents_state_is_saved_and_read_back_unchanged(game_dir):
+    from admin.statefiles import state_files
+
+    state = play(patents_game(), {"bob": APPLICATION, "alice": "PLAY BLACKJACK 30\nBUY FLOWER 2\nBUY SALAD"},
+                 draws=["10H", "6C", "9S", "7D"]).state
+    CasinosModule.of(state).items.give("alice", "weighted-die", 1)
+    CasinosModule.of(state).greased = [14]
+    CasinosModule.of(state).weighted["bob"] = 4
+    assert CasinosModule.private_of(state).hole  # the dealer's hole card is kept, privately
+    files = state_files(state)
+    for name, text in files.items():
+        path = game_dir.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert "7D" not in files["state/modules/interactions.yaml"] and "7D" in files["state/private/casinos.yaml"]
+    again = game_dir.load()
+    assert state_files(again) == files
