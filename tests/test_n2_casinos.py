@@ -294,3 +294,12 @@ def test_a_casino_shows_on_its_square_and_a_greased_square_has_a_flag():
     CasinosModule.of(state).greased = [14]
     look = REGISTRY.get("casinos").square_look(state, state.square(14))
     assert look.notes == ((70, "a casino"), (80, "greased")) and look.flags == ((80, "GR", "greased"),)
+
+
+def test_a_trade_moves_casino_items_through_the_casinos_functions():
+    from admin.mechanics.nomopoly2.casinos import items_held, transfer_item
+
+    state = game()
+    CasinosModule.of(state).items.give("alice", "grease", 2)
+    transfer_item(state, "alice", "bob", "grease")
+    assert (items_held(state, "alice"), items_held(state, "bob")) == ({"grease": 1}, {"grease": 1})

@@ -319,3 +319,13 @@ def weekly(ctx) -> None:
                      "share": share})
     cs.last_week, cs.last_week_number = rows, state.week
     cs.takings = {}
+
+
+def items_held(state: GameState, player: str) -> dict[str, int]:
+    """The casino items ``player`` holds (XXXIII.5), item -> how many (for a trade, XX.1)."""
+    return CasinosModule.of(state).items.items(player)
+
+
+def transfer_item(state: GameState, giver: str, receiver: str, item: str, n: int = 1) -> None:
+    """Casino items change hands (a trade, XX.1); IllegalAction if ``giver`` holds too few."""
+    CasinosModule.of(state).items.transfer(giver, receiver, item, n)

@@ -189,3 +189,8 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
 #   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
 #       (the Government builds, XXI.6; the Governor builds from the Admin Bank Account, XXXV.3)
+#   admin.mechanics.nomopoly2.casinos.items_held(state, player: str) -> dict[str, int]
+#   admin.mechanics.nomopoly2.casinos.transfer_item(state, giver: str, receiver: str, item: str, n: int = 1) -> None
+#       (casino items, XXXIII.5, traded, XX.1: flower, weighted-die, salad, auto-shuffler, grease)
+#   admin.mechanics.nomopoly2.patents.transfer_patent(state, number: int, to: str) -> Patent
+#       (a patent is an item and may be traded, XXXIV.3)
