@@ -146,3 +146,11 @@ def test_casinos_and_patents_state_is_saved_and_read_back_unchanged(game_dir):
     assert "7D" not in files["state/modules/interactions.yaml"] and "7D" in files["state/private/casinos.yaml"]
     again = game_dir.load()
     assert state_files(again) == files
+
+
+def test_play_of_an_unknown_name_lists_what_may_be_played():
+    state = patents_game()
+    result = play(state, {"alice": "PLAY BLACKJAK 100"})
+    assert texts(result.events, "action") == [
+        "alice: \"PLAY BLACKJAK 100\" was not done: 'BLACKJAK 100' names no game this game knows; play BLACKJACK, "
+        "POKER or ROULETTE, or a patented game or item: there are none yet"]

@@ -207,8 +207,8 @@ def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> s
             f"dealt {_cards(cards)} ({total}); the dealer shows {up}.")
     payload = {"game": "blackjack", "square": square, "bet": bet, "cards": cards, "dealer": [up], "step": 0}
     if total == 21:  # nothing to gain by drawing: the player stands (a standing ruling)
-        return head + " 21: " + player.name + " stands. " + _finish_blackjack(ctx, player, payload, hole, used,
-                                                                              f"{label}/end")
+        _finish_blackjack(ctx, player, payload, hole, used, f"{label}/end")
+        return head + f" 21: {player.name} stands."
     if not ctx.state.enabled(InteractionsModule.name):  # pragma: no cover - casinos requires it
         raise IllegalAction("a hand over several mails needs the interactions module")
     after = int(ctx.params(CasinosModule.name)["answer_updates"])
@@ -309,14 +309,14 @@ def _step_blackjack(ctx, player: Player, inter, hole: str, answer: str, label: s
     payload = {**inter.payload, "cards": list(inter.payload["cards"]), "dealer": list(inter.payload["dealer"])}
     used = payload["cards"] + payload["dealer"] + [hole]
     if answer != "hit":
-        return f"{player.name} stands on {cc.blackjack_total(payload['cards'])}. " + \
+        return f"{player.name} stood on {cc.blackjack_total(payload['cards'])}: " + \
             _finish_blackjack(ctx, player, payload, hole, used, label)
     card = cc.draw(ctx, used, f"{label}/hit")
     payload["cards"].append(card)
     total = cc.blackjack_total(payload["cards"])
     drew = f"{player.name} drew {card}: {_cards(payload['cards'])} ({total})."
     if total >= 21:
-        return drew + " " + _finish_blackjack(ctx, player, payload, hole, used, label)
+        return f"{player.name} drew {card}: " + _finish_blackjack(ctx, player, payload, hole, used, label)
     payload["step"] = int(payload.get("step", 0)) + 1
     after = int(ctx.params(CasinosModule.name)["answer_updates"])
     nxt = ask(ctx, kind="game", module=CasinosModule.name, parties=[player.name], silence="stand", after=after,
@@ -325,18 +325,19 @@ def _step_blackjack(ctx, player: Player, inter, hole: str, answer: str, label: s
     ctx.emit("casino", drew + f" The dealer shows {payload['dealer'][0]}. Answer HIT or STAND by update "
                               f"{nxt.deadline} (hand #{nxt.id}); no answer stands.",
              player=player.name, rule="XXXIII.2", data={"hand": nxt.id, "cards": payload["cards"]})
-    return f"{drew} The hand goes on as #{nxt.id}"
+    return f"{player.name} drew {card}; the hand goes on as #{nxt.id}"
 
 
 def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[str], label: str) -> str:
     """The hand ends: the dealer turns his hole card, draws to 17 unless the player went over 21,
-    and the bet is settled (XXXIII.2). Returns the outcome in words (also said as an event)."""
+    and the bet is settled (XXXIII.2), said in full as an event. Returns the outcome, briefly."""
     p = ctx.params(CasinosModule.name)
     cards, dealer, bet, square = payload["cards"], list(payload["dealer"]) + [hole], int(payload["bet"]), int(payload["square"])
     money = ctx.state.money
     if cc.blackjack_total(cards) > 21:
         text = (f"{player.name} went over 21 and lost the bet of {money(bet)} (the dealer's hole card was "
                 f"{hole}).")
+        brief = f"over 21, {player.name} lost {money(bet)}"
     else:
         cc.dealer_plays(ctx, dealer, used, f"{label}/dealer", int(p["dealer_stands_on"]))
         outcome = cc.blackjack_outcome(cards, dealer)
@@ -345,14 +346,17 @@ def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[
             won = int(p["blackjack_win_multiple"]) * bet
             pay_out(ctx, square, player.name, won, rule="XXXIII.2", reason="a hand of blackjack won")
             text = f"{shown}: {player.name} won {money(won)}."
+            brief = f"{player.name} won {money(won)}"
         elif outcome == "tie":
             pay_out(ctx, square, player.name, bet, rule="XXXIII.2", reason="a hand of blackjack tied")
             text = f"{shown}: a tie, and {player.name} has the bet of {money(bet)} back."
+            brief = f"a tie, {player.name} has {money(bet)} back"
         else:
             text = f"{shown}: {player.name} lost the bet of {money(bet)}."
+            brief = f"{player.name} lost {money(bet)}"
     ctx.emit("casino", f"Blackjack at the Casino on square {square}: {text}", player=player.name,
              rule="XXXIII.2", data={"cards": cards, "dealer": dealer, "bet": bet})
-    return text
+    return brief
 
 
 def _draw_poker(ctx, player: Player, payload: dict, answer: str, label: str) -> str:
@@ -375,15 +379,17 @@ def _draw_poker(ctx, player: Player, payload: dict, answer: str, label: str) -> 
     head = f"{player.name} kept {kept}: {_cards(cards)}"
     if hand is None:
         text = f"{head}, no winning hand; the bet of {ctx.state.money(bet)} is lost."
+        brief = f"no winning hand, {player.name} lost {ctx.state.money(bet)}"
     else:
         key = dict(cc.POKER_HANDS)[hand]
         multiple = int(dict(p["poker_pays"])[key])
         won = multiple * bet
         pay_out(ctx, square, player.name, won, rule="XXXIII.2", reason=f"poker, {hand}")
         text = f"{head}, {hand}: {player.name} won {ctx.state.money(won)} ({multiple} times the bet)."
+        brief = f"{hand}, {player.name} won {ctx.state.money(won)}"
     ctx.emit("casino", f"Poker at the Casino on square {square}: {text}", player=player.name, rule="XXXIII.2",
              data={"cards": cards, "bet": bet, "hand": hand})
-    return text
+    return brief
 
 
 def open_hand_lines(state: GameState, player: str) -> list[str]:

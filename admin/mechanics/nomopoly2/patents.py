@@ -217,8 +217,9 @@ def play(ctx, player: Player, cmd: PlayPatented) -> str:
     found = accepted_named(ctx.state, cmd.text)
     if found is None:
         names = [p.name for p in PatentsModule.of(ctx.state).patents if p.status == "accepted"]
-        raise IllegalAction(f"{cmd.text!r} names no game this game knows; play BLACKJACK, POKER or ROULETTE, or "
-                            f"a patented game or item: {', '.join(names) or 'there are none yet'}")
+        casino = "BLACKJACK, POKER or ROULETTE, or " if ctx.state.enabled("casinos") else ""
+        raise IllegalAction(f"{cmd.text!r} names no game this game knows; play {casino}a patented game or "
+                            f"item: {', '.join(names) or 'there are none yet'}")
     patent, details = found
     if not ctx.state.enabled("casinos"):
         raise IllegalAction(f"{patent.name} is offered at Casinos (XXXIV.4), and there are none in this game "
