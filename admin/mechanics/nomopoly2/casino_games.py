@@ -137,14 +137,14 @@ def game_commands() -> tuple[CommandSpec, ...]:
                         rules=("XXXIII.2", "XXXIII.4"),
                         summary="at a Casino: bet up to $50 on a number (36 times), a colour (2 times) or "
                                 "five numbers (7 times)", example="PLAY ROULETTE 20 ON RED"),
-            CommandSpec("HIT", CasinoMove, move, _parse_move("hit"), "HIT", listing=333, voluntary=False,
+            CommandSpec("HIT", CasinoMove, move, _parse_move("hit"), "HIT", listing=333,
                         rules=("XXXIII.2",), summary="draw another card in your open Blackjack hand",
                         example="HIT"),
-            CommandSpec("STAND", CasinoMove, move, _parse_move("stand"), "STAND", listing=334, voluntary=False,
+            CommandSpec("STAND", CasinoMove, move, _parse_move("stand"), "STAND", listing=334,
                         rules=("XXXIII.2",), summary="stop drawing in your open Blackjack hand; the dealer "
                                                      "draws to 17", example="STAND"),
             CommandSpec("HOLD", CasinoMove, move, _parse_move("hold"), "HOLD <positions>|ALL|NONE", listing=335,
-                        voluntary=False, rules=("XXXIII.2",),
+                        rules=("XXXIII.2",),
                         summary="keep these of your five Poker cards (by position 1-5, or the cards) and "
                                 "replace the rest", example="HOLD 1 2 5"))
 
