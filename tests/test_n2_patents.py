@@ -92,7 +92,7 @@ def test_the_patents_page_lists_granted_patents_and_pending_names():
     state = play(state, rulings=[ruling("accept", 1)]).state
     (panel,) = REGISTRY.get("patents").panels(state)
     granted, pending, _ = panel.tables
-    assert granted.rows == ((1, "game", "Dice Duel", "bob",
+    assert granted.rows == ((1, "game", "Dice Duel", "bob", "14",
                              "Each of us rolls a die; the higher wins twice the bet, up to $30."),)
     assert pending.rows == ((2, "item", "Lucky Hat", "alice"),)
 

@@ -18,7 +18,7 @@ from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.engine.syntax import MAX_NAME, check_text
 from admin.errors import CommandError, IllegalAction, RuleError
 from admin.mechanics.nomopoly2.casinos import casino_here, check_play, note_play, pay_out, take_in
-from admin.mechanics.nomopoly2.shared import charge, split_on_credit
+from admin.mechanics.nomopoly2.shared import charge, split_on_credit, squares_with
 from admin.mechanics.ownership import owner_of
 from admin.model import GameState, Player
 
@@ -158,8 +158,10 @@ class PatentsModule(Mechanic[PatentsState, None]):
     def panels(self, state) -> list[Panel]:
         ps = self.of(state)
         p = {**self.defaults, **state.params(self.name)}
-        accepted = tuple((x.id, x.kind, x.name, x.owner or "nobody", x.text) for x in ps.patents
-                         if x.status == "accepted")
+        casinos = squares_with(state, "casino") if state.enabled("casinos") else []
+        accepted = tuple((x.id, x.kind, x.name, x.owner or "nobody",
+                          ", ".join(str(n) for n in casinos if x.owner and owner_of(state, n) == x.owner) or "nowhere",
+                          x.text) for x in ps.patents if x.status == "accepted")
         pending = tuple((x.id, x.kind, x.name, x.applicant) for x in ps.patents if x.status == "pending")
         requests = tuple((f"R{r.id}", r.player, _by_id(ps, r.patent).name, r.square, r.text)
                          for r in ps.requests if r.status == "open")
@@ -169,7 +171,8 @@ class PatentsModule(Mechanic[PatentsState, None]):
                  "A patent is an item its owner may trade (XXXIV.3), and its game or item is offered at every "
                  "Casino its owner owns: PLAY <name> there, and the Admin settles it by its rules (XXXIV.4).")
         return [Panel("patents", "Patents", intro,
-                      (Table("Patents granted", ("No.", "Kind", "Name", "Owner", "Rules"), accepted),
+                      (Table("Patents granted", ("No.", "Kind", "Name", "Owner", "Offered at the Casinos on", "Rules"),
+                             accepted),
                        Table("Applications awaiting the Admin", ("No.", "Kind", "Name", "Applicant"), pending),
                        Table("Requests to play awaiting the Admin", ("Request", "Player", "Patent", "Square",
                                                                      "Asked"), requests)),
