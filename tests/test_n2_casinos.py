@@ -303,3 +303,44 @@ def test_a_trade_moves_casino_items_through_the_casinos_functions():
     CasinosModule.of(state).items.give("alice", "grease", 2)
     transfer_item(state, "alice", "bob", "grease")
     assert (items_held(state, "alice"), items_held(state, "bob")) == ({"grease": 1}, {"grease": 1})
+
+
+def test_a_blackjack_hand_by_mail_replays_and_verifies(tmp_path, monkeypatch):
+    """A game on disk whose Casino (on square 1, where everyone starts) deals a hand over three
+    updates: ``replay --check`` rebuilds it from the log, and ``verify`` recomputes every roll."""
+    from datetime import datetime, timedelta
+
+    from fixtures.games import DIR_SETTINGS, deliver
+
+    from admin import jobs
+    from admin.engine.config import enable_module
+    from admin.games import initial_state
+
+    def with_a_casino(ruleset, name):
+        state = initial_state(ruleset, name)
+        for module in ("buildings", "casinos"):
+            enable_module(state, REGISTRY, module)
+        state.mods["buildings"].on[1] = ["casino"]
+        state.paused = True
+        return state
+
+    monkeypatch.setattr(jobs, "initial_state", with_a_casino)
+    game = jobs.init_game(tmp_path / "game", "nomopoly2", "Casino night", settings_text=DIR_SETTINGS)
+    for name in ("alice", "bob", "carol"):
+        jobs.add_player(game, name, f"{name}@example.org")
+    inbox = game.root / "mail" / "inbox"
+    monday = datetime.fromisoformat("2026-11-02T10:00:00+00:00")
+    for n, (text, days) in enumerate((("PLAY BLACKJACK 100\nPLAY POKER 10", 0), ("HIT", 3), ("", 7))):
+        if text:
+            deliver(inbox, "alice@example.org", text + "\n", (monday + timedelta(days=days)).isoformat(),
+                    message_id=f"<c{n}@test.invalid>")
+        jobs.run_update_job(game, at=monday + timedelta(days=days + 2, hours=13, minutes=59, seconds=59))
+    from admin.mechanics.interactions import InteractionsModule
+
+    state = game.load()
+    assert state.update == 3
+    closed = [i for i in InteractionsModule.of(state).closed if i.module == "casinos"]
+    assert {i.payload["game"] for i in closed} == {"blackjack", "poker"} and not InteractionsModule.of(state).open
+    assert CasinosModule.private_of(state).hole == {}  # every hole card shown when its hand ended
+    assert jobs.replay_check(game) == []
+    assert jobs.verify(game) == []
