@@ -289,11 +289,12 @@ def test_the_open_hand_is_in_the_players_results_and_the_casinos_page_lists_the_
     assert panel.tables[1].rows == ((14, "bob", "$30", "$0", "$30", "10%", "$3"),)
 
 
-def test_a_casino_shows_on_its_square_and_a_greased_square_has_a_flag():
+def test_a_greased_square_has_a_flag_and_a_note():
     state = game()
     CasinosModule.of(state).greased = [14]
     look = REGISTRY.get("casinos").square_look(state, state.square(14))
-    assert look.notes == ((70, "a casino"), (80, "greased")) and look.flags == ((80, "GR", "greased"),)
+    assert look.notes == ((80, "greased"),) and look.flags == ((80, "GR", "greased"),)
+    assert REGISTRY.get("casinos").square_look(state, state.square(13)) is None
 
 
 def test_a_trade_moves_casino_items_through_the_casinos_functions():

@@ -173,13 +173,10 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         return [Fact("greased", square.number in self.of(state).greased)]
 
     def square_look(self, state, square) -> SquareLook | None:
-        flags, notes = [], []
-        if has_building(state, square.number, "casino"):
-            notes.append((70, "a casino"))
-        if square.number in self.of(state).greased:
-            flags.append((80, "GR", "greased"))
-            notes.append((80, "greased"))
-        return SquareLook(notes=tuple(notes), flags=tuple(flags)) if notes else None
+        # the Casino itself is a building: the buildings section shows it
+        if square.number not in self.of(state).greased:
+            return None
+        return SquareLook(notes=((80, "greased"),), flags=((80, "GR", "greased"),))
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         cs = self.of(state)
