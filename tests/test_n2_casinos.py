@@ -345,3 +345,11 @@ def test_a_blackjack_hand_by_mail_replays_and_verifies(tmp_path, monkeypatch):
     assert CasinosModule.private_of(state).hole == {}  # every hole card shown when its hand ended
     assert jobs.replay_check(game) == []
     assert jobs.verify(game) == []
+
+
+def test_status_lists_the_casino_items_held():
+    state = game()
+    CasinosModule.of(state).items.give("alice", "salad", 2)
+    module = REGISTRY.get("casinos")
+    assert module.status_parts(state, state.players["alice"]) == [(70, "; casino items: salad x2")]
+    assert module.status_parts(state, state.players["bob"]) == []

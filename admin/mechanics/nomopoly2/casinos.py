@@ -191,6 +191,10 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         lines += [(72, line) for line in open_hand_lines(state, player.name)]
         return lines
 
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        held = ", ".join(f"{k} x{v}" for k, v in self.of(state).items.items(player.name).items())
+        return [(70, f"; casino items: {held}")] if held else []
+
     def panels(self, state) -> list[Panel]:
         p = {**self.defaults, **state.params(self.name)}
         cs = self.of(state)
