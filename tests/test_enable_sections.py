@@ -47,6 +47,10 @@ def test_proposals_enable_sections_one_by_one_and_the_game_replays_and_verifies(
         # its own commands, and those of any module it needs that came with it (interactions ...)
         brought = [module, *REGISTRY.get(module).requires]
         assert new == {spec.keyword.upper() for m in brought for spec in REGISTRY.get(m).commands()} - before
+        # the section's commands, and those of any module it requires that came with it
+        came = [m.name for m in state.modules if m.name not in had]
+        assert module in came
+        assert new == {spec.keyword.upper() for name in came for spec in REGISTRY.get(name).commands()} - before
     assert [m for m in SECTIONS if not game_dir.load().enabled(m)] == []
     assert jobs.replay_check(game_dir) == []
     assert jobs.verify(game_dir) == []

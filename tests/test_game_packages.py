@@ -89,6 +89,8 @@ def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
     assert pages[0] == "Railroads" and pages.index("Blocks") < pages.index("Buildings")
     # each section's page (Railroads, the Zoo ...) after Rules, in their order, before Updates
     assert nav[nav.index("Rules") + 1] == "Railroads" and "The Zoo" in nav[nav.index("Railroads"):nav.index("Updates")]
+    # the sections' pages follow Rules in their sections' order (XVII first), before Updates
+    assert nav[nav.index("Rules") + 1] == "Railroads" and nav.index("Updates") > nav.index("Railroads")
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):

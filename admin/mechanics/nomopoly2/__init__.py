@@ -8,6 +8,7 @@ from admin.mechanics.nomopoly2.bingo import BingoModule
 from admin.mechanics.nomopoly2.blackjack import BlackjackModule
 from admin.mechanics.nomopoly2.blocks import BlocksModule
 from admin.mechanics.nomopoly2.buildings import BuildingsModule
+from admin.mechanics.nomopoly2.casinos import CasinosModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
 from admin.mechanics.nomopoly2.credit import CreditModule
 from admin.mechanics.nomopoly2.exploit_blocks import ExploitBlocksModule
@@ -16,7 +17,8 @@ from admin.mechanics.nomopoly2.jokers import JokersModule
 from admin.mechanics.nomopoly2.lottery import LotteryModule
 from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.nonsense import NonsenseModule
+from admin.mechanics.nomopoly2.patents import PatentsModule
 from admin.mechanics.nomopoly2.transport import TransportModule
 from admin.mechanics.nomopoly2.zoo import ZooModule
 
-MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule]
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule, CasinosModule, PatentsModule]

@@ -335,3 +335,8 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #   admin.mechanics.nomopoly2.buildings.building_price(state, name: str) -> int   (optional)
 #       (a building's price as the buildings module's parameters say; without it, BUILDING_PRICES:
 #        read by square_net_worth for mortgages, XXVII.1, and card seizures, XXVIII.5)
+#   admin.mechanics.nomopoly2.casinos.items_held(state, player: str) -> dict[str, int]
+#   admin.mechanics.nomopoly2.casinos.transfer_item(state, giver: str, receiver: str, item: str, n: int = 1) -> None
+#       (casino items, XXXIII.5, traded, XX.1: flower, weighted-die, salad, auto-shuffler, grease)
+#   admin.mechanics.nomopoly2.patents.transfer_patent(state, number: int, to: str) -> Patent
+#       (a patent is an item and may be traded, XXXIV.3)
