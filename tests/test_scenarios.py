@@ -10,14 +10,8 @@ import pytest
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*/*.yaml"))
 
 
-#: ``nomopoly`` with the stand-ins of Nomopoly II sections not merged yet (tests/fixtures/n2_stand_ins.py:
-#: nothing once they are), so a section's scenario may enable a section it reads
-_CLI = ("import sys; sys.path.insert(0, {tests!r}); import fixtures.n2_stand_ins; "
-        "from admin.cli import main; sys.argv[0] = 'nomopoly'; main()").format(tests=str(Path(__file__).parent))
-
-
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", _CLI, *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "admin", *args], capture_output=True, text=True)
 
 
 def test_every_bundled_rule_scenario_comes_out_as_expected():
