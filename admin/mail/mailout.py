@@ -24,7 +24,7 @@ from __future__ import annotations
 import email.policy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from functools import partial
@@ -63,9 +63,13 @@ class MailSettings:
     smtp_error: str | None
     site_url: str
     title: str
+    #: the game's timezone ([game] timezone): the times the mail shows are in it
+    zone: tzinfo = timezone.utc
 
     @classmethod
     def read(cls, game: GameDir, state: GameState) -> MailSettings:
+        from admin.deadlines import game_zone
+
         settings = game.settings()
         mail = settings.section("mail")
         table = settings.section("mail.smtp")
@@ -92,7 +96,7 @@ class MailSettings:
                    from_name=str((smtp.from_name if smtp else None) or mail.get("from_name") or title),
                    admin_address=admin, remind_hours=float(hours),
                    remind_proposals=bool(mail.get("remind_proposals", False)), smtp=smtp,
-                   smtp_error=smtp_error, site_url=settings.site_url, title=title)
+                   smtp_error=smtp_error, site_url=settings.site_url, title=title, zone=game_zone(game))
 
     @property
     def domain(self) -> str:
@@ -294,7 +298,7 @@ def mail_out(game: GameDir, update: int, *, state: GameState | None = None, send
         events = EventIndex.of(log.events)
 
         def receipt(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
-            return texts.receipt_text(player=m.player or "", message=m, results=results,
+            return texts.receipt_text(player=m.player or "", message=m, results=results, zone=ms.zone,
                                       update=log.update, week=log.week, slot=log.slot, **ms.text_args())
 
         receipts, notes = _answers(game, ms, state, list(log.messages), events.by_ref, "receipt", receipt)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 
 from admin.engine.events import Event
@@ -67,12 +67,18 @@ def _count(results: list[LineResult]) -> str:
 
 
 def receipt_text(*, player: str, message: LoggedMessage, results: list[LineResult], update: int,
-                 week: int, slot: str, title: str, site_url: str) -> str:
+                 week: int, slot: str, title: str, site_url: str, zone: tzinfo | None = None) -> str:
     subject = f'"{message.subject}"' if message.subject else "(no subject)"
+    received = message.received
+    if zone is not None:  # in the game's timezone
+        try:
+            received = format_time(datetime.fromisoformat(received).astimezone(zone))
+        except (TypeError, ValueError):
+            pass
     parts = [
         f"Hello {player},",
         "",
-        f"this answers your email {subject}, received {message.received}.",
+        f"this answers your email {subject}, received {received}.",
         f"It was read in update {update} (week {week}, {slot}). Line by line:",
         *_problems_block(message),
         "",

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import time
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, tzinfo
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator
@@ -70,17 +70,22 @@ def make_env(game: GameDir) -> jinja2.Environment:
     env.globals["event_items"] = event_items
     env.globals["player_link"] = player_link
     env.filters["initials"] = initials
-    env.filters["when"] = when
+    from admin.deadlines import game_zone
+
+    zone = game_zone(game)
+    env.filters["when"] = lambda value: when(value, zone)  # every time in the game's timezone
     return env
 
 
-def when(value: Any) -> str:
-    """An ISO 8601 time (or a datetime: a deadline in the game's timezone keeps its zone's name)
-    for people: ``Sat 14 Nov 2026, 23:59 UTC`` (as given if it is not one)."""
+def when(value: Any, zone: tzinfo | None = None) -> str:
+    """An ISO 8601 time (or a datetime) for people, in ``zone`` (the game's timezone) when given:
+    ``Sat 14 Nov 2026, 23:59 UTC`` (as given if it is not one)."""
     try:
         moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     except ValueError:
         return str(value)
+    if zone is not None and moment.tzinfo is not None:
+        moment = moment.astimezone(zone)
     return moment.strftime("%a %-d %b %Y, %H:%M") + (f" {moment.tzname()}" if moment.tzinfo else "")
 
 
