@@ -3,5 +3,8 @@ module each (a big section may be a small folder). ``shared.py`` holds what they
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.governor import GovernorModule
+from admin.mechanics.nomopoly2.missiles import MissilesModule
+from admin.mechanics.nomopoly2.terrorism import TerrorismModule
 
-MODULES = [ConditionsModule]
+MODULES = [ConditionsModule, TerrorismModule, MissilesModule, GovernorModule]

@@ -78,6 +78,26 @@ def squares_with(state: GameState, name: str) -> list[int]:
     return sorted(n for n, names in bs.on.items() if name in names) if bs is not None else []
 
 
+def destroy_building(state: GameState, number: int, name: str) -> None:
+    """One ``name`` on square ``number`` is destroyed (a Cruise Missile, XXVI.6); what its square
+    kept for it (corporate power, a fuel price) goes with the last of its kind. Added by the
+    missiles section: the buildings state is the buildings module's, this only removes one entry."""
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    if bs is None or name not in bs.on.get(number, []):
+        return
+    left = list(bs.on[number])
+    left.remove(name)
+    if left:
+        bs.on[number] = left
+    else:
+        del bs.on[number]
+    if name not in left:
+        if name == "corporate-headquarters":
+            getattr(bs, "power", {}).pop(number, None)
+        if name == "gas-station":
+            getattr(bs, "fuel_price", {}).pop(number, None)
+
+
 # -- XXIX Methods of Transportation (module "transport") -----------------------------------
 #: the methods of XXIX.3 (lower case, hyphens for spaces); "foot" is everyone's default
 METHODS = ("foot", "clogs", "pogo-stick", "krazy-carpet", "helicopter", "car", "springy-shoes")
