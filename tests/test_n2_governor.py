@@ -218,7 +218,7 @@ def test_the_governor_builds_once_a_week_on_a_government_square_from_the_admin_b
     r = run(gov_square, {"alice": "GOVERN BUILD HOSPITAL ON 12\nGOVERN BUILD HOUSE ON 12", "bob": "GOVERN BUILD HOUSE ON 12"})
     assert buildings_on(r.state, 12) == ["hospital"] and r.state.admin_bank == 750
     assert sorted(texts(r.events, "action")) == [
-        "The Governor, alice, built a hospital on square 12, paid $250 by the Admin Bank Account (XXXV.3).",
+        "The Governor, alice, built a Hospital on square 12, paid $250 by the Admin Bank Account (XXXV.3).",
         'alice: "GOVERN BUILD HOUSE ON 12" was not done: the Governor has built this week already; one building '
         "a week (XXXV.3)",
         'bob: "GOVERN BUILD HOUSE ON 12" was not done: only the Governor may build on a Government square '
@@ -230,7 +230,7 @@ def test_the_governor_builds_only_on_government_squares_and_what_the_bank_can_af
     r = run(gov_square, {"alice": "GOVERN BUILD HOSPITAL ON 12\nGOVERN BUILD HOUSE ON 13"})
     assert buildings_on(r.state, 12) == [] and r.state.admin_bank == 200
     assert texts(r.events, "action") == [
-        'alice: "GOVERN BUILD HOSPITAL ON 12" was not done: a hospital on square 12 costs $250 and the Admin Bank '
+        'alice: "GOVERN BUILD HOSPITAL ON 12" was not done: a Hospital on square 12 costs $250 and the Admin Bank '
         "Account has $200; the Governor may never make a purchase it cannot afford (XXXV.4)",
         'alice: "GOVERN BUILD HOUSE ON 13" was not done: square 13 is not a Government square; the Governor '
         "builds only on those (XXXV.3): 12"]

@@ -132,7 +132,7 @@ def test_a_cruise_missile_destroys_a_random_building(state):
     state.mods["buildings"].on[6] = ["house", "hospital"]
     r = run(state, {"alice": "FIRE CRUISE FROM 15 AT 6"}, rolls={"missile/": [10, 2]})
     assert buildings_on(r.state, 6) == ["house"]
-    assert "The Cruise Missile destroyed the hospital on square 6." in texts(r.events)
+    assert "The Cruise Missile destroyed the Hospital on square 6." in texts(r.events)
 
 
 def test_a_biological_missile_takes_the_square_hurts_its_occupants_contaminates_and_is_a_minor_atrocity(state):

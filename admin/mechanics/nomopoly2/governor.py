@@ -508,7 +508,7 @@ def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
     from admin.mechanics.nomopoly2 import buildings
 
     cost = int(buildings.building_price(ctx.state, cmd.building))
-    label = f"a {cmd.building.replace('-', ' ')} on square {cmd.square}"
+    label = f"{'an' if cmd.building[0] in 'aeiou' else 'a'} {shared.building_name(cmd.building)} on square {cmd.square}"
     _afford(ctx, cost, label)
     buildings.build_free(ctx, cmd.square, cmd.building, "XXXV.3")
     _spend(ctx, cost, f"the Governor's {label}")
