@@ -267,3 +267,13 @@ def rules_precedence(first: str, second: str, game_dir: Path | None) -> None:
 def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) -> None:
     """The first Nomopoly: accept or reject secret Parallel Universe rule NUMBER (XXVII.4)."""
     _queue(game_dir, "pu-rule", note, verdict=verdict, number=number)
+
+
+@ruling.command("atrocity")
+@click.argument("player_name")
+@click.option("--major", is_flag=True, help="A major atrocity (a terrorist for six more weeks), not a minor one (one more).")
+@click.option("--what", required=True, help="The act, as the players will read it.")
+@GAME_OPTION
+def ruling_atrocity(player_name: str, major: bool, what: str, game_dir: Path | None) -> None:
+    """Nomopoly II: PLAYER consented to an atrocity no mechanic saw, and is a terrorist (XXIII.1)."""
+    _queue(game_dir, "atrocity", what, player=player_name, major=major, what=what)

@@ -76,3 +76,23 @@ def test_without_the_terrorism_section_nobody_is_a_terrorist_and_the_pass_bonus_
     s.players["alice"].square = 19
     r = run(s, dice=[1, 2])
     assert r.state.players["alice"].money == 11000
+
+
+def test_the_admin_rules_an_atrocity_from_the_command_line(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    def cli(*args):
+        out = subprocess.run([sys.executable, "-m", "admin", "--game", str(tmp_path / "g"), *args],
+                             capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    subprocess.run([sys.executable, "-m", "admin", "init", str(tmp_path / "g"), "--game", "nomopoly2-full"], check=True,
+                   capture_output=True)
+    cli("player", "add", "alice", "alice@example.org")
+    cli("ruling", "atrocity", "alice", "--major", "--what", "poisoning the well on square 4")
+    cli("update", "--at", "2026-11-04T23:59:59+00:00")
+    [alice] = json.loads(cli("status", "--json"))["players"]
+    assert alice["terrorist_until"] == 7 and alice["conditions"] == "terrorist"

@@ -507,8 +507,8 @@ def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
         raise IllegalAction("there are no buildings in this game (XXII is not in force)")
     from admin.mechanics.nomopoly2 import buildings
 
-    cost = int(buildings.building_price(ctx.state, cmd.building))
-    label = f"{'an' if cmd.building[0] in 'aeiou' else 'a'} {shared.building_name(cmd.building)} on square {cmd.square}"
+    cost = int(buildings.price(ctx.params("buildings"), cmd.building))  # XXII.4's price
+    label = f"{'an' if cmd.building[0] in 'aeiou' else 'a'} {shared.building_label(cmd.building)} on square {cmd.square}"
     _afford(ctx, cost, label)
     buildings.build_free(ctx, cmd.square, cmd.building, "XXXV.3")
     _spend(ctx, cost, f"the Governor's {label}")

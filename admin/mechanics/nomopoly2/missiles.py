@@ -374,7 +374,7 @@ def _destroy_building(ctx, target: int) -> None:
         return
     building = on[_roll(ctx, f"{target}/building", len(on)) - 1]
     shared.destroy_building(ctx.state, target, building)
-    ctx.emit("missile", f"The Cruise Missile destroyed the {shared.building_name(building)} on square {target}.",
+    ctx.emit("missile", f"The Cruise Missile destroyed the {shared.building_label(building)} on square {target}.",
              rule="XXVI.6", data={"square": target, "building": building})
     if building == SILO and not shared.has_building(ctx.state, target, SILO):
         haywire(ctx, target)

@@ -63,8 +63,9 @@ class BuildingsState:
     fuel_price: dict[int, int] = field(default_factory=dict)
 
 
-def building_name(name: str) -> str:
-    """How a building is written in a sentence: "missile-silo" -> "Missile Silo"."""
+def building_label(name: str) -> str:
+    """How a building is written in a sentence: "missile-silo" -> "Missile Silo". (Added by the
+    missiles section.)"""
     return {"anti-missile-battery": "Anti-Missile Battery", "atm": "ATM"}.get(
         name, name.replace("-", " ").title())
 
@@ -84,24 +85,21 @@ def squares_with(state: GameState, name: str) -> list[int]:
     return sorted(n for n, names in bs.on.items() if name in names) if bs is not None else []
 
 
-def destroy_building(state: GameState, number: int, name: str) -> None:
-    """One ``name`` on square ``number`` is destroyed (a Cruise Missile, XXVI.6); what its square
-    kept for it (corporate power, a fuel price) goes with the last of its kind. Added by the
-    missiles section: the buildings state is the buildings module's, this only removes one entry."""
+def destroy_building(state: GameState, number: int, name: str) -> bool:
+    """Take building ``name`` off square ``number`` (a missile, a Skunk ...) with everything that
+    goes with it (a Corporate Headquarters' power points, a Gas Station's price); no refund.
+    False if it was not there. (Added by the buildings section: the one place a building goes.)"""
     bs = state.mods.get("buildings") if state.enabled("buildings") else None
-    if bs is None or name not in bs.on.get(number, []):
-        return
-    left = list(bs.on[number])
-    left.remove(name)
-    if left:
-        bs.on[number] = left
-    else:
+    if bs is None or name not in bs.on.get(number, ()):
+        return False
+    bs.on[number] = [b for b in bs.on[number] if b != name]
+    if not bs.on[number]:
         del bs.on[number]
-    if name not in left:
-        if name == "corporate-headquarters":
-            getattr(bs, "power", {}).pop(number, None)
-        if name == "gas-station":
-            getattr(bs, "fuel_price", {}).pop(number, None)
+    if name == "corporate-headquarters":
+        bs.power.pop(number, None)
+    if name == "gas-station":
+        bs.fuel_price.pop(number, None)
+    return True
 
 
 # -- XXIX Methods of Transportation (module "transport") -----------------------------------
