@@ -24,7 +24,7 @@ from admin.mechanics import REGISTRY
 def state(monkeypatch):
     """alice owns 14 and 15 (the silo) and bob 16: one Industrial block."""
     stand_ins(monkeypatch)
-    s = game(enable=("blocks", "buildings", "terrorism", "missiles"))
+    s = game(enable=("interactions", "blocks", "buildings", "terrorism", "missiles"))
     silo_block(s)
     for n, who in ((14, "alice"), (15, "alice"), (16, "bob")):
         set_owner(s, n, who)

@@ -110,6 +110,7 @@ class GovernorState:
     results: list[Election] = field(default_factory=list)
     #: the week the Governor last vetoed / built; squares added this term
     vetoed_week: int = 0
+    vetoes: int = 0
     built_week: int = 0
     squares_added: int = 0
 
@@ -287,16 +288,16 @@ class GovernorModule(Mechanic[GovernorState, None]):
 
     def panels(self, state) -> list[Panel]:
         gs = self.of(state)
-        if not (gs.governor or gs.elect or gs.election or gs.results):
-            return []
+        if not (gs.governor or gs.elect or (gs.election and gs.election.candidates) or gs.results):
+            return []  # the page appears with the first candidates
         params = {**self.defaults, **state.params(self.name)}
         now = (("Governor", gs.governor or "nobody",
                 f"weeks {gs.term_from}-{gs.term_to}" if gs.governor else ""),)
         if gs.elect:
             now += (("Governor-elect", gs.elect, f"weeks {gs.elect_from}-{gs.elect_to}"),)
         tables = [Table("The Governor", ("Office", "Player", "Term"), now)]
-        if gs.election is not None:
-            stage = "votes are being taken" if gs.election.candidates else "sealed bids are being taken"
+        if gs.election is not None and gs.election.candidates:
+            stage = "votes are being taken"
             tables.append(Table(f"The election of week {gs.election.week}: {stage}", ("Candidate", "Bid"),
                                 tuple((c, gs.election.bids.get(c, 0)) for c in gs.election.candidates)))
         if gs.results:
@@ -469,13 +470,16 @@ def _the_governor(ctx, player: Player, what: str) -> None:
 def veto(ctx, player: Player, cmd: Veto) -> str:
     _the_governor(ctx, player, "veto a proposal")
     gs = GovernorModule.of(ctx.state)
-    if gs.vetoed_week == ctx.state.week:
-        raise IllegalAction("the Governor has vetoed a proposal this week already; one a week (XXXV.3)")
+    allowed = int(ctx.params("governor")["vetoes_per_week"])
+    used = gs.vetoes if gs.vetoed_week == ctx.state.week else 0
+    if used >= allowed:
+        raise IllegalAction(f"the Governor has vetoed {used} proposal{'s' if used != 1 else ''} this week already; "
+                            f"{allowed} a week (XXXV.3)")
     proposal = ctx.state.proposal(cmd.proposal)
     if proposal is None or proposal.status not in ("open", "voting"):
         raise IllegalAction(f"proposal {cmd.proposal} is not open or being voted on; only those can be vetoed")
     proposal.close("vetoed", ctx.state.update, f"vetoed by the Governor, {player.name} (XXXV.3)")
-    gs.vetoed_week = ctx.state.week
+    gs.vetoed_week, gs.vetoes = ctx.state.week, used + 1
     return f"The Governor, {player.name}, vetoed proposal {proposal.number}: {proposal.title} (XXXV.3)."
 
 

@@ -129,7 +129,9 @@ class MissilesModule(Mechanic[MissilesState, None]):
     summary = ("Buy missiles at your Missile Silo and fire them, with your block's consent, to "
                "destroy buildings, pollute, contaminate or destroy squares.")
     State = MissilesState
-    requires = ("board", "ownership", "health", "conditions", "interactions")
+    #: the block's consent is asked through the interactions module, which the blocks section
+    #: (the only way a silo has other owners) brings in
+    requires = ("board", "ownership", "health", "conditions")
 
     def commands(self):
         return (CommandSpec("BUY MISSILE", BuyMissile, buy, _parse_buy,
