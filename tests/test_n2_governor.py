@@ -242,3 +242,38 @@ def test_the_governor_page_appears_with_the_first_candidates_and_shows_their_bid
     bidding = run(opened.state, {"alice": "BID GOVERNOR 500", "bob": "BID GOVERNOR 300"})
     [panel] = GovernorModule().panels(bidding.state)
     assert ("alice", 500) in panel.tables[1].rows and ("bob", 300) in panel.tables[1].rows
+
+
+def test_an_election_by_mail_on_disk_publishes_the_governor_page_and_replays(tmp_path):
+    from datetime import datetime, timedelta
+
+    from fixtures.games import DIR_SETTINGS, deliver
+
+    from admin import jobs
+    from admin.engine.events import Ruling
+    from admin.site.build import build_site
+
+    game = jobs.init_game(tmp_path / "g", "nomopoly2-full", "Election", settings_text=DIR_SETTINGS)
+    for name in PLAYERS:
+        jobs.add_player(game, name, f"{name}@example.org")
+    inbox = game.root / "mail" / "inbox"
+    jobs.queue_ruling(game, Ruling("set-param", {"module": "governor", "key": "first_week", "value": 2}, "test"))
+    monday = datetime.fromisoformat("2026-11-02T10:00:00+00:00")
+    cutoffs = [monday + timedelta(days=d, hours=13, minutes=59, seconds=59) for d in (2, 5, 9, 12, 16)]
+    mails = {2: {"alice": "BID GOVERNOR 400", "bob": "BID GOVERNOR 250"},   # before update 3's cut-off
+             3: {"alice": "VOTE GOVERNOR alice", "bob": "VOTE GOVERNOR bob", "carol": "VOTE GOVERNOR bob"}}
+    for i, at in enumerate(cutoffs):
+        for name, text in mails.get(i, {}).items():
+            deliver(inbox, f"{name}@example.org", text + "\n", (at - timedelta(days=1)).isoformat(),
+                    message_id=f"<u{i}{name}@test.invalid>")
+        jobs.run_update_job(game, at=at)
+        if i == 1:
+            build_site(game)
+            assert not (game.root / "site" / "governor.html").exists()  # no candidates yet
+    build_site(game)
+    state = game.load()
+    assert governor(state) == "bob" and GovernorModule.of(state).term_to == 5  # weeks 3 to 5
+    page = (game.root / "site" / "governor.html").read_text(encoding="utf-8")
+    assert "bob" in page and "alice" in page and "$400" in page and "$250" in page
+    assert jobs.replay_check(game) == []
+    assert jobs.verify(game) == []

@@ -308,7 +308,8 @@ class GovernorModule(Mechanic[GovernorState, None]):
                                        e.winner or e.note or "nobody") for e in reversed(gs.results))))
         intro = (f"Every {params['period']} weeks (from week {params['first_week']}) the players elect a "
                  "Governor: sealed bids in the election week's first update, votes in its second (XXXV.1-2). "
-                 "The Governor serves the three weeks after the election; bids are shown once bidding closes.")
+                 f"The Governor serves the {params['term_weeks']} weeks after the election week; bids are shown once "
+                 "bidding closes.")
         return [Panel("governor", "Governor", intro, tuple(tables), order=35)]
 
 
