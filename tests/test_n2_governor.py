@@ -3,6 +3,8 @@ the first election week (``first_week`` 3, every ``period`` 3 weeks). The biddin
 of update 4, closes at the end of update 5 (the two highest pay and stand), the votes close at the
 end of update 6, and the winner governs weeks 4 to 6."""
 
+from dataclasses import fields
+
 import pytest
 from fixtures.n2_missiles_gov import game, run, silo_block, stand_ins
 from fixtures.games import texts
@@ -277,3 +279,19 @@ def test_an_election_by_mail_on_disk_publishes_the_governor_page_and_replays(tmp
     assert "bob" in page and "alice" in page and "$400" in page and "$250" in page
     assert jobs.replay_check(game) == []
     assert jobs.verify(game) == []
+
+
+@pytest.mark.parametrize("line, command", [
+    ("BID GOVERNOR $500", ("bid-governor", 500)),
+    ("VOTE GOVERNOR bob", ("vote-governor", "bob")),
+    ("VETO P7", ("governor-veto", 7)),
+    ("GOVERN BUILD anti missile battery ON 12", ("govern-build", "anti-missile-battery", 12)),
+    ("ADD SQUARE", ("add-square", None)),
+    ("ADD SQUARE IN PLACE OF 7", ("add-square", 7)),
+    ("BID 4 250", ("answer", 4, 250)),   # the interactions module's own BID is still read
+])
+def test_what_players_write_is_read(line, command):
+    from admin.mail.grammar import grammar_for, parse_text
+
+    [v] = parse_text(line, grammar_for(game(enable=("governor",))))
+    assert v.error is None and (v.command.cmd, *[getattr(v.command, f.name) for f in fields(v.command)]) == command

@@ -6,6 +6,8 @@ effect; a silo destroyed by a missile fires what it holds at random.
 On the 10-wide snake, square 15 is directly north of 6 and east of 16; 15 to 3 is 4 moves
 (south to 6, then west 5, 4, 3), 15 to 2 is 5, 15 to 7 is 2 (south to 6, east to 7)."""
 
+from dataclasses import fields
+
 import pytest
 from fixtures.n2_missiles_gov import game, run, silo_block, stand_ins
 from fixtures.games import texts
@@ -236,3 +238,24 @@ def test_the_consent_question_is_an_open_interaction_for_the_block(state):
     r = run(state, {"alice": "FIRE CRUISE FROM 15 AT 6"})
     [q] = InteractionsModule.of(r.state).open
     assert (q.kind, q.parties, q.silence, q.payload["target"]) == ("consent", ["bob"], "decline", 6)
+
+
+@pytest.mark.parametrize("line, command", [
+    ("BUY MISSILE ICBM AT SQUARE 15 ON CREDIT", ("buy-missile", "icbm", 15, True)),
+    ("buy missile cruise at #15", ("buy-missile", "cruise", 15, False)),
+    ("FIRE CRUISE MISSILE FROM 15 AT #6", ("fire-missile", "cruise", 15, 6)),
+    ("Fire biological from square 15 at 7", ("fire-missile", "biological", 15, 7)),
+])
+def test_what_players_write_is_read(line, command):
+    from admin.mail.grammar import grammar_for, parse_text
+
+    [v] = parse_text(line, grammar_for(game(enable=("missiles",))))
+    assert v.error is None and (v.command.cmd, *[getattr(v.command, f.name) for f in fields(v.command)]) == command
+
+
+def test_an_unknown_missile_is_refused_with_the_four_kinds():
+    from admin.mail.grammar import grammar_for, parse_text
+
+    [v] = parse_text("FIRE NUCLEAR FROM 15 AT 6", grammar_for(game(enable=("missiles",))))
+    assert v.error == ('"FIRE NUCLEAR FROM 15 AT 6": "NUCLEAR" is not a missile; the missiles are CRUISE, CHEMICAL, '
+                       "BIOLOGICAL and ICBM (XXVI.6)")

@@ -227,8 +227,10 @@ class GovernorModule(Mechanic[GovernorState, None]):
         """Open the sealed bidding when the next update is the first of an election week."""
         gs, state, params = self.of(ctx.state), ctx.state, ctx.params(self.name)
         week, slot = next_slot(state.update, ctx.params("schedule")["slots"])
-        if slot.index != 0 or not is_election_week(params, week) or gs.bid_question:
+        if slot.index != 0 or not is_election_week(params, week):
             return
+        if gs.bid_question and _question(ctx, gs.bid_question)[0] is not None:
+            return  # already open
         parties = [p.name for p in state.active_players()]
         if not parties:
             return

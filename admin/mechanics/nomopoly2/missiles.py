@@ -143,7 +143,7 @@ class MissilesModule(Mechanic[MissilesState, None]):
                             "FIRE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> FROM <silo> AT <square>", listing=261,
                             summary="fire a missile from your silo at a square in its range; the other "
                                     "owners of the silo's block must ACCEPT first",
-                            example="FIRE CRUISE FROM 15 AT 22", rules=("XXVI.3", "XXVI.4", "XXVI.5")))
+                            example="FIRE CRUISE FROM 15 AT 6", rules=("XXVI.3", "XXVI.4", "XXVI.5")))
 
     # -- lives of squares -------------------------------------------------------------------
     def on_square_added(self, state, square) -> None:
