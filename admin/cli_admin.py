@@ -271,7 +271,8 @@ def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) 
 
 @ruling.command("atrocity")
 @click.argument("player_name")
-@click.option("--major", is_flag=True, help="A major atrocity (a terrorist for six more weeks), not a minor one (one more).")
+@click.option("--major", is_flag=True,
+              help="A major atrocity (a terrorist for six more weeks), not a minor one (one more).")
 @click.option("--what", required=True, help="The act, as the players will read it.")
 @GAME_OPTION
 def ruling_atrocity(player_name: str, major: bool, what: str, game_dir: Path | None) -> None:

@@ -11,7 +11,8 @@ week's first update, may ``GOVERN BUILD`` one building a week on a Government sq
 SQUARE`` three times a term, both paid from the Admin Bank Account and only when it can afford
 them (XXXV.4). What other sections give or deny the Governor they read with
 :func:`shared.governor` (the bank's 3% interest, the card limit of 30, no atrocities, no time
-bombs or hammers); it lasts only while the term does (XXXV.5)."""
+bombs or hammers); it lasts only while the term does (XXXV.5). The election itself is in
+elections.py."""
 
 from __future__ import annotations
 
@@ -21,33 +22,17 @@ from typing import Any, ClassVar
 
 from admin.engine.board import live_numbers
 from admin.engine.commands import command_type
-from admin.engine.context import BANK
-from admin.engine.interactions import answer as record_answer
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.engine.schedule import next_slot
-from admin.engine.syntax import PLAYER_NAME, parse_proposal, parse_square
+from admin.engine.syntax import parse_proposal, parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly2 import shared
+from admin.mechanics.nomopoly2.elections import (
+    BidGovernor, Election, VoteGovernor, bid, check_bid, check_vote, close_bids, count_votes, is_election_week,
+    open_question, parse_bid, parse_vote, vote,
+)
 from admin.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class BidGovernor:
-    """``BID GOVERNOR <amount>`` (XXXV.1)."""
-
-    amount: int
-    cmd: ClassVar[str] = "bid-governor"
-
-
-@command_type
-@dataclass(frozen=True)
-class VoteGovernor:
-    """``VOTE GOVERNOR <candidate>`` (XXXV.2)."""
-
-    candidate: str
-    cmd: ClassVar[str] = "vote-governor"
 
 
 @command_type
@@ -79,20 +64,6 @@ class AddSquare:
 
 
 @dataclass
-class Election:
-    #: the election week
-    week: int
-    candidates: list[str] = field(default_factory=list)
-    #: every bid, published when the bidding closes
-    bids: dict[str, int] = field(default_factory=dict)
-    #: votes per candidate, published at the count
-    votes: dict[str, int] = field(default_factory=dict)
-    winner: str | None = None
-    #: how it went, in words
-    note: str = ""
-
-
-@dataclass
 class GovernorState:
     #: the Governor now (read by shared.governor), and the weeks of their term
     governor: str | None = None
@@ -113,20 +84,6 @@ class GovernorState:
     vetoes: int = 0
     built_week: int = 0
     squares_added: int = 0
-
-
-def _amount(rest: str, _line: object) -> BidGovernor:
-    m = re.fullmatch(r"\s*\$?(\d{1,9})\s*", rest)
-    if not m:
-        raise CommandError("write BID GOVERNOR <amount>, a whole number of dollars, like BID GOVERNOR 500")
-    return BidGovernor(int(m.group(1)))
-
-
-def _candidate(rest: str, _line: object) -> VoteGovernor:
-    name = rest.strip()
-    if not PLAYER_NAME.fullmatch(name):
-        raise CommandError("write VOTE GOVERNOR <candidate's name>, like VOTE GOVERNOR alice")
-    return VoteGovernor(name)
 
 
 def _building(rest: str, _line: object) -> GovernBuild:
@@ -154,12 +111,6 @@ def _veto(rest: str, _line: object) -> Veto:
     return Veto(parse_proposal(rest))
 
 
-def is_election_week(params: dict[str, Any], week: int) -> bool:
-    """Every ``period`` weeks from ``first_week`` (XXXV.1)."""
-    first, period = int(params["first_week"]), int(params["period"])
-    return week >= first and (week - first) % period == 0
-
-
 class GovernorModule(Mechanic[GovernorState, None]):
     name = "governor"
     rules = ("XXXV.1", "XXXV.2", "XXXV.3", "XXXV.4", "XXXV.5")
@@ -182,11 +133,11 @@ class GovernorModule(Mechanic[GovernorState, None]):
     requires = ("board", "ownership", "health", "proposals", "conditions", "interactions")
 
     def commands(self):
-        return (CommandSpec("BID GOVERNOR", BidGovernor, bid, _amount, "BID GOVERNOR <amount>", listing=350,
+        return (CommandSpec("BID GOVERNOR", BidGovernor, bid, parse_bid, "BID GOVERNOR <amount>", listing=350,
                             private=True, summary="in the first update of an election week, a sealed bid to "
                             "stand for Governor (the two highest pay and stand)", example="BID GOVERNOR 500",
                             rules=("XXXV.1",)),
-                CommandSpec("VOTE GOVERNOR", VoteGovernor, vote, _candidate, "VOTE GOVERNOR <candidate>",
+                CommandSpec("VOTE GOVERNOR", VoteGovernor, vote, parse_vote, "VOTE GOVERNOR <candidate>",
                             listing=351, private=True, summary="in the second update of an election week, vote "
                             "for one of the two candidates (secret until the count)",
                             example="VOTE GOVERNOR alice", rules=("XXXV.2",)),
@@ -229,7 +180,7 @@ class GovernorModule(Mechanic[GovernorState, None]):
         week, slot = next_slot(state.update, ctx.params("schedule")["slots"])
         if slot.index != 0 or not is_election_week(params, week):
             return
-        if gs.bid_question and _question(ctx, gs.bid_question)[0] is not None:
+        if gs.bid_question and open_question(ctx, gs.bid_question)[0] is not None:
             return  # already open
         parties = [p.name for p in state.active_players()]
         if not parties:
@@ -264,8 +215,8 @@ class GovernorModule(Mechanic[GovernorState, None]):
     # -- the questions -----------------------------------------------------------------------
     def check_answer(self, ctx, interaction, player, value):
         if interaction.payload.get("stage") == "bids":
-            return _check_bid(ctx, player, value)
-        return _check_vote(ctx, interaction, player, value)
+            return check_bid(ctx, player, value)
+        return check_vote(ctx, interaction, player, value)
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
         if interaction.payload.get("stage") == "bids":
@@ -315,154 +266,6 @@ class GovernorModule(Mechanic[GovernorState, None]):
         return [Panel("governor", "Governor", intro, tuple(tables), order=35)]
 
 
-# -- the election (XXXV.1-2) -------------------------------------------------------------------
-def _question(ctx, number: int):
-    from admin.mechanics.interactions import InteractionsModule
-
-    ist = InteractionsModule.of(ctx.state)
-    inter = next((i for i in ist.open if i.id == number), None) if number else None
-    return inter, ist, InteractionsModule.private_of(ctx.state)
-
-
-def _check_bid(ctx, player: Player, value: Any) -> int:
-    if shared.has_condition(ctx.state, player.name, "terrorist"):
-        raise IllegalAction("a terrorist may not bid to stand for Governor (XXXV.1)")
-    try:
-        amount = int(value)
-    except (TypeError, ValueError):
-        raise IllegalAction(f"a bid is a whole number of dollars, not {value!r}") from None
-    if amount <= 0:
-        raise IllegalAction("a bid for candidacy must be a positive amount of money (XXXV.1)")
-    if amount > player.money:
-        raise IllegalAction(f"you bid ${amount} and have ${player.money}; the two highest bidders pay their "
-                            "bids, and no voluntary action may make a player bankrupt (IV.3)")
-    return amount
-
-
-def bid(ctx, player: Player, cmd: BidGovernor) -> str:
-    gs = GovernorModule.of(ctx.state)
-    inter, ist, sealed = _question(ctx, gs.bid_question)
-    if inter is None:
-        raise IllegalAction("no election is taking bids this update; bids are taken in the first update of "
-                            f"an election week (every {ctx.params('governor')['period']} weeks, XXXV.1)")
-    amount = _check_bid(ctx, player, cmd.amount)
-    record_answer(ist, sealed, player.name, inter.id, amount)
-    return f"Your bid of ${amount} to stand for Governor is sealed until the bidding closes (#{inter.id})."
-
-
-def close_bids(ctx, inter, answers: dict[str, Any]) -> str:
-    gs, state = GovernorModule.of(ctx.state), ctx.state
-    week = int(inter.payload["election"])
-    gs.bid_question = 0
-    election = gs.election if gs.election is not None and gs.election.week == week else Election(week=week)
-    gs.election = election
-    bids: dict[str, int] = {}
-    for name, value in answers.items():
-        player = state.players.get(name)
-        if (isinstance(value, int) and value > 0 and player is not None and player.active
-                and not shared.has_condition(state, name, "terrorist")):
-            bids[name] = value
-    election.bids = dict(sorted(bids.items()))
-    ranked: list[str] = []
-    for amount in sorted(set(bids.values()), reverse=True):  # ties at a bid are drawn (XXXV.1)
-        tied = sorted(n for n, b in bids.items() if b == amount)
-        ranked += ctx.dice.shuffle(tied, f"governor/{week}/tie-{amount}") if len(tied) > 1 else tied
-    for name in ranked:
-        if len(election.candidates) == 2:
-            break
-        try:
-            ctx.transfer(name, BANK, bids[name], rule="XXXV.1", reason="a bid to stand for Governor", voluntary=True)
-        except IllegalAction as exc:
-            ctx.emit("governor", f"{name}'s bid of ${bids[name]} lapses: {exc}.", rule="XXXV.1", player=name)
-            continue
-        election.candidates.append(name)
-    if not election.candidates:
-        election.note = "nobody bid"
-        _file(gs)
-        ctx.emit("governor", f"Nobody bid to stand for Governor; there is no election in week {week}.",
-                 rule="XXXV.1")
-        return "nobody bid"
-    if len(election.candidates) == 1:  # a lone bidder gets a random opponent (XXXV.1)
-        pool = [p.name for p in state.active_players() if p.name not in election.candidates]
-        clean = [n for n in pool if not shared.has_condition(state, n, "terrorist")] or pool
-        if clean:
-            opponent = clean[ctx.dice.roll(f"governor/{week}/opponent", len(clean)) - 1]
-            election.candidates.append(opponent)
-            ctx.emit("governor", f"Only {election.candidates[0]} bid; {opponent} is drawn to stand against "
-                                 "them (XXXV.1).", rule="XXXV.1")
-    shown = ", ".join(f"{c} (${bids.get(c, 0)})" for c in election.candidates)
-    if len(election.candidates) == 1:
-        return _elect(ctx, gs, election, election.candidates[0], "unopposed")
-    from admin.mechanics.interactions import ask
-
-    voters = [p.name for p in state.active_players()]
-    vote_q = ask(ctx, kind="election", module="governor", parties=voters, silence="abstain", sealed=True,
-                 payload={"election": week, "stage": "votes", "candidates": list(election.candidates)})
-    gs.vote_question = vote_q.id
-    ctx.emit("governor", f"The candidates for Governor are {shown}; send VOTE GOVERNOR <candidate> for the "
-                         "next update (XXXV.2).", rule="XXXV.1", data={"candidates": list(election.candidates)})
-    return f"candidates {shown}"
-
-
-def _check_vote(ctx, inter, player: Player, value: Any) -> str:
-    candidates = list(inter.payload.get("candidates", []))
-    name = str(value).strip()
-    match = next((c for c in candidates if c.lower() == name.lower()), None)
-    if match is None:
-        raise IllegalAction(f'"{name}" is not a candidate; the candidates are {" and ".join(candidates)} (XXXV.2)')
-    return match
-
-
-def vote(ctx, player: Player, cmd: VoteGovernor) -> str:
-    gs = GovernorModule.of(ctx.state)
-    inter, ist, sealed = _question(ctx, gs.vote_question)
-    if inter is None:
-        raise IllegalAction("no election is taking votes this update; votes are taken in the second update "
-                            "of an election week (XXXV.2)")
-    choice = _check_vote(ctx, inter, player, cmd.candidate)
-    record_answer(ist, sealed, player.name, inter.id, choice)
-    return f"Your vote for {choice} as Governor is sealed until the count (#{inter.id})."
-
-
-def count_votes(ctx, inter, answers: dict[str, Any]) -> str:
-    gs = GovernorModule.of(ctx.state)
-    week = int(inter.payload["election"])
-    gs.vote_question = 0
-    election = gs.election if gs.election is not None and gs.election.week == week else Election(week=week)
-    candidates = list(inter.payload.get("candidates", election.candidates))
-    votes = {c: sum(1 for a in answers.values() if a == c) for c in candidates}
-    election.votes = votes
-    top = max(votes.values())
-    tied = [c for c in candidates if votes[c] == top]
-    how = "most votes"
-    if len(tied) > 1:  # the higher bid, then a draw (XXXV.2)
-        best = max(election.bids.get(c, 0) for c in tied)
-        tied = [c for c in tied if election.bids.get(c, 0) == best]
-        how = "a tie in votes, the higher bid"
-        if len(tied) > 1:
-            tied = [tied[ctx.dice.roll(f"governor/{week}/draw", len(tied)) - 1]]
-            how = "a tie in votes and bids, a draw"
-    counted = ", ".join(f"{c} {votes[c]}" for c in candidates)
-    ctx.emit("governor", f"The votes for Governor: {counted}.", rule="XXXV.2", data={"votes": votes})
-    return _elect(ctx, gs, election, tied[0], how)
-
-
-def _elect(ctx, gs: GovernorState, election: Election, winner: str, how: str) -> str:
-    term = int(ctx.params("governor")["term_weeks"])
-    election.winner, election.note = winner, how
-    gs.elect, gs.elect_from, gs.elect_to = winner, election.week + 1, election.week + term
-    _file(gs)
-    ctx.emit("governor", f"{winner} is elected Governor ({how}) for weeks {gs.elect_from} to {gs.elect_to} "
-                         "(XXXV.2).", rule="XXXV.2", data={"winner": winner})
-    return f"{winner} elected ({how})"
-
-
-def _file(gs: GovernorState) -> None:
-    if gs.election is not None:
-        gs.results = (gs.results + [gs.election])[-20:]
-    gs.election = None
-
-
 # -- the Governor's acts (XXXV.3-4) ------------------------------------------------------------
 def _the_governor(ctx, player: Player, what: str) -> None:
     if shared.governor(ctx.state) != player.name:
@@ -508,14 +311,16 @@ def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
         raise IllegalAction(f"there is no square {cmd.square} on the board")
     block = shared.block_of(ctx.state, cmd.square)
     if block is None or block.kind != "government":
+        government = [str(n) for b in shared.blocks(ctx.state) if b.kind == "government" for n in b.squares]
         raise IllegalAction(f"square {cmd.square} is not a Government square; the Governor builds only on those "
-                            f"(XXXV.3): {', '.join(str(n) for b in shared.blocks(ctx.state) if b.kind == 'government' for n in b.squares) or 'there are none'}")
+                            f"(XXXV.3): {', '.join(government) or 'there are none'}")
     if not ctx.state.enabled("buildings"):
         raise IllegalAction("there are no buildings in this game (XXII is not in force)")
     from admin.mechanics.nomopoly2 import buildings
 
     cost = int(buildings.price(ctx.params("buildings"), cmd.building))  # XXII.4's price
-    label = f"{'an' if cmd.building[0] in 'aeiou' else 'a'} {shared.building_label(cmd.building)} on square {cmd.square}"
+    article = "an" if cmd.building[0] in "aeiou" else "a"
+    label = f"{article} {shared.building_label(cmd.building)} on square {cmd.square}"
     _afford(ctx, cost, label)
     buildings.build_free(ctx, cmd.square, cmd.building, "XXXV.3")
     _spend(ctx, cost, f"the Governor's {label}")
