@@ -68,6 +68,17 @@ def test_bids_and_votes_are_sealed_until_the_close():
     assert InteractionsModule.of(opened.state).open[0].sealed
 
 
+def test_a_sealed_bid_is_told_only_to_its_bidder_in_their_results():
+    opened = run(_at(3))
+    state = opened.state
+    from admin.engine.interactions import answer
+
+    answer(InteractionsModule.of(state), InteractionsModule.private_of(state), "alice", 1, 500)
+    lines = [line for _, line in GovernorModule().results_lines(state, state.players["alice"])]
+    assert lines == ["  Your sealed bid to stand for Governor: $500 (#1)"]
+    assert GovernorModule().results_lines(state, state.players["bob"]) == []
+
+
 def test_a_tie_in_votes_goes_to_the_higher_bid():
     _, _, voting = _elected({"alice": "BID GOVERNOR 500", "bob": "BID GOVERNOR 300"},
                             {"alice": "VOTE GOVERNOR alice", "bob": "VOTE GOVERNOR bob"})

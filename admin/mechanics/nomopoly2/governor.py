@@ -232,12 +232,18 @@ class GovernorModule(Mechanic[GovernorState, None]):
         return [Fact("office", office, label="Office" if office else None, kind="text", order=62)]
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
-        gs = self.of(state)
-        if gs.governor != player.name:
-            return []
-        return [(62, f"  You are Governor to the end of week {gs.term_to}: two proposals a week, VETO, "
-                     f"GOVERN BUILD, ADD SQUARE ({gs.squares_added} of "
-                     f"{state.params(self.name).get('squares_per_term', 3)} added)")]
+        gs, out = self.of(state), []
+        if gs.governor == player.name:
+            out.append((62, f"  You are Governor to the end of week {gs.term_to}: two proposals a week, VETO, "
+                            f"GOVERN BUILD, ADD SQUARE ({gs.squares_added} of "
+                            f"{state.params(self.name).get('squares_per_term', 3)} added)"))
+        sealed = state.private.mods.get("interactions")
+        for number, what in ((gs.bid_question, "bid to stand for Governor: $"),
+                             (gs.vote_question, "vote for Governor: ")):
+            mine = getattr(sealed, "answers", {}).get(number, {}).get(player.name) if number else None
+            if mine is not None:  # told to its player only, until the question closes
+                out.append((63, f"  Your sealed {what}{mine} (#{number})"))
+        return out
 
     def panels(self, state) -> list[Panel]:
         gs = self.of(state)
