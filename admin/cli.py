@@ -61,16 +61,19 @@ def init(directory: Path, game_name: str, ruleset: str | None, name: str | None)
                                  "Default: now, or the update's deadline if that has passed.")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path),
               help="Read mail from this Maildir instead of the source in nomopoly.toml.")
+@click.option("--early", is_flag=True, help="Run it before its deadline (mail that comes later waits "
+                                           "for the next update).")
 @click.option("--dry-run", is_flag=True, help="Run the update and show it, but save nothing.")
 @click.option("--no-site", is_flag=True, help="Do not rebuild the site afterwards.")
 @click.option("--no-mail", is_flag=True, help="Do not send receipts, results and the admin report "
                                               "(send them later with `nomopoly mail-out`).")
 @GAME_OPTION
-def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, no_mail: bool,
+def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, no_site: bool, no_mail: bool,
            game_dir: Path | None) -> None:
-    """Read the mail up to the cut-off, run one update, save the state and build the site."""
+    """Read the mail up to the cut-off (default: the update's deadline, once it has passed), run
+    one update, save the state and build the site."""
     game = _game(game_dir)
-    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run)
+    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early)
     verb = "Would run" if dry_run else "Ran"
     applied = sum(1 for s in outcome.screened if s.status == "applied")
     refused = [s for s in outcome.screened if s.status != "applied"]
@@ -82,6 +85,12 @@ def update(at: str | None, maildir: Path | None, dry_run: bool, no_site: bool, n
                    f"{outcome.cutoff.isoformat()}: {applied} email(s) acted on, {len(refused)} not.")
     for s in refused:
         click.echo(f"  not acted on: {s.mail.sender if s.mail else '?'}: {s.reason}")
+    if outcome.deadlines_passed:
+        from admin.deadlines import show_time
+
+        later = outcome.deadlines_passed
+        click.echo(f"  {len(later)} more deadline(s) have passed since (the next: {show_time(game, later[0])}); "
+                   "their mail waits: run `nomopoly update` again for each, or `nomopoly run`.")
     for ev in outcome.events:
         if ev.text and ev.kind in ("winner", "loop-guard", "join"):
             click.echo(f"  {ev.text}")
@@ -180,10 +189,11 @@ def mail_out_command(update_no: int | None, game_dir: Path | None) -> None:
 @GAME_OPTION
 def remind(at: str | None, game_dir: Path | None) -> None:
     """Remind players who have not voted, [mail] remind_hours before the deadline (run it from
-    cron every hour: each player gets one reminder per deadline)."""
-    from admin.mail.mailout import remind as remind_players
+    cron every hour: each player gets one reminder per deadline). New mail is taken in first, so
+    a vote already sent counts."""
+    from admin.cron import remind_after_fetch
 
-    _delivered(remind_players(_game(game_dir), _parse_time(at) or datetime.now(timezone.utc)))
+    _delivered(remind_after_fetch(_game(game_dir), _parse_time(at) or datetime.now(timezone.utc)))
 
 
 @cli.command()

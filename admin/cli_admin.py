@@ -73,7 +73,7 @@ def _queue(game_dir: Path | None, kind: str, note: str, **args: object) -> None:
 @GAME_OPTION
 def ruling_adjust(player_name: str, money: int, health: int, reason: str, game_dir: Path | None) -> None:
     """Adjust a player's money or health."""
-    _queue(game_dir, "adjust", reason, player=player_name, money=money, health=health)
+    _queue(game_dir, "adjust", reason, player=player_name, money=money or None, health=health or None)
 
 
 @ruling.command("pause")
@@ -224,6 +224,46 @@ def ruling_grant_votes(player_name: str, extra: int, week: int | None, reason: s
     _queue(game_dir, "grant-votes", reason, player=player_name, extra=extra, week=week)
 
 
+@ruling.command("decide")
+@click.argument("kind")
+@click.argument("values", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_decide(kind: str, values: tuple[str, ...], reason: str, game_dir: Path | None) -> None:
+    """Any ruling a mechanic of this game adds, by its KIND, with KEY=VALUE arguments (values
+    read as YAML: 5, true, alice): e.g. `ruling decide patent number=2 verdict=accept --reason
+    "clear rules"`. The module's own help and docs/rulings.md name its kinds and keys."""
+    import yaml
+
+    args: dict[str, object] = {}
+    for item in values:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="VALUES")
+        args[key] = yaml.safe_load(value) if value else ""
+    _queue(game_dir, kind, reason, **args)
+
+
+@ruling.command("list")
+@GAME_OPTION
+def ruling_list(game_dir: Path | None) -> None:
+    """The rulings queued for the next update, numbered (cancel one with `ruling cancel N`)."""
+    queued = _game(game_dir).pending_rulings()
+    if not queued:
+        click.echo("No rulings are queued; the next update applies none.")
+    for n, r in enumerate(queued, 1):
+        click.echo(f"{n}. {jobs.describe_ruling(r)}")
+
+
+@ruling.command("cancel")
+@click.argument("number", type=int)
+@GAME_OPTION
+def ruling_cancel(number: int, game_dir: Path | None) -> None:
+    """Take ruling NUMBER (as `ruling list` shows it) out of the queue before the update applies it."""
+    gone = jobs.cancel_ruling(_game(game_dir), number)
+    click.echo(f"Cancelled ruling {number}: {jobs.describe_ruling(gone)}")
+
+
 @click.group()
 def rules() -> None:
     """Read the ruleset: a rule's history, and which of two rules prevails."""
@@ -269,12 +309,12 @@ def ruling_pu_rule(verdict: str, number: int, note: str, game_dir: Path | None) 
     _queue(game_dir, "pu-rule", note, verdict=verdict, number=number)
 
 
-@ruling.command("atrocity")
-@click.argument("player_name")
-@click.option("--major", is_flag=True,
-              help="A major atrocity (a terrorist for six more weeks), not a minor one (one more).")
-@click.option("--what", required=True, help="The act, as the players will read it.")
+@ruling.command("nonsense")
+@click.argument("number", type=int)
+@click.option("--undo", is_flag=True, help="Take the proposal out of Nonsense again.")
+@click.option("--note", default="", help="Why, for the record.")
 @GAME_OPTION
-def ruling_atrocity(player_name: str, major: bool, what: str, game_dir: Path | None) -> None:
-    """Nomopoly II: PLAYER consented to an atrocity no mechanic saw, and is a terrorist (XXIII.1)."""
-    _queue(game_dir, "atrocity", what, player=player_name, major=major, what=what)
+def ruling_nonsense(number: int, undo: bool, note: str, game_dir: Path | None) -> None:
+    """Nomopoly II: proposal NUMBER made it into the Nonsense section (XXV), worth $25 to its
+    proposer's net worth (XXX.1)."""
+    _queue(game_dir, "nonsense", note, proposal=number, undo=undo or None)

@@ -42,8 +42,7 @@ class RunReport:
 def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None = None,
             echo: Callable[[str], None] = lambda _: None) -> RunReport:
     """Do what is due at ``now`` (default: the clock); see the module docstring."""
-    from admin.fetch import fetch
-    from admin.mail.mailout import mail_out, remind
+    from admin.mail.mailout import mail_out
     from admin.site.build import build
 
     now = now or datetime.now(timezone.utc)
@@ -72,14 +71,32 @@ def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None 
         report.errors.append(f"more than {MAX_CATCH_UP} deadlines have passed: ran {MAX_CATCH_UP} "
                              "updates; run again for the rest (is the clock right?)")
     if report.idle:  # reminders due now; the delivery also retries mail the outbox still holds
-        try:  # mail that came since the last run: a vote sent an hour ago counts
-            fetch(game, at=now, maildir=maildir)
+        try:
+            reminded = remind_after_fetch(game, now, maildir=maildir)
         except NomopolyError as exc:
-            report.errors.append(f"could not take in new mail before the reminders: {exc}")
-        reminded = remind(game, now)
-        if reminded.queued or reminded.sent or reminded.failed:
-            say(f"Reminders ({len(reminded.queued)} new): {reminded.summary()}")
+            report.errors.append(str(exc))
+        else:
+            if reminded.queued or reminded.sent or reminded.failed:
+                say(f"Reminders ({len(reminded.queued)} new): {reminded.summary()}")
     if publish.pending(game):
         done = publish.publish(game)
         (say if done.ok else report.errors.append)(done.summary())
     return report
+
+
+def remind_after_fetch(game: GameDir, now: datetime, *, maildir: Path | None = None):
+    """Take in the mail that came since the last fetch, then send the reminders due at ``now``: a
+    vote sent an hour ago counts, and its player is not reminded. When the mail cannot be taken in,
+    nobody is reminded (the next run, an hour later, tries again) and the error says so."""
+    from admin.errors import TemporaryError
+    from admin.fetch import fetch
+    from admin.mail.mailout import remind
+
+    try:
+        fetch(game, at=now, maildir=maildir)
+    except TemporaryError as exc:
+        raise TemporaryError(f"no reminders sent: the new mail could not be taken in first ({exc}); "
+                             "run it again later") from exc
+    except NomopolyError as exc:
+        raise type(exc)(f"no reminders sent: the new mail could not be taken in first ({exc})") from exc
+    return remind(game, now)

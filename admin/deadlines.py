@@ -3,12 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from admin.engine.schedule import slot_of
+from admin.errors import StateError
 from admin.game import GameDir
 from admin.mechanics import REGISTRY
 from admin.model import GameState
+
+
+def game_zone(game: GameDir) -> tzinfo:
+    """The game's timezone (``[game] timezone``, an IANA name; UTC when unset): its deadlines fall
+    at midnight there, and every time the site, the mail and the CLI show is in it."""
+    name = str(game.settings().section("game").get("timezone") or "UTC")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise StateError(f'{game.settings_path}: [game] timezone = "{name}" is not a timezone; use an '
+                         'IANA name such as "Europe/London" or "America/New_York" (or "UTC")') from None
+
+
+def show_time(game: GameDir, when: datetime) -> str:
+    """``Saturday 2026-11-14 23:59:59 GMT``: a time as the Admin reads it, in the game's timezone."""
+    from admin.mail.texts import format_time
+
+    return format_time(when.astimezone(game_zone(game)))
 
 
 def deadline(game: GameDir, state: GameState) -> datetime | None:
@@ -34,7 +54,9 @@ def upcoming(game: GameDir, state: GameState, count: int) -> list[Deadline]:
     if not start or state.ended:
         return []
     slots = REGISTRY.params(state, "schedule")["slots"]
-    monday = datetime.fromisoformat(str(start)).replace(tzinfo=timezone.utc)
+    # midnight at the start of week 1's Monday in the game's timezone; adding days keeps the wall
+    # clock, so a deadline is 23:59:59 there whatever daylight saving does
+    monday = datetime.fromisoformat(str(start)).replace(tzinfo=game_zone(game))
     out = []
     for update in range(state.update + 1, state.update + 1 + count):
         week, slot = slot_of(slots, update)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from admin.crashpoints import crashpoint
-from admin.deadlines import deadline  # noqa: F401 - part of the jobs' interface
+from admin.deadlines import deadline, show_time, upcoming
 from admin import roster as admin_ops
 from admin.engine.context import UpdateContext
 from admin.engine.dice import SCHEME, Dice, Seeds, player_commitments
@@ -32,6 +32,7 @@ from admin.games import initial_state
 from admin.mechanics import REGISTRY
 from admin.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
+from admin.todo import describe_ruling  # noqa: F401 - part of the jobs' interface
 
 
 # -- init and the admin's immediate actions -----------------------------------------------------
@@ -169,6 +170,29 @@ def queue_ruling(game: GameDir, ruling: Ruling) -> None:
         tx.commit()
 
 
+def cancel_ruling(game: GameDir, number: int) -> dict[str, Any]:
+    """Take the ``number``-th queued ruling (from 1) out of the queue; returns it. The rulings after
+    it are tried again on the game as it will then stand: a cancellation that would leave one of
+    them impossible is refused."""
+    with game.lock():
+        queued = game.pending_rulings()
+        if not 1 <= number <= len(queued):
+            raise StateError(f"there is no queued ruling {number}: "
+                             + (f"the queue holds 1 to {len(queued)} (nomopoly ruling list)" if queued
+                                else "no rulings are queued"))
+        rest = queued[:number - 1] + queued[number:]
+        state = game.load()
+        for i in range(number - 1, len(rest)):
+            problem = check_ruling(state, rest[:i], from_data(Ruling, rest[i], "state/pending.yaml"))
+            if problem:
+                raise StateError(f"ruling {number} not cancelled: the ruling queued after it, "
+                                 f"{describe_ruling(rest[i])}, would then fail ({problem}); cancel that one first")
+        tx = Transaction(game.state_dir)
+        tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": rest}))
+        tx.commit()
+        return queued[number - 1]
+
+
 # -- the update ------------------------------------------------------------------------------
 @dataclass
 class UpdateOutcome:
@@ -180,6 +204,8 @@ class UpdateOutcome:
     committed: bool = False
     #: the update with this cut-off had run already (a re-run after a crash): only its mail was moved
     already_run: bool = False
+    #: later deadlines that had passed too when it ran (their mail waits for their own updates)
+    deadlines_passed: list[datetime] = field(default_factory=list)
 
 
 def open_source(game: GameDir, maildir: Path | None) -> MailSource:
@@ -197,13 +223,24 @@ def open_source(game: GameDir, maildir: Path | None) -> MailSource:
 
 
 def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path | None = None,
-                   dry_run: bool = False, source: MailSource | None = None) -> UpdateOutcome:
+                   dry_run: bool = False, source: MailSource | None = None, early: bool = False,
+                   now: datetime | None = None) -> UpdateOutcome:
+    """Run the next update. With no cut-off (``at``) it takes the mail up to its deadline, and
+    refuses before the deadline unless ``early``: mail sent later that week would be refused as late."""
     with game.lock():
         state = game.load()
+        passed: list[datetime] = []
         if at is None:
-            now = datetime.now(timezone.utc)
+            now = now or datetime.now(timezone.utc)
             due = deadline(game, state)
+            if due is not None and now < due and not early:
+                raise StateError(
+                    f"update {state.update + 1}'s mail closes {show_time(game, due)}, and it is "
+                    f"{show_time(game, now)}: run it then (or let `nomopoly run` do it), or run "
+                    "`nomopoly update --early` to run it now (mail that comes after now waits for the "
+                    "next update)")
             at = min(now, due) if due else now
+            passed = [d.when for d in upcoming(game, state, 8)[1:] if d.when <= now]
         at = at if at.tzinfo else at.replace(tzinfo=timezone.utc)
         source = source or open_source(game, maildir)
         try:
@@ -222,6 +259,7 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
                       "messages": [s.log_record() for s in screened],
                       "rulings": [to_data(r) for r in rulings]}
             outcome, tx = _apply(game, state, inputs, game.next_seeds(), ledger, screened)
+            outcome.deadlines_passed = passed
             if dry_run:
                 return outcome
             crashpoint("update.before-commit")

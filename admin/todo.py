@@ -3,7 +3,7 @@
 One list, from the state and the last update's log: join requests, accepted proposals the Admin
 must carry out, what a module asked the Admin to decide or review (events of the kinds in
 :data:`ASKS`: a rule module's parameters to review after an amendment, doubles that never end, a
-winner to confirm, a dispute), and the rulings queued for the next update (so a typo can be seen
+winner to confirm, a dispute), the rulings the last update could not carry out, and the rulings queued for the next update (so a typo can be seen
 before it is applied). Each item says what to do, with the command."""
 
 from __future__ import annotations
@@ -43,11 +43,19 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
     # an ask with no public text is for the Admin's eyes (a secret rule to judge): its private text
     items += [Todo(e.kind, e.text or (e.private if not e.player else None) or e.kind)
               for e in events if e.kind in ASKS]
-    for r in queued or ():
-        args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items()))
-        items.append(Todo("queued", f"Queued for the next update: ruling {r.get('kind')} {args}".rstrip()
-                          + (f" ({r['note']})" if r.get("note") else "")))
+    items += [Todo("ruling", e.text or "a ruling failed", "fix it and queue it again: nomopoly ruling ...")
+              for e in events if e.kind == "ruling" and not e.ok]
+    for n, r in enumerate(queued or (), 1):
+        items.append(Todo("queued", f"Queued for the next update: ruling {describe_ruling(r)}",
+                          f"nomopoly ruling cancel {n}, if it is a mistake"))
     return items
+
+
+def describe_ruling(r: dict) -> str:
+    """A queued ruling as the command that recorded it reads: ``adjust money=5 player=bob (a refund)``."""
+    args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items())
+                    if k not in ("text", "directives"))
+    return f"{r.get('kind')} {args}".rstrip() + (f" ({r['note']})" if r.get("note") else "")
 
 
 def game_todo(game: GameDir) -> list[Todo]:

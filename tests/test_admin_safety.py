@@ -122,3 +122,80 @@ def test_a_missing_or_misspelt_mail_folder_is_an_error_never_no_mail(tmp_path):
         assert out.returncode == 1 and "there is no mail folder here" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
         assert made.load().update == 0
+
+
+def test_ruling_list_shows_the_queue_and_cancel_takes_one_out(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    root = str(made.root)
+    assert _cli("--game", root, "ruling", "list").stdout == "No rulings are queued; the next update applies none.\n"
+    assert _cli("--game", root, "ruling", "adjust", "bob", "--money", "5", "--reason", "refund").returncode == 0
+    assert _cli("--game", root, "ruling", "pause", "--reason", "holiday").returncode == 0
+    assert _cli("--game", root, "ruling", "list").stdout == (
+        "1. adjust money=5 player=bob (refund)\n2. pause (holiday)\n")
+    missing = _cli("--game", root, "ruling", "cancel", "3")
+    assert missing.returncode == 1 and "there is no queued ruling 3: the queue holds 1 to 2" in missing.stderr
+    out = _cli("--game", root, "ruling", "cancel", "1")
+    assert out.returncode == 0 and out.stdout == "Cancelled ruling 1: adjust money=5 player=bob (refund)\n"
+    assert [r["kind"] for r in made.pending_rulings()] == ["pause"]
+
+
+def test_cancelling_a_ruling_that_a_later_one_needs_is_refused(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    root = str(made.root)
+    assert _cli("--game", root, "ruling", "pause", "--reason", "a").returncode == 0
+    assert _cli("--game", root, "ruling", "unpause", "--reason", "b").returncode == 0  # needs the pause
+    out = _cli("--game", root, "ruling", "cancel", "1")
+    assert out.returncode == 1 and "would then fail (the game is not paused)" in out.stderr, out.stderr
+    assert len(made.pending_rulings()) == 2
+
+
+def test_ruling_decide_queues_any_rule_modules_ruling_by_its_kind(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    root = str(made.root)
+    out = _cli("--game", root, "ruling", "decide", "adjust", "player=bob", "money=7", "--reason", "r")
+    assert out.returncode == 0, out.stderr
+    assert made.pending_rulings()[-1] == {"kind": "adjust", "args": {"player": "bob", "money": 7}, "note": "r"}
+    bad = _cli("--game", root, "ruling", "decide", "zeppelin", "x=1", "--reason", "r")
+    assert bad.returncode == 1 and "unknown ruling 'zeppelin'" in bad.stderr
+
+
+def _start(made, start: str, zone: str = "UTC") -> None:
+    text = made.settings_path.read_text()
+    import re
+
+    text = re.sub(r'start = "[^"]*"', f'start = "{start}"', text)
+    made.settings_path.write_text(re.sub(r'timezone = "[^"]*"', f'timezone = "{zone}"', text))
+
+
+def test_an_update_before_its_deadline_asks_for_early_and_says_when(tmp_path):
+    """Item 6: a plain `update` before the deadline ran at once, without a word."""
+    from datetime import date, timedelta
+
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    monday = date.today() + timedelta(days=7 - date.today().weekday())  # next week's Monday
+    _start(made, monday.isoformat(), "Europe/Berlin")
+    refused = _cli("--game", str(made.root), "update", "--no-site", "--no-mail")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    from datetime import datetime, time
+    from zoneinfo import ZoneInfo
+
+    due = datetime.combine(monday + timedelta(days=2), time(23, 59, 59), ZoneInfo("Europe/Berlin"))
+    assert f"update 1's mail closes {due:%A %Y-%m-%d %H:%M:%S} {due.tzname()}" in refused.stderr, refused.stderr
+    assert "nomopoly update --early" in refused.stderr and made.load().update == 0
+    early = _cli("--game", str(made.root), "update", "--early", "--no-site", "--no-mail")
+    assert early.returncode == 0, early.stderr
+    assert made.load().update == 1
+
+
+def test_an_update_long_after_its_deadline_takes_that_deadlines_mail_and_says_more_have_passed(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    _start(made, "2026-01-05", "Europe/Berlin")  # a Monday long ago: many deadlines have passed
+    out = _cli("--game", str(made.root), "update", "--no-site", "--no-mail")
+    assert out.returncode == 0, out.stderr
+    # the first deadline, Wednesday 7 January at 23:59:59 in Berlin, is 22:59:59 UTC
+    assert "with mail up to 2026-01-07T23:59:59+01:00" in out.stdout, out.stdout
+    assert "more deadline(s) have passed since (the next: Saturday 2026-01-10 23:59:59 CET)" in out.stdout

@@ -391,3 +391,18 @@ def test_an_encoded_word_hiding_angle_brackets_cannot_borrow_a_players_address()
     for name in (b"=?utf-8?q?Alice_<alice@example.org>?=", b"=?utf-8?q?Alice_=3Calice@example.org=3E?="):
         mail = read_message(b"From: " + name + b" <mallory@evil.example>\r\nSubject: x\r\n\r\nBUY\r\n")
         assert mail.sender == "mallory@evil.example"
+
+
+def test_a_token_given_is_checked_even_where_none_is_required(game):
+    """Issue 20, item 7: with require_token = false a wrong TOKEN line was answered "your token was
+    checked" and the email acted. A token given is checked all the same: a wrong one is refused."""
+    set_auth(game, "require_token = false")
+    jobs.set_token(game, "alice", SECRET)
+    wrong = send(game, "alice@example.org", f"TOKEN {WRONG}\n{PROPOSE}")
+    none_issued = send(game, "bob@example.org", f"TOKEN {SECRET}\nSTATUS", when="2026-11-03T11:00")
+    send(game, "carol@example.org", "STATUS", when="2026-11-03T11:30")  # no token: fine, none required
+    statuses = [(s.status, s.player) for s in update(game).screened]
+    assert statuses == [("rejected", "alice"), ("rejected", "bob"), ("applied", "carol")]
+    assert_rejected_and_never_acted_on(game, wrong, "the TOKEN line does not match your secret")
+    assert_rejected_and_never_acted_on(game, none_issued, "bob has no token in this game")
+    assert proposals(game) == []

@@ -82,9 +82,9 @@ def test_valid_lines_become_typed_commands(text: str, expected: Command) -> None
 
 
 def test_unknown_words_are_quoted_and_the_valid_commands_listed() -> None:
-    message = error("Hi Admin,")
-    assert message.startswith(f'"Hi Admin," is not a command. Valid commands: {BUILT_IN}')
-    assert message == f'"Hi Admin," is not a command. Valid commands: {valid_commands()}.'
+    message = error("HI Admin,")  # a first word in capitals: meant as a command
+    assert message.startswith(f'"HI Admin," is not a command. Valid commands: {BUILT_IN}')
+    assert message == f'"HI Admin," is not a command. Valid commands: {valid_commands()}.'
 
 
 def test_valid_commands_lists_usages_in_registration_order() -> None:
@@ -127,11 +127,11 @@ def test_known_keywords_with_bad_arguments_get_a_specific_error(text: str, messa
 
 
 def test_errors_quote_the_line_and_cap_the_quote_at_80_characters() -> None:
-    long = "Hello " + "a" * 200
+    long = "HELLO " + "a" * 200
     message = error(long)
     quoted = message.split('"')[1]
     assert len(quoted) == 80 and quoted.endswith("…")
-    assert quoted.startswith("Hello aaa")
+    assert quoted.startswith("HELLO aaa")
 
 
 def test_quote_leaves_short_text_alone_and_collapses_whitespace() -> None:
@@ -256,3 +256,23 @@ def test_a_module_can_register_a_block_command() -> None:
         assert "NOTE" not in valid_commands()
     finally:
         unregister("NOTE")
+
+
+@pytest.mark.parametrize("text", ["Hi all,", "Hello there", "Thanks for your help!", "Cheers,",
+                                  "Bob", "Best wishes from sunny Leeds", "Sent from my phone"])
+def test_chatter_is_ignored_briefly_not_answered_with_every_command(text):
+    """Issue 20, item 11: a greeting or a sign-off got NOT UNDERSTOOD and the whole list of commands."""
+    from admin.mail.grammar import CHATTER
+
+    assert error(text) == CHATTER
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("I'd like to buy 7 please", "Valid commands:"),   # a keyword before a number
+    ("Please STATUS", "Valid commands:"),              # a keyword in capitals
+    ("VOET 1 YES", "Did you mean VOTE?"),              # a typo of a keyword
+    ("PROPOSAL Free parking", "Valid commands:"),
+])
+def test_a_line_that_looks_like_a_command_gets_the_valid_forms(text, hint):
+    message = error(text)
+    assert hint in message and "not a command" in message

@@ -126,8 +126,9 @@ def test_a_receipt_answers_every_line_and_threads_under_the_players_email(
     body = msg.get_content()
     assert "lines 1-3: PROPOSE Free parking\n    DONE: alice made proposal 1: Free parking" in body
     assert "line 4: VOTE 9 YES\n    NOT DONE: alice: \"VOTE 9 YES\" was not done: there is no proposal 9" in body
-    assert 'line 5: Hello there\n    NOT UNDERSTOOD: "Hello there" is not a command. Valid commands:' in body
-    assert "In all: 1 done, 1 not done, 1 not understood." in body
+    assert "Hello there\n    NOT UNDERSTOOD" not in body  # chatter: said once, briefly (issue 20, item 11)
+    assert "  Ignored, as not commands: line 5 (Hello there)\n" in body
+    assert "In all: 1 done, 1 not done, 1 ignored." in body
 
 
 @pytest.mark.smtp
@@ -346,6 +347,24 @@ def test_remind_reminds_each_player_who_has_not_voted_once_per_deadline(game_dir
     assert remind(game_dir, datetime.fromisoformat("2026-11-08T00:30:00+00:00")).queued == ()
 
 
+def test_the_remind_command_takes_in_new_mail_first_so_a_vote_already_sent_counts(game_dir: GameDir) -> None:
+    """Issue 20, item 10: `nomopoly remind` did not fetch: a player who voted an hour ago was told
+    they had not."""
+    import subprocess
+    import sys
+
+    configure(game_dir, remind_hours=24)
+    first_update(game_dir)
+    deliver(inbox(game_dir), "bob@example.org", "VOTE 1 NO", "2026-11-07T07:00")  # not fetched yet
+    out = subprocess.run([sys.executable, "-m", "admin", "--game", str(game_dir.root), "remind",
+                          "--at", "2026-11-07T08:00:00+00:00"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    due = "2026-11-07T23:59:59+00:00"
+    sent = {str(m["Message-ID"]) for m in iter_messages(outbox_of(game_dir).sent_dir)}
+    reminded = {p for p in ("alice", "bob", "carol") if mid(f"remind/{due}/{p}") in sent}
+    assert reminded == {"alice", "carol"}  # bob's vote was taken in before the reminders
+
+
 def test_remind_asks_for_proposals_only_when_the_settings_want_them(game_dir: GameDir) -> None:
     configure(game_dir, remind_proposals=False)
     wednesday = datetime.fromisoformat("2026-11-04T12:00:00+00:00")
@@ -375,6 +394,36 @@ def test_ack_answers_each_fetched_email_with_what_was_understood(game_dir: GameD
     assert msg["In-Reply-To"] == "<a1@alice.example>" and msg["Auto-Submitted"] == "auto-replied"
     body = msg.get_content()
     assert "lines 1-3: PROPOSE Free parking\n    UNDERSTOOD: it will be carried out" in body
-    assert "line 5: Hello there\n    NOT UNDERSTOOD:" in body
+    assert "Ignored, as not commands: line 5 (Hello there)" in body
     assert "mail closes Wednesday 2026-11-04 23:59:59 UTC" in body
     assert ack(game_dir, screened).queued == ()
+
+
+def test_the_admin_report_says_rulings_in_words_and_puts_failures_and_reviews_first(game_dir: GameDir) -> None:
+    """Issue 20, item 9: the report listed rulings as raw Python dicts, and said nothing needed
+    attention while the results asked the Admin to review a module's parameters."""
+    from admin.engine.events import Ruling
+    from admin.store import dump_json, dump_yaml, load_json
+
+    configure(game_dir)
+    jobs.queue_ruling(game_dir, Ruling("adjust", {"player": "bob", "money": 5}, "a refund"))
+    # a ruling that cannot be carried out (a hand-edited queue: `ruling` itself refuses a typo)
+    queue = game_dir.pending_rulings() + [{"kind": "adjust", "args": {"player": "zed", "money": 5}, "note": "x"}]
+    (game_dir.state_dir / "pending.yaml").write_text(dump_yaml({"rulings": queue}))
+    jobs.run_update_job(game_dir, at=WED)
+    path = game_dir.update_logs()[1]
+    log = load_json(path)
+    log["events"].append({"kind": "review", "text": "Review the ownership module's parameters after "
+                          "proposal 3 amended VI.9.", "player": None, "private": None, "rule": None,
+                          "ok": True, "ref": None, "data": {}})
+    path.write_text(dump_json(log))
+    mail_out(game_dir, 1)
+    (admin,) = [m for m in iter_messages(outbox_of(game_dir).sent_dir) if m["To"] == ADMIN]
+    text = admin.get_content()
+    todo = text[text.index("To do now"):text.index("\n\n", text.index("To do now"))]
+    assert "Review the ownership module's parameters after proposal 3 amended VI.9." in todo
+    assert "The Admin's ruling adjust could not be carried out" in todo
+    applied = text[text.index("Your rulings applied"):]
+    assert "{" not in applied and "'player'" not in applied  # words, not a Python dict
+    assert applied.split("\n")[1] == "  - The Admin adjusted bob: +$5 (a refund)."
+    assert "Your rulings that could not be carried out\n  - The Admin's ruling adjust could not be carried out" in text

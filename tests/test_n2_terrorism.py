@@ -40,11 +40,10 @@ def test_a_terrorist_gets_no_pass_bonus_and_no_new_square_chance():
     assert "bob received $1000 for passing the end of the board." in texts(r.events)
 
 
-def test_a_terrorist_counts_minus_2500_in_net_worth_and_is_shown():
-    s = game(enable=("terrorism",))
+def test_a_terrorist_is_shown_with_the_last_week_and_counts_minus_2500_with_the_net_worth_section():
+    s = game(enable=("terrorism", "net-worth"))
     grant_weeks(s, "carol", "terrorist", 3)
-    assert REGISTRY.net_worth(s, s.players["carol"]) == 10000 - 2500
-    assert REGISTRY.net_worth(s, s.players["bob"]) == 10000
+    assert REGISTRY.net_worth(s, s.players["carol"]) - REGISTRY.net_worth(s, s.players["bob"]) == -2500
     facts = {f.key: f.value for f in TerrorismModule().player_facts(s, s.players["carol"])}
     assert facts == {"terrorist_until": 3}
     [panel] = TerrorismModule().panels(s)
@@ -92,7 +91,8 @@ def test_the_admin_rules_an_atrocity_from_the_command_line(tmp_path):
     subprocess.run([sys.executable, "-m", "admin", "init", str(tmp_path / "g"), "--game", "nomopoly2-full"], check=True,
                    capture_output=True)
     cli("player", "add", "alice", "alice@example.org")
-    cli("ruling", "atrocity", "alice", "--major", "--what", "poisoning the well on square 4")
+    cli("ruling", "decide", "atrocity", "player=alice", "major=true", "what=poisoning the well on square 4",
+        "--reason", "seen by the Admin")
     cli("update", "--at", "2026-11-04T23:59:59+00:00")
     [alice] = json.loads(cli("status", "--json"))["players"]
     assert alice["terrorist_until"] == 7 and alice["conditions"] == "terrorist"

@@ -145,4 +145,5 @@ def test_todo_lists_what_waits_for_the_admin_and_says_so_when_nothing_does(game_
     jobs.queue_ruling(game_dir, Ruling("adjust", {"player": "bob", "money": 50}, "a refund"))
     assert _todo(game_dir).splitlines() == [
         "- dora <dora@example.org> asked to join (update 1) → nomopoly player add dora dora@example.org",
-        "- Queued for the next update: ruling adjust money=50 player=bob (a refund)"]
+        "- Queued for the next update: ruling adjust money=50 player=bob (a refund) → nomopoly ruling cancel 1, "
+        "if it is a mistake"]

@@ -191,9 +191,16 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
-    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool:
+    def stops_on(self, ctx: UpdateContext, player: Player, number: int) -> bool:
+        """True if the player's move ends on square ``number``, which it would otherwise pass over
+        (glue); the module does what stopping there does to it. The player then lands there."""
+        return False
+
+    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         """Carry out the player's move of ``steps`` if it is this module's to make (a player off the
-        board, on a track of its own); True if it made it."""
+        board, on a track of its own); True if it made it, or, for a move along a path of its own
+        that went past its end (a helicopter flying along the columns back to square 1), how many
+        times it did (an int of 1 or more: the move's pass bonuses); False if it did not."""
         return False
 
     def redirect_landing(self, ctx: UpdateContext, player: Player, square: Square) -> int | None:

@@ -18,12 +18,13 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
     Nomopoly pays for passing square 1 either way); going back never adds squares."""
     modules = ctx.registry.enabled(ctx.state)
     for module in modules:  # off the board (the first Nomopoly's Parallel Universe): its own track
-        if module.move_instead(ctx, player, steps):
-            return 0
+        made = module.move_instead(ctx, player, steps)
+        if made:  # True, or how many times its own path went past the end (a helicopter's columns)
+            return 0 if made is True else int(made)
     wraps = 0
     here = player.square
     path = []
-    for _ in range(steps):
+    for i in range(steps):
         nxt = predecessor(ctx.state, here) if backwards else successor(ctx.state, here)
         if backwards and nxt == lowest(ctx.state):  # onto square 1, to land or go past it
             wraps += 1
@@ -37,10 +38,12 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
                 module.on_pass_over(ctx, player, path[-1])
         path.append(nxt)
         here = nxt
+        if i < steps - 1 and any(module.stops_on(ctx, player, nxt) for module in modules):
+            break  # stopped on the way (glue): the move ends, and lands, here
     start = player.square
     player.square = here
     verb = "moved back" if backwards else "moved"
-    ctx.emit("move", f"{player.name} {verb} {steps} from square {start} to square {here}"
+    ctx.emit("move", f"{player.name} {verb} {len(path)} from square {start} to square {here}"
                      + (", passing the end of the board" if wraps and not backwards
                         else ", passing square 1" if wraps else "") + ".",
              player=player.name, rule="VI.7", data={"from": start, "to": here, "path": path})

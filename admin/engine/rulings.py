@@ -31,7 +31,7 @@ def _adjust(ctx: UpdateContext, r: Ruling) -> str:
     money = int(r.args.get("money", 0))
     if money:
         ctx.transfer(BANK, player.name, money, rule="II.3", reason=reason)
-        parts.append(f"${money:+d}")
+        parts.append(f"{'+' if money > 0 else '-'}{ctx.state.money(abs(money))}")
     for key, value in r.args.items():
         if key in ("player", "money") or not int(value):
             continue

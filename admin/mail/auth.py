@@ -82,10 +82,15 @@ def find_player(emails: dict[str, str], sender: str, settings: AuthSettings,
     return book.get(normalise(sender, settings.plus_addressing))
 
 
-def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str]) -> str | None:
-    """None if a given token matches the player's, else the reason."""
+def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str],
+                required: bool = True) -> str | None:
+    """None if a given token matches the player's, else the reason. A token given where none is
+    required is checked all the same: a wrong one is refused, never "checked"."""
     stored = token_hashes.get(name)
     if stored is None:
+        if not required:
+            return (f"the TOKEN line does not match: {name} has no token in this game; nothing in this "
+                    "email was done (leave the TOKEN line out, or ask the Admin for a token)")
         return f"this game requires a TOKEN line, and {name} has none yet: ask the Admin for one"
     if not tokens:
         return "this game requires your secret on a line TOKEN <secret>; none was found"

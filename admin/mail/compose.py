@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from admin.engine.events import Event
 from admin.errors import MailError
+from admin.mail.grammar import CHATTER
 from admin.mail.limits import RECEIPT_BUDGET
 
 AUTO_SUBMITTED_RECEIPT = "auto-replied"
@@ -342,7 +343,7 @@ class LoggedMessage:
         return any(line.command is not None for line in self.lines)
 
 
-Verdict = Literal["done", "not done", "not understood", "understood", "no result", "secret"]
+Verdict = Literal["done", "not done", "not understood", "understood", "no result", "secret", "ignored"]
 
 
 @dataclass(frozen=True)
@@ -389,7 +390,9 @@ def _with_note(result: LineResult, note: str | None) -> LineResult:
 def _judged(message: LoggedMessage, by_ref: EventsByRef | None) -> list[LineResult]:
     out = []
     for line in message.lines:
-        if line.error is not None or line.command is None:
+        if line.error == CHATTER:
+            out.append(LineResult(line.first, line.last, line.text, "ignored", ()))
+        elif line.error is not None or line.command is None:
             out.append(LineResult(line.first, line.last, line.text, "not understood",
                                   (line.error or "not a command",)))
         elif line.command.get("cmd") == "token":

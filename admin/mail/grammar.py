@@ -173,8 +173,23 @@ class Grammar:
         if starts:  # the first word of a two-word command (BUILD -> BUILD RAILROAD ON <square>)
             return f"{quote(shown)} is not a command. Did you mean {' or '.join(starts)}?"
         near = self.suggest(key)
+        if near is None and not self._mentions_a_keyword(shown):
+            return CHATTER  # a greeting, a sign-off, a name: said once, briefly, in the receipt
         hint = f" Did you mean {near}?" if near else ""
         return f"{quote(shown)} is not a command.{hint} Valid commands: {self.valid_commands()}."
+
+    def _mentions_a_keyword(self, text: str) -> bool:
+        """Whether a line that is not a command still looks like one meant as a command: it names a
+        command's keyword in capitals ("Please STATUS"), or before a number ("I'd like to buy 7"),
+        where "thanks for your help" is chatter."""
+        keywords = {k.split()[0] for k in (*self.line, *self.block)}
+        words = [w.strip(_PUNCT + ",;:\"'()") for w in text.split()]
+        if len(words[0]) > 1 and words[0].isupper():  # "ROLL", "PROPOSAL Free parking"
+            return True
+        for i, word in enumerate(words[1:], 1):
+            if word.upper() in keywords and (word.isupper() or any(c.isdigit() for w in words[i:] for c in w)):
+                return True
+        return False
 
 
 #: the grammar a text is read with when no game is given: the default game's as it starts
@@ -276,6 +291,10 @@ def _too_long(line: BodyLine, last: int, long: BodyLine, shown: str | None = Non
     return _error(line, last, shown or text[:60] + "…",
                   f"A line{where} of {len(text):,} characters is longer than the limit of "
                   f"{MAX_LINE_CHARS:,}: break it into shorter lines.")
+
+
+#: the verdict of a line that is no command and does not look like one (a greeting, a sign-off)
+CHATTER = "not a command: ignored"
 
 
 def _error(line: BodyLine, last: int, shown: str, message: str) -> LineVerdict:

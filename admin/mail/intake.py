@@ -430,9 +430,9 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
         return Screened(entry, mail, None, "rejected",
                         f"{mail.sender or 'the sender'} is not a registered player's address; "
                         "to join, send JOIN <name> and the Admin will decide")
-    if auth.require_token:
-        tokens = [v.command.secret for v in commands if isinstance(v.command, Token)]
-        problem = check_token(player, tokens, state.private.token_hashes)
+    tokens = [v.command.secret for v in commands if isinstance(v.command, Token)]
+    if auth.require_token or tokens:  # a token given is checked, required or not: a wrong one is refused
+        problem = check_token(player, tokens, state.private.token_hashes, required=auth.require_token)
         if problem:
             return Screened(entry, mail, player, "rejected", problem, verdicts)
     if auth.require_dkim:

@@ -236,8 +236,9 @@ def _results(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
 # -- the admin's report --------------------------------------------------------------------------
 def _report_text(ms: MailSettings, todo: tuple[str, ...], log: UpdateLog, notes: list[str], queued: int,
                  waiting: int) -> str:
-    rulings = tuple(f"{r.get('kind')} {r.get('args') or ''} {r.get('note') or ''}".strip()
-                    for r in log.rulings)
+    said = [e for e in log.events if e.kind == "ruling" and e.text]  # in words, as the update said it
+    rulings = tuple(e.text for e in said if e.ok)  # type: ignore[misc]
+    failed = tuple(e.text for e in said if not e.ok)  # type: ignore[misc]
     view = texts.ReportView(
         update=log.update, week=log.week, slot=log.slot, cutoff=log.cutoff, events=len(log.events),
         acted=tuple(m.player or m.sender for m in log.messages if m.status == "applied"),
@@ -245,7 +246,7 @@ def _report_text(ms: MailSettings, todo: tuple[str, ...], log: UpdateLog, notes:
                       if m.status in ("rejected", "ignored")),
         not_answered=tuple(notes),
         todo=todo,
-        rulings=rulings, queued=queued, waiting=waiting)
+        rulings=rulings, failed_rulings=failed, queued=queued, waiting=waiting)
     return texts.report_text(view, **ms.text_args())
 
 

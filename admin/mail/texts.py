@@ -27,9 +27,11 @@ def footer(title: str, site_url: str) -> str:
 
 
 def format_time(when: datetime) -> str:
-    """``Saturday 2026-11-14 23:59:59 UTC``."""
-    when = when.astimezone(timezone.utc)
-    return when.strftime("%A %Y-%m-%d %H:%M:%S UTC")
+    """``Saturday 2026-11-14 23:59:59 UTC``: in the time's own zone (a deadline is in the game's
+    timezone, ``[game] timezone``), UTC for a time without one."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.strftime("%A %Y-%m-%d %H:%M:%S ") + (when.tzname() or "UTC")
 
 
 def _where(line: LineResult) -> str:
@@ -41,10 +43,15 @@ def _where(line: LineResult) -> str:
 def _lines_block(results: list[LineResult]) -> list[str]:
     out = []
     for r in results:
+        if r.verdict == "ignored":
+            continue
         out.append(f"  {_where(r)}: {r.text}")
         for i, detail in enumerate(r.details or ("",)):
             label = r.verdict.upper() + ": " if i == 0 else " " * (len(r.verdict) + 2)
             out.append(f"    {label}{detail}".rstrip())
+    chatter = [r for r in results if r.verdict == "ignored"]
+    if chatter:  # greetings, sign-offs, a name: once, briefly
+        out.append("  Ignored, as not commands: " + "; ".join(f"{_where(r)} ({r.text})" for r in chatter))
     return out
 
 
@@ -53,7 +60,7 @@ def _problems_block(message: LoggedMessage) -> list[str]:
 
 
 def _count(results: list[LineResult]) -> str:
-    order: list[Verdict] = ["done", "understood", "not done", "no result", "not understood"]
+    order: list[Verdict] = ["done", "understood", "not done", "no result", "not understood", "ignored"]
     counts = [f"{sum(r.verdict == v for r in results)} {v}" for v in order
               if any(r.verdict == v for r in results)]
     return ", ".join(counts) or "no lines"
@@ -190,7 +197,9 @@ class ReportView:
     #: what waits for the Admin now (admin/todo.py): join requests, proposals to carry out, what
     #: a module asked, rulings queued
     todo: tuple[str, ...]
+    #: the rulings this update carried out, and those it could not, each as the update said it
     rulings: tuple[str, ...]
+    failed_rulings: tuple[str, ...]
     queued: int
     waiting: int
 
@@ -212,5 +221,6 @@ def report_text(v: ReportView, *, title: str, site_url: str) -> str:
         *section("Mail not acted on (never answered to the sender)", v.refused),
         *section("Not answered, or not sent", v.not_answered),
         *section("Your rulings applied", v.rulings),
+        *section("Your rulings that could not be carried out", v.failed_rulings),
     ]
     return "\n".join(parts) + footer(title, site_url)

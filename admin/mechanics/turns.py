@@ -117,8 +117,7 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
         for m in modules:
             m.on_turn_start(ctx, player, turn)
         spec = next((d for m in modules if (d := m.dice_for(ctx.state, player))), None)
-        count, sides = parse_dice(spec or params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
-        faces = [ctx.dice.roll(f"turn/{player.name}/{turn}/d{i}", sides) for i in range(count)]
+        faces = roll_turn_dice(ctx, player, turn, spec or params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
         for m in modules:  # what the roll does before the move (a fall, a stall, a sled blowing up)
             faces = m.check_roll(ctx, player, turn, faces) or faces
         doubles = any(faces.count(f) == 2 for f in set(faces))  # exactly two dice the same (VII.2)
@@ -137,6 +136,14 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
             m.on_doubles(ctx, player, turn)
     ctx.emit("loop-guard", f"{player.name} rolled doubles {limit} times in a row; the turn stops "
                            "here and the Admin should rule on it (X.1).", player=player.name, rule="X.1")
+
+
+def roll_turn_dice(ctx: UpdateContext, player: Player, turn: int, spec: str, tag: str = "d") -> list[int]:
+    """The dice ``spec`` (``"2d6"``) rolled for ``player``'s ``turn``, labelled
+    ``turn/<player>/<turn>/<tag><i>``; a move made again on other dice (a rocket sled that blew up,
+    a car out of fuel: on foot) uses its own ``tag``."""
+    count, sides = parse_dice(spec)
+    return [ctx.dice.roll(f"turn/{player.name}/{turn}/{tag}{i}", sides) for i in range(count)]
 
 
 def transport_of(state, name: str) -> str:

@@ -75,9 +75,10 @@ def make_env(game: GameDir) -> jinja2.Environment:
 
 
 def when(value: Any) -> str:
-    """An ISO 8601 time for people: ``Sat 14 Nov 2026, 23:59 UTC`` (as given if it is not one)."""
+    """An ISO 8601 time (or a datetime: a deadline in the game's timezone keeps its zone's name)
+    for people: ``Sat 14 Nov 2026, 23:59 UTC`` (as given if it is not one)."""
     try:
-        moment = datetime.fromisoformat(str(value))
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     except ValueError:
         return str(value)
     return moment.strftime("%a %-d %b %Y, %H:%M") + (f" {moment.tzname()}" if moment.tzinfo else "")
@@ -122,13 +123,13 @@ def _deadline(game: GameDir, state: GameState) -> tuple[str, str] | None:
     due = deadline(game, state)
     if due is None:
         return None
-    return due.isoformat(), when(due.isoformat())
+    return due.isoformat(), when(due)
 
 
 def _upcoming(game: GameDir, state: GameState) -> list[tuple[int, int, str, str, str]]:
     from admin.deadlines import upcoming
 
-    return [(d.update, d.week, d.slot, d.when.isoformat(), when(d.when.isoformat()))
+    return [(d.update, d.week, d.slot, d.when.isoformat(), when(d.when))
             for d in upcoming(game, state, UPCOMING)]
 
 

@@ -17,7 +17,7 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly1.coownership import co_owners
 from admin.mechanics.ownership import owner_of
-from admin.mechanics.turns import TurnsModule, parse_dice, transport_of
+from admin.mechanics.turns import TurnsModule, parse_dice, roll_turn_dice, transport_of
 from admin.model import Player
 
 METHODS = {"foot": 0, "clogs": 100, "roller skates": 500, "car": 2000, "rocket sled": 3000}
@@ -123,8 +123,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
                 TurnsModule.of(ctx.state).transport[player.name] = "foot"
                 ctx.emit("vehicle", f"{player.name}'s monkey went insane and blew up the rocket sled (a {risk}% "
                                     "chance): the move is made on foot.", player=player.name, rule="XXIV.1")
-                count, sides = parse_dice(ctx.params("turns")["dice"].get("foot", "2d6"))
-                return [ctx.dice.roll(f"turn/{player.name}/{turn}/foot{i}", sides) for i in range(count)]
+                return roll_turn_dice(ctx, player, turn, ctx.params("turns")["dice"].get("foot", "2d6"), "foot")
         return None
 
     def on_turns(self, ctx) -> None:

@@ -2,9 +2,17 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from admin.mechanics.nomopoly2 import transport_commands  # noqa: F401  (registers the command types)
+from admin.mechanics.nomopoly2.bank import BankModule
+from admin.mechanics.nomopoly2.bingo import BingoModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
+from admin.mechanics.nomopoly2.credit import CreditModule
 from admin.mechanics.nomopoly2.governor import GovernorModule
+from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
 from admin.mechanics.nomopoly2.missiles import MissilesModule
+from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.terrorism import TerrorismModule
+from admin.mechanics.nomopoly2.transport import TransportModule
 
-MODULES = [ConditionsModule, TerrorismModule, MissilesModule, GovernorModule]
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule,
+           TerrorismModule, MissilesModule, GovernorModule]

@@ -324,7 +324,7 @@ def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
         raise IllegalAction("there are no buildings in this game (XXII is not in force)")
     from admin.mechanics.nomopoly2 import buildings
 
-    cost = int(buildings.price(ctx.params("buildings"), cmd.building))  # XXII.4's price
+    cost = shared.building_price(ctx.state, cmd.building)  # XXII.4's price
     article = "an" if cmd.building[0] in "aeiou" else "a"
     label = f"{article} {shared.building_label(cmd.building)} on square {cmd.square}"
     _afford(ctx, cost, label)

@@ -102,6 +102,35 @@ def destroy_building(state: GameState, number: int, name: str) -> bool:
     return True
 
 
+#: XXII.4's purchase price of each building (VI.16 counts them in a square's net worth). The
+#: buildings module owns the prices: when it is enabled and provides ``building_price(state,
+#: name) -> int`` (a parameter the Admin may change), that is read instead of this table.
+BUILDING_PRICES = {"springboard": 100, "house": 300, "hospital": 250, "mall": 500, "store": 600,
+                   "corporate-headquarters": 1000, "missile-silo": 250, "anti-missile-battery": 100,
+                   "legislative-building": 500, "gas-station": 100, "factory": 500, "atm": 50,
+                   "casino": 500}
+
+
+def building_price(state: GameState, name: str) -> int:
+    """What building ``name`` costs to build (XXII.4)."""
+    if state.enabled("buildings"):
+        from admin.mechanics.nomopoly2 import buildings as owner  # the section's own prices
+
+        price = getattr(owner, "building_price", None)
+        if price is not None:
+            return int(price(state, name))
+    return BUILDING_PRICES.get(name, 0)
+
+
+def square_net_worth(state: GameState, number: int) -> int:
+    """A square's net worth (VI.16): its purchase price plus the purchase prices of the buildings
+    on it (the Bank's mortgages, XXVII.1, and the credit card's seizures, XXVIII.5, use it)."""
+    from admin.mechanics.ownership import OwnershipModule
+
+    price = int({**OwnershipModule.defaults, **state.params("ownership")}["price_per_number"])
+    return number * price + sum(building_price(state, b) for b in buildings_on(state, number))
+
+
 # -- XXIX Methods of Transportation (module "transport") -----------------------------------
 #: the methods of XXIX.3 (lower case, hyphens for spaces); "foot" is everyone's default
 METHODS = ("foot", "clogs", "pogo-stick", "krazy-carpet", "helicopter", "car", "springy-shoes")
@@ -113,6 +142,43 @@ def transport_of(state: GameState, player: str) -> str:
     if ts is None:
         return "foot"
     return str(getattr(ts, "methods", {}).get(player, "foot"))
+
+
+# What a method of transportation protects from or exposes to (XXIX.3); the sections with glue,
+# time bombs, anthrax and bingo cards ask these (all False while the transport module is off).
+def immune_to_glue(state: GameState, player: str) -> bool:
+    """Clogs walk through glue (XXIX.3): the glue neither stops nor harms their wearer."""
+    return transport_of(state, player) == "clogs"
+
+
+def falls_in_glue(state: GameState, player: str) -> bool:
+    """A pogo stick caught by glue falls and smashes its rider's face (XXIX.3): the glue's owner
+    stops the player there as usual and gives them the "passed-out" condition (XIX.3's effect)."""
+    return transport_of(state, player) == "pogo-stick"
+
+
+def immune_to_time_bombs(state: GameState, player: str) -> bool:
+    """A Krazy Carpet floats over time bombs (XXIX.3): landing on one does nothing to its rider."""
+    return transport_of(state, player) == "krazy-carpet"
+
+
+def immune_to_anthrax(state: GameState, player: str) -> bool:
+    """Anthrax may not be used against a player on a Helicopter (XXIX.3)."""
+    return transport_of(state, player) == "helicopter"
+
+
+def marks_bingo(state: GameState, player: str) -> bool:
+    """Whether landing after a turn marks the player's Bingo Cards (XXXI.2): never on Springy Shoes
+    (XXIX.3), whose turn is a jump to a random square."""
+    return transport_of(state, player) != "springy-shoes"
+
+
+def fuel_price(state: GameState, number: int) -> int | None:
+    """The price per 100 fuel the owner set at the commercial Gas Station on square ``number``
+    (XXII.4), or None when they set none (the buildings module keeps it; read by transport)."""
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    price = bs.fuel_price.get(number) if bs is not None else None
+    return int(price) if price is not None else None
 
 
 # -- XXXV The Governor (module "governor") -------------------------------------------------
@@ -167,6 +233,13 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
 
 
+# -- XXVII The Bank of Nomopoly (module "bank"): mortgaged squares ------------------------
+def is_mortgaged(state: GameState, number: int) -> bool:
+    """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
+    bs = state.mods.get("bank") if state.enabled("bank") else None
+    return bs is not None and number in getattr(bs, "mortgages", {})
+
+
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
 def may_commit_atrocity(state: GameState, player: str) -> str | None:
     """Why ``player`` may not commit an atrocity (XXXV.3: not the Governor), or None."""
@@ -213,3 +286,6 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
 #   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
 #       (the Government builds, XXI.6; the Governor builds from the Admin Bank Account, XXXV.3)
+#   admin.mechanics.nomopoly2.buildings.building_price(state, name: str) -> int   (optional)
+#       (a building's price as the buildings module's parameters say; without it, BUILDING_PRICES:
+#        read by square_net_worth for mortgages, XXVII.1, and card seizures, XXVIII.5)

@@ -5,9 +5,9 @@ Biological Missile, anthrax), this week and the next six for a major one (an ICB
 The acts themselves are other sections' (they call :func:`shared.commit_atrocity`, which keeps
 the condition in the conditions module); this module holds the lengths (``minor_weeks``,
 ``major_weeks``), withholds what a terrorist may not have (the $1000 for going round the board,
-VI.11, and the chance of a new square, VI.17), counts -$2500 in a terrorist's net worth (XXX.1),
-shows who is a terrorist, and gives the Admin a ruling for an atrocity no mechanic saw
-(``nomopoly ruling atrocity NAME [--major]``). The lottery and trading sections refuse a
+VI.11, and the chance of a new square, VI.17), shows who is a terrorist, and gives the Admin a
+ruling for an atrocity no mechanic saw (``nomopoly ruling decide atrocity player=NAME
+[major=true] what="..." --reason ...``); the net-worth section counts a terrorist's -$2500. The lottery and trading sections refuse a
 terrorist's tickets and trades with :func:`is_terrorist`."""
 
 from __future__ import annotations
@@ -34,8 +34,7 @@ class TerrorismModule(Mechanic[None, None]):
     name = "terrorism"
     rules = ("XXIII.1", "XXIII.2")
     defaults = {"minor_weeks": 1,          # a minor atrocity: this week and the next one (XXIII.1)
-                "major_weeks": 6,          # a major atrocity: this week and the next six (XXIII.1)
-                "terrorist_worth": -2500}  # what being a terrorist adds to net worth (XXX.1)
+                "major_weeks": 6}          # a major atrocity: this week and the next six (XXIII.1)
     minimums = {"minor_weeks": 0, "major_weeks": 0}
     summary = ("Consenting to an atrocity makes a player a terrorist for a while: no $1000 for going "
                "round the board, no lottery tickets, trades only with other terrorists.")
@@ -46,11 +45,6 @@ class TerrorismModule(Mechanic[None, None]):
             return f"{player.name} is a terrorist (XXIII.2)" if benefit == "pass-bonus" else \
                 f"{player.name} is a terrorist (VI.17, XXIII.2)"
         return None
-
-    def worth(self, state, player) -> int:
-        if not is_terrorist(state, player.name):
-            return 0
-        return int(state.params(self.name).get("terrorist_worth", self.defaults["terrorist_worth"]))
 
     def player_facts(self, state, player) -> list[Fact]:
         until = terrorist_until(state, player.name)
