@@ -227,10 +227,13 @@ def test_net_worth_counts_half_the_price_of_ones_missiles(state):
     assert MissilesModule().worth(state, state.players["bob"]) == 0
 
 
-def test_the_board_shows_the_missiles_in_a_silo(state):
+def test_the_board_shows_the_missiles_in_a_silo_and_status_tells_its_owner(state):
     _held(state)[15] = ["cruise", "icbm"]
     look = MissilesModule().square_look(state, state.square(15))
     assert look.flags == ((55, "M2", "missiles: Cruise Missile, ICBM"),)
+    r = run(state, {"alice": "STATUS"})
+    [status] = [e.private for e in r.events if e.kind == "status"]
+    assert status.startswith("alice: $10000, 100 health") and status.endswith("; 2 missiles in your silos.")
 
 
 def test_the_consent_question_is_an_open_interaction_for_the_block(state):

@@ -231,6 +231,10 @@ class GovernorModule(Mechanic[GovernorState, None]):
                   "candidate for Governor" if gs.election and player.name in gs.election.candidates else None)
         return [Fact("office", office, label="Office" if office else None, kind="text", order=62)]
 
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        gs = self.of(state)
+        return [(62, f"; Governor to the end of week {gs.term_to}")] if gs.governor == player.name else []
+
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         gs, out = self.of(state), []
         if gs.governor == player.name:

@@ -211,6 +211,10 @@ class MissilesModule(Mechanic[MissilesState, None]):
         words = ", ".join(NAMES[k] for k in kinds)
         return SquareLook(notes=((55, f"missiles: {words}"),), flags=((55, f"M{len(kinds)}", f"missiles: {words}"),))
 
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        mine = sum(len(kinds) for n, kinds in self.of(state).held.items() if owner_of(state, n) == player.name)
+        return [(70, f"; {mine} missile{'s' if mine != 1 else ''} in your silos")] if mine else []
+
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         ms = self.of(state)
         return [(70, f"  Missiles at your silo on square {n}: {', '.join(NAMES[k] for k in kinds)}")
