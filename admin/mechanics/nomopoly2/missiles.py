@@ -92,7 +92,7 @@ def _parse_fire(rest: str, _line: object) -> FireMissile:
     m = re.fullmatch(r"\s*(\S+)(?:\s+missile)?\s+from\s+(.+?)\s+at\s+(.+?)\s*", rest, flags=re.IGNORECASE)
     if not m:
         raise CommandError("write FIRE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> FROM <silo square> AT <square>, "
-                           "like FIRE CRUISE FROM 15 AT 22")
+                           "like FIRE CRUISE FROM 15 AT 6")
     return FireMissile(_kind(m.group(1)), parse_square(m.group(2)), parse_square(m.group(3)))
 
 
@@ -177,7 +177,7 @@ class MissilesModule(Mechanic[MissilesState, None]):
         if ms.pending.get(silo) == interaction.id:
             del ms.pending[silo]
         if not all_consent(answers):
-            refused = ", ".join(sorted(n for n, a in answers.items() if str(a).lower() not in ("accept", "yes")))
+            refused = ", ".join(sorted(n for n, ans in answers.items() if str(ans).lower() not in ("accept", "yes")))
             ctx.emit("missile", f"The {NAMES[kind]} on square {silo} was not fired at square {target}: "
                                 f"{refused} did not consent (XXVI.3).", rule="XXVI.3")
             return f"not fired: {refused} did not consent"
