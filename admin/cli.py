@@ -63,13 +63,16 @@ def init(directory: Path, game_name: str, ruleset: str | None, name: str | None)
               help="Read mail from this Maildir instead of the source in nomopoly.toml.")
 @click.option("--early", is_flag=True, help="Run it before its deadline (mail that comes later waits "
                                            "for the next update).")
-@click.option("--dry-run", is_flag=True, help="Run the update and show it, but save nothing.")
+@click.option("--dry-run", is_flag=True, help="Run the update and show its events, and write the mail it "
+                                             "would send to a folder (--preview); save nothing.")
+@click.option("--preview", type=click.Path(file_okay=False, path_type=Path),
+              help="With --dry-run: where to write that mail (default: GAME/dry-run/update-N).")
 @click.option("--no-site", is_flag=True, help="Do not rebuild the site afterwards.")
 @click.option("--no-mail", is_flag=True, help="Do not send receipts, results and the admin report "
                                               "(send them later with `nomopoly mail-out`).")
 @GAME_OPTION
-def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, no_site: bool, no_mail: bool,
-           game_dir: Path | None) -> None:
+def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, preview: Path | None,
+           no_site: bool, no_mail: bool, game_dir: Path | None) -> None:
     """Read the mail up to the cut-off (default: the update's deadline, once it has passed), run
     one update, save the state and build the site."""
     game = _game(game_dir)
@@ -92,8 +95,15 @@ def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, no_
         click.echo(f"  {len(later)} more deadline(s) have passed since (the next: {show_time(game, later[0])}); "
                    "their mail waits: run `nomopoly update` again for each, or `nomopoly run`.")
     for ev in outcome.events:
-        if ev.text and ev.kind in ("winner", "loop-guard", "join"):
+        if dry_run and ev.text:  # everything it would do, to check before the real run
+            click.echo(f"  {'' if ev.ok else 'refused: '}{ev.text}")
+        elif ev.text and ev.kind in ("winner", "loop-guard", "join"):
             click.echo(f"  {ev.text}")
+    if dry_run and not outcome.already_run:
+        folder = preview or game.root / "dry-run" / f"update-{outcome.update}"
+        written = jobs.preview_mail(game, outcome, folder)
+        click.echo(f"The {len(written)} message(s) it would send (receipts, results, your report) are in "
+                   f"{folder}; nothing was saved or sent.")
     site_error = None
     if not dry_run and not no_site:
         try:

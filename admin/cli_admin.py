@@ -318,3 +318,22 @@ def ruling_nonsense(number: int, undo: bool, note: str, game_dir: Path | None) -
     """Nomopoly II: proposal NUMBER made it into the Nonsense section (XXV), worth $25 to its
     proposer's net worth (XXX.1)."""
     _queue(game_dir, "nonsense", note, proposal=number, undo=undo or None)
+@ruling.command("free-block")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_free_block(reason: str, game_dir: Path | None) -> None:
+    """Nomopoly II: a random block made free of charge from owned squares outside blocks (XIX.3's Mall)."""
+    _queue(game_dir, "free-block", reason)
+@ruling.command("patent")
+@click.argument("verdict", type=click.Choice(["accept", "reject", "settle", "transfer"]))
+@click.argument("number", type=int)
+@click.option("--reason", default="", help="Why (told to the applicant with a rejection).")
+@click.option("--paid", type=int, default=0, help="settle: what the player paid (a bet, a price).")
+@click.option("--won", type=int, default=0, help="settle: what the casino pays the player.")
+@click.option("--to", "to", default=None, help="transfer: the patent's new owner (a trade, XXXIV.3).")
+@GAME_OPTION
+def ruling_patent(verdict: str, number: int, reason: str, paid: int, won: int, to: str | None,
+                  game_dir: Path | None) -> None:
+    """Nomopoly II: accept or reject patent application NUMBER (XXXIV.2; a rejection refunds $50),
+    settle request NUMBER to play a patented game (XXXIV.4), or transfer patent NUMBER."""
+    _queue(game_dir, "patent", reason, verdict=verdict, number=number, paid=paid or None, won=won or None, to=to)

@@ -206,6 +206,38 @@ class UpdateOutcome:
     already_run: bool = False
     #: later deadlines that had passed too when it ran (their mail waits for their own updates)
     deadlines_passed: list[datetime] = field(default_factory=list)
+    #: a dry run's files, as the update would have written them (never committed)
+    staged: Transaction | None = None
+
+
+def preview_mail(game: GameDir, outcome: UpdateOutcome, out: Path) -> list[Path]:
+    """What a dry run's update would send, written to ``out`` as ``.eml`` files (receipts, results,
+    the admin report): the update's files are laid over a scratch copy of the game, whose outbox
+    only queues. Nothing of the game itself is touched, and nothing is sent."""
+    import shutil
+    import tempfile
+
+    from admin.mail.mailout import mail_out, outbox_of
+
+    assert outcome.staged is not None, "preview_mail needs a dry run's outcome"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="nomopoly-dry-run-") as scratch:
+        copy = GameDir(Path(scratch) / "game")
+        shutil.copytree(game.state_dir, copy.state_dir, ignore=shutil.ignore_patterns("outbox", ".lock"))
+        shutil.copy2(game.settings_path, copy.settings_path)
+        for path, payload in outcome.staged._staged.items():
+            target = copy.root / Path(path).resolve().relative_to(game.root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(payload, bytes):
+                target.write_bytes(payload)
+            elif target.exists():
+                target.unlink()  # a removal
+        mail_out(copy, outcome.update, state=outcome.state, send=False)
+        written = []
+        for eml in outbox_of(copy).pending():
+            shutil.copy2(eml, out / eml.name)
+            written.append(out / eml.name)
+    return sorted(written)
 
 
 def open_source(game: GameDir, maildir: Path | None) -> MailSource:
@@ -261,6 +293,7 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
             outcome, tx = _apply(game, state, inputs, game.next_seeds(), ledger, screened)
             outcome.deadlines_passed = passed
             if dry_run:
+                outcome.staged = tx
                 return outcome
             crashpoint("update.before-commit")
             tx.commit()

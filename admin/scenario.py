@@ -146,7 +146,8 @@ def setup(data: dict[str, Any], where: str) -> GameState:
                             f"{', '.join(games.available())}")
     state = games.initial_state(game, "scenario")
     for name in data.get("enable") or []:
-        enable_module(state, REGISTRY, str(name))
+        if not state.enabled(str(name)):  # one listed may have come already with another it needs
+            enable_module(state, REGISTRY, str(name))
     for name in data.get("disable") or []:  # a rule tried without another mechanic's interference
         _guard(where, f"disable.{name}", lambda: disable_module(state, str(name)))
     for module, values in (data.get("params") or {}).items():

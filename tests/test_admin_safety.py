@@ -199,3 +199,28 @@ def test_an_update_long_after_its_deadline_takes_that_deadlines_mail_and_says_mo
     # the first deadline, Wednesday 7 January at 23:59:59 in Berlin, is 22:59:59 UTC
     assert "with mail up to 2026-01-07T23:59:59+01:00" in out.stdout, out.stdout
     assert "more deadline(s) have passed since (the next: Saturday 2026-01-10 23:59:59 CET)" in out.stdout
+
+
+def test_a_dry_run_shows_the_events_and_writes_the_mail_it_would_send(tmp_path):
+    """Item 12: --dry-run printed a count only, nothing to check before the real run."""
+    from fixtures.games import deliver
+
+    made = jobs.init_game(tmp_path / "g")
+    for name in ("bob", "carol"):
+        jobs.add_player(made, name, f"{name}@example.org")
+    text = made.settings_path.read_text().replace("[mail]\n", '[mail]\nadmin_address = "admin@example.org"\n', 1)
+    made.settings_path.write_text(text.replace('# from_address = "game@example.org"', 'from_address = "game@example.org"', 1))
+    deliver(made.root / "mail" / "inbox", "bob@example.org", "PROPOSE Free parking\nSquares are free.\nEND\nBUY 99",
+            "2026-11-03T10:00")
+    before = _fingerprint(made.root)
+    out = _cli("--game", str(made.root), "update", "--dry-run", "--at", "2026-11-04T23:59:59+00:00",
+               "--preview", str(tmp_path / "preview"))
+    assert out.returncode == 0, out.stderr
+    assert "bob made proposal 1: Free parking" in out.stdout
+    assert "refused: " in out.stdout  # BUY 99: there is no square 99, shown before the real run
+    assert "nothing was saved or sent" in out.stdout
+    assert _fingerprint(made.root) == before and made.load().update == 0
+    mails = sorted(p.name for p in (tmp_path / "preview").iterdir())
+    assert len(mails) == 4  # bob's receipt, bob's and carol's results, and the admin report
+    bodies = "\n".join((tmp_path / "preview" / m).read_text() for m in mails)
+    assert "DONE: bob made proposal 1: Free parking" in bodies and "Admin report for update 1" in bodies

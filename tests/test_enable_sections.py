@@ -29,13 +29,17 @@ def test_proposals_enable_sections_one_by_one_and_the_game_replays_and_verifies(
             deliver(inbox, f"{name}@example.org", f"VOTE {number} YES\n",
                     (monday + timedelta(days=4)).isoformat(), message_id=f"<v{number}{name}@test.invalid>")
         before = {h.keyword for h in commands_in_force(game_dir.load(), REGISTRY)}
+        had = {m.name for m in game_dir.load().modules}
         jobs.run_update_job(game_dir, at=monday + timedelta(days=5, hours=13, minutes=59, seconds=59))
         state = game_dir.load()
         assert state.enabled(module), f"week {week + 1}: {module} was not switched on"
         section = module_section("nomopoly2", module)
         assert section is not None and section.numeral in [s.numeral for s in state.rules.sections]
         new = {h.keyword for h in commands_in_force(state, REGISTRY)} - before
-        assert new == {spec.keyword.upper() for spec in REGISTRY.get(module).commands()} - before
+        # the section's commands, and those of the modules it needs that came with it (interactions ...)
+        came = [m.name for m in state.modules if m.name not in had]
+        assert module in came
+        assert new == {spec.keyword.upper() for name in came for spec in REGISTRY.get(name).commands()} - before
     assert [m for m in SECTIONS if not game_dir.load().enabled(m)] == []
     assert jobs.replay_check(game_dir) == []
     assert jobs.verify(game_dir) == []

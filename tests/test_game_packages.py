@@ -81,8 +81,10 @@ def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
                     ["12", "", "alice", "none"], ["16", "", "bob", "none"]]
     nav = [a.get_text() for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"),
                                                "html.parser").select("nav a")]
-    pages = nav[nav.index("Rules") + 1:nav.index("Updates")]  # the modules' pages, in their order
-    assert pages[0] == "Railroads" and all(p in pages for p in ['Transport', 'The Bank'])
+    # the sections' own pages sit between Rules and Updates, in their order (Railroads, XVII, first)
+    pages = nav[nav.index("Rules") + 1:nav.index("Updates")]
+    assert pages[0] == "Railroads" and pages.index("Blocks") < pages.index("Buildings")
+    assert all(p in pages for p in ("Transport", "The Bank", "The Zoo", "Casinos", "Patents", "The Lottery"))
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):

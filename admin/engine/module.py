@@ -232,6 +232,10 @@ class Mechanic(Generic[S, P]):
         first Nomopoly's discount for landing on one's own colour)."""
         return rent
 
+    def on_rent_paid(self, ctx: UpdateContext, payer: Player, owner: Player, square: Square, amount: int) -> None:
+        """``payer`` has just paid ``amount`` rent to ``owner`` for ``square`` (a tax on collected
+        rent, a point for the square ...)."""
+
     def action_order(self, ctx: UpdateContext, player: str, command: Any) -> Any:
         """This module's order for its early-phase commands (None: the order they were received)."""
         return None

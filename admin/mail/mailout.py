@@ -279,7 +279,7 @@ def deliver(game: GameDir, ms: MailSettings) -> DeliveryReport:
         return outbox.not_delivered(str(e))
 
 
-def mail_out(game: GameDir, update: int, *, state: GameState | None = None) -> DeliveryReport:
+def mail_out(game: GameDir, update: int, *, state: GameState | None = None, send: bool = True) -> DeliveryReport:
     """Queue the receipts, results and admin report of ``update`` (one batch), then deliver.
     Idempotent: a re-run writes only what is missing from the outbox, and sends nothing twice.
 
@@ -304,6 +304,8 @@ def mail_out(game: GameDir, update: int, *, state: GameState | None = None) -> D
         if report is None:
             result_notes.append("no [mail] admin_address in nomopoly.toml: no admin report sent")
         queued = _queue(outbox, ms, receipts + results + ([report] if report else []))
+    if not send:  # queued only (a dry run's preview): nothing leaves the outbox
+        return DeliveryReport(mode="outbox", queued=queued, notes=tuple(notes + result_notes))
     return replace(deliver(game, ms), queued=queued, notes=tuple(notes + result_notes))
 
 

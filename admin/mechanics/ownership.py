@@ -134,10 +134,7 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
         rent = rent_due(ctx, player, square)
         if rent <= 0:  # waived (a co-owner, a politician's luck)
             return
-        ctx.transfer(player.name, owner.name, rent, rule="VI.9", reason=f"rent on square {square.number}")
-        ctx.emit("rent", f"{player.name} paid ${rent} rent to {owner.name} for square {square.number}.",
-                 player=player.name, rule="VI.9",
-                 data={"square": square.number, "amount": rent, "owner": owner.name})
+        pay_rent(ctx, player, owner, square, rent)
 
     def action_order(self, ctx, name: str, command) -> int:
         """BUYs run in the order their buyers landed (XIII.3); an unknown square last."""
@@ -280,6 +277,16 @@ def rent_due(ctx, payer: Player, square: Square) -> int:
     for module in modules:
         rent = module.adjust_rent_paid(ctx, payer, square, rent)
     return rent
+
+
+def pay_rent(ctx, payer: Player, owner: Player, square: Square, rent: int, *, rule: str = "VI.9") -> None:
+    """``payer`` pays ``rent`` to ``owner`` for ``square`` (forced), then every module hears of it
+    (``on_rent_paid``)."""
+    ctx.transfer(payer.name, owner.name, rent, rule=rule, reason=f"rent on square {square.number}")
+    ctx.emit("rent", f"{payer.name} paid ${rent} rent to {owner.name} for square {square.number}.",
+             player=payer.name, rule=rule, data={"square": square.number, "amount": rent, "owner": owner.name})
+    for module in ctx.registry.enabled(ctx.state):
+        module.on_rent_paid(ctx, payer, owner, square, rent)
 
 
 def owner_of(state: GameState, number: int) -> str | None:

@@ -94,20 +94,11 @@ class GreaseModule(Mechanic[GreaseState, None]):
         p = ctx.params(self.name)
         if transport_of(ctx.state, player.name) in p["immune_transport"]:
             return None
-        lost = ctx.scratch.setdefault("grease", {})
-        loss = min(int(p["slide_health"]), int(p["max_health_per_move"]) - lost.get(player.name, 0))
-        nxt = successor(ctx.state, square.number)
-        if loss > 0:
-            lost[player.name] = lost.get(player.name, 0) + loss
-            change_health(ctx, player, -loss, rule="XVII.3", reason=f"grease on square {square.number}")
-        if not player.active:
-            return None
-        ctx.emit("grease", f"{player.name} slid on the grease of square {square.number} to square {nxt}.",
-                 player=player.name, rule="XVII.3", data={"from": square.number, "to": nxt})
-        return nxt
+        return slide(ctx, player, square.number, loss=int(p["slide_health"]),
+                     cap=int(p["max_health_per_move"]), rule="XVII.3")
 
     def on_land(self, ctx, player, square) -> None:
-        ctx.scratch.get("grease", {}).pop(player.name, None)  # the move is over: a new one may hurt again
+        end_of_move(ctx, player)
         if fresh(ctx.state, square.number):
             change_health(ctx, player, int(ctx.params(self.name)["fresh_health"]), rule="XVII.3",
                           reason=f"the air freshener on square {square.number}")
@@ -144,6 +135,30 @@ class GreaseModule(Mechanic[GreaseState, None]):
             flags.append((81, "AF", "air freshened"))
             notes.append((81, "air freshened"))
         return SquareLook(notes=tuple(notes), flags=tuple(flags)) if flags else None
+
+
+def slide(ctx, player: Player, number: int, *, loss: int, cap: int, rule: str) -> int | None:
+    """A player landing on greased square ``number`` loses ``loss`` health (but no more than
+    ``cap`` in one move, counting every greased square of the move) and slides on to the next
+    square, where they land instead (or slide again). Shared by both games' grease (the first
+    Nomopoly's XVII.3: 5 and 20; Nomopoly II's XXXIII.5: 3 and 12). Returns the next square, or
+    None when the player is out of the game."""
+    lost = ctx.scratch.setdefault("grease", {})
+    loss = min(loss, cap - lost.get(player.name, 0))
+    nxt = successor(ctx.state, number)
+    if loss > 0:
+        lost[player.name] = lost.get(player.name, 0) + loss
+        change_health(ctx, player, -loss, rule=rule, reason=f"grease on square {number}")
+    if not player.active:
+        return None
+    ctx.emit("grease", f"{player.name} slid on the grease of square {number} to square {nxt}.",
+             player=player.name, rule=rule, data={"from": number, "to": nxt})
+    return nxt
+
+
+def end_of_move(ctx, player: Player) -> None:
+    """The move is over (the player landed): the next move may hurt again (see :func:`slide`)."""
+    ctx.scratch.get("grease", {}).pop(player.name, None)
 
 
 def fresh(state: GameState, number: int) -> bool:

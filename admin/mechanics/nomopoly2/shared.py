@@ -22,6 +22,9 @@ class Block:
     #: one of BLOCK_KINDS
     kind: str
     squares: list[int] = field(default_factory=list)
+    #: (industrial) the squares that were polluted before the block made them so: they stay
+    #: polluted when the block is destroyed (added by the blocks section)
+    polluted_before: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -129,6 +132,32 @@ def square_net_worth(state: GameState, number: int) -> int:
 
     price = int({**OwnershipModule.defaults, **state.params("ownership")}["price_per_number"])
     return number * price + sum(building_price(state, b) for b in buildings_on(state, number))
+def fuel_price_at(state: GameState, number: int) -> int | None:
+    """What 100 fuel costs at the Gas Station on square ``number`` (XXII.4): a Government one's
+    fixed price, a commercial one's as its owner set it (the Government price until they do);
+    None when the square has no Gas Station. (Added by the buildings section.)"""
+    if not has_building(state, number, "gas-station"):
+        return None
+    from admin.mechanics.nomopoly2.buildings import fuel_price  # the owner's rules
+
+    return fuel_price(state, number)
+
+
+def destroy_building(state: GameState, number: int, name: str) -> bool:
+    """Take building ``name`` off square ``number`` (a missile, a Skunk ...) with everything that
+    goes with it (a Corporate Headquarters' power points, a Gas Station's price); no refund.
+    False if it was not there. (Added by the buildings section: the one place a building goes.)"""
+    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    if bs is None or name not in bs.on.get(number, ()):
+        return False
+    bs.on[number] = [b for b in bs.on[number] if b != name]
+    if not bs.on[number]:
+        del bs.on[number]
+    if name == "corporate-headquarters":
+        bs.power.pop(number, None)
+    if name == "gas-station":
+        bs.fuel_price.pop(number, None)
+    return True
 
 
 # -- XXIX Methods of Transportation (module "transport") -----------------------------------
@@ -238,6 +267,39 @@ def is_mortgaged(state: GameState, number: int) -> bool:
     """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
     bs = state.mods.get("bank") if state.enabled("bank") else None
     return bs is not None and number in getattr(bs, "mortgages", {})
+# -- XVI Blackjack: squares named "Blackjack" ----------------------------------------------
+# Added by cards-lottery for the lead to merge: the Skunk's jump to Blackjack (XIX.3), no Warp
+# Bubble (XXIV.2) or car drive (XXIX.3) to it, and XVI.1's deal all ask this one question.
+def is_blackjack(square) -> bool:
+    """Whether ``square`` is named "Blackjack" (any case, spaces around ignored)."""
+    return square is not None and not getattr(square, "destroyed", False) \
+        and (square.name or "").strip().casefold() == "blackjack"
+
+
+def blackjack_squares(state: GameState) -> list[int]:
+    """The live squares named "Blackjack", in order (a name is unique, XIII.4: one at most)."""
+    return [s.number for s in state.squares if is_blackjack(s)]
+
+
+# -- Items (V.1) a player may trade (XX.1) ---------------------------------------------------
+# Added by cards-lottery (XX Trading) for the lead to merge: a section whose items players hold
+# keeps them in an ``admin.engine.inventory.Inventory`` field named ``items`` of its public (or
+# private) state; the trading module finds an item through this function. A section whose items
+# the rules say are untradable lists their names in a class attribute ``untradable`` of its module.
+def item_inventory(state: GameState, player: str, item: str):
+    """The Inventory in which ``player`` holds ``item`` (the first enabled module's that has it),
+    or None: they hold none, or the rules make it untradable."""
+    from admin.engine.inventory import Inventory
+    from admin.mechanics import REGISTRY
+
+    for module in REGISTRY.enabled(state):
+        if item in getattr(module, "untradable", ()):
+            return None
+        for part in (state.mods.get(module.name), state.private.mods.get(module.name)):
+            inv = getattr(part, "items", None)
+            if isinstance(inv, Inventory) and inv.count(player, item) > 0:
+                return inv
+    return None
 
 
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
@@ -282,6 +344,14 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #   admin.mechanics.nomopoly2.credit.put_on_credit(ctx, player, payee, amount, *, rule, reason)
 #   admin.mechanics.nomopoly2.zoo.move_random_creature(ctx, square: int, rule: str) -> str | None
 #       (a Pokeball, XXIV.2: the creature's name, or None when there is none)
+#   admin.mechanics.nomopoly2.zoo.hurt_creatures_on(ctx, square: int, delta: int, *, rule: str,
+#       reason: str) -> list[str]
+#       (XIX.4: creatures suffer what players do: a missile, a time bomb ... on ``square`` changes
+#        the health of the creatures there too; returns their names, [] when none or the Zoo is off)
+#   admin.mechanics.nomopoly2.zoo.creatures_on(state, square: int) -> list[Creature]
+#       (the creatures standing on ``square``; [] when the Zoo is off)
+# The zoo module also bars, at the start of each update, every player whose "passed-out"
+# condition holds in it (ctx.barred), whoever granted it (the Skunk, a pogo stick in glue).
 #   admin.mechanics.nomopoly2.transport.die_faces(state, player: str) -> list[int]
 #       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
 #   admin.mechanics.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
@@ -289,3 +359,8 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #   admin.mechanics.nomopoly2.buildings.building_price(state, name: str) -> int   (optional)
 #       (a building's price as the buildings module's parameters say; without it, BUILDING_PRICES:
 #        read by square_net_worth for mortgages, XXVII.1, and card seizures, XXVIII.5)
+#   admin.mechanics.nomopoly2.casinos.items_held(state, player: str) -> dict[str, int]
+#   admin.mechanics.nomopoly2.casinos.transfer_item(state, giver: str, receiver: str, item: str, n: int = 1) -> None
+#       (casino items, XXXIII.5, traded, XX.1: flower, weighted-die, salad, auto-shuffler, grease)
+#   admin.mechanics.nomopoly2.patents.transfer_patent(state, number: int, to: str) -> Patent
+#       (a patent is an item and may be traded, XXXIV.3)
