@@ -6,7 +6,7 @@ end of update 6, and the winner governs weeks 4 to 6."""
 from dataclasses import fields
 
 import pytest
-from fixtures.n2_missiles_gov import game, run, silo_block, stand_ins
+from fixtures.n2_missiles_gov import game, run, silo_block
 from fixtures.games import texts
 
 from admin.mechanics.health import health_of
@@ -213,8 +213,7 @@ def test_add_square_in_place_of_a_named_destroyed_square_and_the_term_limit():
 
 
 @pytest.fixture
-def gov_square(monkeypatch):
-    stand_ins(monkeypatch)
+def gov_square():
     s = _governing()
     from admin.engine.config import enable_module
     from admin.mechanics import REGISTRY

@@ -9,7 +9,7 @@ On the 10-wide snake, square 15 is directly north of 6 and east of 16; 15 to 3 i
 from dataclasses import fields
 
 import pytest
-from fixtures.n2_missiles_gov import game, run, silo_block, stand_ins
+from fixtures.n2_missiles_gov import game, run, silo_block
 from fixtures.games import texts
 
 from admin.engine.board import distance
@@ -23,9 +23,8 @@ from admin.mechanics import REGISTRY
 
 
 @pytest.fixture
-def state(monkeypatch):
+def state():
     """alice owns 14 and 15 (the silo) and bob 16: one Industrial block."""
-    stand_ins(monkeypatch)
     s = game(enable=("interactions", "blocks", "buildings", "terrorism", "missiles"))
     silo_block(s)
     for n, who in ((14, "alice"), (15, "alice"), (16, "bob")):
@@ -178,7 +177,7 @@ def test_an_icbm_destroys_the_target_and_maybe_neighbours_and_sends_occupants_to
            "week 7." in texts(r.events)
 
 
-def test_the_governor_may_not_fire_an_atrocity(state, monkeypatch):
+def test_the_governor_may_not_fire_an_atrocity(state):
     from admin.engine.config import enable_module
 
     enable_module(state, REGISTRY, "governor")

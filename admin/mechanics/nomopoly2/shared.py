@@ -88,23 +88,6 @@ def squares_with(state: GameState, name: str) -> list[int]:
     return sorted(n for n, names in bs.on.items() if name in names) if bs is not None else []
 
 
-def destroy_building(state: GameState, number: int, name: str) -> bool:
-    """Take building ``name`` off square ``number`` (a missile, a Skunk ...) with everything that
-    goes with it (a Corporate Headquarters' power points, a Gas Station's price); no refund.
-    False if it was not there. (Added by the buildings section: the one place a building goes.)"""
-    bs = state.mods.get("buildings") if state.enabled("buildings") else None
-    if bs is None or name not in bs.on.get(number, ()):
-        return False
-    bs.on[number] = [b for b in bs.on[number] if b != name]
-    if not bs.on[number]:
-        del bs.on[number]
-    if name == "corporate-headquarters":
-        bs.power.pop(number, None)
-    if name == "gas-station":
-        bs.fuel_price.pop(number, None)
-    return True
-
-
 #: XXII.4's purchase price of each building (VI.16 counts them in a square's net worth). The
 #: buildings module owns the prices: when it is enabled and provides ``building_price(state,
 #: name) -> int`` (a parameter the Admin may change), that is read instead of this table.
