@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from admin import jobs
-from admin.errors import NomopolyError
+from admin.errors import NomopolyError, StateError
 from admin.game import GameDir
 from admin.model import GameState
 
@@ -260,6 +260,28 @@ def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
                           for f in facts if f.kind != "hand")
         click.echo(f"  {p.name:<16} {state.money(p.money):>8}  square {p.square:>3}  {shown}"
                    + ("" if p.status == "active" else f"  ({p.status})"))
+
+
+@cli.command()
+@GAME_OPTION
+def check(game_dir: Path | None) -> None:
+    """Check the game's settings (every key of nomopoly.toml: types, allowed values, a Monday start,
+    an IANA timezone, addresses, the site URL, the mail folder) and that its state loads. Every
+    other command runs the same checks on the settings before it does anything."""
+    from admin.cli_common import game as find_game
+    from admin.settingscheck import check_settings, check_state
+
+    found = find_game(game_dir, must_exist=False)
+    if not found.exists():
+        raise StateError(f"{found.root} is not a game directory (it has no state/game.yaml); make one with "
+                         "`nomopoly init DIR`, or name one with --game DIR")
+    problems = check_settings(found) + check_state(found)
+    for p in problems:
+        click.echo(str(p), err=True)
+    if problems:
+        click.echo(f"{len(problems)} problem(s); nothing was changed.", err=True)
+        raise click.exceptions.Exit(1)
+    click.echo(f"{found.settings_path} and {found.state_dir} are fine.")
 
 
 @cli.command()

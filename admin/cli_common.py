@@ -25,6 +25,10 @@ def game(game_dir: Path | None, must_exist: bool = True) -> GameDir:
         raise StateError(f"{found.root} is not a game directory (it has no state/game.yaml); make one with "
                          "`nomopoly init DIR`, or name one with --game DIR")
     _warn_insecure(found)
+    if must_exist:
+        from admin.settingscheck import require_valid_settings
+
+        require_valid_settings(found)  # every command refuses a game whose settings are wrong
     return found
 
 

@@ -224,3 +224,43 @@ def test_a_dry_run_shows_the_events_and_writes_the_mail_it_would_send(tmp_path):
     assert len(mails) == 4  # bob's receipt, bob's and carol's results, and the admin report
     bodies = "\n".join((tmp_path / "preview" / m).read_text() for m in mails)
     assert "DONE: bob made proposal 1: Free parking" in bodies and "Admin report for update 1" in bodies
+
+
+def test_check_lists_every_wrong_setting_with_its_key_and_fix_and_every_command_refuses(tmp_path):
+    """Item 4: nomopoly.toml was barely checked (a start that is not a date crashed `build`, the
+    timezone was never read, "yes" and "false" both switched tokens on, unknown keys passed)."""
+    made = jobs.init_game(tmp_path / "g")
+    root = str(made.root)
+    assert _cli("--game", root, "check").returncode == 0
+    text = made.settings_path.read_text()
+    text = text.replace('start = "', 'start = "next monday"\n# was: "', 1).replace('timezone = "UTC"', 'timezone = "Mars/Olympus"')
+    text = text.replace("require_token = false", 'require_token = "false"').replace("[site]\n", '[site]\nurl = "example.org"\ntitel = "x"\n')
+    text = text.replace('# admin_address = "admin@example.org"', 'admin_address = "admin.example.org"')
+    made.settings_path.write_text(text + '\n[mail.smpt]\nhost = "x"\n')
+    before = _fingerprint(made.root)
+    out = _cli("--game", root, "check")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    toml = str(made.settings_path)
+    for line in [f"{toml}: [game] start: is 'next monday', not a date; write the Monday of week 1",
+                 f"{toml}: [game] timezone: is 'Mars/Olympus', not a timezone",
+                 f"{toml}: [auth]: require_token = 'false': write true or false, without quotes",
+                 f"{toml}: [site] url: is 'example.org'; write the site's address as",
+                 f"{toml}: [site] titel: is not a setting nomopoly reads; did you mean title?",
+                 f"{toml}: [mail] admin_address: is 'admin.example.org', not a mail address",
+                 f"{toml}: [mail.smpt]: is not a table nomopoly reads; did you mean mail.smtp?"]:
+        assert line in out.stderr, (line, out.stderr)
+    assert "7 problem(s); nothing was changed." in out.stderr
+    for args in (["status"], ["build"], ["update", "--early"], ["ruling", "pause", "--reason", "x"]):
+        refused = _cli("--game", root, *args)
+        assert refused.returncode == 1 and "nomopoly.toml needs fixing before anything runs" in refused.stderr
+        assert "[game] start: is 'next monday'" in refused.stderr and "Traceback" not in refused.stderr
+    assert _fingerprint(made.root) == before
+
+
+def test_a_start_that_is_not_a_monday_is_refused_with_the_monday_to_write(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    _start(made, "2026-11-04")
+    out = _cli("--game", str(made.root), "check")
+    assert out.returncode == 1
+    assert ("[game] start: is 2026-11-04, a Wednesday: a game's weeks start on a Monday; write the Monday "
+            'of week 1 (e.g. "2026-11-02")') in out.stderr

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from admin.cards import DECK
-from admin.mail.grammar import LineVerdict, parse_lines, parse_text, quote
+from admin.mail.grammar import CHATTER, LineVerdict, parse_lines, parse_text, quote
 from admin.mail.message import BodyLine, MailText, read_message
 from admin.mechanics.cards import Place
 from admin.mechanics.ownership import Buy
@@ -33,8 +33,8 @@ def check_invariants(lines: Sequence[BodyLine], verdicts: list[LineVerdict]) -> 
     for verdict in verdicts:
         assert (verdict.command is None) != (verdict.error is None)
         assert verdict.first_line <= verdict.last_line
-        if verdict.error is not None:
-            assert verdict.error.startswith('"')
+        if verdict.error is not None:  # an error quotes its line; chatter is only "ignored"
+            assert verdict.error.startswith('"') or verdict.error == CHATTER
     spans = [(v.first_line, v.last_line) for v in verdicts]
     assert spans == sorted(spans)
     assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))

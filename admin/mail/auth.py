@@ -32,6 +32,10 @@ class AuthSettings:
         if unknown:
             raise StateError(f"nomopoly.toml [auth]: unknown setting(s) {', '.join(sorted(unknown))}; "
                              f"known: {', '.join(sorted(known))}")
+        for flag in ("require_token", "require_dkim"):
+            if flag in data and not isinstance(data[flag], bool):
+                raise StateError(f"nomopoly.toml [auth] {flag} = {data[flag]!r}: write true or false, "
+                                 "without quotes")
         plus = data.get("plus_addressing", "strip")
         if plus not in ("strip", "exact"):
             raise StateError(f'nomopoly.toml [auth] plus_addressing = {plus!r}: use "strip" or "exact"')
