@@ -264,6 +264,22 @@ class Mechanic(Generic[S, P]):
         sled that blows up: the move is made on foot), or None."""
         return None
 
+    def denies(self, ctx: UpdateContext, player: Player, benefit: str) -> str | None:
+        """Why ``player`` does not get a benefit the rules give every player (``"pass-bonus"``:
+        VI.11's money for going round the board; ``"new-square"``: VI.17's chance of a new
+        square), or None (a terrorist gets neither, XXIII.2)."""
+        return None
+
+    def extra_proposals(self, state: GameState, player: str) -> int:
+        """Proposals a week ``player`` may make beyond the proposals module's ``per_week`` (the
+        Governor's second, XXXV.3)."""
+        return 0
+
+    def adjust_price(self, ctx: UpdateContext, player: Player, square: Square, price: int) -> int:
+        """What ``player`` pays to buy ``square`` listed at ``price`` (the Governor's 5% off,
+        XXXV.3)."""
+        return price
+
     def worth(self, state: GameState, player: Player) -> int:
         """What this module adds to the player's net worth (VI.16)."""
         return 0

@@ -36,6 +36,11 @@ class BoardModule(Mechanic[BoardState, None]):
 
     def on_pass_end(self, ctx, player) -> None:
         params = ctx.params("board")
+        why = next((r for m in ctx.registry.enabled(ctx.state) if (r := m.denies(ctx, player, "new-square"))), None)
+        if why:  # VI.17: only a non-terrorist's pass may add a square
+            ctx.emit("new-square", f"{player.name} passed the end of the board, with no chance of a new "
+                                   f"square: {why}.", player=player.name, rule="VI.17")
+            return
         n = len(live_numbers(ctx.state))
         room = int(params["max_squares"]) - n if int(params["max_squares"]) else None
         if room is not None and room <= 0:

@@ -217,6 +217,8 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
         if not module.can_own(ctx.state, square):
             raise IllegalAction(f"square {square.number} is contaminated and cannot be bought (XIII.5)")
     price = square.number * int(ctx.params("ownership")["price_per_number"])
+    for module in ctx.registry.enabled(ctx.state):  # a discount (the Governor's, XXXV.3)
+        price = module.adjust_price(ctx, player, square, price)
     ctx.transfer(player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
                  voluntary=True)
     own.owners[square.number] = player.name

@@ -163,7 +163,8 @@ def add_proposal(ctx, proposer: str, title: str, text: str,
                         week=week or state.week, update=state.update, directives=directives)
     state.next_proposal += 1
     state.proposals.append(proposal)
-    per_week = int(ctx.params("proposals")["per_week"])
+    per_week = int(ctx.params("proposals")["per_week"]) + sum(
+        m.extra_proposals(state, proposer) for m in ctx.registry.enabled(state))  # the Governor's (XXXV.3)
     mine = [p for p in state.proposals
             if p.proposer == proposer and p.week == proposal.week and p.status == "open"]
     replaced = []

@@ -75,6 +75,12 @@ class TurnsModule(Mechanic[TurnsState, None]):
                     return
                 ctx.scratch["pass-bonus"].add(player.name)
             bonus = int(params["pass_bonus"])
+            why = next((r for m in ctx.registry.enabled(ctx.state) if (r := m.denies(ctx, player, "pass-bonus"))),
+                       None)
+            if why:
+                ctx.emit("pass-bonus", f"{player.name} passed the end of the board and receives no ${bonus}: "
+                                       f"{why}.", player=player.name, rule="VI.11", data={"amount": 0})
+                return
             ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board")
             ctx.emit("pass-bonus", f"{player.name} received ${bonus} for passing the end of the board.",
                      player=player.name, rule="VI.11", data={"amount": bonus})

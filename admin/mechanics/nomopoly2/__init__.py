@@ -12,13 +12,17 @@ from admin.mechanics.nomopoly2.casinos import CasinosModule
 from admin.mechanics.nomopoly2.conditions import ConditionsModule
 from admin.mechanics.nomopoly2.credit import CreditModule
 from admin.mechanics.nomopoly2.exploit_blocks import ExploitBlocksModule
+from admin.mechanics.nomopoly2.governor import GovernorModule
 from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
 from admin.mechanics.nomopoly2.jokers import JokersModule
 from admin.mechanics.nomopoly2.lottery import LotteryModule
+from admin.mechanics.nomopoly2.missiles import MissilesModule
 from admin.mechanics.nomopoly2.networth import NetWorthModule
 from admin.mechanics.nomopoly2.nonsense import NonsenseModule
 from admin.mechanics.nomopoly2.patents import PatentsModule
+from admin.mechanics.nomopoly2.terrorism import TerrorismModule
 from admin.mechanics.nomopoly2.transport import TransportModule
 from admin.mechanics.nomopoly2.zoo import ZooModule
 
-MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule, CasinosModule, PatentsModule]
+MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule, CasinosModule, PatentsModule,
+           TerrorismModule, MissilesModule, GovernorModule]

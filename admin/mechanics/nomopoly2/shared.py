@@ -66,6 +66,13 @@ class BuildingsState:
     fuel_price: dict[int, int] = field(default_factory=dict)
 
 
+def building_label(name: str) -> str:
+    """How a building is written in a sentence: "missile-silo" -> "Missile Silo". (Added by the
+    missiles section.)"""
+    return {"anti-missile-battery": "Anti-Missile Battery", "atm": "ATM"}.get(
+        name, name.replace("-", " ").title())
+
+
 def buildings_on(state: GameState, number: int) -> list[str]:
     bs = state.mods.get("buildings") if state.enabled("buildings") else None
     return list(bs.on.get(number, ())) if bs is not None else []
