@@ -201,3 +201,21 @@ def test_a_game_begun_under_the_first_scheme_still_replays_and_verifies(tmp_path
     assert load_json(game.results_path(2))["dice"]["scheme"] == 2
     assert jobs.replay_check(game) == [] and jobs.verify(game) == []
     assert json.loads(json.dumps(load_json(game.results_path(2))["next_player_commitments"]))  # published
+
+
+@pytest.mark.parametrize("how", ["delete", "add", "reorder"])
+def test_verify_names_a_deleted_added_or_reordered_hidden_draw(demo, how):
+    path = demo.update_logs()[2]
+    log = load_json(path)
+    draws = log["dice"]["hidden_rolls"]
+    assert len(draws) >= 2, "the demo's update 2 draws cards"
+    k = next((i for i in range(len(draws) - 1) if draws[i][2] != draws[i + 1][2]), 0)
+    if how == "delete":
+        del draws[k]
+    elif how == "add":
+        draws.insert(k, [draws[k][0] + "#extra", *draws[k][1:]])
+    else:
+        draws[k], draws[k + 1] = draws[k + 1], draws[k]
+    path.write_text(dump_json(log), encoding="utf-8")
+    problems = jobs.verify(demo)
+    assert any(p.startswith(f"update 2: hidden draw {k + 1} ") for p in problems), problems
