@@ -139,6 +139,16 @@ def settle_answers(inter: Interaction, sealed: SealedAnswers) -> dict[str, Any]:
     return out
 
 
+def accept_or_decline(interaction: Any, value: Any) -> str:
+    """The answer to an offer or a consent request: ``accept`` or ``decline``; anything else is
+    refused with the two forms that are valid (a module's ``check_answer``)."""
+    if value not in ("accept", "decline"):
+        from admin.errors import IllegalAction
+
+        raise IllegalAction(f"answer #{interaction.id} with ACCEPT {interaction.id} or DECLINE {interaction.id}")
+    return str(value)
+
+
 def all_consent(answers: dict[str, Any]) -> bool:
     """A consent request passes only if every party answered yes."""
     return all(str(a).lower() in ("accept", "yes") for a in answers.values())

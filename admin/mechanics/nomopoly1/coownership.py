@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
+from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
@@ -79,9 +80,7 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
                             example="END CO-OWNERSHIP 14"))
 
     def check_answer(self, ctx, interaction, player, value) -> Any:
-        if value not in ("accept", "decline"):
-            raise IllegalAction(f"answer #{interaction.id} with ACCEPT {interaction.id} or DECLINE {interaction.id}")
-        return value
+        return accept_or_decline(interaction, value)
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
         p = interaction.payload

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
+from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import give as give_card, hand, take as take_card
@@ -119,9 +120,7 @@ class TradingModule(Mechanic[TradingState, None]):
                 ctx.scratch.setdefault("trading/changed", set()).add((giver, number))
 
     def check_answer(self, ctx, interaction, player, value) -> Any:
-        if value not in ("accept", "decline"):
-            raise IllegalAction(f"answer #{interaction.id} with ACCEPT {interaction.id} or DECLINE {interaction.id}")
-        return value
+        return accept_or_decline(interaction, value)
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
         p = interaction.payload

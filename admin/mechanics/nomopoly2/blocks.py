@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from admin.engine.board import layout_of, successor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.interactions import all_consent
+from admin.engine.interactions import accept_or_decline, all_consent
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.movement import rent_free
 from admin.engine.syntax import parse_square
@@ -176,9 +176,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
 
     # -- consent --------------------------------------------------------------------------------
     def check_answer(self, ctx, interaction, player, value) -> Any:
-        if value not in ("accept", "decline"):
-            raise IllegalAction(f"answer #{interaction.id} with ACCEPT {interaction.id} or DECLINE {interaction.id}")
-        return value
+        return accept_or_decline(interaction, value)
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
         p = interaction.payload
