@@ -285,7 +285,8 @@ def burn(ctx, player: str, needs: list[str], *, ecological: bool = False, check:
         if pick is None:
             raise IllegalAction(f"it needs {', '.join(needs)} burnt, and {player} has no {fuel} to burn"
                                 + (" (Inert Fuel cannot be used)" if stock.get(fuel) else ""))
-        stock[pick] -= 1
+        if not st.objects[pick].has("Invulnerable"):  # burnt, but never destroyed: it burns again
+            stock[pick] -= 1
         chosen.append(pick)
     if check:
         return chosen

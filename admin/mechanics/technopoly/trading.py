@@ -77,11 +77,17 @@ def parse_item(text: str, side: str) -> Item:
 
 
 def _parse_trade(rest: str, line: object) -> Trade:
-    m = re.fullmatch(r"with\s+(\S+?)\s*:?\s+give\s+(.+?)\s+for\s+(.+)", rest.strip(), re.IGNORECASE)
+    """A promise may be quoted (``PROMISE "no attacks, for now"``): its commas and FOR are its own;
+    the GIVE side ends at the first FOR in capitals, or else at the first "for" outside quotes."""
+    quoted: list[str] = []
+    masked = re.sub(r'"([^"]*)"', lambda q: quoted.append(q.group(1)) or f"\x00{len(quoted) - 1}\x00", rest.strip())
+    m = (re.fullmatch(r"(?i:with)\s+(\S+?)\s*:?\s+(?i:give)\s+(.+?)\s+FOR\s+(.+)", masked)
+         or re.fullmatch(r"with\s+(\S+?)\s*:?\s+give\s+(.+?)\s+for\s+(.+)", masked, re.IGNORECASE))
     if not m:
         raise CommandError("write TRADE WITH <player>: GIVE <things> FOR <things>, like "
                            "TRADE WITH bob: GIVE 3 Titanium FOR MINING RIGHTS Coal SHARED")
-    split = lambda s: [x for x in re.split(r"\s*,\s*", s) if x.strip()]  # noqa: E731
+    unmask = lambda s: re.sub(r"\x00(\d+)\x00", lambda q: quoted[int(q.group(1))], s)  # noqa: E731
+    split = lambda s: [unmask(x) for x in re.split(r"\s*,\s*", s) if x.strip()]  # noqa: E731
     give = tuple(i for i in (parse_item(x, "GIVE") for x in split(m.group(2))) if i.what != "nothing")
     get = tuple(i for i in (parse_item(x, "FOR") for x in split(m.group(3))) if i.what != "nothing")
     return Trade(m.group(1), give, get)
