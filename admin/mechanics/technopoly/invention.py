@@ -114,7 +114,8 @@ def resolve(ctx, inter, answers: dict[str, Any]) -> str:
         try:
             take_cards(priv, st, party, [c for c, _ in cards])
         except IllegalAction as exc:
-            ctx.emit("techno", f"{party}'s response to {obj.name} was void: {exc}.", player=party, rule="IV.3")
+            ctx.emit("techno", f"{party}'s response to {obj.name} was void: {party} no longer holds the card.",
+                     player=party, rule="IV.3", private=f"Your response to {obj.name} was void: {exc}.")
             continue
         for card, fuel in cards:
             add_attribute(st, obj, card, fuel, party)

@@ -356,7 +356,9 @@ def take_cards(priv: TechnoPrivate, st: TechnoState, player: str, cards: list[st
     hand = list(priv.hands.get(player, []))
     for card in cards:
         if card not in hand:
-            raise IllegalAction(f"you do not hold {card}; you hold {', '.join(priv.hands.get(player, [])) or 'no cards'}")
+            # never the hand itself: a refusal may be public (the hand is in the results mail)
+            raise IllegalAction(f"{player} does not hold the card {card} (or not that many); "
+                                "your hand is in your results mail")
         hand.remove(card)
     if not check:
         priv.hands[player] = hand

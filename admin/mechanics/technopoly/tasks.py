@@ -95,6 +95,8 @@ class Turn:
     #: activations of each object this turn (once per unit; Rapid-Fire twice)
     uses: dict[str, int] = field(default_factory=dict)
     research: bool = False
+    #: attacks rolled this turn (each roll's label is its own)
+    attacks: int = 0
     mode: str = "tasks"  # tasks, draw, replace
 
 
@@ -157,10 +159,10 @@ def make(ctx, turn: Turn, verb: str, count: int, name: str) -> str:
     turn.robots -= need
     burnt = burn(ctx, turn.player, obj.fuel_create * count)
     turn.made.append(obj.name)
-    made = create(ctx, turn.player, obj.name, count, "mined" if verb == "MINE" else "created",
+    create(ctx, turn.player, obj.name, count, "mined" if verb == "MINE" else "created",
                   rule="IV.4" if verb == "MINE" else "IV.5")
     _hazard(ctx, turn, burnt)
-    return f"{turn.player} {'mined' if verb == 'MINE' else 'created'} {made} {obj.name}."
+    return ""  # create() has said what was made
 
 
 def _hazard(ctx, turn: Turn, burnt: list[str], machine: ObjectType | None = None, robot: bool = True) -> None:
@@ -197,9 +199,9 @@ def attack(ctx, turn: Turn, owner: str, target: str, *, with_: str, steal: bool 
     if obj.has("Fragile"):
         won, how = True, f"{obj.name} is Fragile and loses without a roll (X.13)"
     else:
-        a = ctx.dice.roll(f"attack/{player}/{turn.number}/{len(turn.made)}/attacker", 6)
-        d = ctx.dice.roll(f"attack/{player}/{turn.number}/{len(turn.made)}/defender", 6)
-        turn.made.append("")  # a fresh label for the next attack this turn
+        turn.attacks += 1
+        a = ctx.dice.roll(f"attack/{player}/{turn.number}/{turn.attacks}/attacker", 6)
+        d = ctx.dice.roll(f"attack/{player}/{turn.number}/{turn.attacks}/defender", 6)
         won, how = a > d, f"{player} rolled {a} against {d}"
     verb = "Liberator" if steal else "attack"
     if won:
@@ -209,13 +211,13 @@ def attack(ctx, turn: Turn, owner: str, target: str, *, with_: str, steal: bool 
             ctx.emit("techno", f"{player} stole 1 of {owner}'s {obj.name} ({how}).", player=player,
                      rule="VIII.16")
             enforce_unique(ctx, player)
-            return f"{player}'s {verb} on {owner}'s {obj.name} won: stolen."
+            return ""
         destroy(ctx, owner, obj.name, 1, f"{player}'s {verb} won ({how})", rule="IV.8")
-        return f"{player}'s {verb} on {owner}'s {obj.name} won."
+        return ""
     ctx.emit("techno", f"{player}'s {verb} on {owner}'s {obj.name} failed ({how}).", player=player, rule="IV.8")
     if obj.has("Retaliatory"):
         destroy(ctx, player, with_, 1, f"the attacker lost against Retaliatory {obj.name}", rule="VIII.8")
-    return f"{player}'s {verb} on {owner}'s {obj.name} lost."
+    return ""
 
 
 # -- activations ---------------------------------------------------------------------------------

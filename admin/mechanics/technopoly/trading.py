@@ -36,9 +36,8 @@ class Item:
 class Trade:
     """``TRADE WITH <player>: GIVE <items> FOR <items>``."""
 
-    partner: str
-    give: tuple[Item, ...]
-    get: tuple[Item, ...]
+    #: what follows TRADE, as written (read again when carried out)
+    text: str
     cmd: ClassVar[str] = "techno-trade"
 
 
@@ -76,7 +75,19 @@ def parse_item(text: str, side: str) -> Item:
                        "<card>, PROMISE <words> or NOTHING")
 
 
+@dataclass(frozen=True)
+class Terms:
+    partner: str
+    give: tuple[Item, ...]
+    get: tuple[Item, ...]
+
+
 def _parse_trade(rest: str, line: object) -> Trade:
+    terms(rest)
+    return Trade(rest.strip())
+
+
+def terms(rest: str) -> Terms:
     """A promise may be quoted (``PROMISE "no attacks, for now"``): its commas and FOR are its own;
     the GIVE side ends at the first FOR in capitals, or else at the first "for" outside quotes."""
     quoted: list[str] = []
@@ -90,7 +101,7 @@ def _parse_trade(rest: str, line: object) -> Trade:
     split = lambda s: [unmask(x) for x in re.split(r"\s*,\s*", s) if x.strip()]  # noqa: E731
     give = tuple(i for i in (parse_item(x, "GIVE") for x in split(m.group(2))) if i.what != "nothing")
     get = tuple(i for i in (parse_item(x, "FOR") for x in split(m.group(3))) if i.what != "nothing")
-    return Trade(m.group(1), give, get)
+    return Terms(m.group(1), give, get)
 
 
 def shown(item: Item) -> str:
@@ -197,8 +208,9 @@ def _carry(ctx, giver: str, taker: str, items: list[Item], hidden: list[str]) ->
     enforce_unique(ctx, taker)
 
 
-def offer(ctx, player: Player, cmd: Trade) -> str:
+def offer(ctx, player: Player, trade: Trade) -> str:
     st = world(ctx.state)
+    cmd = terms(trade.text)
     partner = ctx.state.players.get(cmd.partner)
     if partner is None or not partner.active or partner.name == player.name or partner.name not in st.seats:
         raise IllegalAction(f"{cmd.partner!r} is not another player; players: "

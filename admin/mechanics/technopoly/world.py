@@ -32,8 +32,8 @@ from admin.model import GameState, Player
 class TechnoOrder:
     """A task line for the player's turn: INVENT, CREATE, MINE, ACTIVATE, ATTACK, MONITOR, DRAW, REPLACE."""
 
-    text: str
-    task: Task
+    verb: str
+    rest: str
     cmd: ClassVar[str] = "techno-task"
 
 
@@ -43,7 +43,8 @@ class Respond:
     """``RESPOND <n> WITH <card>[, <card>]``: cards on an opponent's invention (IV.3)."""
 
     number: int
-    cards: tuple[tuple[str, str | None], ...]
+    #: the cards as written, comma-separated (read again when carried out)
+    cards: str
     cmd: ClassVar[str] = "techno-respond"
 
 
@@ -59,7 +60,8 @@ class NominateFuel:
 
 def _task_parser(verb: str):
     def parse(rest: str, line: object) -> TechnoOrder:
-        return TechnoOrder(f"{verb} {rest}".strip(), parse_task(verb, rest))
+        parse_task(verb, rest)  # its syntax now; it is read again in the player's turn
+        return TechnoOrder(verb, rest.strip())
     return parse
 
 
@@ -159,7 +161,8 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
                     ctx.emit("action", f'{name}: "{text}" was not done: {exc}', player=name, ok=False,
                              data={"cmd": "techno-task"})
                     continue
-                ctx.emit("techno", said, player=name, rule="IV.1")
+                if said:
+                    ctx.emit("techno", said, player=name, rule="IV.1")
             end_of_turn(ctx, turn)
         st.round += 1
         end_of_round(ctx)
@@ -185,6 +188,10 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
                 Fact("score", score(st, player.name), label="Score", column="Score", order=33),
                 Fact("cards_held", st.hand_size.get(player.name, 0), label="Attribute cards held",
                      column="Cards", order=34)]
+
+    def worth(self, state, player) -> int:
+        """The standings' net worth is the score (III.4): there is no money."""
+        return score(self.of(state), player.name)
 
     def private_facts(self, state, player) -> list[Fact]:
         return [Fact("hand", list(self.private_of(state).hands.get(player.name, [])))]
@@ -243,14 +250,15 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
 
 
 def _parse_respond(rest: str, line: object) -> Respond:
-    number, cards = invention.parse_response(rest, line)
-    return Respond(number, cards)
+    number, _ = invention.parse_response(rest, line)
+    return Respond(number, rest.strip().split(None, 2)[-1])
 
 
 def order_task(ctx, player: Player, cmd: TechnoOrder) -> str:
     """A task line waits for the player's turn, when the round is played in seat order."""
-    orders(ctx).setdefault(player.name, []).append((cmd.text, cmd.task))
-    return f"{player.name} ordered: {cmd.text} (in {player.name}'s turn this round)."
+    text = f"{cmd.verb} {cmd.rest}".strip()
+    orders(ctx).setdefault(player.name, []).append((text, parse_task(cmd.verb, cmd.rest)))
+    return f"{player.name} ordered: {text} (in {player.name}'s turn this round)."
 
 
 def respond(ctx, player: Player, cmd: Respond) -> str:
@@ -259,7 +267,8 @@ def respond(ctx, player: Player, cmd: Respond) -> str:
     inter = find(state, cmd.number)
     if player.name not in inter.parties:
         raise IllegalAction(f"#{cmd.number} is not yours to answer; it asks {', '.join(inter.parties)}")
-    value = invention.check_response(ctx, inter, player.name, list(cmd.cards))
+    _, cards = invention.parse_response(f"{cmd.number} WITH {cmd.cards}", None)
+    value = invention.check_response(ctx, inter, player.name, list(cards))
     answer(state, sealed, player.name, cmd.number, value)
     return f"{player.name} responded to {inter.payload['object']} (#{inter.id}) with {', '.join(value)}."
 
