@@ -64,7 +64,7 @@ def parse_item(text: str, side: str) -> Item:
         if m.group(2):
             return Item("card", card_name(m.group(2)), how=how)
         if how == "face-down" and side == "FOR":
-            return Item("card", "", how=how)
+            return Item("card", "", how="any")  # any one of theirs, drawn unseen when settled
         raise CommandError("a card in a trade is named: CARD <card>, ANNOUNCED CARD <card>, FACE-DOWN CARD <card> "
                            "(asked FOR: CARD <card> or FACE-DOWN CARD, any one of theirs)")
     m = re.fullmatch(r"(\d{1,5})\s+(.+)", t)
@@ -112,7 +112,8 @@ def shown(item: Item) -> str:
         return f"{'Technology' if item.what == 'technology' else 'Mining Rights'} {item.name} ({item.how.lower()})"
     if item.what == "card":
         return (f"the card {item.name}" if item.how == "shown" else
-                "an announced card" if item.how == "announced" else "a face-down card")
+                "an announced card" if item.how == "announced" else
+                "any one of their cards, face down" if item.how == "any" else "a face-down card")
     return f"a promise: {item.name}"
 
 
@@ -168,8 +169,8 @@ class TechnoTradingModule(Mechanic[None, TradingPrivate]):
         st, priv = world(ctx.state), private(ctx.state)
         try:
             check(ctx, giver, [i for i in give if i.how in ("shown", "SHARED", "SOLE", "")], hidden)
-            check(ctx, taker, [i for i in get if i.name or i.what != "card"], [])
-            if any(i.what == "card" and not i.name for i in get) and not priv.hands.get(taker):
+            check(ctx, taker, [i for i in get if i.how != "any"], [])
+            if any(i.how == "any" for i in get) and not priv.hands.get(taker):
                 raise IllegalAction(f"{taker} holds no card to give face down")
         except IllegalAction as exc:
             return f"the trade between {giver} and {taker} could not be carried out: {exc}"
@@ -197,7 +198,7 @@ def _carry(ctx, giver: str, taker: str, items: list[Item], hidden: list[str]) ->
         elif item.what == "card" and item.how == "shown" and item.name:
             take_cards(priv, st, giver, [item.name])
             give_card(priv, st, taker, item.name)
-        elif item.what == "card" and not item.name:  # any one of the giver's cards, face down
+        elif item.what == "card" and item.how == "any":  # any one of the giver's cards, face down
             hand = priv.hands.get(giver, [])
             card = hand[ctx.dice.roll_hidden(f"trade/{giver}/{taker}", len(hand)) - 1]
             hidden = hidden + [card]
