@@ -261,8 +261,8 @@ def activate(ctx, turn: Turn, text: str, run_task: Callable[[Turn, str, str], st
     if obj.has("Slow") and last is not None and last == st.last_turn.get(player):
         raise IllegalAction(f"{obj.name} is Slow: it was activated in {player}'s previous turn (X.23)")
     if obj.has("Unpredictable"):
-        raise IllegalAction(f"{obj.name} is Unpredictable: send ACTIVATE {obj.name} BY <opponent> ... "
-                            "is not taken by mail; the Admin carries out the opponent's choices (X.25)")
+        raise IllegalAction(f"{obj.name} is Unpredictable: an opponent you name makes its choices, which "
+                            "by mail the Admin carries out: write to the Admin (X.25)")
     words = rest.split(None, 1)
     ability = ABILITY_WORDS.get(words[0].upper()) if words else None
     abilities = [a for a in obj.attributes if a in ("Analyser", "Attacker", "Convertor", "Copier", "Destroyer",

@@ -105,7 +105,8 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
     requires = ("interactions",)
 
     def commands(self):
-        specs = [CommandSpec(verb, TechnoOrder, order_task, _task_parser(verb), usage, listing=10 + i,
+        # the acknowledgement is the player's: what a task does is told when the turn carries it out
+        specs = [CommandSpec(verb, TechnoOrder, order_task, _task_parser(verb), usage, listing=10 + i, private=True,
                              summary=summary, example=example, rules=rules)
                  for i, (verb, usage, summary, example, rules) in enumerate(TASKS)]
         specs.append(CommandSpec("RESPOND", Respond, respond, _parse_respond,
@@ -158,8 +159,11 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
                 try:
                     said = run(ctx, turn, task)
                 except IllegalAction as exc:
-                    ctx.emit("action", f'{name}: "{text}" was not done: {exc}', player=name, ok=False,
-                             data={"cmd": "techno-task"})
+                    said = f'{name}: "{text}" was not done: {exc}'
+                    if task.verb in ("INVENT", "REPLACE"):  # the line names cards still in the hand
+                        ctx.emit("action", None, player=name, ok=False, private=said, data={"cmd": "techno-task"})
+                    else:
+                        ctx.emit("action", said, player=name, ok=False, data={"cmd": "techno-task"})
                     continue
                 if said:
                     ctx.emit("techno", said, player=name, rule="IV.1")
