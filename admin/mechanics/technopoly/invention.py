@@ -14,7 +14,7 @@ from typing import Any
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.interactions import ask
 from admin.mechanics.technopoly.objects import (
-    FUEL_CARDS, ROBOT, WORLD, FuelSlot, ObjectType, add_units, card_text, find_object, fuels,
+    FUEL_CARDS, WORLD, FuelSlot, ObjectType, card_text, find_object, fuels,
     machine_kind, parse_card, private, take_cards, world,
 )
 from admin.mechanics.technopoly.tasks import Turn, use_robots
@@ -55,7 +55,7 @@ def invent(ctx, turn: Turn, name: str, cards: tuple[tuple[str, str | None], ...]
     played = ", ".join(card_text(c, f) for c, f in cards) or "no cards"
     k = respondable(list(cards))
     if not others or k == 0:
-        finish(ctx, obj, [])
+        finish(ctx, obj)
         return f"{player} invented {name} with {played}."
     inter = ask(ctx, kind="response", module=WORLD, parties=others, silence="none", proposer=player,
                 payload={"object": name, "cards": [card_text(c, f) for c, f in cards], "responses": k})
@@ -120,12 +120,11 @@ def resolve(ctx, inter, answers: dict[str, Any]) -> str:
         for card, fuel in cards:
             add_attribute(st, obj, card, fuel, party)
             played.append(f"{party}: {card_text(card, fuel)}")
-    finish(ctx, obj, played)
+    finish(ctx, obj)
     return f"{obj.name} is invented" + (f" with responses ({'; '.join(played)})" if played else " (no responses)")
 
 
-def finish(ctx, obj: ObjectType, played: list[str]) -> None:
-    st = world(ctx.state)
+def finish(ctx, obj: ObjectType) -> None:
     obj.status = "known"
     obj.rights = [obj.inventor] if obj.inventor else []
     what = "Technology" if obj.kind == "machine" else "Mining Rights (a Fuel discovered)"
@@ -136,7 +135,6 @@ def finish(ctx, obj: ObjectType, played: list[str]) -> None:
         n = sum(s.count for s in obj.pending_fuel)
         ctx.emit("techno", f"{obj.name} requires {n} Fuel: {obj.inventor} nominates it with FUEL {obj.name} = "
                            "<fuel>, ... (V.2).", player=obj.inventor, rule="V.2")
-    _ = st
 
 
 def eligible(st, obj: ObjectType, slot: FuelSlot) -> list[str]:

@@ -166,7 +166,7 @@ class TechnoTradingModule(Mechanic[None, TradingPrivate]):
             return f"{taker} declined {giver}'s trade"
         give = [Item(**i) for i in inter.payload["give_items"]]
         get = [Item(**i) for i in inter.payload["get_items"]]
-        st, priv = world(ctx.state), private(ctx.state)
+        priv = private(ctx.state)
         try:
             check(ctx, giver, [i for i in give if i.how in ("shown", "SHARED", "SOLE", "")], hidden)
             check(ctx, taker, [i for i in get if i.how != "any"], [])
@@ -178,7 +178,6 @@ class TechnoTradingModule(Mechanic[None, TradingPrivate]):
         _carry(ctx, taker, giver, get, [])
         ctx.emit("techno", f"{giver} and {taker} traded: {giver} gave {', '.join(map(shown, give)) or 'nothing'} "
                            f"for {', '.join(map(shown, get)) or 'nothing'}.", player=giver, rule="VI.1")
-        _ = st
         return f"{taker} accepted {giver}'s trade"
 
 

@@ -18,13 +18,13 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.interactions import InteractionsModule
 from admin.mechanics.technopoly import invention
 from admin.mechanics.technopoly.objects import (
-    ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, airdrop, card_name, deck_spec, describe,
+    ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, deck_spec, describe,
     find_object, fuel_text, give_card, held, illegal, private, score, world,
 )
 from admin.mechanics.technopoly.tasks import (
     Task, Turn, activate, attack, draw_card, end_of_turn, make, orders, parse_task, start_of_turn, use_robots,
 )
-from admin.model import GameState, Player
+from admin.model import Player
 
 
 @command_type
