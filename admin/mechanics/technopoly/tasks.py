@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 from admin.engine.decks import draw
 from admin.errors import CommandError, IllegalAction
+from admin.mechanics.interactions import ask
 from admin.mechanics.technopoly.objects import (
-    ROBOT, ObjectType, TechnoState, add_units, airdrop, burn, create, deck_spec, destroy, enforce_unique,
+    ROBOT, WORLD, ObjectType, TechnoState, add_units, airdrop, burn, create, deck_spec, destroy, enforce_unique,
     find_object, give_card, held, parse_card, pollute, private, world,
 )
 
@@ -260,44 +261,77 @@ def activate(ctx, turn: Turn, text: str, run_task: Callable[[Turn, str, str], st
     last = st.activated.get(player, {}).get(obj.name)
     if obj.has("Slow") and last is not None and last == st.last_turn.get(player):
         raise IllegalAction(f"{obj.name} is Slow: it was activated in {player}'s previous turn (X.23)")
-    if obj.has("Unpredictable"):
-        raise IllegalAction(f"{obj.name} is Unpredictable: an opponent you name makes its choices, which "
-                            "by mail the Admin carries out: write to the Admin (X.25)")
-    words = rest.split(None, 1)
-    ability = ABILITY_WORDS.get(words[0].upper()) if words else None
-    abilities = [a for a in obj.attributes if a in ("Analyser", "Attacker", "Convertor", "Copier", "Destroyer",
-                 "Liberator", "Manipulator", "Miner", "Monitor", "Researcher", "Scavenger", "Synthesiser",
-                 "Transmitter")]
-    if ability == "Attacker" and "Attacker" not in abilities and "Manipulator" in abilities:
-        ability = "Manipulator"
-    if ability == "Miner" and "Miner" not in abilities and "Manipulator" in abilities:
-        ability = "Manipulator"
-    if ability is None and len(abilities) == 1:
-        ability = abilities[0]
-    if ability not in abilities:
-        raise IllegalAction(f"{obj.name} can: " + "; ".join(USAGE[a] for a in abilities)
-                            + f" (not {rest!r})")
+    unpredictable = None
+    if obj.has("Unpredictable"):  # X.25: an opponent makes its choices, by the next update
+        m = re.fullmatch(r"by\s+(\S+)", rest.strip(), re.IGNORECASE)
+        if not m or m.group(1) not in st.seats or m.group(1) == player:
+            raise IllegalAction(f"{obj.name} is Unpredictable: name the opponent who makes its choices, like "
+                                f"ACTIVATE {obj.name} BY <player> (X.25)")
+        unpredictable = m.group(1)
+        effect = None
+    else:
+        ability, arg = choose_ability(obj, rest)
     robots = 0 if obj.has("Automatic") else (3 if obj.has("Elaborate") else 1)
     if turn.robots < robots:
         raise IllegalAction(f"activating {obj.name} needs {robots} Robot(s); {player} has {turn.robots} left")
     noisy(st, turn, obj.name)
     eco = obj.has("Ecological")
     burn(ctx, player, obj.fuel_activate, ecological=eco, check=True)
-    whole = ability in ("Transmitter", "Manipulator") or not ABILITY_WORDS.get(words[0].upper() if words else "")
-    arg = rest if whole else (words[1].strip() if len(words) > 1 else "")
-    effect = ABILITIES[ability](ctx, turn, obj, arg, run_task)
+    if unpredictable is None:
+        effect = ABILITIES[ability](ctx, turn, obj, arg, run_task)
     turn.robots -= robots
     burnt = burn(ctx, player, obj.fuel_activate, ecological=eco)
     turn.uses[obj.name] = turn.uses.get(obj.name, 0) + 1
     turn.made.append(obj.name)
     st.activated.setdefault(player, {})[obj.name] = turn.number
-    said = effect()
+    said = effect() if effect is not None else ask_opponent(ctx, turn, obj, unpredictable)
     _hazard(ctx, turn, burnt, obj, robot=robots > 0)
     if obj.has("One-Shot"):
         destroy(ctx, player, obj.name, 1, "One-Shot: destroyed once activated", rule="X.20")
     if obj.has("Polluting"):
         pollute(ctx, player, obj, 1)
     return f"{player} activated {obj.name}: {said}"
+
+
+def choose_ability(obj: ObjectType, rest: str) -> tuple[str, str]:
+    """Which of the Machine's Activate: abilities the words ask for, and the words it reads."""
+    words = rest.split(None, 1)
+    ability = ABILITY_WORDS.get(words[0].upper()) if words else None
+    abilities = [a for a in obj.attributes if a in USAGE]
+    if ability in ("Attacker", "Miner") and ability not in abilities and "Manipulator" in abilities:
+        ability = "Manipulator"
+    if ability is None and len(abilities) == 1:
+        ability = abilities[0]
+    if ability not in abilities:
+        raise IllegalAction(f"{obj.name} can: " + "; ".join(USAGE[a] for a in abilities) + f" (not {rest!r})")
+    whole = ability in ("Transmitter", "Manipulator") or not ABILITY_WORDS.get(words[0].upper() if words else "")
+    return ability, rest if whole else (words[1].strip() if len(words) > 1 else "")
+
+
+def ask_opponent(ctx, turn: Turn, obj: ObjectType, opponent: str) -> str:
+    """X.25: the activation is made now (its Robot, Fuel and drawbacks); what it does is the
+    named opponent's choice, answered ``ANSWER <n> <words>`` before the next update."""
+    inter = ask(ctx, kind="response", module=WORLD, parties=[opponent], silence="none", proposer=turn.player,
+                payload={"machine": obj.name, "owner": turn.player})
+    return (f"{obj.name} is Unpredictable: {opponent} makes its choices with ANSWER {inter.id} <what it does> "
+            f"({'; '.join(USAGE[a] for a in obj.attributes if a in USAGE)}) before the next update (X.25).")
+
+
+def resolve_unpredictable(ctx, inter, answers: dict[str, Any], run_task: Callable[[Turn, str, str], str]) -> str:
+    """The opponent's words carried out for the owner; silence or words that cannot be done: nothing."""
+    st = world(ctx.state)
+    owner, opponent = str(inter.payload["owner"]), inter.parties[0]
+    obj = st.objects.get(str(inter.payload["machine"]))
+    words = answers.get(opponent)
+    if obj is None or not isinstance(words, str) or words == "none":
+        return f"{opponent} made no choice: {owner}'s {inter.payload['machine']} did nothing"
+    turn = Turn(owner, 0, st.turns)
+    try:
+        ability, arg = choose_ability(obj, words)
+        said = ABILITIES[ability](ctx, turn, obj, arg, run_task)()
+    except IllegalAction as exc:
+        return f"{opponent}'s choice for {owner}'s {obj.name}, {words!r}, could not be done ({exc}): it did nothing"
+    return f"{opponent} chose for {owner}'s {obj.name}: {said}"
 
 
 USAGE = {"Analyser": "ANALYSE <your machine>", "Attacker": "ATTACK <player>'s <object>",

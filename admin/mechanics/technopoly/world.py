@@ -22,7 +22,8 @@ from admin.mechanics.technopoly.objects import (
     find_object, fuel_text, give_card, held, illegal, private, score, world,
 )
 from admin.mechanics.technopoly.tasks import (
-    Task, Turn, activate, attack, draw_card, end_of_turn, make, orders, parse_task, start_of_turn, use_robots,
+    Task, Turn, activate, attack, draw_card, end_of_turn, make, orders, parse_task, resolve_unpredictable,
+    start_of_turn, use_robots,
 )
 from admin.model import Player
 
@@ -96,7 +97,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
     rules = (*(f"II.{i}" for i in range(1, 5)), *(f"III.{i}" for i in range(1, 5)),
              *(f"IV.{i}" for i in range(1, 9)), *(f"V.{i}" for i in range(1, 6)), "VII.1",
              *(f"VIII.{i}" for i in range(1, 24)), "IX.1", "IX.2",
-             *(f"X.{i}" for i in range(1, 29) if i != 25), "XII.1", "XII.3")
+             *(f"X.{i}" for i in range(1, 29)), "XII.1", "XII.3")
     defaults: dict[str, Any] = {"hand": 3, "robots": 2, "last_round_without_roll": 10, "end_die": 20,
                                 "attack_die": 6}
     summary = "Robots invent, create, mine, activate, attack; attribute cards; rounds and the end roll."
@@ -172,11 +173,15 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
         end_of_round(ctx)
 
     def check_answer(self, ctx, interaction, player, value):
+        if "machine" in interaction.payload:  # an Unpredictable Machine's choices, read at the close
+            return str(value)
         if isinstance(value, str):  # ANSWER <n> <card>, <card>
             value = [invention.parse_card(c) for c in value.split(",") if c.strip()]
         return invention.check_response(ctx, interaction, player.name, list(value))
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
+        if "machine" in interaction.payload:
+            return resolve_unpredictable(ctx, interaction, answers, lambda t, v, rest: run(ctx, t, parse_task(v, rest)))
         return invention.resolve(ctx, interaction, answers)
 
     # -- how it shows -----------------------------------------------------------------------
