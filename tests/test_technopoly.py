@@ -38,6 +38,8 @@ def test_the_demo_plays_two_weeks_of_inventions_mining_a_trade_and_an_attack(dem
     known = {o.name for o in st.objects.values() if o.status == "known"}
     assert {"Robot", "Titanium", "Electricity", "Sandstone", "Death Ray", "Earthworm"} <= known
     assert st.objects["Electricity"].rights == ["boris", "colin"]  # shared by the trade (VI.2)
+    # boris answered the Death Ray with "Fuel: 2A"; aleric's own Titanium was refused (V.2)
+    assert st.objects["Death Ray"].fuel_activate == ["Electricity", "Electricity"]
     closed = InteractionsModule.of(state).closed
     assert sum(i.kind == "response" for i in closed) == 5 and any(i.kind == "offer" for i in closed)
 

@@ -58,7 +58,13 @@ def emails(state: GameState, update: int) -> list[tuple[str, str, str]]:
     for inter in InteractionsModule.of(state).open:  # answer an open invention now and then
         if inter.kind != "response":
             continue
+        machine = any(c in ACTIVATE for c in inter.payload.get("cards", []))
         for name in inter.parties:
+            fuel = [c for c in avail[name] if c in FUEL_CARDS and not FUEL_CARDS[c][2]]
+            if machine and fuel:  # a Machine is answered with "requires Fuel" when one can
+                avail[name].remove(fuel[0])
+                out.append((name, "Fuel for that", f"RESPOND {inter.id} WITH {fuel[0]}\n"))
+                continue
             cards = [c for c in plain_cards(avail[name]) if c not in ACTIVATE]  # a Fuel stays a Fuel
             if cards and (inter.id + len(name)) % 2 == 0:
                 avail[name].remove(cards[0])
@@ -89,6 +95,8 @@ def emails(state: GameState, update: int) -> list[tuple[str, str, str]]:
             lines = []
             if obj is not None and obj.pending_fuel:
                 need = sum(s.count for s in obj.pending_fuel)
+                own = "Titanium" if name == "aleric" else "Electricity"
+                lines.append(f"FUEL {obj.name} = {', '.join([own] * need)}")  # refused: their own discovery (V.2)
                 other = "Electricity" if name == "aleric" else "Titanium"
                 lines.append(f"FUEL {obj.name} = {', '.join([other] * need)}")
             if obj is not None and obj.status == "known" and not obj.has("Flawed"):
