@@ -192,3 +192,16 @@ def test_errors_quote_the_input_and_say_what_is_valid():
     with pytest.raises(CommandError, match=r"'a hug' is not something to trade"):
         terms("WITH bob: GIVE a hug FOR 2 Gold")
     assert terms("WITH bob: GIVE 2 Gold FOR TECHNOLOGY Death Ray SOLE").get[0].how == "SOLE"
+
+
+def test_polluting_makes_waste_its_inventor_names_and_status_has_no_square():
+    """X.22: "Polluting OF Smog" names the Waste (-1 each at the end); a STATUS reply in a game
+    with no board says no square (a small general change to the core's STATUS text)."""
+    outcome = _play({"players": {"alice": {"hand": ["Polluting", "Plentiful"], "holdings": {"Robot": 2}},
+                                 "bob": {"hand": []}},
+                     "updates": [{"mail": {"alice": "INVENT Tar WITH Polluting OF Smog, Plentiful"}}, {},
+                                 {"mail": {"alice": "MINE 2 Tar\nSTATUS"}}]})
+    st = world(outcome.state)
+    assert st.holdings["alice"] == {"Robot": 2, "Tar": 4, "Smog": 2} and score(st, "alice") == 2
+    # STATUS is read with the actions, before the round's turns
+    assert "alice: 0 points; round 2; score 0; objects: 2 Robot; hand: no cards." in _texts(outcome)

@@ -22,7 +22,7 @@ from admin.mechanics.technopoly.tasks import Turn, use_robots
 
 def check_fuel_named(st, card: str, fuel: str | None) -> str | None:
     """The Fuel a Synthetic, Synthesiser or Fuel: 1A*/1C* card names must be a known Fuel."""
-    if fuel is None:
+    if fuel is None or card == "Polluting":  # Polluting names its Waste, not a Fuel
         return None
     obj = find_object(st, fuel)
     if obj.kind != "fuel":
@@ -69,6 +69,8 @@ def add_attribute(st, obj: ObjectType, card: str, fuel: str | None, by: str) -> 
         obj.synthetic_of = fuel
     elif card == "Synthesiser":
         obj.synthesises = fuel
+    elif card == "Polluting" and fuel and by == obj.inventor:  # the inventor may name the Waste (X.22)
+        obj.waste = fuel
     elif card in FUEL_CARDS:
         when, count, chosen = FUEL_CARDS[card]
         if chosen:  # "whoever plays this card may choose the Fuel" (X.7, X.8)

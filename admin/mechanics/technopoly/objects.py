@@ -63,8 +63,13 @@ def parse_card(text: str) -> tuple[str, str | None]:
     fuel = m.group(2).strip() if m else None
     if card in NAMES_A_FUEL and not fuel:
         raise CommandError(f"{card} names the Fuel it is played with: write {card} OF <fuel>")
+    if fuel and card == "Polluting":  # X.22: the Waste's name, if its inventor gives one
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 '\-]{0,39}", fuel):
+            raise CommandError(f"{fuel!r} is not a name for Waste: 1 to 40 letters, digits, spaces, ' or -")
+        return card, fuel
     if fuel and card not in NAMES_A_FUEL:
-        raise CommandError(f"{card} names no Fuel; only {', '.join(sorted(NAMES_A_FUEL))} are played OF a Fuel")
+        raise CommandError(f"{card} names no Fuel; only {', '.join(sorted(NAMES_A_FUEL))} are played OF a Fuel "
+                           "(and Polluting OF the name of its Waste)")
     return card, fuel
 
 
@@ -256,6 +261,8 @@ def create(ctx, player: str, name: str, times: int, how: str, *, rule: str = "IV
 def pollute(ctx, player: str, obj: ObjectType, times: int) -> None:
     st = world(ctx.state)
     waste = obj.waste or f"{obj.name} Waste"
+    if waste in st.objects and st.objects[waste].kind != "waste":  # a name taken since: never a real object
+        waste = f"{obj.name} Waste"
     st.objects.setdefault(waste, ObjectType(waste, "waste", inventor=obj.inventor, round=obj.round))
     add_units(st, player, waste, times)
     ctx.emit("techno", f"{player}'s {obj.name} made {times} {waste} (Polluting).", player=player, rule="X.22")
