@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from admin.engine.decks import draw
-from admin.errors import CommandError, IllegalAction
+from admin.errors import CommandError, IllegalAction, NomopolyError
 from admin.mechanics.interactions import ask
 from admin.mechanics.technopoly.objects import (
     ROBOT, WORLD, ObjectType, TechnoState, add_units, airdrop, burn, create, deck_spec, destroy, enforce_unique,
@@ -290,7 +290,7 @@ def activate(ctx, turn: Turn, text: str, run_task: Callable[[Turn, str, str], st
         destroy(ctx, player, obj.name, 1, "One-Shot: destroyed once activated", rule="X.20")
     if obj.has("Polluting"):
         pollute(ctx, player, obj, 1)
-    return f"{player} activated {obj.name}: {said}"
+    return f"{player} activated {obj.name}" + (f": {said}" if said else ".")
 
 
 def choose_ability(obj: ObjectType, rest: str) -> tuple[str, str]:
@@ -329,7 +329,7 @@ def resolve_unpredictable(ctx, inter, answers: dict[str, Any], run_task: Callabl
     try:
         ability, arg = choose_ability(obj, words)
         said = ABILITIES[ability](ctx, turn, obj, arg, run_task)()
-    except IllegalAction as exc:
+    except NomopolyError as exc:
         return f"{opponent}'s choice for {owner}'s {obj.name}, {words!r}, could not be done ({exc}): it did nothing"
     return f"{opponent} chose for {owner}'s {obj.name}: {said}"
 
@@ -463,6 +463,7 @@ def _manipulate(ctx, turn, obj, rest, run_task):
     words = rest.split(None, 1)
     if not words or words[0].upper() not in ("INVENT", "CREATE", "MINE", "ACTIVATE", "ATTACK"):
         raise IllegalAction(f"a Manipulator does a Robot's task: {USAGE['Manipulator']}")
+    parse_task(words[0], words[1] if len(words) > 1 else "")  # its syntax before anything is spent
 
     def go() -> str:  # the Manipulator works as one Robot would (a standing ruling)
         before = turn.robots

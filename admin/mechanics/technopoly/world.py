@@ -14,7 +14,7 @@ from admin.engine.commands import command_type
 from admin.engine.decks import draw
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.engine.turnorder import round_ends
-from admin.errors import CommandError, IllegalAction
+from admin.errors import CommandError, IllegalAction, NomopolyError
 from admin.mechanics.interactions import InteractionsModule
 from admin.mechanics.technopoly import invention
 from admin.mechanics.technopoly.objects import (
@@ -159,7 +159,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             for text, task in queued.get(name, []):
                 try:
                     said = run(ctx, turn, task)
-                except IllegalAction as exc:
+                except NomopolyError as exc:  # refused (or a Manipulator's task mis-written)
                     said = f'{name}: "{text}" was not done: {exc}'
                     if task.verb in ("INVENT", "REPLACE"):  # the line names cards still in the hand
                         ctx.emit("action", None, player=name, ok=False, private=said, data={"cmd": "techno-task"})
