@@ -56,6 +56,9 @@ def test_the_site_has_an_objects_page_with_rights_and_no_hand(demo):
     for obj in world(state).objects.values():
         assert obj.name in objects
     assert "Mining Rights" in objects and "End rolls" in objects and "boris, colin" in objects
+    index = (site / "index.html").read_text()  # no board: no Board page in the menu, no board section
+    assert 'href="board.html"' not in index and "The board" not in index and 'href="objects.html"' in index
+    assert "On square" not in (site / "players" / "aleric.html").read_text()
     hands = private(state).hands
     assert any(hands.values())
     for path in site.rglob("*"):
