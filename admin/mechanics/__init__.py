@@ -27,7 +27,7 @@ from admin.mechanics.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *TECHNOPOLY, *NOMOPOLY1, *NOMOPOLY2,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *TECHNOPOLY,
 ]
 
 REGISTRY = Registry(LIBRARY)
