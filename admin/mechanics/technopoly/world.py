@@ -21,9 +21,9 @@ from admin.mechanics.technopoly.objects import (
     ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, deck_spec, describe,
     find_object, fuel_text, give_card, held, illegal, private, score, world,
 )
+from admin.mechanics.technopoly.machines import activate, resolve_unpredictable
 from admin.mechanics.technopoly.tasks import (
-    Task, Turn, activate, attack, draw_card, end_of_turn, make, orders, parse_task, resolve_unpredictable,
-    start_of_turn, use_robots,
+    Task, Turn, attack, draw_card, end_of_turn, make, orders, parse_task, start_of_turn, use_robots,
 )
 from admin.model import Player
 
