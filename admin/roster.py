@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from admin.engine.board import lowest
+from admin.engine.board import live_numbers, lowest
 from admin.engine.syntax import PLAYER_NAME
 from admin.errors import IllegalAction
 from admin.mechanics import REGISTRY
@@ -34,7 +34,9 @@ def add_player(state: GameState, name: str, email: str, token_hash: str | None =
             raise IllegalAction(f"{email} is already the address of player {other!r}")
     start_money = int(REGISTRY.params(state, "money")["start_money"])
     week = state.week if state.update == 0 else state.week + 1
-    player = Player(name=name, money=start_money, square=lowest(state), joined_week=week)
+    # a game with no board (layout none, Technopoly) has no square to stand on: 0
+    square = lowest(state) if live_numbers(state) else 0
+    player = Player(name=name, money=start_money, square=square, joined_week=week)
     if REGISTRY.params(state, "money").get("start_money_from_bank", True):
         state.admin_bank -= start_money  # XV.2: money from nowhere comes out of the bank
     state.players[name] = player

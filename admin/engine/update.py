@@ -206,7 +206,7 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
 
 def _status_text(ctx: UpdateContext, player: Player) -> str:
     """The reply to STATUS: money and square, and what each module adds (private parts too)."""
-    parts = [(20, f", on square {player.square}")]
+    parts = [(20, f", on square {player.square}")] if player.square else []  # 0: a game with no board
     for module in ctx.registry.enabled(ctx.state):
         parts += module.status_parts(ctx.state, player)
     return f"{player.name}: {ctx.state.money(player.money)}" + "".join(ordered(parts)) + "."

@@ -19,6 +19,7 @@ from admin.mechanics.players import PlayersModule
 from admin.mechanics.proposals import ProposalsModule
 from admin.mechanics.railroads import RailroadsModule
 from admin.mechanics.schedule import ScheduleModule
+from admin.mechanics.technopoly import MODULES as TECHNOPOLY
 from admin.mechanics.timopoly import MODULES as TIMOPOLY
 from admin.mechanics.turns import TurnsModule
 
@@ -26,7 +27,7 @@ from admin.mechanics.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *TECHNOPOLY,
 ]
 
 REGISTRY = Registry(LIBRARY)

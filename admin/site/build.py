@@ -179,6 +179,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     site.panels = sorted((p for m in REGISTRY.enabled(state) for p in m.panels(state)), key=lambda p: p.order)
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
+    env.globals["has_board"] = state.layout != "none"  # a game with no board shows none (Technopoly)
     env.filters["money"] = lambda value: money(value, state.currency)
     env.globals["rule"] = lambda rule_id: state.rule_aliases.get(rule_id, rule_id)  # this game's numbering
     with _build_lock(out):

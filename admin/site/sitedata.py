@@ -43,7 +43,8 @@ class Site:
     def nav(self) -> tuple[tuple[str, str, str], ...]:
         """The navigation: the site's pages (Proposals only where the game has them), with the
         modules' pages before Updates."""
-        pages = [n for n in NAV if n[0] != "proposals" or self.state.enabled("proposals")]
+        pages = [n for n in NAV if (n[0] != "proposals" or self.state.enabled("proposals"))
+                 and (n[0] != "board" or self.state.layout != "none")]
         at = next(i for i, n in enumerate(pages) if n[0] == "updates")
         return tuple(pages[:at] + [(p.slug, p.title, f"{p.slug}.html") for p in self.panels] + pages[at:])
 
