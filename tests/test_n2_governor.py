@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import pytest
 from fixtures.n2_missiles_gov import game, run, silo_block
-from fixtures.games import texts
+from fixtures.games import refusals, texts
 
 from admin.mechanics.health import health_of
 from admin.mechanics.interactions import InteractionsModule
@@ -109,7 +109,9 @@ def test_a_terrorist_may_not_bid_and_a_bid_must_be_positive_and_payable():
     opened = run(_at(3))
     grant_weeks(opened.state, "carol", "terrorist", 4)
     r = run(opened.state, {"carol": "BID GOVERNOR 100", "alice": "BID GOVERNOR 0", "bob": "BID GOVERNOR 20000"})
-    errors = sorted(e.text for e in r.events if e.kind == "action")
+    # a refused sealed bid is told to its bidder only: its amount is secret too
+    assert [e.text for e in r.events if e.kind == "action"] == [None, None, None]
+    errors = sorted(e.private for e in r.events if e.kind == "action")
     assert errors == [
         'alice: "BID GOVERNOR 0" was not done: a bid for candidacy must be a positive amount of money (XXXV.1)',
         'bob: "BID GOVERNOR 20000" was not done: you bid $20000 and have $10000; the two highest bidders pay '
@@ -120,7 +122,7 @@ def test_a_terrorist_may_not_bid_and_a_bid_must_be_positive_and_payable():
 
 def test_no_bids_outside_an_election_week():
     r = run(_at(0), {"alice": "BID GOVERNOR 100"})
-    assert texts(r.events, "action") == [
+    assert [e.private for e in r.events if e.kind == "action"] == [
         'alice: "BID GOVERNOR 100" was not done: no election is taking bids this update; bids are taken in the '
         "first update of an election week (every 3 weeks, XXXV.1)"]
 
@@ -129,7 +131,7 @@ def test_a_vote_must_name_a_candidate():
     opened = run(_at(3))
     bidding = run(opened.state, {"alice": "BID GOVERNOR 10", "bob": "BID GOVERNOR 20"})
     r = run(bidding.state, {"carol": "VOTE GOVERNOR carol"})
-    assert texts(r.events, "action") == [
+    assert refusals(r.events) == [
         'carol: "VOTE GOVERNOR carol" was not done: "carol" is not a candidate; the candidates are bob and alice '
         "(XXXV.2)"]
 

@@ -1,7 +1,7 @@
 """Nomopoly II's Joker (XIX.3, XXXIII.5): given by other sections with give_joker, secret to its
 holder, declared once as any card, which it then is for everything that reads a hand."""
 
-from fixtures.games import mail, new_state, play, texts
+from fixtures.games import mail, new_state, play, refusals
 
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
@@ -41,7 +41,7 @@ def test_a_declared_joker_joins_the_hand_as_that_card_for_good():
     assert hand(result.state, "alice") == ["2C", "QH"] and jokers_of(result.state, "alice") == 0
     assert result.state.mods["cards"].held["alice"] == 2
     assert JokersModule.private_of(result.state).declared == [["alice", "QH", 2]]
-    assert texts(result.events, "action") == [
+    assert refusals(result.events) == [
         'alice: "DECLARE JOKER AS KS" was not done: you hold no undeclared Joker; a Joker comes from the Skunk '
         "on the House of Cards (XIX.3) or a Casino (XXXIII.5)"]
     # the success is told to alice alone

@@ -6,7 +6,7 @@ import copy
 import re
 from types import SimpleNamespace
 
-from fixtures.games import mail, new_state, play, texts
+from fixtures.games import mail, new_state, play, refusals, texts
 
 from admin.engine.events import Ruling
 from admin.mechanics import REGISTRY
@@ -72,7 +72,7 @@ def test_a_ticket_needs_a_card_of_2_to_10_a_face_card_or_ace_only_as_bonus_and_n
     grant_weeks(state, "bob", "terrorist", 3)
     result = play(state, [mail("alice", "LOTTERY TICKET AH\nLOTTERY TICKET 5S BONUS 6D"),
                           mail("bob", "LOTTERY TICKET 4C")])
-    assert texts(result.events, "action") == [
+    assert refusals(result.events) == [
         'alice: "LOTTERY TICKET AH" was not done: a ticket is bought with a card of value 2 to 10 (XVIII.2), '
         "not the ace of hearts; a face card or an ace may only be added as BONUS",
         'bob: "LOTTERY TICKET 4C" was not done: a terrorist may not buy lottery tickets (XXIII.2)',

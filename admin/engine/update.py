@@ -180,22 +180,28 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
         ctx.emit("action", f'{name}: "{lc.text}" was not done: no rule in force allows it.',
                  player=name, ok=False, ref=ref)
         return
-    if name in ctx.barred:
-        ctx.emit("action", f'{name}: "{lc.text}" was not done: {name} may take no voluntary action '
-                           "this update.", player=name, ok=False, ref=ref)
-        return
     _, spec = entry
+
+    def refused(why: str, **kw) -> None:
+        """The verdict of a line not carried out: public, unless the command is private (its line
+        may name hidden things: a card offered face down), then told to its player only."""
+        said = f'{name}: "{lc.text}" was not done: {why}'
+        ctx.emit("action", None if spec.private else said, player=name, ok=False, ref=ref,
+                 private=said if spec.private else None, **kw)
+
+    if name in ctx.barred:
+        refused(f"{name} may take no voluntary action this update.")
+        return
     before = len(ctx.events)
     try:
         text = spec.handler(ctx, player, cmd)
     except IllegalAction as exc:
         del ctx.events[before:]  # a failed action leaves no trace but its verdict
-        ctx.emit("action", f'{name}: "{lc.text}" was not done: {exc}', player=name, ok=False,
-                 ref=ref, data={"cmd": cmd.cmd})
+        refused(str(exc), data={"cmd": cmd.cmd})
         return
     except NomopolyError as exc:  # pragma: no cover - a rule module bug must not sink the update
         del ctx.events[before:]
-        ctx.emit("action", f'{name}: "{lc.text}" was not done: {exc}', player=name, ok=False, ref=ref)
+        refused(str(exc))
         return
     if spec.voluntary:
         for module in ctx.registry.enabled(ctx.state):
