@@ -83,7 +83,9 @@ def bare(item: str, tail: str, usage: str, kind: type = UseItem):
     """A parser for an item used alone: ``USE MEDICINE``, ``PLACE TIME`` + ``BOMB``."""
     def parse(rest: str, _line: object) -> UseItem:
         if _words(rest) != tail.split():
-            raise CommandError(f"{quote(usage + ' ' + rest)} is not understood; write {usage}")
+            keyword = " ".join(usage.split()[:len(usage.split()) - len(tail.split())])  # PLACE TIME (+ BOMB)
+            raise CommandError(f"{quote(f'{keyword} {rest}'.strip())} is not understood; write {usage}, with "
+                               "nothing after it")
         return kind(item)
     return parse
 

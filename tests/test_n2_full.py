@@ -1,0 +1,89 @@
+"""Nomopoly II with its whole rulebook in force (the bundled game nomopoly2-full): what no single
+section's tests can see. Every command keyword is claimed by one module only, and a two-word
+keyword (BUY TRANSPORT) never hides a line a player would write for a one-word command (BUY 14);
+the modules run in the order precedence needs. The cross-section paths themselves are scenarios
+(tests/scenarios/nomopoly2/, run by test_scenarios.py)."""
+
+from collections import Counter
+
+import pytest
+
+from admin.errors import CommandError
+from admin.games import initial_state, spec
+from admin.mail.grammar import _core_only, grammar_for, parse_text
+from admin.mechanics import REGISTRY
+
+FULL = "nomopoly2-full"
+
+
+@pytest.fixture(scope="module")
+def full():
+    return initial_state(FULL, "full")
+
+
+def keywords(state) -> Counter:
+    core = _core_only()
+    return Counter([*core.line, *core.block, *(sp.keyword.upper() for _, sp in REGISTRY.specs(state))])
+
+
+def test_no_two_modules_claim_the_same_keyword(full):
+    assert sorted(k for k, n in keywords(full).items() if n > 1) == []
+    # nor the same typed command (the command table keeps the first module's)
+    cmds = Counter((sp.command.cmd, m.name) for m, sp in REGISTRY.specs(full))
+    by_cmd = Counter(cmd for cmd, _ in cmds)
+    assert sorted(c for c, n in by_cmd.items() if n > 1) == []
+
+
+#: what a player writes after a one-word command's keyword, in every shape its parser reads
+TAILS = ("", " 14", " ON 14", " 1 YES", " alice", " 100", " AT 14", " Night 20", " TO 14")
+
+#: a one-word command whose argument is free text: the module that makes such names refuses one a
+#: two-word keyword would hide (xxxiv1-a-patent-name-that-starts-another-command.yaml)
+FREE_TEXT = {"PLAY"}
+
+
+def test_a_two_word_keyword_hides_no_one_word_command(full):
+    specs = {sp.keyword.upper(): sp for _, sp in REGISTRY.specs(full)}
+    pairs = sorted(k for k in specs if " " in k and k.split()[0] in specs)
+    # the pairs there are with every section in force: if one is added, look at it here
+    assert pairs == ["BID GOVERNOR", "BUILD RAILROAD", "BUY AUTO-SHUFFLER", "BUY FLOWER", "BUY FUEL", "BUY GREASE",
+                     "BUY JOKER", "BUY MISSILE", "BUY SALAD", "BUY SHOVEL", "BUY TRANSPORT", "BUY WEIGHTED",
+                     "PLACE GLUE", "PLACE GREASE", "PLACE TIME", "PLAY BLACKJACK", "PLAY POKER", "PLAY ROULETTE",
+                     "VOTE GOVERNOR", "WITHDRAW MONEY"]
+    hidden = []
+    for pair in pairs:
+        one, second = pair.split()
+        if one in FREE_TEXT:
+            continue
+        for tail in TAILS:
+            try:
+                specs[one].parse(second + tail, None)
+            except CommandError:
+                continue
+            hidden.append(f"{one} {second}{tail}")
+    assert hidden == []
+
+
+@pytest.mark.parametrize("line, cmd", [
+    ("BUY 14", "buy"), ("BUY", "buy"), ("BUY TRANSPORT CAR", "transport-buy"), ("BUY FUEL 100", "transport-fuel"),
+    ("BUY MISSILE CRUISE AT 15", "buy-missile"), ("BUY JOKER", "casino-buy"), ("BUILD HOUSE ON 14", "build"),
+    ("BUILD RAILROAD ON 14", "build-railroad"), ("PLACE QH ON 14", "place"), ("PLACE GLUE", "hoc-use"),
+    ("PLACE TIME BOMB", "hoc-place-time-bomb"), ("WITHDRAW 7", "withdraw"), ("WITHDRAW MONEY 100", "bank-move"),
+    ("VOTE 7 YES", "vote"), ("VOTE GOVERNOR alice", "vote-governor"), ("BID 3 250", "answer"),
+    ("BID GOVERNOR 100", "bid-governor"), ("PLAY BLACKJACK 100", "casino-play"), ("PLAY Dice Duel 20", "play-patented"),
+])
+def test_each_line_reads_as_the_command_its_writer_meant(full, line, cmd):
+    [verdict] = parse_text(line, grammar_for(full))
+    assert verdict.error is None, verdict.error
+    assert verdict.command.cmd == cmd
+
+
+def test_enable_all_switches_on_every_optional_section_in_the_rulebook_order():
+    g = spec(FULL)
+    assert g.enabled_optional == list(spec("nomopoly2").optional)
+
+
+def test_a_line_with_more_after_a_bare_item_is_quoted_as_written(full):
+    [verdict] = parse_text("PLACE TIME BOMB ON 14", grammar_for(full))
+    assert verdict.error == ('"PLACE TIME BOMB ON 14": "PLACE TIME BOMB ON 14" is not understood; write PLACE TIME '
+                             'BOMB, with nothing after it')
