@@ -78,9 +78,44 @@ def test_each_line_reads_as_the_command_its_writer_meant(full, line, cmd):
     assert verdict.command.cmd == cmd
 
 
-def test_enable_all_switches_on_every_optional_section_in_the_rulebook_order():
-    g = spec(FULL)
-    assert g.enabled_optional == list(spec("nomopoly2").optional)
+RULEBOOK = ["blackjack", "railroads", "lottery", "zoo", "trading", "blocks", "buildings", "terrorism",
+            "house-of-cards", "nonsense", "missiles", "bank", "credit-cards", "transport", "net-worth", "bingo",
+            "exploit-blocks", "casinos", "patents", "governor"]
+
+
+def test_the_optional_sections_are_listed_and_enabled_in_the_rulebooks_order():
+    assert list(spec("nomopoly2").optional) == RULEBOOK
+    assert spec(FULL).enabled_optional == RULEBOOK
+
+
+def test_the_full_games_modules_run_in_the_order_precedence_needs(full):
+    names = [m.name for m in full.modules]
+    assert names == ["schedule", "board", "money", "turns", "ownership", "cards", "health", "proposals", "players",
+                     "endgame", "jokers", "blackjack", "railroads", "interactions", "conditions", "lottery", "blocks",
+                     "buildings", "casinos", "transport", "house-of-cards", "bingo", "zoo", "trading", "terrorism",
+                     "nonsense", "missiles", "bank", "credit-cards", "net-worth", "exploit-blocks", "patents",
+                     "governor"]
+
+
+def _before(names, first, then):
+    return names.index(first) < names.index(then)
+
+
+@pytest.mark.parametrize("order", [RULEBOOK, list(reversed(RULEBOOK))])
+def test_precedence_holds_whatever_order_proposals_enable_the_sections_in(order):
+    from admin.engine.config import enable_module
+
+    state = initial_state("nomopoly2", "by-proposals")
+    for name in order:
+        if not state.enabled(name):
+            enable_module(state, REGISTRY, name)
+    names = [m.name for m in state.modules]
+    assert _before(names, "casinos", "transport")          # the Weighted Die, then the car's fuel
+    assert _before(names, "transport", "house-of-cards")   # a helicopter's move is not a mask's
+    for landing in ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo"):
+        assert _before(names, landing, "zoo")              # the banana peel's slip comes last
+    assert _before(names, "conditions", "bank")            # rent immunity, then the mortgage (last)
+    assert _before(names, "cards", "health") and _before(names, "health", "buildings")  # XIV.4, VI.14, XXII.5
 
 
 def test_a_line_with_more_after_a_bare_item_is_quoted_as_written(full):

@@ -90,6 +90,8 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
     State = it.HouseOfCardsState
     Private = it.HouseOfCardsPrivate
     requires = ("board", "ownership", "cards", "health", "conditions")
+    #: a helicopter's or springy shoes' move is not a mask's (move_instead; docs/rulings.d/nomopoly2-hoc.md)
+    runs_after = ("transport",)
 
     def commands(self):
         u = it.UseItem

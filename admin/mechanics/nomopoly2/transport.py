@@ -96,6 +96,9 @@ class TransportModule(Mechanic[TransportState, None]):
                "each its own dice and ways (XXIX).")
     State = TransportState
     requires = ("board", "turns", "ownership")
+    #: a Weighted Die (XXXIII.5) sets a die before the car burns fuel on the dice and a pogo stick's
+    #: faces are read (check_roll)
+    runs_after = ("casinos",)
 
     def commands(self):
         from admin.mechanics.nomopoly2.transport_commands import command_specs

@@ -166,6 +166,8 @@ class ZooModule(Mechanic[ZooState, None]):
                "Skunk and Blinking Jelly Dog then roam the board on their own.")
     State = ZooState
     requires = ("board", "ownership", "health", "interactions", "conditions")
+    #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.d/nomopoly2-zoo.md)
+    runs_after = ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo")
 
     def commands(self):
         return (CommandSpec("SPAWN", Spawn, spawn, _parse_spawn, "SPAWN <creature>", listing=130,
