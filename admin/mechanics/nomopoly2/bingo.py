@@ -133,14 +133,6 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
                      private=f"You marked {square.number} on bingo card{'s' if len(hits) > 1 else ''} "
                              f"{', '.join(map(str, hits))}.")
 
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
-        """Rent immunity (XXXI.3 corners; the lottery's too, XVIII.4): an immune player pays none."""
-        if rent > 0 and shared.has_condition(ctx.state, payer.name, "rent-immunity"):
-            ctx.emit("rent-immunity", f"{payer.name} is immune from rent and pays none for square "
-                                      f"{square.number}.", player=payer.name, rule="XXXI.3")
-            return 0
-        return rent
-
     def on_player_reset(self, ctx, player) -> None:
         self.on_player_removed(ctx.state, player)
 
