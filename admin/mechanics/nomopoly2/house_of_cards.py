@@ -172,8 +172,11 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
         if player.name not in state.jetpacks:
             return None
         state.jetpacks.remove(player.name)
-        sides = int(ctx.params(self.name)["jetpack_die_sides"]) or _own_sides(ctx, player, self)
-        extra = ctx.dice.roll(f"turn/{player.name}/{turn}/d{len(faces)}", sides)
+        sides = int(ctx.params(self.name)["jetpack_die_sides"])
+        shown = [] if sides or not ctx.state.enabled("transport") else _method_faces(ctx.state, player.name)
+        extra = ctx.dice.roll(f"turn/{player.name}/{turn}/d{len(faces)}",
+                              sides or len(shown) or _own_sides(ctx, player, self))
+        extra = shown[extra - 1] if shown else extra  # a die like the player's own: a pogo stick's shows 1 or 6
         ctx.emit("jetpack", f"{player.name}'s jetpack adds a die: {extra}.", player=player.name, rule="XXIV.2")
         return [*faces, extra]
 
@@ -271,6 +274,13 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
         if bombs:
             lines.append((69, "  Your time bombs (only you see them) on square(s): " + ", ".join(map(str, bombs))))
         return lines
+
+
+def _method_faces(state, player: str) -> list[int]:
+    """The faces one die of the player's method of transportation shows (XXIX.3)."""
+    from admin.mechanics.nomopoly2.transport import die_faces
+
+    return die_faces(state, player)
 
 
 def _own_sides(ctx, player: Player, me: Mechanic) -> int:
