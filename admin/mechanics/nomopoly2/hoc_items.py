@@ -210,7 +210,7 @@ def _pokeball(ctx, player: Player, cmd: UseItem) -> str:
     if creature is None:
         raise IllegalAction("there are no creatures on the board, so a Pokeball may not be used (XXIV.2)")
     hs(ctx.state).items.take(player.name, "pokeball")
-    return f"{player.name} threw a Pokeball: the {creature} jumped to square {number}."
+    return f"{player.name} threw a Pokeball: {creature} jumped to square {number}."
 
 
 def _time_bomb(ctx, player: Player, cmd: UseItem) -> str:
