@@ -326,7 +326,8 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #       (the Skunk on the Bank, XIX.3)
 #   admin.mechanics.nomopoly2.credit.put_on_credit(ctx, player, payee, amount, *, rule, reason)
 #   admin.mechanics.nomopoly2.zoo.move_random_creature(ctx, square: int, rule: str) -> str | None
-#       (a Pokeball, XXIV.2: the creature's name, or None when there is none)
+#       (a Pokeball, XXIV.2: the creature as zoo.title writes it, "the Elephant" or "Skunk 2";
+#        None when there is none)
 #   admin.mechanics.nomopoly2.zoo.hurt_creatures_on(ctx, square: int, delta: int, *, rule: str,
 #       reason: str) -> list[str]
 #       (XIX.4: creatures suffer what players do: a missile, a time bomb ... on ``square`` changes
