@@ -185,14 +185,6 @@ def marks_bingo(state: GameState, player: str) -> bool:
     return transport_of(state, player) != "springy-shoes"
 
 
-def fuel_price(state: GameState, number: int) -> int | None:
-    """The price per 100 fuel the owner set at the commercial Gas Station on square ``number``
-    (XXII.4), or None when they set none (the buildings module keeps it; read by transport)."""
-    bs = state.mods.get("buildings") if state.enabled("buildings") else None
-    price = bs.fuel_price.get(number) if bs is not None else None
-    return int(price) if price is not None else None
-
-
 # -- XXXV The Governor (module "governor") -------------------------------------------------
 def governor(state: GameState) -> str | None:
     """The player who is Governor now, or None."""
