@@ -194,9 +194,9 @@ def _lacks(state: GameState, who: Player, things) -> str | None:
 
 def _terrorists(state: GameState, a: Player, b: Player) -> str | None:
     """XXIII.2: a terrorist may not trade with a player who is not one."""
-    from admin.mechanics.nomopoly2.shared import has_condition
+    from admin.mechanics.nomopoly2.shared import is_terrorist
 
-    ta, tb = has_condition(state, a.name, "terrorist"), has_condition(state, b.name, "terrorist")
+    ta, tb = is_terrorist(state, a.name), is_terrorist(state, b.name)
     if ta == tb:
         return None
     terrorist, other = (a, b) if ta else (b, a)

@@ -278,6 +278,12 @@ def item_inventory(state: GameState, player: str, item: str):
 
 
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
+def is_terrorist(state: GameState, player: str) -> bool:
+    """Whether ``player`` is a terrorist now (XXIII.1): no lottery tickets, trades only with
+    terrorists, no $1000 for going round (XXIII.2); never while Terrorism is not in force."""
+    return state.enabled("terrorism") and has_condition(state, player, "terrorist")
+
+
 def may_commit_atrocity(state: GameState, player: str) -> str | None:
     """Why ``player`` may not commit an atrocity (XXXV.3: not the Governor), or None."""
     if governor(state) == player:
