@@ -390,15 +390,9 @@ def glue_stops(ctx, player: Player, number: int) -> bool:
     ctx.emit("glue", f"{player.name} was stopped by the glue on square {number}; the glue is used up.",
              player=player.name, rule="XXIV.2", data={"square": number})
     if method == "pogo-stick":  # the face in the glue: passed out (XXIX.3, XIX.3)
-        from admin.mechanics.nomopoly2.conditions import grant
-
-        if ctx.state.enabled("conditions"):
-            grant(ctx.state, player.name, "passed-out", ctx.state.update)
-        ctx.barred.add(player.name)
         ctx.emit("glue", f"{player.name} fell off their pogo stick in the glue and passed out.",
                  player=player.name, rule="XXIX.3")
-        change_health(ctx, player, -int(ctx.params(NAME)["pass_out_health"]), rule="XXIX.3",
-                      reason="passing out in glue on a pogo stick")
+        shared.pass_out(ctx, player, rule="XXIX.3", reason="passing out in glue on a pogo stick")
     return True
 
 

@@ -81,7 +81,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
     # removed_card: what becomes of a card a card remover takes off a square ("discard": it leaves
     # the game; "hand": back to the user's hand); the card limits: see the module's docstring
     defaults = {"square": 42, "shovel_price": 50, "medicine_health": 15, "time_bomb_health": 20,
-                "hammer_health": 15, "anthrax_weekly_health": 5, "pass_out_health": 15,
+                "hammer_health": 15, "anthrax_weekly_health": 5,
                 "jetpack_die_sides": 0, "shovel_max_cards": 25, "governor_max_cards": 30,
                 "removed_card": "discard"}
     choices = {"removed_card": ("discard", "hand")}

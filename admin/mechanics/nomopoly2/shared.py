@@ -209,6 +209,23 @@ def has_condition(state: GameState, player: str, name: str) -> bool:
     return (until is not None and (until == 0 or until >= state.update)) or (week is not None and week >= state.week)
 
 
+def pass_out(ctx, player, *, rule: str, reason: str) -> None:
+    """``player`` passes out (XIX.3: sprayed by the Skunk; XXIX.3: a pogo stick caught by glue):
+    no voluntary action this update (and the next ``passed_out_updates``), and the loss of
+    ``spray_health_loss`` health, as the Zoo's parameters say (their defaults while it is off).
+    The caller says why first. (Added by the integration: the one place a player passes out.)"""
+    from admin.mechanics.health import change_health
+    from admin.mechanics.nomopoly2.zoo import ZooModule
+
+    p = {**ZooModule.defaults, **ctx.state.params(ZooModule.name)}
+    if ctx.state.enabled("conditions"):
+        from admin.mechanics.nomopoly2.conditions import grant
+
+        grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
+    ctx.barred.add(player.name)
+    change_health(ctx, player, -int(p["spray_health_loss"]), rule=rule, reason=reason)
+
+
 # -- XXVIII Credit Cards (module "credit-cards"): paying for a voluntary purchase ----------
 def split_on_credit(rest: str) -> tuple[str, bool]:
     """A purchase line's text without a trailing ``ON CREDIT`` (XXVIII.1), and whether it had one:

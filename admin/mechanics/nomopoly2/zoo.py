@@ -148,7 +148,8 @@ class ZooModule(Mechanic[ZooState, None]):
         "max_chain": 12,
         # the Skunk's effects (zoo_skunk.py)
         "hospital_health_gain": 20, "spray_health_loss": 15,
-        # a sprayed player stays passed out for this many updates after the current one (0: this one)
+        # a player who passes out (sprayed, or a pogo stick in glue: shared.pass_out) loses
+        # spray_health_loss and stays passed out for this many updates after the current one
         "passed_out_updates": 0,
         "crazy_elephant_turns": 15, "gorilla_peels": 7, "bison_sends_loss": 20,
         "railroad_payout": 500, "credit_raise_percent": 50,

@@ -234,17 +234,11 @@ def railroad_payout(ctx, number: int, who: str) -> None:
 
 
 def spray(ctx, player, who: str) -> None:
-    from admin.mechanics.health import change_health
+    from admin.mechanics.nomopoly2.shared import pass_out
 
-    p = ctx.params(ZooModule.name)
-    if ctx.state.enabled("conditions"):
-        from admin.mechanics.nomopoly2.conditions import grant
-
-        grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
-    ctx.barred.add(player.name)
     ctx.emit("zoo", f"{cap(who)} sprayed {player.name}, who passes out: no voluntary actions this update.",
              rule=RULE, player=player.name)
-    change_health(ctx, player, -int(p["spray_health_loss"]), rule=RULE, reason=f"sprayed by {who}")
+    pass_out(ctx, player, rule=RULE, reason=f"sprayed by {who}")
 
 
 def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
