@@ -122,3 +122,40 @@ def test_a_line_with_more_after_a_bare_item_is_quoted_as_written(full):
     [verdict] = parse_text("PLACE TIME BOMB ON 14", grammar_for(full))
     assert verdict.error == ('"PLACE TIME BOMB ON 14": "PLACE TIME BOMB ON 14" is not understood; write PLACE TIME '
                              'BOMB, with nothing after it')
+
+
+def test_nothing_private_of_any_section_reaches_the_public_export_panels_or_events():
+    """A bank balance, a credit card's balance and limit, a hand, a lottery ticket's lines, the
+    dealer's hole card and a hidden time bomb, with every section in force."""
+    import json
+
+    from admin.mechanics.nomopoly2.lottery import LotteryModule
+    from admin.scenario import run
+    from admin.site.export import public_status
+
+    outcome = run({
+        "game": FULL, "board": 40, "paused": True,
+        "players": {
+            "alice": {"square": 14, "bank_balance": 4321, "credit_card": True, "credit_limit": 1313,
+                      "credit_balance": 777, "hand": ["QS", "9C"]},
+            "bob": {"square": 17, "hoc_items": {"time bomb": 1}},
+            "carol": {}},
+        "squares": {7: {"owner": "bob", "block": "commercial 7 8 13 14"}, 8: {"owner": "bob"},
+                    13: {"owner": "bob"}, 14: {"owner": "bob", "buildings": ["casino"]}},
+        "updates": [{"mail": {"alice": "PLAY BLACKJACK 100\nLOTTERY TICKET 9C", "bob": "PLACE TIME BOMB"},
+                     "draws": ["10H", "6C", "9S", "7D"]}],
+    }, "privacy")
+    state = outcome.state
+    (ticket,) = LotteryModule.private_of(state).tickets
+    assert state.private.mods["casinos"].hole and state.private.mods["house-of-cards"].bombs == {17: "bob"}
+    public = json.dumps(public_status(state))
+    public += " ".join(repr(m.panels(state)) for m in REGISTRY.enabled(state))
+    public += " ".join(e.text or "" for e in outcome.events)
+    secrets = ["4321", "1313", "777", "QS", "queen of spades", "7D", "7 of diamonds", "time bomb on square 17",
+               *(" ".join(map(str, line)) for line in ticket.lines)]
+    assert [s for s in secrets if s in public] == []
+    # the private side holds them: they were really there to leak
+    from admin.site.export import private_status
+
+    private = json.dumps(private_status(state), default=str) + " ".join(e.private or "" for e in outcome.events)
+    assert [s for s in secrets if s not in private] == ["queen of spades", "7 of diamonds"]  # kept as QS, 7D
