@@ -6,8 +6,9 @@ so); the Bison's send-off comes last, so the Skunk acts on its square first.
 Standing rulings (docs/rulings.d/nomopoly2-zoo.md): a building's effect happens once however many
 of it stand there; players swapped by a Springboard do not land; the Store's gift is the lowest
 numbered square nobody owns and anyone may own; "property tax" is the sum of the numbers of one's
-squares, paid to the Admin Bank Account; the House of Cards and the Bank are squares 42 and 30
-(parameters) while their sections are in force; the Skunk sent away by the Bison lands again."""
+squares, paid to the Admin Bank Account; the House of Cards and the Bank are where their own
+sections put them (their ``square`` parameters: 42 and 30) while those sections are in force; the
+Skunk sent away by the Bison lands again."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         all_to_blackjack(ctx, number, who)
     if number == int(p["zoo_square"]):
         spawn_skunk(ctx, who)
-    if number == int(p["house_of_cards_square"]) and state.enabled("house-of-cards"):
+    if state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
         if state.enabled("jokers"):
             from admin.mechanics.nomopoly2.jokers import give_joker
 
@@ -110,7 +111,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
             _none(ctx, who, f"the Mall on square {number}", "XXI (blocks)")
     if "legislative-building" in built:
         fake_ids(ctx, number, who)
-    if number == int(p["bank_square"]) and state.enabled("bank"):
+    if state.enabled("bank") and number == int(ctx.params("bank")["square"]):
         if state.enabled("credit-cards"):
             from admin.mechanics.nomopoly2.credit import raise_limits
 
