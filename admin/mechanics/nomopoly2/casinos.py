@@ -80,7 +80,8 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
                "update) and buy flowers, weighted dice, salads, auto-shufflers, grease and Jokers.")
     State = CasinosState
     Private = CasinosPrivate
-    requires = ("ownership", "health", "cards", "interactions")
+    #: a Casino sells the Skunk's Joker (XXXIII.5), which comes with it
+    requires = ("ownership", "health", "cards", "interactions", "jokers")
 
     def commands(self):
         from admin.mechanics.nomopoly2.casino_games import game_commands

@@ -164,7 +164,8 @@ class ZooModule(Mechanic[ZooState, None]):
     summary = ("The Zoo on square 51: land there to spawn a creature; the Gorilla, Elephant, MTS Bison, "
                "Skunk and Blinking Jelly Dog then roam the board on their own.")
     State = ZooState
-    requires = ("board", "ownership", "health", "interactions", "conditions")
+    #: the Joker has no section of its own: XIX.3 defines it (the Skunk on the House of Cards)
+    requires = ("board", "ownership", "health", "interactions", "conditions", "jokers")
     #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.d/nomopoly2-zoo.md)
     runs_after = ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo")
 
