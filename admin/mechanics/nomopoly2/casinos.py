@@ -96,6 +96,12 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         cs.weighted.pop(player.name, None)
         cs.salad.pop(player.name, None)
 
+    def on_player_reset(self, ctx, player) -> None:
+        """XII.2: back as at the start of week 1: no casino items, no Weighted Die set."""
+        cs = self.of(ctx.state)
+        cs.items.clear(player.name)
+        cs.weighted.pop(player.name, None)
+
     def on_square_added(self, state, square) -> None:
         cs = self.of(state)
         cs.greased = [n for n in cs.greased if n != square.number]
