@@ -118,6 +118,20 @@ def test_precedence_holds_whatever_order_proposals_enable_the_sections_in(order)
     assert _before(names, "cards", "health") and _before(names, "health", "buildings")  # XIV.4, VI.14, XXII.5
 
 
+def test_every_commands_example_reads_as_that_command_with_every_section_in_force(full):
+    """The how-to page's example of each command (a block's lines are written " / ") is read as that
+    command by the full game's grammar: no other module's keyword takes it."""
+    wrong = []
+    for module, sp in REGISTRY.specs(full):
+        text = sp.example.replace(" / ", "\n") if sp.block else sp.example
+        if sp.block and not text.rstrip().endswith("END"):
+            text += "\nIts text.\nEND"
+        [verdict, *_] = parse_text(text, grammar_for(full))
+        if verdict.error or type(verdict.command) is not sp.command:
+            wrong.append((module.name, sp.keyword, sp.example, verdict.error))
+    assert wrong == []
+
+
 def test_a_line_with_more_after_a_bare_item_is_quoted_as_written(full):
     [verdict] = parse_text("PLACE TIME BOMB ON 14", grammar_for(full))
     assert verdict.error == ('"PLACE TIME BOMB ON 14": "PLACE TIME BOMB ON 14" is not understood; write PLACE TIME '
