@@ -173,3 +173,17 @@ def test_nothing_private_of_any_section_reaches_the_public_export_panels_or_even
 
     private = json.dumps(private_status(state), default=str) + " ".join(e.private or "" for e in outcome.events)
     assert [s for s in secrets if s not in private] == ["queen of spades", "7 of diamonds"]  # kept as QS, 7D
+
+
+def test_on_credit_added_to_buy_and_build_railroad_leaves_their_logged_form_and_the_dice_as_they_were():
+    """A field added later is left out of the log while it has its default: games played before
+    it (the demo's story) draw the same dice from the same mail."""
+    from admin.engine.commands import command_from_dict, command_to_dict
+    from admin.mechanics.ownership import Buy
+    from admin.mechanics.railroads import BuildRailroad
+
+    assert command_to_dict(Buy(14)) == {"cmd": "buy", "square": 14}
+    assert command_to_dict(BuildRailroad(9)) == {"cmd": "build-railroad", "square": 9}
+    assert command_to_dict(Buy(14, True)) == {"cmd": "buy", "square": 14, "on_credit": True}
+    assert command_from_dict({"cmd": "buy", "square": 14}) == Buy(14)
+    assert command_from_dict(command_to_dict(BuildRailroad(9, True))) == BuildRailroad(9, True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.movement import rent_free
@@ -21,7 +21,7 @@ class Buy:
 
     square: int | None = None
     #: ``BUY 14 ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
-    on_credit: bool = False
+    on_credit: bool = field(default=False, metadata=LATER)
     cmd: ClassVar[str] = "buy"
 
 

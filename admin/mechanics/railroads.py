@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.board import neighbours
-from admin.engine.commands import command_type
+from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
@@ -32,7 +32,7 @@ class BuildRailroad:
 
     square: int
     #: ``... ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
-    on_credit: bool = False
+    on_credit: bool = field(default=False, metadata=LATER)
     cmd: ClassVar[str] = "build-railroad"
 
 
