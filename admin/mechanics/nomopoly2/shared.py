@@ -140,6 +140,10 @@ def destroy_building(state: GameState, number: int, name: str) -> bool:
         bs.power.pop(number, None)
     if name == "gas-station":
         bs.fuel_price.pop(number, None)
+    ms = state.mods.get("missiles")
+    if name == "missile-silo" and ms is not None:  # its stock goes with it (XXVI.2): a missile's hit
+        ms.held.pop(number, None)                  # fires it first (XXII.4, strikes.haywire)
+        ms.pending.pop(number, None)
     return True
 
 

@@ -85,11 +85,12 @@ def _destroy_building(ctx, target: int) -> None:
         ctx.emit("missile", f"Square {target} has no building for the Cruise Missile to destroy.", rule="XXVI.6")
         return
     building = on[_roll(ctx, f"{target}/building", len(on)) - 1]
+    loaded = list(ctx.state.mods["missiles"].held.get(target, [])) if building == SILO else []
     shared.destroy_building(ctx.state, target, building)
     ctx.emit("missile", f"The Cruise Missile destroyed the {shared.building_label(building)} on square {target}.",
              rule="XXVI.6", data={"square": target, "building": building})
     if building == SILO and not shared.has_building(ctx.state, target, SILO):
-        haywire(ctx, target)
+        haywire(ctx, target, loaded)
 
 
 def _pollute(ctx, target: int) -> None:
