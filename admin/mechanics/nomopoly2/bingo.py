@@ -121,7 +121,7 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
     def on_land(self, ctx, player, square) -> None:
         if player.name not in ctx.scratch.get("bingo-turn", ()):
             return  # only a normal turn's landing marks (XXXI.2)
-        if shared.transport_of(ctx.state, player.name) == "springy-shoes":
+        if not shared.marks_bingo(ctx.state, player.name):
             return  # XXIX.3
         cards = self.private_of(ctx.state).cards.get(player.name, [])
         hits = [c.number for c in cards if square.number in _numbers(c) and square.number not in c.marked]

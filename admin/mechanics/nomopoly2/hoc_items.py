@@ -271,7 +271,7 @@ def _hammer(ctx, player: Player, cmd: UseItem) -> str:
 
 def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
     target = _other(ctx, cmd.target or "", "infect")
-    if shared.transport_of(ctx.state, target.name) == "helicopter":
+    if shared.immune_to_anthrax(ctx.state, target.name):
         raise IllegalAction(f"{target.name} travels by helicopter, and anthrax may not be used on a "
                             "helicopter user (XXIX.3)")
     if target.name != player.name:
@@ -365,9 +365,12 @@ def bomb_on_landing(ctx, player: Player, number: int) -> None:
     bombs = hp(ctx.state).bombs
     if number not in bombs:
         return
-    if shared.transport_of(ctx.state, player.name) == "krazy-carpet":
-        ctx.emit("time-bomb", f"{player.name} landed on square {number} on a Krazy Carpet, which no time "
-                              "bomb can hurt.", player=player.name, rule="XXIX.3")
+    if shared.immune_to_time_bombs(ctx.state, player.name):  # the bomb stays, as hidden as it was
+        planter = bombs[number]
+        if planter in ctx.state.players and planter != player.name:
+            ctx.emit("time-bomb", None, player=planter, rule="XXIX.3",
+                     private=f"Your time bomb on square {number} stayed hidden under {player.name}, who floated "
+                             "over it on a Krazy Carpet (XXIX.3).")
         return
     planter = bombs.pop(number)
     ctx.emit("time-bomb", f"BOOM! A time bomb went off on square {number} under {player.name}.",
@@ -383,13 +386,12 @@ def glue_stops(ctx, player: Player, number: int) -> bool:
     state = hs(ctx.state)
     if number not in state.glued:
         return False
-    method = shared.transport_of(ctx.state, player.name)
-    if method == "clogs":
+    if shared.immune_to_glue(ctx.state, player.name):
         return False  # clogs walk over glue (XXIX.3)
     state.glued = [n for n in state.glued if n != number]
     ctx.emit("glue", f"{player.name} was stopped by the glue on square {number}; the glue is used up.",
              player=player.name, rule="XXIV.2", data={"square": number})
-    if method == "pogo-stick":  # the face in the glue: passed out (XXIX.3, XIX.3)
+    if shared.falls_in_glue(ctx.state, player.name):  # the face in the glue: passed out (XXIX.3, XIX.3)
         ctx.emit("glue", f"{player.name} fell off their pogo stick in the glue and passed out.",
                  player=player.name, rule="XXIX.3")
         shared.pass_out(ctx, player, rule="XXIX.3", reason="passing out in glue on a pogo stick")
