@@ -270,6 +270,14 @@ def _hammer(ctx, player: Player, cmd: UseItem) -> str:
 
 
 def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
+    if cmd.target and ctx.state.enabled("zoo") and not any(n.lower() == cmd.target.lower() for n in ctx.state.players):
+        _check_has(ctx, player, "anthrax")
+        from admin.mechanics.nomopoly2.zoo import infect_creature
+
+        creature = infect_creature(ctx, cmd.target)  # a creature: allowed, and no atrocity (XXIV.2)
+        if creature is not None:
+            _take(ctx, player, "anthrax")
+            return f"{player.name} used anthrax on {creature}, which is infected."
     target = _other(ctx, cmd.target or "", "infect")
     if shared.immune_to_anthrax(ctx.state, target.name):
         raise IllegalAction(f"{target.name} travels by helicopter, and anthrax may not be used on a "

@@ -138,7 +138,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
                         example="PLACE GLUE"),
             CommandSpec("USE ANTHRAX", u, it.use_item, it.on_player("anthrax", "", "USE ANTHRAX ON <player>"),
                         "USE ANTHRAX ON <player>", listing=250, rules=("XXIV.2",),
-                        summary="infect a player: -5 health each week until cured (a minor atrocity)",
+                        summary="infect a player (a minor atrocity) or a creature: -5 health each week until cured",
                         example="USE ANTHRAX ON bob"),
             CommandSpec("USE MASK", u, it.use_item, it.on_player("mask", "", "USE MASK ON <player>"),
                         "USE MASK ON <player>", listing=251, rules=("XXIV.2",),

@@ -48,6 +48,9 @@ class Creature:
     kind: str
     square: int
     health: int = 100
+    #: infected with anthrax (XXIV.2: it may be used on a creature): loses health each week until
+    #: it lands on the House of Cards
+    infected: bool = False
 
 
 @dataclass
@@ -243,6 +246,10 @@ class ZooModule(Mechanic[ZooState, None]):
         for player in ctx.state.active_players():
             if has_condition(ctx.state, player.name, "passed-out"):
                 ctx.barred.add(player.name)
+        if ctx.slot.index == 0 and ctx.state.enabled("house-of-cards"):  # a week begins: anthrax (XXIV.2)
+            loss = int(ctx.params("house-of-cards")["anthrax_weekly_health"])
+            for c in [c for c in sorted(self.of(ctx.state).creatures, key=lambda c: c.id) if c.infected]:
+                change_creature_health(ctx, c, -loss, rule="XXIV.2", reason="anthrax, at the start of the week")
 
     def on_land(self, ctx, player, square) -> None:
         zs = self.of(ctx.state)
@@ -497,6 +504,19 @@ def remove_creature(ctx, c: Creature, why: str) -> None:
     ctx.emit("zoo", f"{cap(title(c))} left the board ({why}).", rule="XIX.4", data={"creature": c.id})
 
 
+def infect_creature(ctx, text: str) -> str | None:
+    """Anthrax used on a creature (XXIV.2: allowed, and no atrocity): the creature named ``text``
+    ("Elephant", "the Skunk", "Skunk 2") is infected; its name, or None when there is no such one."""
+    words = re.sub(r"^the\s+", "", " ".join(text.lower().split()))
+    numbered = re.fullmatch(r"skunk[ -](\d+)", words)
+    cid = f"skunk-{numbered.group(1)}" if numbered else _ALIASES.get(words)
+    c = find(ctx.state, cid) if cid else None
+    if c is None:
+        return None
+    c.infected = True
+    return title(c)
+
+
 def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
     """What happens to players on ``square`` happens to its creatures (XIX.4): another section's
     blast or poison calls this; returns the creatures' names."""
@@ -516,6 +536,9 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     ctx.emit("zoo", f"{cap(title(c))} {how} from square {start} to square {number}.", rule=rule,
              data={"creature": c.id, "from": start, "to": number})
     role = acts_as or c.kind
+    if c.infected and ctx.state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
+        c.infected = False
+        ctx.emit("cured", f"{cap(title(c))} is cured of anthrax (landing on the House of Cards).", rule="XXIV.2")
     if ctx.state.enabled("board") and ctx.state.enabled("health"):
         from admin.mechanics.board import BoardModule
 
