@@ -71,8 +71,9 @@ def _things(text: str) -> tuple[tuple[str, Any, int], ...]:
             out.append(("card", m.group(1).upper() + m.group(2).upper(), 1))
             continue
         m = _ITEM.match(part)
-        count = m.group(1) or "1"  # type: ignore[union-attr]
-        out.append(("item", m.group(2).lower().strip(), int(count) if count.isdigit() else 1))  # type: ignore[union-attr]
+        assert m is not None  # (.+) matches any part
+        count = m.group(1) or "1"  # "2 flowers", "a weighted die"
+        out.append(("item", m.group(2).lower().strip(), int(count) if count.isdigit() else 1))
     return tuple(out)
 
 
