@@ -181,15 +181,15 @@ def test_the_owner_pays_a_share_of_a_loss_and_a_square_in_no_block_shares_nothin
 def test_items_are_bought_at_a_casino_and_their_price_is_the_casinos_takings():
     result = play(game(), {"alice": "BUY FLOWER 2\nGIVE FLOWER TO bob\nBUY SALAD\nEAT SALAD\nEAT SALAD\nBUY JOKER"})
     state = result.state
-    assert money(state)["alice"] == 10000 - 20 - 200
+    assert money(state)["alice"] == 10000 - 20 - 200 - 1250  # the Joker comes with the Casinos
     assert CasinosModule.of(state).items.held == {"alice": {"flower": 1}, "bob": {"flower": 1}}
     assert state.mods["health"].health["alice"] == 105
     assert texts(result.events, "action")[-2:] == [
         'alice: "EAT SALAD" was not done: you ate a salad in this update already; one salad an update at most '
         "(XXXIII.5)",
-        'alice: "BUY JOKER" was not done: there are no Jokers in this game (the Skunk\'s Joker, XIX, is not in '
-        "force); the casino cannot sell one"]
-    assert CasinosModule.of(state).last_week[0]["in"] == 220  # settled with the week's end
+        "alice bought 1 joker at the Casino on square 14 for $1250."]
+    assert state.private.mods["jokers"].held == {"alice": 1}
+    assert CasinosModule.of(state).last_week[0]["in"] == 220 + 1250  # settled with the week's end
 
 
 def test_a_salad_is_eaten_anywhere_but_only_if_held():

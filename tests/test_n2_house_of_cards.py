@@ -425,7 +425,7 @@ def test_a_pokeball_moves_the_zoos_random_creature_and_is_used_up():
 
     zoo = types.ModuleType("admin.mechanics.nomopoly2.zoo")
     calls = []
-    zoo.move_random_creature = lambda ctx, square, rule: calls.append((square, rule)) or "Skunk"
+    zoo.move_random_creature = lambda ctx, square, rule: calls.append((square, rule)) or "the Skunk"  # as zoo.title says it
     state = _game()
     hoc_items.hs(state).items.give("alice", "pokeball")
     enabled = GameState.enabled

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 from fixtures.games import mail, new_state, play, refusals, texts
 
+from admin.engine.config import enable_module
 from admin.engine.events import Ruling
 from admin.mechanics import REGISTRY
 from admin.mechanics.cards import hand, set_hand
@@ -67,6 +68,7 @@ def test_a_bonus_card_makes_each_line_seven_numbers_and_the_ticket_waits_for_the
 
 def test_a_ticket_needs_a_card_of_2_to_10_a_face_card_or_ace_only_as_bonus_and_no_terrorist_buys_one():
     state = _game()
+    enable_module(state, REGISTRY, "terrorism")  # a terrorist is one only while XXIII is in force
     set_hand(state, "alice", ["AH", "5S", "6D"])
     set_hand(state, "bob", ["4C"])
     grant_weeks(state, "bob", "terrorist", 3)

@@ -32,7 +32,7 @@ def test_proposals_are_not_tradable_in_nomopoly_ii_and_cards_one_does_not_hold_c
 
 
 def test_a_terrorist_trades_only_with_terrorists():
-    state = _game("conditions")
+    state = _game("conditions", "terrorism")  # a terrorist only while XXIII is in force
     set_owner(state, 14, "alice")
     grant_weeks(state, "carol", "terrorist", 5)
     result = play(state, [mail("alice", "TRADE WITH carol: GIVE square 14 FOR $100"),
@@ -49,7 +49,7 @@ def test_a_terrorist_trades_only_with_terrorists():
 
 
 def test_a_trade_falls_through_if_a_party_became_a_terrorist_before_it_was_carried_out():
-    state = _game("conditions")
+    state = _game("conditions", "terrorism")
     set_hand(state, "bob", ["KS"])
     offered = play(state, [mail("alice", "TRADE WITH bob: GIVE $50 FOR KS")])
     grant_weeks(offered.state, "bob", "terrorist", 5)

@@ -268,17 +268,22 @@ def test_immunities_other_sections_ask_for():
                (glue, falls, bombs, anthrax), method
 
 
-# -- fuel at Gas Stations (XXII.4); the buildings and blocks are the buildings engineer's ---------
+# -- fuel at Gas Stations (XXII.4), with the real blocks and buildings sections -----------------
 @pytest.fixture
-def stations(monkeypatch):
+def stations():
     """Gas Stations on 4 (a Government block, bob's), 7 (commercial, carol's, $80 per 100) and
     12 (commercial, alice's own)."""
-    on = {4: ["gas-station"], 7: ["gas-station"], 12: ["gas-station"]}
-    monkeypatch.setattr(shared, "has_building", lambda state, n, name: name in on.get(n, ()))
-    monkeypatch.setattr(shared, "block_of", lambda state, n: shared.Block(1, "government", [4]) if n == 4 else
-                        shared.Block(2, "commercial", [7, 8, 17, 18]) if n == 7 else None)
-    monkeypatch.setattr(shared, "fuel_price", lambda state, n: 80 if n == 7 else None)
+    from admin.engine.config import enable_module
+    from admin.mechanics.nomopoly2.blocks import BlocksModule
+    from admin.mechanics.nomopoly2.buildings import BuildingsModule
+
     state = _game()
+    enable_module(state, REGISTRY, "buildings")  # and the blocks it needs
+    BlocksModule.of(state).blocks = [shared.Block(1, "government", [4]), shared.Block(2, "commercial", [7, 8, 13, 14]),
+                                     shared.Block(3, "commercial", [9, 10, 11, 12])]
+    bs = BuildingsModule.of(state)
+    bs.on = {4: ["gas-station"], 7: ["gas-station"], 12: ["gas-station"]}
+    bs.fuel_price[7] = 80
     set_owner(state, 4, "bob")
     set_owner(state, 7, "carol")
     set_owner(state, 12, "alice")

@@ -63,11 +63,20 @@ def command_type(cls: type) -> type:
 SECRET_COMMANDS = frozenset({"token"})
 
 
+#: the metadata of a field added to a command after games were played with it: left out of the
+#: dict while it has its default, so the log, and the digest the dice are drawn from, of every
+#: command written before it stay as they were (``field(default=False, metadata=LATER)``)
+LATER = {"omitted_when_default": True}
+
+
 def command_to_dict(command: Command) -> dict[str, Any]:
     """``Buy(14)`` -> ``{"cmd": "buy", "square": 14}`` (secrets are redacted)."""
     data: dict[str, Any] = {"cmd": command.cmd}
     for f in dataclasses.fields(command):
-        data[f.name] = "<redacted>" if command.cmd in SECRET_COMMANDS else getattr(command, f.name)
+        value = getattr(command, f.name)
+        if f.metadata.get("omitted_when_default") and value == f.default:
+            continue
+        data[f.name] = "<redacted>" if command.cmd in SECRET_COMMANDS else value
     return data
 
 

@@ -28,9 +28,17 @@ def enable_module(state: GameState, registry: Registry, name: str,
     names = [m.name for m in state.modules]
     if after is not None and after not in names:
         raise RuleError(f"cannot enable {name} after {after}: {after} is not enabled")
-    position = names.index(after) + 1 if after is not None else len(names)
+    position = names.index(after) + 1 if after is not None else _place(registry, name, names)
     state.modules.insert(position, config)
     mechanic.setup(state)
+
+
+def _place(registry: Registry, name: str, names: list[str]) -> int:
+    """Where a module goes in precedence: last, but before any enabled module that must run after
+    it and after every enabled module it must run after (``Mechanic.runs_after``)."""
+    first = min((i for i, n in enumerate(names) if name in registry.get(n).runs_after), default=len(names))
+    least = max((names.index(n) + 1 for n in registry.get(name).runs_after if n in names), default=0)
+    return max(first, least)
 
 
 def disable_module(state: GameState, name: str) -> None:

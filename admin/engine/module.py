@@ -137,6 +137,9 @@ class Mechanic(Generic[S, P]):
     version: ClassVar[int] = 1
     #: the modules it needs (enabling it enables them first, in this order)
     requires: ClassVar[tuple[str, ...]] = ()
+    #: the modules whose hooks must run before this one's (precedence the sections' order alone
+    #: would not give): enabling either module places this one after the other
+    runs_after: ClassVar[tuple[str, ...]] = ()
 
     # -- its state -------------------------------------------------------------------------
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.movement import rent_free
@@ -20,6 +20,8 @@ class Buy:
     """``BUY [square]``: buy the unowned square the player landed on (XIII.1)."""
 
     square: int | None = None
+    #: ``BUY 14 ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
+    on_credit: bool = field(default=False, metadata=LATER)
     cmd: ClassVar[str] = "buy"
 
 
@@ -68,7 +70,11 @@ class OwnershipState:
 
 
 def _parse_buy(rest: str, line: object) -> Buy:
-    return Buy(parse_square(rest) if rest else None)
+    from admin.mechanics.nomopoly2.shared import split_on_credit
+
+    rest, on_credit = split_on_credit(rest)
+    rest = rest.strip()
+    return Buy(parse_square(rest) if rest else None, on_credit)
 
 
 def _parse_name(rest: str, line: object) -> Name:
@@ -219,8 +225,14 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
     price = square.number * int(ctx.params("ownership")["price_per_number"])
     for module in ctx.registry.enabled(ctx.state):  # a discount (the Governor's, XXXV.3)
         price = module.adjust_price(ctx, player, square, price)
-    ctx.transfer(player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
-                 voluntary=True)
+    if cmd.on_credit:  # a voluntary purchase on the card (Nomopoly II XXVIII.1)
+        from admin.mechanics.nomopoly2.shared import charge
+
+        charge(ctx, player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
+               on_credit=True)
+    else:
+        ctx.transfer(player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
+                     voluntary=True)
     own.owners[square.number] = player.name
     own.paid[square.number] = price
     # the others' rights stay until their next turn, so their BUY gets the reason it failed

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.board import neighbours
-from admin.engine.commands import command_type
+from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
@@ -31,6 +31,8 @@ class BuildRailroad:
     """``BUILD RAILROAD ON <square>`` (XVII.1)."""
 
     square: int
+    #: ``... ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
+    on_credit: bool = field(default=False, metadata=LATER)
     cmd: ClassVar[str] = "build-railroad"
 
 
@@ -65,6 +67,13 @@ def _square_after(word: str):
     return parse
 
 
+def _parse_build(rest: str, line: object) -> BuildRailroad:
+    from admin.mechanics.nomopoly2.shared import split_on_credit
+
+    rest, on_credit = split_on_credit(rest)
+    return BuildRailroad(_square_after("on")(rest, line), on_credit)
+
+
 class RailroadsModule(Mechanic[RailroadsState, None]):
     name = "railroads"
     rules = ("XVII.1", "XVII.2", "XVII.3", "XVII.4")
@@ -74,8 +83,8 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
     requires = ("board", "ownership")
 
     def commands(self):
-        on, to, frm = _square_after("on"), _square_after("to"), _square_after("from")
-        return (CommandSpec("BUILD RAILROAD", BuildRailroad, build, lambda r, _line: BuildRailroad(on(r, _line)),
+        to, frm = _square_after("to"), _square_after("from")
+        return (CommandSpec("BUILD RAILROAD", BuildRailroad, build, _parse_build,
                             "BUILD RAILROAD ON <square>", listing=110,
                             summary="build a railroad station on a square you own", example="BUILD RAILROAD ON 14",
                             rules=("XVII.1",)),
@@ -138,8 +147,10 @@ def build(ctx, player: Player, cmd: BuildRailroad) -> str:
     if cmd.square in rs.squares:
         raise IllegalAction(f"square {cmd.square} has a railroad already; a square holds one at most (XVII.1)")
     cost = int(ctx.params("railroads")["build_cost"])
-    ctx.transfer(player.name, BANK, cost, rule="XVII.1", reason=f"a railroad on square {cmd.square}",
-                 voluntary=True)
+    from admin.mechanics.nomopoly2.shared import charge  # ON CREDIT only where XXVIII is in force
+
+    charge(ctx, player.name, BANK, cost, rule="XVII.1", reason=f"a railroad on square {cmd.square}",
+           on_credit=cmd.on_credit)
     rs.squares = sorted(rs.squares + [cmd.square])
     return f"{player.name} built a railroad on square {cmd.square} for ${cost}."
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -37,7 +37,7 @@ _THING = re.compile(r"^(square|proposal)\s+#?(\d{1,9})$", re.IGNORECASE)
 _CARD = re.compile(r"^(?:card\s+)?(A|K|Q|J|10|[2-9])([SHDC])$", re.IGNORECASE)
 #: the words of the ``tradable`` parameter -> the kinds of thing a trade holds
 _KINDS = {"squares": "square", "cards": "card", "money": "money", "items": "item", "proposals": "proposal"}
-_ITEM = re.compile(r"^(?:(\d{1,3})\s+)?(.+)$")
+_ITEM = re.compile(r"^(?:(\d{1,3}|an?)\s+)?(.+)$", re.IGNORECASE)
 
 
 @command_type
@@ -72,7 +72,9 @@ def _things(text: str) -> tuple[tuple[str, Any, int], ...]:
             out.append(("card", m.group(1).upper() + m.group(2).upper(), 1))
             continue
         m = _ITEM.match(part)
-        out.append(("item", m.group(2).lower().strip(), int(m.group(1) or 1)))  # type: ignore[union-attr]
+        assert m is not None  # (.+) matches any part
+        count = m.group(1) or "1"  # "2 flowers", "a weighted die"
+        out.append(("item", m.group(2).lower().strip(), int(count) if count.isdigit() else 1))
     return tuple(out)
 
 
@@ -170,6 +172,19 @@ def _held(state: GameState, name: str, item: str) -> int:
     return inv.count(name, item) if inv is not None else 0
 
 
+def _as_held(state: GameState, who: Player, things) -> tuple[tuple[str, Any, int], ...]:
+    """The items as ``who``'s inventory names them: "2 flowers" and "a weighted die" are the
+    casino's "flower" and "weighted-die" (a name they hold none of is left as written)."""
+    out = []
+    for kind, value, n in things:
+        if kind == "item":
+            forms = [value, value.replace(" ", "-"), value.replace("-", " ")]
+            forms += [f[:-2] for f in forms if f.endswith("es")] + [f[:-1] for f in forms if f.endswith("s")]
+            value = next((f for f in forms if _held(state, who.name, f) > 0), value)
+        out.append((kind, value, n))
+    return tuple(out)
+
+
 def _lacks(state: GameState, who: Player, things) -> str | None:
     """What ``who`` no longer has of what they offered, in words; None if they have it all."""
     for kind, value, n in things:
@@ -193,9 +208,9 @@ def _lacks(state: GameState, who: Player, things) -> str | None:
 
 def _terrorists(state: GameState, a: Player, b: Player) -> str | None:
     """XXIII.2: a terrorist may not trade with a player who is not one."""
-    from admin.mechanics.nomopoly2.shared import has_condition
+    from admin.mechanics.nomopoly2.shared import is_terrorist
 
-    ta, tb = has_condition(state, a.name, "terrorist"), has_condition(state, b.name, "terrorist")
+    ta, tb = is_terrorist(state, a.name), is_terrorist(state, b.name)
     if ta == tb:
         return None
     terrorist, other = (a, b) if ta else (b, a)
@@ -271,6 +286,7 @@ def trade(ctx, player: Player, cmd: Trade) -> str:
     other = ctx.state.players.get(cmd.to)
     if other is None or not other.active or other.name == player.name:
         raise IllegalAction(f"there is no other player {cmd.to!r} to trade with")
+    cmd = replace(cmd, give=_as_held(ctx.state, player, cmd.give), take=_as_held(ctx.state, other, cmd.take))
     problem = (_not_tradable(ctx, (*cmd.give, *cmd.take)) or _lacks(ctx.state, player, cmd.give)
                or _terrorists(ctx.state, player, other))
     if problem:

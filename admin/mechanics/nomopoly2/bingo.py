@@ -121,7 +121,7 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
     def on_land(self, ctx, player, square) -> None:
         if player.name not in ctx.scratch.get("bingo-turn", ()):
             return  # only a normal turn's landing marks (XXXI.2)
-        if shared.transport_of(ctx.state, player.name) == "springy-shoes":
+        if not shared.marks_bingo(ctx.state, player.name):
             return  # XXIX.3
         cards = self.private_of(ctx.state).cards.get(player.name, [])
         hits = [c.number for c in cards if square.number in _numbers(c) and square.number not in c.marked]
@@ -132,14 +132,6 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
             ctx.emit("bingo", None, player=player.name, rule="XXXI.2",
                      private=f"You marked {square.number} on bingo card{'s' if len(hits) > 1 else ''} "
                              f"{', '.join(map(str, hits))}.")
-
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
-        """Rent immunity (XXXI.3 corners; the lottery's too, XVIII.4): an immune player pays none."""
-        if rent > 0 and shared.has_condition(ctx.state, payer.name, "rent-immunity"):
-            ctx.emit("rent-immunity", f"{payer.name} is immune from rent and pays none for square "
-                                      f"{square.number}.", player=payer.name, rule="XXXI.3")
-            return 0
-        return rent
 
     def on_player_reset(self, ctx, player) -> None:
         self.on_player_removed(ctx.state, player)

@@ -31,7 +31,7 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.ownership import owner_of
 from admin.mechanics.nomopoly2.shared import (
-    BUILDINGS, BuildingsState, block_of, buildings_on, charge, has_building, split_on_credit,
+    BUILDINGS, BuildingsState, block_of, buildings_on, charge, destroy_building, has_building, split_on_credit,
 )
 from admin.model import GameState, Player, VoteGrant
 
@@ -419,9 +419,9 @@ def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
     bs = BuildingsModule.of(ctx.state)
     said = []
     for n in sorted(squares):
-        names = bs.on.pop(n, [])
-        bs.power.pop(n, None)
-        bs.fuel_price.pop(n, None)
+        names = list(bs.on.get(n, []))
+        for name in dict.fromkeys(names):  # each with what goes with it (shared.destroy_building)
+            destroy_building(ctx.state, n, name)
         if not names:
             continue
         owner = ctx.state.players.get(owner_of(ctx.state, n) or "")

@@ -80,7 +80,8 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
                "update) and buy flowers, weighted dice, salads, auto-shufflers, grease and Jokers.")
     State = CasinosState
     Private = CasinosPrivate
-    requires = ("ownership", "health", "cards", "interactions")
+    #: a Casino sells the Skunk's Joker (XXXIII.5), which comes with it
+    requires = ("ownership", "health", "cards", "interactions", "jokers")
 
     def commands(self):
         from admin.mechanics.nomopoly2.casino_games import game_commands
@@ -94,6 +95,12 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         cs.items.clear(player.name)
         cs.weighted.pop(player.name, None)
         cs.salad.pop(player.name, None)
+
+    def on_player_reset(self, ctx, player) -> None:
+        """XII.2: back as at the start of week 1: no casino items, no Weighted Die set."""
+        cs = self.of(ctx.state)
+        cs.items.clear(player.name)
+        cs.weighted.pop(player.name, None)
 
     def on_square_added(self, state, square) -> None:
         cs = self.of(state)

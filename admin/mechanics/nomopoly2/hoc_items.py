@@ -83,7 +83,9 @@ def bare(item: str, tail: str, usage: str, kind: type = UseItem):
     """A parser for an item used alone: ``USE MEDICINE``, ``PLACE TIME`` + ``BOMB``."""
     def parse(rest: str, _line: object) -> UseItem:
         if _words(rest) != tail.split():
-            raise CommandError(f"{quote(usage + ' ' + rest)} is not understood; write {usage}")
+            keyword = " ".join(usage.split()[:len(usage.split()) - len(tail.split())])  # PLACE TIME (+ BOMB)
+            raise CommandError(f"{quote(f'{keyword} {rest}'.strip())} is not understood; write {usage}, with "
+                               "nothing after it")
         return kind(item)
     return parse
 
@@ -208,7 +210,7 @@ def _pokeball(ctx, player: Player, cmd: UseItem) -> str:
     if creature is None:
         raise IllegalAction("there are no creatures on the board, so a Pokeball may not be used (XXIV.2)")
     hs(ctx.state).items.take(player.name, "pokeball")
-    return f"{player.name} threw a Pokeball: the {creature} jumped to square {number}."
+    return f"{player.name} threw a Pokeball: {creature} jumped to square {number}."
 
 
 def _time_bomb(ctx, player: Player, cmd: UseItem) -> str:
@@ -268,8 +270,16 @@ def _hammer(ctx, player: Player, cmd: UseItem) -> str:
 
 
 def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
+    if cmd.target and ctx.state.enabled("zoo") and not any(n.lower() == cmd.target.lower() for n in ctx.state.players):
+        _check_has(ctx, player, "anthrax")
+        from admin.mechanics.nomopoly2.zoo import infect_creature
+
+        creature = infect_creature(ctx, cmd.target)  # a creature: allowed, and no atrocity (XXIV.2)
+        if creature is not None:
+            _take(ctx, player, "anthrax")
+            return f"{player.name} used anthrax on {creature}, which is infected."
     target = _other(ctx, cmd.target or "", "infect")
-    if shared.transport_of(ctx.state, target.name) == "helicopter":
+    if shared.immune_to_anthrax(ctx.state, target.name):
         raise IllegalAction(f"{target.name} travels by helicopter, and anthrax may not be used on a "
                             "helicopter user (XXIX.3)")
     if target.name != player.name:
@@ -363,9 +373,12 @@ def bomb_on_landing(ctx, player: Player, number: int) -> None:
     bombs = hp(ctx.state).bombs
     if number not in bombs:
         return
-    if shared.transport_of(ctx.state, player.name) == "krazy-carpet":
-        ctx.emit("time-bomb", f"{player.name} landed on square {number} on a Krazy Carpet, which no time "
-                              "bomb can hurt.", player=player.name, rule="XXIX.3")
+    if shared.immune_to_time_bombs(ctx.state, player.name):  # the bomb stays, as hidden as it was
+        planter = bombs[number]
+        if planter in ctx.state.players and planter != player.name:
+            ctx.emit("time-bomb", None, player=planter, rule="XXIX.3",
+                     private=f"Your time bomb on square {number} stayed hidden under {player.name}, who floated "
+                             "over it on a Krazy Carpet (XXIX.3).")
         return
     planter = bombs.pop(number)
     ctx.emit("time-bomb", f"BOOM! A time bomb went off on square {number} under {player.name}.",
@@ -381,22 +394,15 @@ def glue_stops(ctx, player: Player, number: int) -> bool:
     state = hs(ctx.state)
     if number not in state.glued:
         return False
-    method = shared.transport_of(ctx.state, player.name)
-    if method == "clogs":
+    if shared.immune_to_glue(ctx.state, player.name):
         return False  # clogs walk over glue (XXIX.3)
     state.glued = [n for n in state.glued if n != number]
     ctx.emit("glue", f"{player.name} was stopped by the glue on square {number}; the glue is used up.",
              player=player.name, rule="XXIV.2", data={"square": number})
-    if method == "pogo-stick":  # the face in the glue: passed out (XXIX.3, XIX.3)
-        from admin.mechanics.nomopoly2.conditions import grant
-
-        if ctx.state.enabled("conditions"):
-            grant(ctx.state, player.name, "passed-out", ctx.state.update)
-        ctx.barred.add(player.name)
+    if shared.falls_in_glue(ctx.state, player.name):  # the face in the glue: passed out (XXIX.3, XIX.3)
         ctx.emit("glue", f"{player.name} fell off their pogo stick in the glue and passed out.",
                  player=player.name, rule="XXIX.3")
-        change_health(ctx, player, -int(ctx.params(NAME)["pass_out_health"]), rule="XXIX.3",
-                      reason="passing out in glue on a pogo stick")
+        shared.pass_out(ctx, player, rule="XXIX.3", reason="passing out in glue on a pogo stick")
     return True
 
 

@@ -81,7 +81,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
     # removed_card: what becomes of a card a card remover takes off a square ("discard": it leaves
     # the game; "hand": back to the user's hand); the card limits: see the module's docstring
     defaults = {"square": 42, "shovel_price": 50, "medicine_health": 15, "time_bomb_health": 20,
-                "hammer_health": 15, "anthrax_weekly_health": 5, "pass_out_health": 15,
+                "hammer_health": 15, "anthrax_weekly_health": 5,
                 "jetpack_die_sides": 0, "shovel_max_cards": 25, "governor_max_cards": 30,
                 "removed_card": "discard"}
     choices = {"removed_card": ("discard", "hand")}
@@ -90,6 +90,8 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
     State = it.HouseOfCardsState
     Private = it.HouseOfCardsPrivate
     requires = ("board", "ownership", "cards", "health", "conditions")
+    #: a helicopter's or springy shoes' move is not a mask's (move_instead; docs/rulings.d/nomopoly2-hoc.md)
+    runs_after = ("transport",)
 
     def commands(self):
         u = it.UseItem
@@ -136,7 +138,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
                         example="PLACE GLUE"),
             CommandSpec("USE ANTHRAX", u, it.use_item, it.on_player("anthrax", "", "USE ANTHRAX ON <player>"),
                         "USE ANTHRAX ON <player>", listing=250, rules=("XXIV.2",),
-                        summary="infect a player: -5 health each week until cured (a minor atrocity)",
+                        summary="infect a player (a minor atrocity) or a creature: -5 health each week until cured",
                         example="USE ANTHRAX ON bob"),
             CommandSpec("USE MASK", u, it.use_item, it.on_player("mask", "", "USE MASK ON <player>"),
                         "USE MASK ON <player>", listing=251, rules=("XXIV.2",),
@@ -170,8 +172,11 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
         if player.name not in state.jetpacks:
             return None
         state.jetpacks.remove(player.name)
-        sides = int(ctx.params(self.name)["jetpack_die_sides"]) or _own_sides(ctx, player, self)
-        extra = ctx.dice.roll(f"turn/{player.name}/{turn}/d{len(faces)}", sides)
+        sides = int(ctx.params(self.name)["jetpack_die_sides"])
+        shown = [] if sides or not ctx.state.enabled("transport") else _method_faces(ctx.state, player.name)
+        extra = ctx.dice.roll(f"turn/{player.name}/{turn}/d{len(faces)}",
+                              sides or len(shown) or _own_sides(ctx, player, self))
+        extra = shown[extra - 1] if shown else extra  # a die like the player's own: a pogo stick's shows 1 or 6
         ctx.emit("jetpack", f"{player.name}'s jetpack adds a die: {extra}.", player=player.name, rule="XXIV.2")
         return [*faces, extra]
 
@@ -269,6 +274,13 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
         if bombs:
             lines.append((69, "  Your time bombs (only you see them) on square(s): " + ", ".join(map(str, bombs))))
         return lines
+
+
+def _method_faces(state, player: str) -> list[int]:
+    """The faces one die of the player's method of transportation shows (XXIX.3)."""
+    from admin.mechanics.nomopoly2.transport import die_faces
+
+    return die_faces(state, player)
 
 
 def _own_sides(ctx, player: Player, me: Mechanic) -> int:

@@ -28,7 +28,7 @@ from admin.engine.syntax import parse_card_arg
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import hand, take
 from admin.mechanics.nomopoly2.prizes import award, carry_out_choice, check_choice, prize_commands
-from admin.mechanics.nomopoly2.shared import has_condition
+from admin.mechanics.nomopoly2.shared import is_terrorist
 from admin.model import Player
 
 
@@ -189,7 +189,7 @@ def _numbers(roll, label: str, count: int, highest: int, distinct: bool) -> list
 
 def buy_ticket(ctx, player: Player, cmd: LotteryTicket) -> str:
     p = ctx.params(LotteryModule.name)
-    if has_condition(ctx.state, player.name, "terrorist"):
+    if is_terrorist(ctx.state, player.name):
         raise IllegalAction("a terrorist may not buy lottery tickets (XXIII.2)")
     rank = card_rank(cmd.card)
     low, high = int(p["lowest_card"]), int(p["highest_card"])

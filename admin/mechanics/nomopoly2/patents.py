@@ -206,6 +206,10 @@ def apply(ctx, player: Player, cmd: ApplyPatent) -> str:
     if same is not None:
         raise IllegalAction(f"{cmd.name!r} is the name of patent #{same.id} ({same.status}); choose another "
                             "name (XXXIV.2: too similar to a patented game or item)")
+    first = cmd.name.split()[0].rstrip(":").upper()
+    if any(spec.keyword.upper() == f"PLAY {first}" for _, spec in ctx.registry.specs(ctx.state)):
+        raise IllegalAction(f"PLAY {cmd.name} would be read as PLAY {first}, another command; choose a name "
+                            f"that does not start with {cmd.name.split()[0]}")
     fee = int(ctx.params(PatentsModule.name)["fee"])
     charge(ctx, player.name, BANK, fee, rule="XXXIV.1", on_credit=cmd.on_credit,
            reason=f"a patent application for the {cmd.kind} {cmd.name}")

@@ -140,6 +140,10 @@ def destroy_building(state: GameState, number: int, name: str) -> bool:
         bs.power.pop(number, None)
     if name == "gas-station":
         bs.fuel_price.pop(number, None)
+    ms = state.mods.get("missiles")
+    if name == "missile-silo" and ms is not None:  # its stock goes with it (XXVI.2): a missile's hit
+        ms.held.pop(number, None)                  # fires it first (XXII.4, strikes.haywire)
+        ms.pending.pop(number, None)
     return True
 
 
@@ -185,14 +189,6 @@ def marks_bingo(state: GameState, player: str) -> bool:
     return transport_of(state, player) != "springy-shoes"
 
 
-def fuel_price(state: GameState, number: int) -> int | None:
-    """The price per 100 fuel the owner set at the commercial Gas Station on square ``number``
-    (XXII.4), or None when they set none (the buildings module keeps it; read by transport)."""
-    bs = state.mods.get("buildings") if state.enabled("buildings") else None
-    price = bs.fuel_price.get(number) if bs is not None else None
-    return int(price) if price is not None else None
-
-
 # -- XXXV The Governor (module "governor") -------------------------------------------------
 def governor(state: GameState) -> str | None:
     """The player who is Governor now, or None."""
@@ -215,6 +211,23 @@ def has_condition(state: GameState, player: str, name: str) -> bool:
     until = cs.until.get(player, {}).get(name)
     week = cs.weeks.get(player, {}).get(name)
     return (until is not None and (until == 0 or until >= state.update)) or (week is not None and week >= state.week)
+
+
+def pass_out(ctx, player, *, rule: str, reason: str) -> None:
+    """``player`` passes out (XIX.3: sprayed by the Skunk; XXIX.3: a pogo stick caught by glue):
+    no voluntary action this update (and the next ``passed_out_updates``), and the loss of
+    ``spray_health_loss`` health, as the Zoo's parameters say (their defaults while it is off).
+    The caller says why first. (Added by the integration: the one place a player passes out.)"""
+    from admin.mechanics.health import change_health
+    from admin.mechanics.nomopoly2.zoo import ZooModule
+
+    p = {**ZooModule.defaults, **ctx.state.params(ZooModule.name)}
+    if ctx.state.enabled("conditions"):
+        from admin.mechanics.nomopoly2.conditions import grant
+
+        grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
+    ctx.barred.add(player.name)
+    change_health(ctx, player, -int(p["spray_health_loss"]), rule=rule, reason=reason)
 
 
 # -- XXVIII Credit Cards (module "credit-cards"): paying for a voluntary purchase ----------
@@ -286,6 +299,12 @@ def item_inventory(state: GameState, player: str, item: str):
 
 
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
+def is_terrorist(state: GameState, player: str) -> bool:
+    """Whether ``player`` is a terrorist now (XXIII.1): no lottery tickets, trades only with
+    terrorists, no $1000 for going round (XXIII.2); never while Terrorism is not in force."""
+    return state.enabled("terrorism") and has_condition(state, player, "terrorist")
+
+
 def may_commit_atrocity(state: GameState, player: str) -> str | None:
     """Why ``player`` may not commit an atrocity (XXXV.3: not the Governor), or None."""
     if governor(state) == player:
@@ -326,7 +345,8 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #       (the Skunk on the Bank, XIX.3)
 #   admin.mechanics.nomopoly2.credit.put_on_credit(ctx, player, payee, amount, *, rule, reason)
 #   admin.mechanics.nomopoly2.zoo.move_random_creature(ctx, square: int, rule: str) -> str | None
-#       (a Pokeball, XXIV.2: the creature's name, or None when there is none)
+#       (a Pokeball, XXIV.2: the creature as zoo.title writes it, "the Elephant" or "Skunk 2";
+#        None when there is none)
 #   admin.mechanics.nomopoly2.zoo.hurt_creatures_on(ctx, square: int, delta: int, *, rule: str,
 #       reason: str) -> list[str]
 #       (XIX.4: creatures suffer what players do: a missile, a time bomb ... on ``square`` changes

@@ -85,11 +85,12 @@ def _destroy_building(ctx, target: int) -> None:
         ctx.emit("missile", f"Square {target} has no building for the Cruise Missile to destroy.", rule="XXVI.6")
         return
     building = on[_roll(ctx, f"{target}/building", len(on)) - 1]
+    loaded = list(ctx.state.mods["missiles"].held.get(target, [])) if building == SILO else []
     shared.destroy_building(ctx.state, target, building)
     ctx.emit("missile", f"The Cruise Missile destroyed the {shared.building_label(building)} on square {target}.",
              rule="XXVI.6", data={"square": target, "building": building})
     if building == SILO and not shared.has_building(ctx.state, target, SILO):
-        haywire(ctx, target)
+        haywire(ctx, target, loaded)
 
 
 def _pollute(ctx, target: int) -> None:
@@ -113,6 +114,7 @@ def _contaminate(ctx, target: int) -> None:
     for player in _occupants(state, target):
         change_health(ctx, player, -int(p["biological_health"]), rule="XXVI.6",
                       reason=f"a Biological Missile on square {target}")
+    _hurt_creatures(ctx, target, -int(p["biological_health"]), f"a Biological Missile on square {target}")
 
 
 def _obliterate(ctx, target: int) -> None:
@@ -130,6 +132,8 @@ def _obliterate(ctx, target: int) -> None:
         had_silo = shared.has_building(state, number, SILO)
         loaded = list(ms.held.get(number, []))
         victims = _occupants(state, number)
+        # its creatures are hurt where they stand, then go to the lowest square with the players
+        _hurt_creatures(ctx, number, -int(p["icbm_health"]), f"the destruction of square {number}")
         destroy_square(state, number, ctx.registry.enabled(state))
         ctx.emit("missile", f"The ICBM destroyed square {number}.", rule="XXVI.6", data={"square": number})
         first = lowest(state)
@@ -144,6 +148,14 @@ def _obliterate(ctx, target: int) -> None:
 
 
 EFFECTS = {"cruise": _destroy_building, "chemical": _pollute, "biological": _contaminate, "icbm": _obliterate}
+
+
+def _hurt_creatures(ctx, number: int, delta: int, reason: str) -> None:
+    """XIX.4: the creatures on the square suffer what its players do."""
+    if ctx.state.enabled("zoo"):
+        from admin.mechanics.nomopoly2.zoo import hurt_creatures_on
+
+        hurt_creatures_on(ctx, number, delta, rule="XXVI.6", reason=reason)
 
 
 def _occupants(state, number: int) -> list[Player]:

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 from admin.engine.module import Fact, Mechanic, Panel, Table
 from admin.errors import RuleError
-from admin.mechanics.nomopoly2.shared import commit_atrocity, has_condition, may_commit_atrocity
+from admin.mechanics.nomopoly2.shared import commit_atrocity, is_terrorist, may_commit_atrocity
 
 
-def is_terrorist(state, player: str) -> bool:
-    """Whether ``player`` is a terrorist now (XXIII.1)."""
-    return state.enabled("terrorism") and has_condition(state, player, "terrorist")
 
 
 def terrorist_until(state, player: str) -> int | None:

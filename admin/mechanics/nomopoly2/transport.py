@@ -77,25 +77,24 @@ class TransportModule(Mechanic[TransportState, None]):
         "drive_lands": True,
         # "up": every column flown bottom to top; "snake": up the first, down the next ...
         "helicopter_columns": "up",
-        # a Government Gas Station's price per 100 fuel, and where the money goes (XXII.4 says
-        # "the owner"; the standing ruling sends it to the Admin Bank Account)
-        "government_fuel_price": 50,
+        # where the money for fuel at a Government Gas Station goes (XXII.4 says "the owner"; the
+        # standing ruling sends it to the Admin Bank Account); the prices are the buildings section's
         "government_fuel_to": "bank",
-        # a commercial Gas Station's price per 100 fuel until its owner sets one
-        "commercial_fuel_price": 50,
         # fuel over the 500 a car holds: paid for and spilt (True) or not sold (False)
         "pay_for_spill": False,
         # a car replaced by another method bought: "gone", or left "abandoned" on its square
         "replaced_car": "gone",
     }
-    minimums = {"fuel_max": 0, "drive_fuel_per_distance_squared": 0, "drives_per_update": 0,
-                "government_fuel_price": 0, "commercial_fuel_price": 0}
+    minimums = {"fuel_max": 0, "drive_fuel_per_distance_squared": 0, "drives_per_update": 0}
     choices = {"helicopter_columns": ("up", "snake"), "government_fuel_to": ("bank", "owner"),
                "replaced_car": ("gone", "abandoned")}
     summary = ("Clogs, a pogo stick, a Krazy Carpet, a helicopter, a car with fuel or springy shoes: "
                "each its own dice and ways (XXIX).")
     State = TransportState
     requires = ("board", "turns", "ownership")
+    #: a Weighted Die (XXXIII.5) sets a die before the car burns fuel on the dice and a pogo stick's
+    #: faces are read (check_roll)
+    runs_after = ("casinos",)
 
     def commands(self):
         from admin.mechanics.nomopoly2.transport_commands import command_specs

@@ -276,13 +276,10 @@ def buy_fuel(ctx, player: Player, cmd: BuyFuel) -> str:
     owner, kind = owner_of(state, station), _station_kind(state, station)
     if owner == name:
         per, payee = 0, BANK
-    elif kind == "government":
-        per = int(p["government_fuel_price"])
-        payee = owner if p["government_fuel_to"] == "owner" and owner else BANK
-    else:
-        set_price = shared.fuel_price(state, station)
-        per = int(p["commercial_fuel_price"]) if set_price is None else set_price
-        payee = owner or BANK
+    else:  # the price is the buildings section's (XXII.4: the Government's, or what the owner set)
+        per = int(shared.fuel_price_at(state, station) or 0)
+        payee = (owner if p["government_fuel_to"] == "owner" and owner else BANK) if kind == "government" \
+            else owner or BANK
     cost = (paid_for * per + 50) // 100  # to the nearest dollar, half up
     if cost:
         shared.charge(ctx, name, payee, cost, rule="XXII.4", reason=f"{paid_for} fuel at the Gas Station on square "

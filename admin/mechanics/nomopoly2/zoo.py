@@ -48,6 +48,9 @@ class Creature:
     kind: str
     square: int
     health: int = 100
+    #: infected with anthrax (XXIV.2: it may be used on a creature): loses health each week until
+    #: it lands on the House of Cards
+    infected: bool = False
 
 
 @dataclass
@@ -148,15 +151,14 @@ class ZooModule(Mechanic[ZooState, None]):
         "max_chain": 12,
         # the Skunk's effects (zoo_skunk.py)
         "hospital_health_gain": 20, "spray_health_loss": 15,
-        # a sprayed player stays passed out for this many updates after the current one (0: this one)
+        # a player who passes out (sprayed, or a pogo stick in glue: shared.pass_out) loses
+        # spray_health_loss and stays passed out for this many updates after the current one
         "passed_out_updates": 0,
         "crazy_elephant_turns": 15, "gorilla_peels": 7, "bison_sends_loss": 20,
         "railroad_payout": 500, "credit_raise_percent": 50,
         # the Corporate Headquarters' "property tax": the sum of the numbers of one's squares, or of
         # what one paid for them (the list price, 25 x n, where nothing was paid)
         "property_tax": "numbers",
-        # the House of Cards (XXIV.1) and the Bank of Nomopoly (XXVII.1): the Skunk reads these squares
-        "house_of_cards_square": 42, "bank_square": 30,
     }
     minimums = {"zoo_square": 1, "start_health": 1, "gorilla_die": 1, "peel_percent": 0,
                 "elephant_rerolls": 1, "bison_dice": 1, "bison_sides": 1, "skunk_dice_sides": 1,
@@ -165,7 +167,10 @@ class ZooModule(Mechanic[ZooState, None]):
     summary = ("The Zoo on square 51: land there to spawn a creature; the Gorilla, Elephant, MTS Bison, "
                "Skunk and Blinking Jelly Dog then roam the board on their own.")
     State = ZooState
-    requires = ("board", "ownership", "health", "interactions", "conditions")
+    #: the Joker has no section of its own: XIX.3 defines it (the Skunk on the House of Cards)
+    requires = ("board", "ownership", "health", "interactions", "conditions", "jokers")
+    #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.d/nomopoly2-zoo.md)
+    runs_after = ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo")
 
     def commands(self):
         return (CommandSpec("SPAWN", Spawn, spawn, _parse_spawn, "SPAWN <creature>", listing=130,
@@ -241,6 +246,10 @@ class ZooModule(Mechanic[ZooState, None]):
         for player in ctx.state.active_players():
             if has_condition(ctx.state, player.name, "passed-out"):
                 ctx.barred.add(player.name)
+        if ctx.slot.index == 0 and ctx.state.enabled("house-of-cards"):  # a week begins: anthrax (XXIV.2)
+            loss = int(ctx.params("house-of-cards")["anthrax_weekly_health"])
+            for c in [c for c in sorted(self.of(ctx.state).creatures, key=lambda c: c.id) if c.infected]:
+                change_creature_health(ctx, c, -loss, rule="XXIV.2", reason="anthrax, at the start of the week")
 
     def on_land(self, ctx, player, square) -> None:
         zs = self.of(ctx.state)
@@ -495,6 +504,19 @@ def remove_creature(ctx, c: Creature, why: str) -> None:
     ctx.emit("zoo", f"{cap(title(c))} left the board ({why}).", rule="XIX.4", data={"creature": c.id})
 
 
+def infect_creature(ctx, text: str) -> str | None:
+    """Anthrax used on a creature (XXIV.2: allowed, and no atrocity): the creature named ``text``
+    ("Elephant", "the Skunk", "Skunk 2") is infected; its name, or None when there is no such one."""
+    words = re.sub(r"^the\s+", "", " ".join(text.lower().split()))
+    numbered = re.fullmatch(r"skunk[ -](\d+)", words)
+    cid = f"skunk-{numbered.group(1)}" if numbered else _ALIASES.get(words)
+    c = find(ctx.state, cid) if cid else None
+    if c is None:
+        return None
+    c.infected = True
+    return title(c)
+
+
 def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
     """What happens to players on ``square`` happens to its creatures (XIX.4): another section's
     blast or poison calls this; returns the creatures' names."""
@@ -514,6 +536,9 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     ctx.emit("zoo", f"{cap(title(c))} {how} from square {start} to square {number}.", rule=rule,
              data={"creature": c.id, "from": start, "to": number})
     role = acts_as or c.kind
+    if c.infected and ctx.state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
+        c.infected = False
+        ctx.emit("cured", f"{cap(title(c))} is cured of anthrax (landing on the House of Cards).", rule="XXIV.2")
     if ctx.state.enabled("board") and ctx.state.enabled("health"):
         from admin.mechanics.board import BoardModule
 

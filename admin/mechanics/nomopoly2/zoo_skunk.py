@@ -6,8 +6,9 @@ so); the Bison's send-off comes last, so the Skunk acts on its square first.
 Standing rulings (docs/rulings.d/nomopoly2-zoo.md): a building's effect happens once however many
 of it stand there; players swapped by a Springboard do not land; the Store's gift is the lowest
 numbered square nobody owns and anyone may own; "property tax" is the sum of the numbers of one's
-squares, paid to the Admin Bank Account; the House of Cards and the Bank are squares 42 and 30
-(parameters) while their sections are in force; the Skunk sent away by the Bison lands again."""
+squares, paid to the Admin Bank Account; the House of Cards and the Bank are where their own
+sections put them (their ``square`` parameters: 42 and 30) while those sections are in force; the
+Skunk sent away by the Bison lands again."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         all_to_blackjack(ctx, number, who)
     if number == int(p["zoo_square"]):
         spawn_skunk(ctx, who)
-    if number == int(p["house_of_cards_square"]) and state.enabled("house-of-cards"):
+    if state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
         if state.enabled("jokers"):
             from admin.mechanics.nomopoly2.jokers import give_joker
 
@@ -110,7 +111,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
             _none(ctx, who, f"the Mall on square {number}", "XXI (blocks)")
     if "legislative-building" in built:
         fake_ids(ctx, number, who)
-    if number == int(p["bank_square"]) and state.enabled("bank"):
+    if state.enabled("bank") and number == int(ctx.params("bank")["square"]):
         if state.enabled("credit-cards"):
             from admin.mechanics.nomopoly2.credit import raise_limits
 
@@ -234,17 +235,11 @@ def railroad_payout(ctx, number: int, who: str) -> None:
 
 
 def spray(ctx, player, who: str) -> None:
-    from admin.mechanics.health import change_health
+    from admin.mechanics.nomopoly2.shared import pass_out
 
-    p = ctx.params(ZooModule.name)
-    if ctx.state.enabled("conditions"):
-        from admin.mechanics.nomopoly2.conditions import grant
-
-        grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
-    ctx.barred.add(player.name)
     ctx.emit("zoo", f"{cap(who)} sprayed {player.name}, who passes out: no voluntary actions this update.",
              rule=RULE, player=player.name)
-    change_health(ctx, player, -int(p["spray_health_loss"]), rule=RULE, reason=f"sprayed by {who}")
+    pass_out(ctx, player, rule=RULE, reason=f"sprayed by {who}")
 
 
 def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
