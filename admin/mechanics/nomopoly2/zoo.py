@@ -155,8 +155,6 @@ class ZooModule(Mechanic[ZooState, None]):
         # the Corporate Headquarters' "property tax": the sum of the numbers of one's squares, or of
         # what one paid for them (the list price, 25 x n, where nothing was paid)
         "property_tax": "numbers",
-        # the House of Cards (XXIV.1) and the Bank of Nomopoly (XXVII.1): the Skunk reads these squares
-        "house_of_cards_square": 42, "bank_square": 30,
     }
     minimums = {"zoo_square": 1, "start_health": 1, "gorilla_die": 1, "peel_percent": 0,
                 "elephant_rerolls": 1, "bison_dice": 1, "bison_sides": 1, "skunk_dice_sides": 1,
