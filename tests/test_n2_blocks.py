@@ -156,7 +156,7 @@ def test_the_government_builds_a_random_allowable_building_on_a_government_squar
                      "paused": True,
                      "updates": [{}, {"rolls": {"blocks/government": [3]}}],  # of 8 buildings, the third
                      "expect": {"squares": {7: {"buildings": ["hospital"]}}},
-                     "expect_events": ["The Government built a hospital on square 7, free of charge to its owner."]})
+                     "expect_events": ["The Government built a Hospital on square 7, free of charge to its owner."]})
     assert buildings_on(out.state, 7) == ["hospital"]
 
 

@@ -34,6 +34,7 @@ ADDR = {"alice": "Alice Archer <alice@example.org>", "bob": "Bob Baker <bob@exam
 WHERE: dict[int, dict[str, int]] = {
     2: {"alice": 14, "bob": 5, "carol": 12, "dave": 2, "erin": 4},
     3: {"alice": 21, "bob": 8, "carol": 17, "dave": 18, "erin": 8},
+    4: {"alice": 2, "bob": 17, "carol": 24, "dave": 4, "erin": 5},
 }
 
 #: (update, sent at, who, subject, body)
@@ -54,9 +55,17 @@ MAIL: list[tuple[int, str, str, str, str]] = [
     # to the Bank (square 15) to bank, mortgage and take a credit card; carol offers dave a trade
     (3, "2026-11-09T08:10", "bob", "Re: block", "ACCEPT 1\nSTATUS\n"),
     (3, "2026-11-09T12:00", "alice", "buying", "BUY 21\n"),
-    (3, "2026-11-09T19:30", "dave", "banking", "BUY 18\nDRIVE TO 15\nDEPOSIT 2000\nMORTGAGE 2\n"
+    (3, "2026-11-09T19:30", "dave", "banking", "BUY 18\nDRIVE TO 15\nDEPOSIT 2000\nMORTGAGE 18\n"
                                               "TAKE CREDIT CARD\n"),
-    (3, "2026-11-10T09:45", "carol", "a deal", "BUY 17\nTRADE WITH dave: GIVE 12 FOR $450\n"),
+    (3, "2026-11-10T09:45", "carol", "a deal", "BUY 17\nTRADE WITH dave: GIVE SQUARE 12 FOR $450\n"),
+    # week 2, Thursday to Saturday (Sunday update): dave takes carol's offer and rides the Bison
+    # that landed on him to the House of Cards (6), where he buys a shovel on credit; erin and bob
+    # build on their block; alice makes her square 21 a Government block; erin plays the lottery
+    (4, "2026-11-12T08:00", "dave", "yes and a ride", "ACCEPT 2\nRIDE BISON TO 6\nBUY SHOVEL ON CREDIT\n"),
+    (4, "2026-11-12T13:20", "erin", "a house", "BUILD HOUSE ON 4\nLOTTERY TICKET 5C\n"),
+    (4, "2026-11-13T09:00", "bob", "a hospital", "BUILD HOSPITAL ON 5\n"),
+    (4, "2026-11-13T11:00", "alice", "for the people", "CREATE GOVERNMENT BLOCK 21\n"),
+    (4, "2026-11-14T10:00", "carol", "buying", "BUY 24\n"),
 ]
 
 

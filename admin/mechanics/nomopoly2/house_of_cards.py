@@ -298,7 +298,8 @@ def exchange(ctx, player: Player, cmd: Exchange) -> str:
         shared.charge(ctx, player.name, BANK, price, rule="XXIV.2", reason="a shovel at the House of Cards",
                       on_credit=cmd.on_credit)
         it.hs(ctx.state).items.give(player.name, "shovel")
-        return f"{player.name} bought a shovel at the House of Cards for {ctx.state.money(price)}."
+        return (f"{player.name} bought a shovel at the House of Cards for {ctx.state.money(price)}"
+                + (" on credit." if cmd.on_credit else "."))
     cards = list(cmd.cards)
     if not cards:
         raise IllegalAction(f"a {cmd.item} costs cards ({ITEMS[cmd.item]}), not money (XXIV.2)")

@@ -73,6 +73,12 @@ def building_label(name: str) -> str:
         name, name.replace("-", " ").title())
 
 
+def a_building(name: str) -> str:
+    """A building with its article: "atm" -> "an ATM", "house" -> "a House"."""
+    label = building_label(name)
+    return f"{'an' if label[0] in 'AEIOU' else 'a'} {label}"
+
+
 def buildings_on(state: GameState, number: int) -> list[str]:
     bs = state.mods.get("buildings") if state.enabled("buildings") else None
     return list(bs.on.get(number, ())) if bs is not None else []
