@@ -127,6 +127,8 @@ def test_industrial_squares_are_polluted_and_pay_their_owner_their_number_each_w
     state = _blocks({2: "alice", 3: "alice", 4: "bob"})
     made = play(state, [mail("alice", "CREATE INDUSTRIAL BLOCK 2 3 4")])  # asked of bob: Sunday, week 1
     assert BoardModule.of(made.state).polluted == []
+    assert "alice proposed making squares 2, 3, 4 an industrial block (#1); it is made if bob ACCEPT 1 by " \
+           "update 3, and then alice pays $1000; bob pays $500 (XXI.1, XXI.2)." in texts(made.events)
     week2 = play(made.state, [mail("bob", "ACCEPT 1")])  # Thursday, week 2: made
     assert BoardModule.of(week2.state).polluted == [2, 3, 4]
     sunday = play(week2.state)  # the week's end: $2 + $3 to alice, $4 to bob

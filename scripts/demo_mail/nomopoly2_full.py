@@ -35,6 +35,7 @@ WHERE: dict[int, dict[str, int]] = {
     2: {"alice": 14, "bob": 5, "carol": 12, "dave": 2, "erin": 4},
     3: {"alice": 21, "bob": 8, "carol": 17, "dave": 18, "erin": 8},
     4: {"alice": 2, "bob": 17, "carol": 24, "dave": 4, "erin": 5},
+    5: {"alice": 7, "bob": 23, "carol": 9, "dave": 16, "erin": 14},
 }
 
 #: (update, sent at, who, subject, body)
@@ -66,6 +67,13 @@ MAIL: list[tuple[int, str, str, str, str]] = [
     (4, "2026-11-13T09:00", "bob", "a hospital", "BUILD HOSPITAL ON 5\n"),
     (4, "2026-11-13T11:00", "alice", "for the people", "CREATE GOVERNMENT BLOCK 21\n"),
     (4, "2026-11-14T10:00", "carol", "buying", "BUY 24\n"),
+    # week 3, Monday to Wednesday (Thursday update): the Governor's election opens with sealed bids;
+    # dave buys 16 and asks carol to make 16, 17, 18 an Industrial block; erin and bob build again
+    (5, "2026-11-16T08:30", "alice", "for governor", "BUY 7\nBID GOVERNOR 900\n"),
+    (5, "2026-11-16T09:10", "dave", "industry", "BUY 16\nCREATE INDUSTRIAL BLOCK 16 17 18\nBID GOVERNOR 700\n"),
+    (5, "2026-11-16T21:00", "erin", "a casino", "BUILD CASINO ON 4\nBID GOVERNOR 400\n"),
+    (5, "2026-11-17T10:00", "bob", "an ATM", "BUY 23\nBUILD ATM ON 5\n"),
+    (5, "2026-11-18T12:00", "carol", "trains", "BUY 9\nBUILD RAILROAD ON 24\n"),
 ]
 
 

@@ -59,6 +59,11 @@ class DestroyBlock:
     cmd: ClassVar[str] = "destroy-block"
 
 
+
+def _a(kind: str) -> str:
+    """A block kind with its article: "an industrial", "a residential"."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
 def _parse_create(rest: str, _line: object) -> CreateBlock:
     text, credit = split_on_credit(rest)
     m = re.fullmatch(r"\s*(?:an?\s+)?(\w+)\s+BLOCK\s+(?:(?:of|on|with)\s+)?(?:squares?\s+)?(.+?)\s*", text,
@@ -216,7 +221,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
                     params = {**self.defaults, **state.params(self.name)}
                     mine = sum(1 for o in p["owners"].values() if o == player.name)
                     cost = _cost_of(params, p["kind"], mine, len(p["squares"]))
-                    what = f"make squares {_list(p['squares'])} a {p['kind']} block (you would pay ${cost})"
+                    what = f"make squares {_list(p['squares'])} {_a(p['kind'])} block (you would pay ${cost})"
                 else:
                     what = f"destroy block {p['block']}"
                 lines.append((89, f"  #{inter.id}: {inter.proposer} asks you to {what}; write ACCEPT {inter.id} "
@@ -416,7 +421,7 @@ def _make(ctx, creator: Player | None, kind: str, squares: list[int], owners: di
                                 "action may make a player bankrupt (IV.3)")
     order = sorted(costs, key=lambda o: (creator is None or o != creator.name, o))
     for owner in order:  # the creator first: a refused credit card stops it before anyone pays
-        charge(ctx, owner, BANK, costs[owner], rule="XXI.2", reason=f"creating a {kind} block of squares "
+        charge(ctx, owner, BANK, costs[owner], rule="XXI.2", reason=f"creating {_a(kind)} block of squares "
                f"{_list(sorted(squares))}", on_credit=on_credit and creator is not None and owner == creator.name)
     bs = BlocksModule.of(ctx.state)
     block = Block(id=bs.next_id, kind=kind, squares=sorted(squares))
@@ -446,7 +451,7 @@ def create(ctx, player: Player, cmd: CreateBlock) -> str:
                 after=int(ctx.params(BlocksModule.name)["consent_updates"]), proposer=player.name,
                 payload={"action": "create", "kind": cmd.kind, "squares": sorted(squares),
                          "owners": {str(n): o for n, o in owners.items()}, "credit": cmd.on_credit})
-    return (f"{player.name} proposed making squares {_list(sorted(squares))} a {cmd.kind} block (#{inter.id}); "
+    return (f"{player.name} proposed making squares {_list(sorted(squares))} {_a(cmd.kind)} block (#{inter.id}); "
             f"it is made if {', '.join(others)} ACCEPT {inter.id} by update {inter.deadline}, and then "
             + "; ".join(f"{o} pays ${a}" for o, a in sorted(costs.items())) + " (XXI.1, XXI.2).")
 
@@ -498,7 +503,7 @@ def make_free_block(ctx, rule: str) -> None:
     kind = BLOCK_KINDS[ctx.dice.roll("blocks/free-kind", len(BLOCK_KINDS)) - 1]
     groups = possible_groups(ctx.state, kind)
     if not groups:
-        ctx.emit("block", f"No group of owned squares outside blocks could make a {kind} block, so none "
+        ctx.emit("block", f"No group of owned squares outside blocks could make {_a(kind)} block, so none "
                           "was made.", rule=rule)
         return
     group = groups[ctx.dice.roll(f"blocks/free-group/{kind}", len(groups)) - 1] if len(groups) > 1 else groups[0]
