@@ -36,6 +36,8 @@ WHERE: dict[int, dict[str, int]] = {
     3: {"alice": 21, "bob": 8, "carol": 17, "dave": 18, "erin": 8},
     4: {"alice": 2, "bob": 17, "carol": 24, "dave": 4, "erin": 5},
     5: {"alice": 7, "bob": 23, "carol": 9, "dave": 16, "erin": 14},
+    6: {"alice": 15, "bob": 3, "carol": 22, "dave": 5, "erin": 11},
+    7: {"alice": 24, "bob": 12, "carol": 1, "dave": 3, "erin": 18},
 }
 
 #: (update, sent at, who, subject, body)
@@ -74,6 +76,21 @@ MAIL: list[tuple[int, str, str, str, str]] = [
     (5, "2026-11-16T21:00", "erin", "a casino", "BUILD CASINO ON 4\nBID GOVERNOR 400\n"),
     (5, "2026-11-17T10:00", "bob", "an ATM", "BUY 23\nBUILD ATM ON 5\n"),
     (5, "2026-11-18T12:00", "carol", "trains", "BUY 9\nBUILD RAILROAD ON 24\n"),
+    # week 3, Thursday to Saturday (Sunday update): the vote for Governor (alice or dave); carol
+    # consents to dave's Industrial block and plays her 7 in the lottery; alice, on the Bank,
+    # deposits; dave pays his card's minimum and drives next door to erin's Casino for Blackjack
+    (6, "2026-11-19T08:00", "carol", "yes, and a ticket", "ACCEPT 5\nBUY 22\nVOTE GOVERNOR dave\n"
+                                                         "LOTTERY TICKET 7H\n"),
+    (6, "2026-11-19T09:30", "alice", "saving", "DEPOSIT 1500\nVOTE GOVERNOR alice\n"),
+    (6, "2026-11-19T18:00", "dave", "a hand of blackjack", "PAY CREDIT 55\nVOTE GOVERNOR dave\nDRIVE TO 4\n"
+                                                           "PLAY BLACKJACK 100\n"),
+    (6, "2026-11-20T10:00", "bob", "votes", "BUY 3\nVOTE GOVERNOR alice\n"),
+    (6, "2026-11-21T11:00", "erin", "votes", "BUY 11\nVOTE GOVERNOR dave\n"),
+    # week 4, Monday to Wednesday (Thursday update): dave stands on 17 at the Casino, cashes the
+    # ace and king Blackjack dealt him, and as Governor builds on alice's Government square; carol
+    # builds a Missile Silo in the middle of the Industrial block and buys its first missile
+    (7, "2026-11-23T08:45", "dave", "stand", "STAND\nCASH BLACKJACK AH KC\nGOVERN BUILD HOSPITAL ON 21\n"),
+    (7, "2026-11-23T19:00", "carol", "defence", "BUILD MISSILE SILO ON 17\nBUY MISSILE CRUISE AT 17\n"),
 ]
 
 
