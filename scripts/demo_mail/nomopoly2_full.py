@@ -38,6 +38,7 @@ WHERE: dict[int, dict[str, int]] = {
     5: {"alice": 7, "bob": 23, "carol": 9, "dave": 16, "erin": 14},
     6: {"alice": 15, "bob": 3, "carol": 22, "dave": 5, "erin": 11},
     7: {"alice": 24, "bob": 12, "carol": 1, "dave": 3, "erin": 18},
+    8: {"alice": 3, "bob": 21, "carol": 9, "dave": 6, "erin": 22},
 }
 
 #: (update, sent at, who, subject, body)
@@ -86,11 +87,17 @@ MAIL: list[tuple[int, str, str, str, str]] = [
                                                            "PLAY BLACKJACK 100\n"),
     (6, "2026-11-20T10:00", "bob", "votes", "BUY 3\nVOTE GOVERNOR alice\n"),
     (6, "2026-11-21T11:00", "erin", "votes", "BUY 11\nVOTE GOVERNOR dave\n"),
-    # week 4, Monday to Wednesday (Thursday update): dave stands on 17 at the Casino, cashes the
-    # ace and king Blackjack dealt him, and as Governor builds on alice's Government square; carol
-    # builds a Missile Silo in the middle of the Industrial block and buys its first missile
-    (7, "2026-11-23T08:45", "dave", "stand", "STAND\nCASH BLACKJACK AH KC\nGOVERN BUILD HOSPITAL ON 21\n"),
+    # week 4, Monday to Wednesday (Thursday update): dave stands on 17 at the Casino and cashes the
+    # ace and king Blackjack dealt him; erin trades her helicopter for a car and drives to the House
+    # of Cards to exchange her pair of kings; carol builds a Missile Silo in the middle of the
+    # Industrial block and buys its first missile
+    (7, "2026-11-23T08:45", "dave", "stand", "STAND\nCASH BLACKJACK AH KC\n"),
+    (7, "2026-11-23T12:10", "erin", "kings", "BUY TRANSPORT CAR\nDRIVE TO 6\nEXCHANGE KH KS FOR BINGO CARD\n"),
     (7, "2026-11-23T19:00", "carol", "defence", "BUILD MISSILE SILO ON 17\nBUY MISSILE CRUISE AT 17\n"),
+    # week 4, Thursday to Saturday (Sunday update): bob, on alice's Government square, banks at the
+    # ATM the Government built there; erin plays her 9 and ace of spades in the lottery
+    (8, "2026-11-26T10:00", "bob", "banking", "ATM DEPOSIT 500\n"),
+    (8, "2026-11-27T15:30", "erin", "lucky numbers", "LOTTERY TICKET 9S BONUS AS\n"),
 ]
 
 
