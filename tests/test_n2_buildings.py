@@ -262,18 +262,20 @@ def test_the_board_shows_a_squares_block_and_buildings_and_the_owner_reads_them_
     BuildingsModule.of(state).power[18] = 2
     sq17, sq18 = state.square(17), state.square(18)
     assert Blocks().square_look(state, sq17).flags == ((55, "COM", "commercial block"),)
-    assert BuildingsModule().square_look(state, sq17).flags == ((56, "HSE", "house"),)
+    assert BuildingsModule().square_look(state, sq17).flags == ((56, "HSE", "House"),)
     look = BuildingsModule().square_look(state, sq18)
     assert look.flags == ((56, "2B", "2 buildings"),)
-    assert look.notes == ((56, "buildings: store, corporate headquarters (2 corporate power)"),)
+    assert look.notes == ((56, "buildings: Store, Corporate Headquarters (2 corporate power)"),)
     alice = state.players["alice"]
     assert Blocks().results_lines(state, alice) == [(45, "  Blocks you own part of: commercial block 1 "
                                                          "(squares 17, 18, 23, 24)")]
     assert BuildingsModule().results_lines(state, alice) == [
-        (46, "  Your buildings: 17: house; 18: store, corporate headquarters (2 corporate power)")]
+        (46, "  Your buildings: 17: House; 18: Store, Corporate Headquarters (2 corporate power)")]
     facts = {f.key: f.value for f in BuildingsModule().square_facts(state, sq18) + Blocks().square_facts(state, sq18)}
     assert facts == {"buildings": ["store", "corporate-headquarters"], "corporate_power": 2, "block": 1,
                      "block_kind": "commercial"}
+    # the site writes the buildings as the rulebook names them (the export keeps the names above)
+    assert [f.shown for f in BuildingsModule().square_facts(state, sq18)] == ["Store, Corporate Headquarters", None]
     blocks_page, = Blocks().panels(state)
     assert blocks_page.tables[0].rows == ((1, "commercial", "17, 18, 23, 24", "17: alice, 18: alice, 23: nobody, "
-                                           "24: nobody", "17: house; 18: store, corporate-headquarters"),)
+                                           "24: nobody", "17: House; 18: Store, Corporate Headquarters"),)

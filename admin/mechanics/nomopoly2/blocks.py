@@ -268,11 +268,11 @@ class BlocksModule(Mechanic[BlocksState, None]):
 
     def panels(self, state) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
-        from admin.mechanics.nomopoly2.shared import buildings_on
+        from admin.mechanics.nomopoly2.shared import building_label, buildings_on
 
         rows = tuple((b.id, b.kind, _list(b.squares),
                       ", ".join(f"{n}: {owner_of(state, n) or 'nobody'}" for n in b.squares),
-                      "; ".join(f"{n}: {', '.join(buildings_on(state, n))}" for n in b.squares
+                      "; ".join(f"{n}: {', '.join(map(building_label, buildings_on(state, n)))}" for n in b.squares
                                 if buildings_on(state, n)) or "none")
                      for b in self.of(state).blocks)
         intro = (f"Owners who all agree make their squares a block, each paying its cost for each of their "

@@ -31,7 +31,7 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.ownership import owner_of
 from admin.mechanics.nomopoly2.shared import (
-    BUILDINGS, BuildingsState, a_building, block_of, buildings_on, charge, has_building, split_on_credit,
+    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, charge, has_building, split_on_credit,
 )
 from admin.model import GameState, Player, VoteGrant
 
@@ -218,7 +218,7 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         bs = self.of(state)
-        mine = [f"{n}: {', '.join(b.replace('-', ' ') for b in bs.on[n])}"
+        mine = [f"{n}: {', '.join(building_label(b) for b in bs.on[n])}"
                 + (f" ({bs.power[n]} corporate power)" if bs.power.get(n) else "")
                 for n in sorted(bs.on) if owner_of(state, n) == player.name]
         return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
@@ -252,7 +252,9 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def square_facts(self, state, square) -> list[Fact]:
         bs = self.of(state)
-        return [Fact("buildings", list(bs.on.get(square.number, ())), column="Buildings", kind="text", order=56),
+        names = list(bs.on.get(square.number, ()))
+        return [Fact("buildings", names, column="Buildings", kind="text", order=56,
+                     shown=", ".join(building_label(b) for b in names)),
                 Fact("corporate_power", bs.power.get(square.number, 0))]
 
     def square_look(self, state, square) -> SquareLook | None:
@@ -261,10 +263,10 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         if not names:
             return None
         power = bs.power.get(square.number, 0)
-        note = "buildings: " + ", ".join(b.replace("-", " ") for b in names) \
+        note = "buildings: " + ", ".join(building_label(b) for b in names) \
             + (f" ({power} corporate power)" if power else "")
         # one badge: the building's own, or how many there are (the board shows two badges a square)
-        flag = ((56, BADGES[names[0]], names[0].replace("-", " ")) if len(names) == 1
+        flag = ((56, BADGES[names[0]], building_label(names[0])) if len(names) == 1
                 else (56, f"{len(names)}B", f"{len(names)} buildings"))
         return SquareLook(notes=((56, note),), flags=(flag,))
 
