@@ -279,3 +279,8 @@ def test_the_board_shows_a_squares_block_and_buildings_and_the_owner_reads_them_
     blocks_page, = Blocks().panels(state)
     assert blocks_page.tables[0].rows == ((1, "commercial", "17, 18, 23, 24", "17: alice, 18: alice, 23: nobody, "
                                            "24: nobody", "17: House; 18: Store, Corporate Headquarters"),)
+    buildings_page, = BuildingsModule().panels(state)
+    assert buildings_page.tables[0].rows[-2:] == (("ATM", "$50", "residential, industrial, commercial, government"),
+                                                  ("Casino", "$500", "residential, industrial, commercial, government"))
+    assert [row[:3] for row in buildings_page.tables[1].rows] == [
+        (17, "alice", "House"), (18, "alice", "Store, Corporate Headquarters")]

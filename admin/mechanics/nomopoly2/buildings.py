@@ -272,12 +272,12 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def panels(self, state) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
-        kinds = tuple((b.replace("-", " "), state.money(price(params, b)),
+        kinds = tuple((building_label(b), state.money(price(params, b)),
                        ", ".join("centre of an industrial block" if k == "industrial-centre" else k
                                  for k in ALLOWED[b]))
                       for b in BUILDINGS)
         bs = self.of(state)
-        rows = tuple((n, owner_of(state, n) or "nobody", ", ".join(bs.on[n]), bs.power.get(n, 0),
+        rows = tuple((n, owner_of(state, n) or "nobody", ", ".join(map(building_label, bs.on[n])), bs.power.get(n, 0),
                       fuel_price(state, n) if "gas-station" in bs.on[n] else "")
                      for n in sorted(bs.on))
         intro = ("The owner of a square in a block (not a Government one) may build on it: one building a "
