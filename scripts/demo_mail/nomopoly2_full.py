@@ -95,9 +95,11 @@ MAIL: list[tuple[int, str, str, str, str]] = [
     (7, "2026-11-23T12:10", "erin", "kings", "BUY TRANSPORT CAR\nDRIVE TO 6\nEXCHANGE KH KS FOR BINGO CARD\n"),
     (7, "2026-11-23T19:00", "carol", "defence", "BUILD MISSILE SILO ON 17\nBUY MISSILE CRUISE AT 17\n"),
     # week 4, Thursday to Saturday (Sunday update): bob, on alice's Government square, banks at the
-    # ATM the Government built there; erin plays her 9 and ace of spades in the lottery
+    # ATM the Government built there; erin plays her 9 and ace of spades in the lottery and drives
+    # to her own Casino for a hand of Blackjack (still open when the demo ends: its hole card hidden)
     (8, "2026-11-26T10:00", "bob", "banking", "ATM DEPOSIT 500\n"),
-    (8, "2026-11-27T15:30", "erin", "lucky numbers", "LOTTERY TICKET 9S BONUS AS\n"),
+    (8, "2026-11-27T15:30", "erin", "lucky numbers", "LOTTERY TICKET 9S BONUS AS\nDRIVE TO 4\n"
+                                                     "PLAY BLACKJACK 40\n"),
 ]
 
 
