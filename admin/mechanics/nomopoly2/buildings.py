@@ -31,7 +31,8 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.ownership import owner_of
 from admin.mechanics.nomopoly2.shared import (
-    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, charge, has_building, split_on_credit,
+    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, charge, has_building,
+    split_on_credit,
 )
 from admin.model import GameState, Player, VoteGrant
 
