@@ -202,3 +202,24 @@ def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(t
             assert card_name(card) not in text and not re.search(rf"(?<![\w-]){card}(?![\w-])", text), \
                 f"the hole card {card} in {path}"
         assert not bombs or "time bomb" not in text.lower(), f"a time bomb in {path}"
+
+
+def test_the_net_worth_the_results_publish_counts_no_private_value(tmp_path: Path) -> None:
+    """The public results (the site's net-worth chart) give each player's net worth as the public
+    state has it, as the standings do: not with a private bank balance, credit limit or hand,
+    which the difference would publish (XXVII.1)."""
+    import json
+
+    from admin.demo import run_demo
+    from admin.mechanics import REGISTRY
+
+    run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
+    game = GameDir(tmp_path / "full")
+    state = game.load()
+    published = json.loads((game.state_dir / "results" / "0008.json").read_text(encoding="utf-8"))["net_worth"]
+    dave = state.players["dave"]
+    # dave's private part: $2297 in the bank, 10% of his card's $1006 limit less its $0 balance ($101,
+    # rounded), and QC JD in hand ($10 x 20)
+    assert REGISTRY.net_worth(state, dave) - published["dave"] == 2297 + 101 + 200
+    public = game.load_public()
+    assert published == {n: REGISTRY.net_worth(public, p) for n, p in sorted(public.players.items())}
