@@ -187,7 +187,7 @@ def test_one_owner_destroys_a_residential_block_but_nobody_destroys_a_government
     assert "Residential block 1 (squares 5, 6) was destroyed by bob." in texts(result.events, "action")
     assert ('carol: "DESTROY BLOCK 2" was not done: block 2 is a government block, which can never be '
             "destroyed (XXI.8)") in texts(result.events, "action")
-    assert ('alice: "DESTROY BLOCK 2" was not done: you own no square of block 2 (squares 7); only its '
+    assert ('alice: "DESTROY BLOCK 2" was not done: you own no square of block 2 (square 7); only its '
             "owners may destroy it (XXI.8)") in texts(result.events, "action")
 
 

@@ -129,6 +129,8 @@ def test_the_site_has_the_sections_pages_and_the_board_shows_them(full_demo):
             "Square 17; owned by carol; polluted; in industrial block 3 (squares 16, 17, 18); missiles: Cruise "
             "Missile; buildings: Missile Silo",
             "Square 12; owned by dave; the MTS Bison (100 health)",
+            "Square 21; owned by alice; in government block 2 (square 21); buildings: ATM, Legislative Building, "
+            "House",
             "Square 6; unowned; the House of Cards; abandoned car (12 fuel)",
             "Square 8; unowned; the Zoo"):
         assert described in board, described

@@ -207,7 +207,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
             return f"not done: {exc}"
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
-        mine = [f"{b.kind} block {b.id} (squares {_list(b.squares)})" for b in self.of(state).blocks
+        mine = [f"{b.kind} block {b.id} ({_squares(b.squares)})" for b in self.of(state).blocks
                 if any(owner_of(state, n) == player.name for n in b.squares)]
         lines = [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
         if state.enabled("interactions"):
@@ -263,7 +263,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
         block = block_of(state, square.number)
         if block is None:
             return None
-        return SquareLook(notes=((55, f"in {block.kind} block {block.id} (squares {_list(block.squares)})"),),
+        return SquareLook(notes=((55, f"in {block.kind} block {block.id} ({_squares(block.squares)})"),),
                           flags=((55, block.kind[:3].upper(), f"{block.kind} block"),))
 
     def panels(self, state) -> list[Panel]:
@@ -460,7 +460,7 @@ def destroy(ctx, player: Player, cmd: DestroyBlock) -> str:
     block = _find(ctx.state, cmd.block)
     owners = sorted({o for n in block.squares if (o := owner_of(ctx.state, n)) is not None})
     if player.name not in owners:
-        raise IllegalAction(f"you own no square of block {block.id} (squares {_list(block.squares)}); only its "
+        raise IllegalAction(f"you own no square of block {block.id} ({_squares(block.squares)}); only its "
                             "owners may destroy it (XXI.8)")
     if block.kind == "government":
         raise IllegalAction(f"block {block.id} is a government block, which can never be destroyed (XXI.8)")
@@ -490,7 +490,7 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
             if n not in block.polluted_before:
                 set_polluted(ctx.state, n, False)
     bs.blocks = [b for b in bs.blocks if b.id != block.id]
-    text = f"{block.kind.capitalize()} block {block.id} (squares {_list(block.squares)}) was destroyed by {who}" \
+    text = f"{block.kind.capitalize()} block {block.id} ({_squares(block.squares)}) was destroyed by {who}" \
            + (f"; {refunds}" if refunds else "") + "."
     return text
 
