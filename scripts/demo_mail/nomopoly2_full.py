@@ -79,7 +79,8 @@ MAIL: list[tuple[int, str, str, str, str]] = [
     (5, "2026-11-18T12:00", "carol", "trains", "BUY 9\nBUILD RAILROAD ON 24\n"),
     # week 3, Thursday to Saturday (Sunday update): the vote for Governor (alice or dave); carol
     # consents to dave's Industrial block and plays her 7 in the lottery; alice, on the Bank,
-    # deposits; dave pays his card's minimum and drives next door to erin's Casino for Blackjack
+    # deposits; dave pays off his card (the $50 shovel and a week's 10%) and drives next door to
+    # erin's Casino for a hand of Blackjack
     (6, "2026-11-19T08:00", "carol", "yes, and a ticket", "ACCEPT 5\nBUY 22\nVOTE GOVERNOR dave\n"
                                                          "LOTTERY TICKET 7H\n"),
     (6, "2026-11-19T09:30", "alice", "saving", "DEPOSIT 1500\nVOTE GOVERNOR alice\n"),
