@@ -114,9 +114,9 @@ def show(state: GameState, events) -> None:
         print(f"  {p.name}: square {p.square}, ${p.money}, hand {hand(state, p.name)}")
 
 
-def main() -> None:
-    verbose = "--show" in sys.argv
-    out = HERE / "maildir"
+def write(out: Path, verbose: bool = False) -> int:
+    """Play the demo, writing each update's mail into the Maildir ``out`` before it runs; the
+    number of emails written."""
     fresh_maildir(out)
     spec = games.spec("nomopoly2-full")
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,7 +143,12 @@ def main() -> None:
             if verbose:
                 print(f"== update {update}")
                 show(outcome.state, outcome.events)
-    print(f"wrote {n} emails to {out}")
+    return n
+
+
+def main() -> None:
+    out = HERE / "maildir"
+    print(f"wrote {write(out, verbose='--show' in sys.argv)} emails to {out}")
 
 
 if __name__ == "__main__":
