@@ -96,7 +96,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
         return (
             CommandSpec("EXCHANGE", Exchange, exchange, parse_exchange, "EXCHANGE <cards> FOR <item>",
                         listing=240, rules=("XXIV.1", "XXIV.2"),
-                        summary="on the House of Cards (42), trade cards from your hand for an item: one "
+                        summary="on the House of Cards, trade cards from your hand for an item: one "
                                 "spade a jetpack, a pair medicine or a bingo card, a flush glue ...",
                         example="EXCHANGE 7S 7H FOR MEDICINE"),
             CommandSpec("BUY SHOVEL", Exchange, exchange, parse_buy_shovel, "BUY SHOVEL [ON CREDIT]",
