@@ -79,9 +79,13 @@ def test_the_bank_the_credit_card_transport_and_the_zoo(full_demo):
     from admin.mechanics.nomopoly2.zoo import ZooModule
 
     state = full_demo.load()
-    assert BankModule.of(state).mortgages == {18: 225}  # half of 18 x $25
+    assert BankModule.of(state).mortgages == {}
+    said = _said(full_demo)
+    assert "dave mortgaged square 18 for $225 (50% of its net worth, $450); it takes no rent until it is " \
+           "un-mortgaged." in said  # half of 18 x $25
+    assert "dave un-mortgaged square 18 for $248 ($225 received plus 10%)." in said  # $247.50, rounded
     # 2% an update (3% for the Governor from week 4), to the nearest dollar: alice's $1500 of update 6
-    # is 1530, 1561, 1592; bob's $500 at an ATM in update 8 is 510; dave's $2000 of update 3 is 2040,
+    # is 1530, 1561, 1592; bob's $500 of update 8 is 510; dave's $2000 of update 3 is 2040,
     # 2081, 2123, 2165, then as Governor 2230, 2297
     assert BankModule.private_of(state).balances == {"alice": 1592, "bob": 510, "dave": 2297}
     card = CreditModule.private_of(state).accounts["dave"]
@@ -89,11 +93,12 @@ def test_the_bank_the_credit_card_transport_and_the_zoo(full_demo):
     assert (card.balance, card.limit) == (0, 1006)
     assert "dave bought a shovel at the House of Cards for $50 on credit." in _said(full_demo)
     ts = TransportModule.of(state)
-    assert ts.methods == {"erin": "car"} and ts.fuel == {"erin": 160} and ts.abandoned == {6: [12]}
+    assert ts.methods == {"erin": "car"} and ts.fuel == {"erin": 275} and ts.abandoned == {3: [14]}
     assert "erin bought a helicopter for $250 and uses it now." in _said(full_demo)
-    assert [(c.kind, c.square) for c in ZooModule.of(state).creatures] == [("bison", 12)]
+    assert [(c.kind, c.square) for c in ZooModule.of(state).creatures] == [("bison", 24)]
     assert "dave spawned the MTS Bison on the Zoo (square 8)." in _said(full_demo)
     assert "dave rode the MTS Bison from square 4 to square 6." in _said(full_demo)
+    assert "dave rode the MTS Bison from square 11 to square 15." in _said(full_demo)
 
 
 def test_blackjack_the_lottery_the_house_of_cards_the_casino_the_governor_and_a_missile(full_demo):
@@ -114,24 +119,39 @@ def test_blackjack_the_lottery_the_house_of_cards_the_casino_the_governor_and_a_
     assert MissilesModule.of(state).held == {17: ["cruise"]}
 
 
+def test_a_proposal_is_made_voted_on_and_carried_out(full_demo):
+    from admin.mechanics.nomopoly2.casinos import CasinosModule
+
+    state = full_demo.load()
+    said = _said(full_demo)
+    assert "Proposal 1 (Richer casinos) is accepted: 4 Yes, 1 No, 0 Abstain." in said
+    assert "The casinos module was changed (weekly_income = 75) by proposal 1." in said
+    assert state.params(CasinosModule.name)["weekly_income"] == 75
+    # the week's end after the change: each Casino pays its owner the new $75
+    assert said[-3:-1] == ["erin received $75 from the Casino on square 4.",
+                           "alice received $75 from the Casino on square 21."]
+
+
 def test_the_site_has_the_sections_pages_and_the_board_shows_them(full_demo):
     for name in ("zoo", "bank", "casinos", "lottery", "blocks", "buildings", "transport", "governor"):
         assert (full_demo.root / "site" / f"{name}.html").is_file(), name
-    assert "MTS Bison 12 100" in _page(full_demo, "zoo.html")
-    assert "18 dave $225 $248" in _page(full_demo, "bank.html")  # un-mortgaged for 110%: $247.50, rounded
+    assert "MTS Bison 24 100" in _page(full_demo, "zoo.html")
+    assert "Mortgaged squares (they take no rent) Square Name Owner Received To un-mortgage None yet." \
+        in _page(full_demo, "bank.html")
     assert "Governor dave weeks 4-6" in _page(full_demo, "governor.html")
     assert "3 industrial 16, 17, 18 16: dave, 17: carol, 18: dave 17: Missile Silo" in _page(full_demo, "blocks.html")
     assert "4 erin House, Casino" in _page(full_demo, "buildings.html")
-    assert "erin Car 160" in _page(full_demo, "transport.html")
+    assert "erin Car 275" in _page(full_demo, "transport.html")
     board = (full_demo.root / "site" / "board.html").read_text(encoding="utf-8")
     for described in (
             "Square 4; owned by erin; in residential block 1 (squares 4, 5); buildings: House, Casino",
             "Square 17; owned by carol; polluted; in industrial block 3 (squares 16, 17, 18); missiles: Cruise "
             "Missile; buildings: Missile Silo",
-            "Square 12; owned by dave; the MTS Bison (100 health)",
+            "Square 24; owned by carol; a railroad; the MTS Bison (100 health)",
             "Square 21; owned by alice; in government block 2 (square 21); buildings: ATM, Legislative Building, "
-            "House",
-            "Square 6; unowned; the House of Cards; abandoned car (12 fuel)",
+            "Casino; here: bob",
+            "Square 3; owned by bob; abandoned car (14 fuel)",
+            "Square 6; unowned; the House of Cards",
             "Square 8; unowned; the Zoo"):
         assert described in board, described
 
@@ -160,7 +180,7 @@ def test_the_shipped_mail_is_what_the_demo_script_writes(tmp_path):
     loaded = importlib.util.spec_from_file_location("nomopoly2_full_mail", path)
     script = importlib.util.module_from_spec(loaded)
     loaded.loader.exec_module(script)
-    assert script.write(tmp_path / "maildir") == 32
+    assert script.write(tmp_path / "maildir") == 36
     shipped = spec("nomopoly2-full").demo_maildir / "new"
     assert {p.name: p.read_bytes() for p in (tmp_path / "maildir" / "new").iterdir()} == \
         {p.name: p.read_bytes() for p in shipped.iterdir()}

@@ -38,7 +38,7 @@ WHERE: dict[int, dict[str, int]] = {
     5: {"alice": 7, "bob": 23, "carol": 9, "dave": 16, "erin": 14},
     6: {"alice": 15, "bob": 3, "carol": 22, "dave": 5, "erin": 11},
     7: {"alice": 24, "bob": 12, "carol": 1, "dave": 3, "erin": 18},
-    8: {"alice": 3, "bob": 21, "carol": 9, "dave": 6, "erin": 22},
+    8: {"alice": 3, "bob": 15, "carol": 6, "dave": 11, "erin": 9},
 }
 
 #: (update, sent at, who, subject, body)
@@ -95,12 +95,22 @@ MAIL: list[tuple[int, str, str, str, str]] = [
     (7, "2026-11-23T08:45", "dave", "stand", "STAND\nCASH BLACKJACK AH KC\n"),
     (7, "2026-11-23T12:10", "erin", "kings", "BUY TRANSPORT CAR\nDRIVE TO 6\nEXCHANGE KH KS FOR BINGO CARD\n"),
     (7, "2026-11-23T19:00", "carol", "defence", "BUILD MISSILE SILO ON 17\nBUY MISSILE CRUISE AT 17\n"),
-    # week 4, Thursday to Saturday (Sunday update): bob, on alice's Government square, banks at the
-    # ATM the Government built there; erin plays her 9 and ace of spades in the lottery and drives
-    # to her own Casino for a hand of Blackjack (still open when the demo ends: its hole card hidden)
-    (8, "2026-11-26T10:00", "bob", "banking", "ATM DEPOSIT 500\n"),
-    (8, "2026-11-27T15:30", "erin", "lucky numbers", "LOTTERY TICKET 9S BONUS AS\nDRIVE TO 4\n"
-                                                     "PLAY BLACKJACK 40\n"),
+    (7, "2026-11-24T09:00", "alice", "a proposal", """PROPOSE Richer casinos
+A Casino should pay its owner more than $50 a week.
+
+AMEND XXXIII.1: Each week, the owner of a square that has a Casino on it receives $75 from that Casino.
+SET casinos weekly_income 75
+END
+"""),
+    # week 4, Thursday to Saturday (Sunday update): the vote on alice's proposal (bob, on the
+    # Legislative Building in week 4, has an extra vote); bob, on the Bank, opens an account; dave
+    # rides the Bison that landed on him to the Bank and pays off his mortgage; erin drives to her
+    # own Casino for a hand of Blackjack (still open when the demo ends: its hole card hidden)
+    (8, "2026-11-26T09:00", "alice", "votes", "VOTE 1 YES\n"),
+    (8, "2026-11-26T10:00", "bob", "no to casinos", "VOTE 1 NO\nDEPOSIT 500\n"),
+    (8, "2026-11-26T14:00", "carol", "votes", "VOTE 1 YES\n"),
+    (8, "2026-11-27T08:30", "dave", "a ride to the bank", "VOTE 1 YES\nRIDE BISON TO 15\nUNMORTGAGE 18\n"),
+    (8, "2026-11-27T15:30", "erin", "a flutter", "VOTE 1 YES\nDRIVE TO 4\nPLAY BLACKJACK 40\n"),
 ]
 
 
