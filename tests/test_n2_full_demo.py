@@ -93,9 +93,9 @@ def test_the_bank_the_credit_card_transport_and_the_zoo(full_demo):
     assert (card.balance, card.limit) == (0, 1006)
     assert "dave bought a shovel at the House of Cards for $50 on credit." in _said(full_demo)
     ts = TransportModule.of(state)
-    assert ts.methods == {"erin": "car"} and ts.fuel == {"erin": 275} and ts.abandoned == {3: [14]}
+    assert ts.methods == {"erin": "car"} and ts.fuel == {"erin": 281} and ts.abandoned == {3: [14]}
     assert "erin bought a helicopter for $250 and uses it now." in _said(full_demo)
-    assert [(c.kind, c.square) for c in ZooModule.of(state).creatures] == [("bison", 24)]
+    assert [(c.kind, c.square) for c in ZooModule.of(state).creatures] == [("bison", 22)]
     assert "dave spawned the MTS Bison on the Zoo (square 8)." in _said(full_demo)
     assert "dave rode the MTS Bison from square 4 to square 6." in _said(full_demo)
     assert "dave rode the MTS Bison from square 11 to square 15." in _said(full_demo)
@@ -127,29 +127,31 @@ def test_a_proposal_is_made_voted_on_and_carried_out(full_demo):
     assert "Proposal 1 (Richer casinos) is accepted: 4 Yes, 1 No, 0 Abstain." in said
     assert "The casinos module was changed (weekly_income = 75) by proposal 1." in said
     assert state.params(CasinosModule.name)["weekly_income"] == 75
-    # the week's end after the change: each Casino pays its owner the new $75
-    assert said[-3:-1] == ["erin received $75 from the Casino on square 4.",
-                           "alice received $75 from the Casino on square 21."]
+    # the week's end after the change: the Casino pays its owner the new $75
+    assert "erin received $75 from the Casino on square 4." in said[-3:]
 
 
 def test_the_site_has_the_sections_pages_and_the_board_shows_them(full_demo):
     for name in ("zoo", "bank", "casinos", "lottery", "blocks", "buildings", "transport", "governor"):
         assert (full_demo.root / "site" / f"{name}.html").is_file(), name
-    assert "MTS Bison 24 100" in _page(full_demo, "zoo.html")
+    assert "MTS Bison 22 100" in _page(full_demo, "zoo.html")
     assert "Mortgaged squares (they take no rent) Square Name Owner Received To un-mortgage None yet." \
         in _page(full_demo, "bank.html")
     assert "Governor dave weeks 4-6" in _page(full_demo, "governor.html")
     assert "3 industrial 16, 17, 18 16: dave, 17: carol, 18: dave 17: Missile Silo" in _page(full_demo, "blocks.html")
     assert "4 erin House, Casino" in _page(full_demo, "buildings.html")
-    assert "erin Car 275" in _page(full_demo, "transport.html")
+    assert "erin Car 281" in _page(full_demo, "transport.html")
+    assert "Applications awaiting the Admin No. Kind Name Applicant 1 game Dice Duel carol" \
+        in _page(full_demo, "patents.html")
+    assert "1 8 bob Riding the Bison to the Bank" in _page(full_demo, "exploit-blocks.html")
     board = (full_demo.root / "site" / "board.html").read_text(encoding="utf-8")
     for described in (
             "Square 4; owned by erin; in residential block 1 (squares 4, 5); buildings: House, Casino",
             "Square 17; owned by carol; polluted; in industrial block 3 (squares 16, 17, 18); missiles: Cruise "
             "Missile; buildings: Missile Silo",
-            "Square 24; owned by carol; a railroad; the MTS Bison (100 health)",
+            "Square 22; owned by carol; the MTS Bison (100 health)",
             "Square 21; owned by alice; in government block 2 (square 21); buildings: ATM, Legislative Building, "
-            "Casino; here: bob",
+            "House; here: dave",
             "Square 3; owned by bob; abandoned car (14 fuel)",
             "Square 6; unowned; the House of Cards",
             "Square 8; unowned; the Zoo"):

@@ -194,7 +194,7 @@ def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(t
         "alice's bank balance": "$1592", "bob's bank balance": "$510", "dave's bank balance": "$2297",
         "dave's credit limit": "$1006"}
     assert sum("bingo" in k for k in secrets) == 20 and len(lines) == 15  # 3 + 5 + 7 lines
-    assert holes == {9: "3D"} and bombs == {}
+    assert holes == {9: "2D"} and bombs == {}
     for path, text in files.items():
         for label, value in secrets.items():
             assert not re.search(rf"(?<![\d$]){re.escape(value)}(?!\d)", text), f"{label} ({value}) in {path}"
@@ -219,7 +219,7 @@ def test_the_net_worth_the_results_publish_counts_no_private_value(tmp_path: Pat
     published = json.loads((game.state_dir / "results" / "0008.json").read_text(encoding="utf-8"))["net_worth"]
     dave = state.players["dave"]
     # dave's private part: $2297 in the bank, 10% of his card's $1006 limit less its $0 balance ($101,
-    # rounded), and QC JD 10S KC in hand ($10 x 40)
-    assert REGISTRY.net_worth(state, dave) - published["dave"] == 2297 + 101 + 400
+    # rounded), and QC JD 6H in hand ($10 x 26)
+    assert REGISTRY.net_worth(state, dave) - published["dave"] == 2297 + 101 + 260
     public = game.load_public()
     assert published == {n: REGISTRY.net_worth(public, p) for n, p in sorted(public.players.items())}

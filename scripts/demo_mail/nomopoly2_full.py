@@ -104,11 +104,22 @@ END
 """),
     # week 4, Thursday to Saturday (Sunday update): the vote on alice's proposal (bob, on the
     # Legislative Building in week 4, has an extra vote); bob, on the Bank, opens an account; dave
-    # rides the Bison that landed on him to the Bank and pays off his mortgage; erin drives to her
-    # own Casino for a hand of Blackjack (still open when the demo ends: its hole card hidden)
+    # rides the Bison that landed on him to the Bank and pays off his mortgage (bob names that an
+    # exploit); carol applies for a patent; erin drives to her own Casino for a hand of Blackjack
+    # (still open when the demo ends: its hole card hidden)
     (8, "2026-11-26T09:00", "alice", "votes", "VOTE 1 YES\n"),
-    (8, "2026-11-26T10:00", "bob", "no to casinos", "VOTE 1 NO\nDEPOSIT 500\n"),
-    (8, "2026-11-26T14:00", "carol", "votes", "VOTE 1 YES\n"),
+    (8, "2026-11-26T10:00", "bob", "no to casinos", """VOTE 1 NO
+DEPOSIT 500
+EXPLOIT BLOCK: Riding the Bison to the Bank
+A player the Bison lands on may ride it to any square, the Bank too, once a week or more.
+END
+"""),
+    (8, "2026-11-26T14:00", "carol", "votes and an idea", """VOTE 1 YES
+PATENT GAME Dice Duel
+The player and the casino each roll two dice; the higher total wins.
+Bets: $10 to $100. Payout: twice the bet; a tie returns the bet.
+END
+"""),
     (8, "2026-11-27T08:30", "dave", "a ride to the bank", "VOTE 1 YES\nRIDE BISON TO 15\nUNMORTGAGE 18\n"),
     (8, "2026-11-27T15:30", "erin", "a flutter", "VOTE 1 YES\nDRIVE TO 4\nPLAY BLACKJACK 40\n"),
 ]
