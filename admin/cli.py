@@ -256,8 +256,8 @@ def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
                 return "yes" if v else "no"
             return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
 
-        shown = "  ".join(f"{(f.column or f.label or '').lower()} {value(f.value)}"
-                          for f in facts if f.kind != "hand")
+        shown = "  ".join(f"{(f.column or f.label or '').lower()} "
+                          f"{f.shown if f.shown is not None else value(f.value)}" for f in facts if f.kind != "hand")
         click.echo(f"  {p.name:<16} {state.money(p.money):>8}  square {p.square:>3}  {shown}"
                    + ("" if p.status == "active" else f"  ({p.status})"))
 

@@ -64,7 +64,8 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
     from admin.mail.mailout import mail_out
     from admin.site.build import build_site
 
-    for cutoff in spec.demo.get("cutoffs") or []:
+    for update, cutoff in enumerate(spec.demo.get("cutoffs") or [], 1):
+        queue_rulings(game, spec.demo, update)
         outcome = jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
         acted = sum(1 for s in outcome.screened if s.status == "applied")
         sent = mail_out(game, outcome.update, state=outcome.state)
@@ -72,6 +73,18 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
              f"{len(outcome.events)} events, {sent.sent} message(s) to the outbox.")
     echo(f"Outgoing mail: {game.state_dir / 'outbox' / 'sent'}")
     return build_site(game, state=outcome.state)
+
+
+def queue_rulings(game: GameDir, demo: dict, update: int) -> None:
+    """Queue the Admin's rulings the demo's ``rulings:`` gives for ``update`` (``before:``, 1 when
+    left out), as `nomopoly ruling ...` would: the update applies them first and records them, so
+    replay and verify see them like any other input."""
+    from admin.engine.events import Ruling
+
+    for entry in demo.get("rulings") or []:
+        if int(entry.get("before", 1)) == update:
+            jobs.queue_ruling(game, Ruling(str(entry["kind"]), dict(entry.get("args") or {}),
+                                           str(entry.get("note", ""))))
 
 
 def demo_game(directory: Path) -> GameDir:

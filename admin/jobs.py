@@ -370,11 +370,15 @@ def public_results(state: GameState, events: list[Event], inputs: dict[str, Any]
     _, slot = slot_of(slots, state.update)
     public = [{k: v for k, v in to_data(e).items() if k not in ("private", "ref")}
               for e in events if e.text is not None]
+    public_state = state.public_copy()
     return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
             "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
             "next_hidden_commitment": state.next_hidden_commitment,
             "next_player_commitments": state.next_player_commitments,
             "money": {n: p.money for n, p in sorted(state.players.items()) if p.active},
-            "net_worth": {n: REGISTRY.net_worth(state, p) for n, p in sorted(state.players.items()) if p.active}}
+            # from the public state only: a bank balance, a card's limit, a hand are private (XXVII.1),
+            # and a net worth counting them would publish them in the difference
+            "net_worth": {n: REGISTRY.net_worth(public_state, p)
+                          for n, p in sorted(public_state.players.items()) if p.active}}
 
 

@@ -7,7 +7,6 @@ import pytest
 
 from admin import jobs
 from admin.errors import RuleError
-from admin.game import GameDir
 from admin.games import initial_state, spec
 
 
@@ -42,49 +41,6 @@ def test_enable_names_only_what_the_game_offers(tmp_path, monkeypatch):
     with pytest.raises(RuleError, match=r"enable names zeppelins, which the game does not offer "
                                         r"\(its optional mechanics: railroads\)"):
         games.spec("bad")
-
-
-@pytest.fixture(scope="module")
-def full_demo(tmp_path_factory):
-    from admin.demo import run_demo
-
-    out = tmp_path_factory.mktemp("full") / "demo"
-    run_demo(out, echo=lambda _: None, game_name="nomopoly2-full")
-    return GameDir(out)
-
-
-def test_the_full_demo_replays_and_verifies(full_demo):
-    assert jobs.replay_check(full_demo) == []
-    assert jobs.verify(full_demo) == []
-
-
-def test_the_full_demo_plays_the_sections_commands_and_its_site_shows_them(full_demo):
-    from admin.mechanics.railroads import RailroadsModule
-
-    state = full_demo.load()
-    assert RailroadsModule.of(state).squares == [2, 3, 8, 12, 16]  # dave's second (on 16) was refused
-    board = (full_demo.root / "site" / "board.html").read_text(encoding="utf-8")
-    assert all(f"Square {n}; owned by {who}; a railroad" in board
-               for n, who in ((2, "bob"), (3, "alice"), (8, "dave"), (12, "alice"), (16, "bob")))
-    howto = (full_demo.root / "site" / "howto.html").read_text(encoding="utf-8")
-    assert "BUILD RAILROAD ON &lt;square&gt;" in howto
-
-
-def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
-    from bs4 import BeautifulSoup
-
-    site = full_demo.root / "site"
-    soup = BeautifulSoup((site / "railroads.html").read_text(encoding="utf-8"), "html.parser")
-    rows = [[c.get_text() for c in tr.find_all(["th", "td"])] for tr in soup.select("table.panel tbody tr")]
-    # 2 and 3 are east-west neighbours on the 10-wide snake; 8, 12 and 16 touch no other railroad
-    assert rows == [["2", "", "bob", "3"], ["3", "", "alice", "2"], ["8", "", "dave", "none"],
-                    ["12", "", "alice", "none"], ["16", "", "bob", "none"]]
-    nav = [a.get_text() for a in BeautifulSoup((site / "index.html").read_text(encoding="utf-8"),
-                                               "html.parser").select("nav a")]
-    # the sections' own pages sit between Rules and Updates, in their order (Railroads, XVII, first)
-    pages = nav[nav.index("Rules") + 1:nav.index("Updates")]
-    assert pages[0] == "Railroads" and pages.index("Blocks") < pages.index("Buildings")
-    assert all(p in pages for p in ("Transport", "The Bank", "The Zoo", "Casinos", "Patents", "The Lottery"))
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):

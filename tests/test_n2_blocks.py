@@ -127,6 +127,8 @@ def test_industrial_squares_are_polluted_and_pay_their_owner_their_number_each_w
     state = _blocks({2: "alice", 3: "alice", 4: "bob"})
     made = play(state, [mail("alice", "CREATE INDUSTRIAL BLOCK 2 3 4")])  # asked of bob: Sunday, week 1
     assert BoardModule.of(made.state).polluted == []
+    assert "alice proposed making squares 2, 3, 4 an industrial block (#1); it is made if bob ACCEPT 1 by " \
+           "update 3, and then alice pays $1000; bob pays $500 (XXI.1, XXI.2)." in texts(made.events)
     week2 = play(made.state, [mail("bob", "ACCEPT 1")])  # Thursday, week 2: made
     assert BoardModule.of(week2.state).polluted == [2, 3, 4]
     sunday = play(week2.state)  # the week's end: $2 + $3 to alice, $4 to bob
@@ -156,7 +158,7 @@ def test_the_government_builds_a_random_allowable_building_on_a_government_squar
                      "paused": True,
                      "updates": [{}, {"rolls": {"blocks/government": [3]}}],  # of 8 buildings, the third
                      "expect": {"squares": {7: {"buildings": ["hospital"]}}},
-                     "expect_events": ["The Government built a hospital on square 7, free of charge to its owner."]})
+                     "expect_events": ["The Government built a Hospital on square 7, free of charge to its owner."]})
     assert buildings_on(out.state, 7) == ["hospital"]
 
 
@@ -185,7 +187,7 @@ def test_one_owner_destroys_a_residential_block_but_nobody_destroys_a_government
     assert "Residential block 1 (squares 5, 6) was destroyed by bob." in texts(result.events, "action")
     assert ('carol: "DESTROY BLOCK 2" was not done: block 2 is a government block, which can never be '
             "destroyed (XXI.8)") in texts(result.events, "action")
-    assert ('alice: "DESTROY BLOCK 2" was not done: you own no square of block 2 (squares 7); only its '
+    assert ('alice: "DESTROY BLOCK 2" was not done: you own no square of block 2 (square 7); only its '
             "owners may destroy it (XXI.8)") in texts(result.events, "action")
 
 

@@ -54,7 +54,7 @@ def test_a_house_costs_300_on_ones_own_square_in_a_block():
                           mail("bob", "BUILD HOSPITAL ON 7")])
     assert buildings_on(result.state, 5) == ["house"] and result.state.players["alice"].money == 9700
     said = texts(result.events, "action")
-    assert "alice built a house on square 5 for $300." in said
+    assert "alice built a House on square 5 for $300." in said
     assert 'alice: "BUILD HOUSE ON 9" was not done: square 9 is in no block; buildings stand only in blocks ' \
            "(XXII.1)" in said
     assert 'alice: "BUILD HOUSE ON 7" was not done: you may build only on a square you own (XXII.1); square 7 ' \
@@ -69,11 +69,11 @@ def test_each_building_stands_only_in_the_block_types_xxii4_names():
     result = play(state, [mail("alice", "BUILD STORE ON 5\nBUILD FACTORY ON 6"),
                           mail("bob", "BUILD MISSILE SILO ON 2\nBUILD MISSILE SILO ON 3\nBUILD HOUSE ON 4")])
     said = texts(result.events, "action")
-    assert 'alice: "BUILD STORE ON 5" was not done: a store may stand only in a commercial block (XXII.4); ' \
+    assert 'alice: "BUILD STORE ON 5" was not done: a Store may stand only in a commercial block (XXII.4); ' \
            "square 5 is in residential block 1" in said
-    assert 'bob: "BUILD MISSILE SILO ON 2" was not done: a missile silo stands only on the centre square of ' \
+    assert 'bob: "BUILD MISSILE SILO ON 2" was not done: a Missile Silo stands only on the centre square of ' \
            "an industrial block (XXII.4); square 2 is in industrial block 2" in said
-    assert "bob built a missile silo on square 3 for $250." in said
+    assert "bob built a Missile Silo on square 3 for $250." in said
     assert buildings_on(result.state, 3) == ["missile-silo"] and buildings_on(result.state, 4) == []
 
 
@@ -89,7 +89,7 @@ def test_one_building_a_square_an_update_evenly_across_the_block_and_never_two_a
         "fewer; each square of a block gets its building number 1 before any gets number 2 (XXII.1)")
     third = play(second.state, [mail("alice", "BUILD HOUSE ON 5\nBUILD SPRINGBOARD ON 5")])
     assert texts(third.events, "action")[0] == (
-        'alice: "BUILD HOUSE ON 5" was not done: square 5 has a house already; a square holds one of each '
+        'alice: "BUILD HOUSE ON 5" was not done: square 5 has a House already; a square holds one of each '
         "building (XXII.3)")
     assert buildings_on(third.state, 5) == ["house", "springboard"] and buildings_on(third.state, 6) == ["house"]
     assert third.state.players["alice"].money == 10000 - 300 - 300 - 100
@@ -262,18 +262,25 @@ def test_the_board_shows_a_squares_block_and_buildings_and_the_owner_reads_them_
     BuildingsModule.of(state).power[18] = 2
     sq17, sq18 = state.square(17), state.square(18)
     assert Blocks().square_look(state, sq17).flags == ((55, "COM", "commercial block"),)
-    assert BuildingsModule().square_look(state, sq17).flags == ((56, "HSE", "house"),)
+    assert BuildingsModule().square_look(state, sq17).flags == ((56, "HSE", "House"),)
     look = BuildingsModule().square_look(state, sq18)
     assert look.flags == ((56, "2B", "2 buildings"),)
-    assert look.notes == ((56, "buildings: store, corporate headquarters (2 corporate power)"),)
+    assert look.notes == ((56, "buildings: Store, Corporate Headquarters (2 corporate power)"),)
     alice = state.players["alice"]
     assert Blocks().results_lines(state, alice) == [(45, "  Blocks you own part of: commercial block 1 "
                                                          "(squares 17, 18, 23, 24)")]
     assert BuildingsModule().results_lines(state, alice) == [
-        (46, "  Your buildings: 17: house; 18: store, corporate headquarters (2 corporate power)")]
+        (46, "  Your buildings: 17: House; 18: Store, Corporate Headquarters (2 corporate power)")]
     facts = {f.key: f.value for f in BuildingsModule().square_facts(state, sq18) + Blocks().square_facts(state, sq18)}
     assert facts == {"buildings": ["store", "corporate-headquarters"], "corporate_power": 2, "block": 1,
                      "block_kind": "commercial"}
+    # the site writes the buildings as the rulebook names them (the export keeps the names above)
+    assert [f.shown for f in BuildingsModule().square_facts(state, sq18)] == ["Store, Corporate Headquarters", None]
     blocks_page, = Blocks().panels(state)
     assert blocks_page.tables[0].rows == ((1, "commercial", "17, 18, 23, 24", "17: alice, 18: alice, 23: nobody, "
-                                           "24: nobody", "17: house; 18: store, corporate-headquarters"),)
+                                           "24: nobody", "17: House; 18: Store, Corporate Headquarters"),)
+    buildings_page, = BuildingsModule().panels(state)
+    assert buildings_page.tables[0].rows[-2:] == (("ATM", "$50", "residential, industrial, commercial, government"),
+                                                  ("Casino", "$500", "residential, industrial, commercial, government"))
+    assert [row[:3] for row in buildings_page.tables[1].rows] == [
+        (17, "alice", "House"), (18, "alice", "Store, Corporate Headquarters")]

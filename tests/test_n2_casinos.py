@@ -72,15 +72,16 @@ def test_a_blackjack_hand_over_three_emails_hit_then_stand_pays_twice_the_bet():
     assert "alice drew 4D: 10H 6C 4D (20). The dealer shows 9S. Answer HIT or STAND by update 4 (hand #2); " \
            "no answer stands." in texts(hit.events)
     stood = play(hit.state, {"alice": "STAND"}, draws=["10C"])
-    assert "Blackjack at the Casino on square 14: The dealer has 9S 7D 10C (26): alice won $200." in texts(stood.events)
+    assert "Blackjack at the Casino on square 14: alice has 10H 6C 4D (20), the dealer 9S 7D 10C (26): alice " \
+           "won $200." in texts(stood.events)
     assert money(stood.state)["alice"] == 10100
 
 
 def test_silence_stands_and_equal_totals_give_the_bet_back():
     dealt = play(game(), {"alice": "PLAY BLACKJACK 100"}, draws=["10H", "8C", "9S", "9D"])
     quiet = play(dealt.state)
-    assert "Blackjack at the Casino on square 14: The dealer has 9S 9D (18): a tie, and alice has the bet " \
-           "of $100 back." in texts(quiet.events)
+    assert "Blackjack at the Casino on square 14: alice has 10H 8C (18), the dealer 9S 9D (18): a tie, and " \
+           "alice has the bet of $100 back." in texts(quiet.events)
     assert money(quiet.state)["alice"] == 10000
 
 
@@ -98,17 +99,19 @@ def test_going_over_21_loses_the_bet_and_the_dealer_draws_nothing():
 def test_a_dealer_below_17_draws_and_beats_the_player():
     dealt = play(game(), {"alice": "PLAY BLACKJACK 40"}, draws=["10H", "8C", "6S", "5D"])
     stood = play(dealt.state, {"alice": "STAND"}, draws=["3H", "4C"])  # the dealer: 11, 14, 18
-    assert "The dealer has 6S 5D 3H 4C (18): a tie, and alice has the bet of $40 back." in " ".join(texts(stood.events))
+    assert "alice has 10H 8C (18), the dealer 6S 5D 3H 4C (18): a tie, and alice has the bet of $40 back." \
+        in " ".join(texts(stood.events))
     dealt = play(game(), {"alice": "PLAY BLACKJACK 40"}, draws=["10H", "7C", "6S", "5D"])
     stood = play(dealt.state, {"alice": "STAND"}, draws=["3H", "4C"])
-    assert "The dealer has 6S 5D 3H 4C (18): alice lost the bet of $40." in " ".join(texts(stood.events))
+    assert "alice has 10H 7C (17), the dealer 6S 5D 3H 4C (18): alice lost the bet of $40." \
+        in " ".join(texts(stood.events))
     assert money(stood.state)["alice"] == 9960
 
 
 def test_a_player_dealt_21_stands_at_once():
     dealt = play(game(), {"alice": "PLAY BLACKJACK 50"}, draws=["AS", "KD", "9S", "8D"])
     assert money(dealt.state)["alice"] == 10050
-    assert "The dealer has 9S 8D (17): alice won $100." in " ".join(texts(dealt.events))
+    assert "alice has AS KD (21), the dealer 9S 8D (17): alice won $100." in " ".join(texts(dealt.events))
 
 
 def test_a_bet_over_the_limit_or_away_from_a_casino_is_refused_and_costs_nothing():

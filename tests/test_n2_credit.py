@@ -216,3 +216,11 @@ def test_net_worth_counts_a_tenth_of_the_limit_less_the_balance():
     state = card_game(balance=300, limit=1200)
     assert REGISTRY.net_worth(state, state.players["alice"]) == 10000 + 120 - 300
     assert REGISTRY.net_worth(state, state.players["bob"]) == 10000
+
+
+def test_a_shovel_bought_on_credit_says_so_and_costs_no_money():
+    state = play(card_game(), rulings=[Ruling("enable", {"module": "house-of-cards"}, "test")]).state
+    state.players["alice"].square = 42
+    result = play(state, [game_mail(state, "alice", "BUY SHOVEL ON CREDIT")])
+    assert texts(result.events, "action") == ["alice bought a shovel at the House of Cards for $50 on credit."]
+    assert result.state.players["alice"].money == 10000 and account(result.state).balance == 50

@@ -86,3 +86,11 @@ def test_the_first_nomopoly_keeps_its_own_trades_proposals_and_no_frozen_squares
 
     (trading,) = [m for m in spec("nomopoly1").modules if m.name == "trading"]
     assert trading.params == {"tradable": "squares, money, items, proposals", "square_freeze": False}
+
+
+def test_a_bare_number_in_a_trade_is_refused_saying_how_to_write_a_square_or_money():
+    from admin.mail.grammar import library_grammar, parse_text
+
+    [verdict] = parse_text("TRADE WITH bob: GIVE 12 FOR $450", library_grammar())
+    assert verdict.error == ('"TRADE WITH bob: GIVE 12 FOR $450": "12" alone is not clear: write SQUARE 12 for '
+                             "a square, $12 for money, or the item's name after the number (2 jetpack)")

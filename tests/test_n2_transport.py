@@ -390,3 +390,10 @@ def test_status_and_results_tell_a_driver_their_fuel():
     module = TransportModule()
     assert module.results_lines(result.state, result.state.players["alice"]) == [(31, "  Car fuel: 123 of 500")]
     assert module.results_lines(result.state, result.state.players["bob"]) == []
+
+
+def test_a_players_car_fuel_reads_no_car_when_they_have_none():
+    state = _run(_game(), {"alice": "BUY TRANSPORT CAR"}).state
+    fuel = {n: [(f.value, f.shown) for f in TransportModule().player_facts(state, p)]
+            for n, p in state.players.items()}
+    assert fuel == {"alice": [(500, None)], "bob": [(None, "no car")], "carol": [(None, "no car")]}

@@ -530,3 +530,29 @@ def test_property_tax_may_be_read_as_the_prices_paid(monkeypatch):
     set_owner(state, 20, "bob", paid=600)
     _skunk_on(state, monkeypatch, 12, ["corporate-headquarters"])
     assert [state.players[n].money for n in PLAYERS] == [10000 - 350, 10000 - 600, 10000]
+
+
+def test_the_skunk_finds_the_bank_and_the_house_of_cards_where_their_own_sections_put_them(monkeypatch):
+    """The Bank (XXVII.1) and the House of Cards (XXIV.1) stand where the bank and house-of-cards
+    modules' ``square`` says (an Admin may move them): the Skunk reads those, not copies of its own."""
+    import sys
+    import types
+
+    from admin.model import ModuleConfig
+
+    calls = []
+    fakes = {"jokers": ("give_joker", lambda ctx, player, rule: calls.append(("joker", player))),
+             "credit": ("raise_limits", lambda ctx, percent, rule: calls.append(("credit", percent)))}
+    for name, (fn, impl) in fakes.items():
+        module = types.ModuleType(f"admin.mechanics.nomopoly2.{name}")
+        setattr(module, fn, impl)
+        monkeypatch.setitem(sys.modules, f"admin.mechanics.nomopoly2.{name}", module)
+    state = _zoo()
+    state.modules += [ModuleConfig("bank", {"square": 7}), ModuleConfig("house-of-cards", {"square": 9}),
+                      ModuleConfig("credit-cards", {}), ModuleConfig("jokers", {})]
+    _skunk_on(state, monkeypatch, 30)
+    _skunk_on(state, monkeypatch, 42)
+    assert calls == []
+    _skunk_on(state, monkeypatch, 7)
+    _skunk_on(state, monkeypatch, 9)
+    assert calls == [("credit", 50), ("joker", "alice"), ("joker", "bob"), ("joker", "carol")]

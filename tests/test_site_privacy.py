@@ -126,3 +126,100 @@ def test_a_planted_time_bomb_is_told_to_its_planter_only() -> None:
     assert any("planted a time bomb on square 8" in (e.private or "") for e in outcome.events)
     assert not any("time bomb" in (e.text or "") for e in outcome.events)
     assert "time bomb" not in json.dumps(public_status(outcome.state)).replace('"time bomb": 0', "")
+
+
+def _public_text(site: Path) -> dict[str, str]:
+    """Each file of the site as a reader sees it: entities decoded, and without the board
+    picture's SVG (its corner badges, like AC for an abandoned car, are labels, not cards)."""
+    import html
+
+    out = {}
+    for path, text in _all_output(site).items():
+        text = re.sub(r"<svg\b.*?</svg>", " ", text, flags=re.S) if path.endswith(".html") else text
+        out[path] = html.unescape(text)
+    return out
+
+
+def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(tmp_path: Path) -> None:
+    """The whole rulebook's demo holds every kind of secret its sections keep: bank balances, a
+    credit card's balance and limit, lottery tickets, a bingo card, an open Blackjack hand's hole
+    card, sealed bids while open, time bombs. None reaches any file of its site."""
+    import json
+
+    from admin.cards import card_name
+    from admin.demo import run_demo
+    from admin.mechanics.interactions import InteractionsModule
+    from admin.mechanics.nomopoly2.bank import BankModule
+    from admin.mechanics.nomopoly2.bingo import BingoModule
+    from admin.mechanics.nomopoly2.casinos import CasinosModule
+    from admin.mechanics.nomopoly2.credit import CreditModule
+    from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
+    from admin.mechanics.nomopoly2.lottery import LotteryModule
+
+    site = run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
+    game = GameDir(tmp_path / "full")
+    state = game.load()
+    files = _public_text(site)
+    secrets: dict[str, str] = {}
+    for name, balance in BankModule.private_of(state).balances.items():
+        secrets[f"{name}'s bank balance"] = f"${balance}"
+    for name, acct in CreditModule.private_of(state).accounts.items():
+        secrets[f"{name}'s credit limit"] = f"${acct.limit}"
+        if acct.balance:
+            secrets[f"{name}'s card balance"] = f"${acct.balance}"
+    for name, cards in BingoModule.private_of(state).cards.items():
+        for card in cards:
+            for i, column in enumerate(card.columns):
+                row = [c[i] for c in card.columns]
+                for sep in (" ", ", "):
+                    secrets[f"{name}'s bingo card {card.number} column {i + 1} {sep!r}"] = sep.join(map(str, column))
+                    secrets[f"{name}'s bingo card {card.number} row {i + 1} {sep!r}"] = sep.join(map(str, row))
+    # the lottery's tickets: those still waiting for a draw, and every line a player was told of
+    lines = [ln for t in LotteryModule.private_of(state).tickets for ln in t.lines]
+    for path in sorted(game.log_dir.glob("*-update-*.json")):
+        for event in json.loads(path.read_text(encoding="utf-8"))["events"]:
+            lines += [[int(n) for n in m.split()]
+                      for m in re.findall(r"line \d+: ([\d ]+\d)", event.get("private") or "")]
+    for k, line in enumerate(lines):
+        for sep in (" ", ", "):
+            secrets[f"lottery line {k} {sep!r}"] = sep.join(map(str, line))
+    # sealed answers (bids) of questions still open
+    for answers in InteractionsModule.private_of(state).answers.values():
+        for who, answer in dict(answers).items():
+            secrets[f"{who}'s sealed answer"] = str(answer)
+    holes = CasinosModule.private_of(state).hole
+    bombs = HouseOfCardsModule.private_of(state).bombs
+    # the demo really holds these secrets (so the checks below can fail)
+    assert {k: v for k, v in secrets.items() if "bank" in k or "credit" in k} == {
+        "alice's bank balance": "$1592", "bob's bank balance": "$510", "dave's bank balance": "$2297",
+        "dave's credit limit": "$1006"}
+    assert sum("bingo" in k for k in secrets) == 20 and len(lines) == 15  # 3 + 5 + 7 lines
+    assert holes == {9: "2D"} and bombs == {}
+    for path, text in files.items():
+        for label, value in secrets.items():
+            assert not re.search(rf"(?<![\d$]){re.escape(value)}(?!\d)", text), f"{label} ({value}) in {path}"
+        for card in holes.values():
+            assert card_name(card) not in text and not re.search(rf"(?<![\w-]){card}(?![\w-])", text), \
+                f"the hole card {card} in {path}"
+        assert not bombs or "time bomb" not in text.lower(), f"a time bomb in {path}"
+
+
+def test_the_net_worth_the_results_publish_counts_no_private_value(tmp_path: Path) -> None:
+    """The public results (the site's net-worth chart) give each player's net worth as the public
+    state has it, as the standings do: not with a private bank balance, credit limit or hand,
+    which the difference would publish (XXVII.1)."""
+    import json
+
+    from admin.demo import run_demo
+    from admin.mechanics import REGISTRY
+
+    run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
+    game = GameDir(tmp_path / "full")
+    state = game.load()
+    published = json.loads((game.state_dir / "results" / "0008.json").read_text(encoding="utf-8"))["net_worth"]
+    dave = state.players["dave"]
+    # dave's private part: $2297 in the bank, 10% of his card's $1006 limit less its $0 balance ($101,
+    # rounded), and QC JD 6H in hand ($10 x 26)
+    assert REGISTRY.net_worth(state, dave) - published["dave"] == 2297 + 101 + 260
+    public = game.load_public()
+    assert published == {n: REGISTRY.net_worth(public, p) for n, p in sorted(public.players.items())}

@@ -77,6 +77,8 @@ class Fact:
     #: how the site shows it: "num" (a number), "text", "player" (a link), "squares" (square
     #: links), "hand" (a list of cards)
     kind: str = "num"
+    #: how the site writes the value, when not as the value itself (a list of names as words)
+    shown: str | None = None
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,7 @@ class Site:
         module's (``facts``: before the square, ``after``: after it; see ``Fact.order``)."""
         colour = self.colours.get(p.name, "#777777")
         facts = [{"key": f.key, "value": f.value, "label": f.label, "column": f.column, "kind": f.kind,
-                  "order": f.order} for f in player_facts(self.state, p)]
+                  "shown": f.shown, "order": f.order} for f in player_facts(self.state, p)]
         squares = {s.number: s for s in self.state.squares}
         for f in facts:
             if f["kind"] == "squares":  # square numbers -> the squares, for links and chips

@@ -121,12 +121,12 @@ class BankModule(Mechanic[BankState, BankPrivate]):
     def commands(self):
         return (CommandSpec("DEPOSIT", BankMove, move, _move("deposit", False, "DEPOSIT <amount>, e.g. DEPOSIT 500"),
                             "DEPOSIT <amount>", private=True, listing=270, rules=("XXVII.1",),
-                            summary="on the Bank's square (30): pay money into your bank account, which earns "
+                            summary="on the Bank's square: pay money into your bank account, which earns "
                                     "2% an update (only you see the balance)", example="DEPOSIT 500"),
                 CommandSpec("WITHDRAW MONEY", BankMove, move,
                             _move("withdraw", False, "WITHDRAW MONEY <amount>, e.g. WITHDRAW MONEY 200"),
                             "WITHDRAW MONEY <amount>", private=True, listing=271, rules=("XXVII.1",),
-                            summary="on the Bank's square (30): take money out of your bank account, no more "
+                            summary="on the Bank's square: take money out of your bank account, no more "
                                     "than its balance (WITHDRAW <n> alone withdraws a proposal)",
                             example="WITHDRAW MONEY 200"),
                 CommandSpec("ATM DEPOSIT", BankMove, move, _move("deposit", True, "ATM DEPOSIT <amount>"),
@@ -139,15 +139,15 @@ class BankModule(Mechanic[BankState, BankPrivate]):
                                     "the square's owner", example="ATM WITHDRAW 300"),
                 CommandSpec("MORTGAGE", Mortgage, mortgage, _mortgage("mortgage"), "MORTGAGE <square>",
                             listing=274, rules=("XXVII.1",),
-                            summary="on the Bank's square (30): mortgage a square you own for half its net "
+                            summary="on the Bank's square: mortgage a square you own for half its net "
                                     "worth; it takes no rent until un-mortgaged", example="MORTGAGE 14"),
                 CommandSpec("UNMORTGAGE", Mortgage, mortgage, _mortgage("unmortgage"), "UNMORTGAGE <square>",
                             listing=275, rules=("XXVII.1",),
-                            summary="on the Bank's square (30): pay back what a mortgage gave you, plus 10%",
+                            summary="on the Bank's square: pay back what a mortgage gave you, plus 10%",
                             example="UNMORTGAGE 14"),
                 CommandSpec("TAKE CREDIT", TakeCreditCard, take_card, _take_card, "TAKE CREDIT CARD",
                             listing=276, rules=("XXVII.1",),
-                            summary="on the Bank's square (30): take out a credit card, free, one a player",
+                            summary="on the Bank's square: take out a credit card, free, one a player",
                             example="TAKE CREDIT CARD"))
 
     def _params(self, state) -> dict:

@@ -59,6 +59,11 @@ class DestroyBlock:
     cmd: ClassVar[str] = "destroy-block"
 
 
+
+def _a(kind: str) -> str:
+    """A block kind with its article: "an industrial", "a residential"."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
 def _parse_create(rest: str, _line: object) -> CreateBlock:
     text, credit = split_on_credit(rest)
     m = re.fullmatch(r"\s*(?:an?\s+)?(\w+)\s+BLOCK\s+(?:(?:of|on|with)\s+)?(?:squares?\s+)?(.+?)\s*", text,
@@ -200,7 +205,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
             return f"not done: {exc}"
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
-        mine = [f"{b.kind} block {b.id} (squares {_list(b.squares)})" for b in self.of(state).blocks
+        mine = [f"{b.kind} block {b.id} ({_squares(b.squares)})" for b in self.of(state).blocks
                 if any(owner_of(state, n) == player.name for n in b.squares)]
         lines = [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
         if state.enabled("interactions"):
@@ -214,7 +219,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
                     params = {**self.defaults, **state.params(self.name)}
                     mine = sum(1 for o in p["owners"].values() if o == player.name)
                     cost = _cost_of(params, p["kind"], mine, len(p["squares"]))
-                    what = f"make squares {_list(p['squares'])} a {p['kind']} block (you would pay ${cost})"
+                    what = f"make squares {_list(p['squares'])} {_a(p['kind'])} block (you would pay ${cost})"
                 else:
                     what = f"destroy block {p['block']}"
                 lines.append((89, f"  #{inter.id}: {inter.proposer} asks you to {what}; write ACCEPT {inter.id} "
@@ -256,16 +261,16 @@ class BlocksModule(Mechanic[BlocksState, None]):
         block = block_of(state, square.number)
         if block is None:
             return None
-        return SquareLook(notes=((55, f"in {block.kind} block {block.id} (squares {_list(block.squares)})"),),
+        return SquareLook(notes=((55, f"in {block.kind} block {block.id} ({_squares(block.squares)})"),),
                           flags=((55, block.kind[:3].upper(), f"{block.kind} block"),))
 
     def panels(self, state) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
-        from admin.mechanics.nomopoly2.shared import buildings_on
+        from admin.mechanics.nomopoly2.shared import building_label, buildings_on
 
         rows = tuple((b.id, b.kind, _list(b.squares),
                       ", ".join(f"{n}: {owner_of(state, n) or 'nobody'}" for n in b.squares),
-                      "; ".join(f"{n}: {', '.join(buildings_on(state, n))}" for n in b.squares
+                      "; ".join(f"{n}: {', '.join(map(building_label, buildings_on(state, n)))}" for n in b.squares
                                 if buildings_on(state, n)) or "none")
                      for b in self.of(state).blocks)
         intro = (f"Owners who all agree make their squares a block, each paying its cost for each of their "
@@ -414,7 +419,7 @@ def _make(ctx, creator: Player | None, kind: str, squares: list[int], owners: di
                                 "action may make a player bankrupt (IV.3)")
     order = sorted(costs, key=lambda o: (creator is None or o != creator.name, o))
     for owner in order:  # the creator first: a refused credit card stops it before anyone pays
-        charge(ctx, owner, BANK, costs[owner], rule="XXI.2", reason=f"creating a {kind} block of squares "
+        charge(ctx, owner, BANK, costs[owner], rule="XXI.2", reason=f"creating {_a(kind)} block of squares "
                f"{_list(sorted(squares))}", on_credit=on_credit and creator is not None and owner == creator.name)
     bs = BlocksModule.of(ctx.state)
     block = Block(id=bs.next_id, kind=kind, squares=sorted(squares))
@@ -444,7 +449,7 @@ def create(ctx, player: Player, cmd: CreateBlock) -> str:
                 after=int(ctx.params(BlocksModule.name)["consent_updates"]), proposer=player.name,
                 payload={"action": "create", "kind": cmd.kind, "squares": sorted(squares),
                          "owners": {str(n): o for n, o in owners.items()}, "credit": cmd.on_credit})
-    return (f"{player.name} proposed making squares {_list(sorted(squares))} a {cmd.kind} block (#{inter.id}); "
+    return (f"{player.name} proposed making squares {_list(sorted(squares))} {_a(cmd.kind)} block (#{inter.id}); "
             f"it is made if {', '.join(others)} ACCEPT {inter.id} by update {inter.deadline}, and then "
             + "; ".join(f"{o} pays ${a}" for o, a in sorted(costs.items())) + " (XXI.1, XXI.2).")
 
@@ -453,7 +458,7 @@ def destroy(ctx, player: Player, cmd: DestroyBlock) -> str:
     block = _find(ctx.state, cmd.block)
     owners = sorted({o for n in block.squares if (o := owner_of(ctx.state, n)) is not None})
     if player.name not in owners:
-        raise IllegalAction(f"you own no square of block {block.id} (squares {_list(block.squares)}); only its "
+        raise IllegalAction(f"you own no square of block {block.id} ({_squares(block.squares)}); only its "
                             "owners may destroy it (XXI.8)")
     if block.kind == "government":
         raise IllegalAction(f"block {block.id} is a government block, which can never be destroyed (XXI.8)")
@@ -483,7 +488,7 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
             if n not in block.polluted_before:
                 set_polluted(ctx.state, n, False)
     bs.blocks = [b for b in bs.blocks if b.id != block.id]
-    text = f"{block.kind.capitalize()} block {block.id} (squares {_list(block.squares)}) was destroyed by {who}" \
+    text = f"{block.kind.capitalize()} block {block.id} ({_squares(block.squares)}) was destroyed by {who}" \
            + (f"; {refunds}" if refunds else "") + "."
     return text
 
@@ -496,7 +501,7 @@ def make_free_block(ctx, rule: str) -> None:
     kind = BLOCK_KINDS[ctx.dice.roll("blocks/free-kind", len(BLOCK_KINDS)) - 1]
     groups = possible_groups(ctx.state, kind)
     if not groups:
-        ctx.emit("block", f"No group of owned squares outside blocks could make a {kind} block, so none "
+        ctx.emit("block", f"No group of owned squares outside blocks could make {_a(kind)} block, so none "
                           "was made.", rule=rule)
         return
     group = groups[ctx.dice.roll(f"blocks/free-group/{kind}", len(groups)) - 1] if len(groups) > 1 else groups[0]

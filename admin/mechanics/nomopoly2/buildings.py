@@ -31,7 +31,8 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.ownership import owner_of
 from admin.mechanics.nomopoly2.shared import (
-    BUILDINGS, BuildingsState, block_of, buildings_on, charge, destroy_building, has_building, split_on_credit,
+    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, charge, destroy_building,
+    has_building, split_on_credit,
 )
 from admin.model import GameState, Player, VoteGrant
 
@@ -218,7 +219,7 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         bs = self.of(state)
-        mine = [f"{n}: {', '.join(b.replace('-', ' ') for b in bs.on[n])}"
+        mine = [f"{n}: {', '.join(building_label(b) for b in bs.on[n])}"
                 + (f" ({bs.power[n]} corporate power)" if bs.power.get(n) else "")
                 for n in sorted(bs.on) if owner_of(state, n) == player.name]
         return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
@@ -252,7 +253,9 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def square_facts(self, state, square) -> list[Fact]:
         bs = self.of(state)
-        return [Fact("buildings", list(bs.on.get(square.number, ())), column="Buildings", kind="text", order=56),
+        names = list(bs.on.get(square.number, ()))
+        return [Fact("buildings", names, column="Buildings", kind="text", order=56,
+                     shown=", ".join(building_label(b) for b in names)),
                 Fact("corporate_power", bs.power.get(square.number, 0))]
 
     def square_look(self, state, square) -> SquareLook | None:
@@ -261,21 +264,21 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         if not names:
             return None
         power = bs.power.get(square.number, 0)
-        note = "buildings: " + ", ".join(b.replace("-", " ") for b in names) \
+        note = "buildings: " + ", ".join(building_label(b) for b in names) \
             + (f" ({power} corporate power)" if power else "")
         # one badge: the building's own, or how many there are (the board shows two badges a square)
-        flag = ((56, BADGES[names[0]], names[0].replace("-", " ")) if len(names) == 1
+        flag = ((56, BADGES[names[0]], building_label(names[0])) if len(names) == 1
                 else (56, f"{len(names)}B", f"{len(names)} buildings"))
         return SquareLook(notes=((56, note),), flags=(flag,))
 
     def panels(self, state) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
-        kinds = tuple((b.replace("-", " "), state.money(price(params, b)),
+        kinds = tuple((building_label(b), state.money(price(params, b)),
                        ", ".join("centre of an industrial block" if k == "industrial-centre" else k
                                  for k in ALLOWED[b]))
                       for b in BUILDINGS)
         bs = self.of(state)
-        rows = tuple((n, owner_of(state, n) or "nobody", ", ".join(bs.on[n]), bs.power.get(n, 0),
+        rows = tuple((n, owner_of(state, n) or "nobody", ", ".join(map(building_label, bs.on[n])), bs.power.get(n, 0),
                       fuel_price(state, n) if "gas-station" in bs.on[n] else "")
                      for n in sorted(bs.on))
         intro = ("The owner of a square in a block (not a Government one) may build on it: one building a "
@@ -337,18 +340,17 @@ def why_not(state: GameState, number: int, name: str) -> str | None:
     if block is None:
         return f"square {number} is in no block; buildings stand only in blocks (XXII.1)"
     allowed = ALLOWED[name]
-    label = name.replace("-", " ")
     if allowed == ("industrial-centre",):
         from admin.mechanics.nomopoly2.blocks import centre
 
         if centre(block) != number:
-            return (f"a {label} stands only on the centre square of an industrial block (XXII.4); square "
+            return (f"{a_building(name)} stands only on the centre square of an industrial block (XXII.4); square "
                     f"{number} is in {block.kind} block {block.id}")
     elif block.kind not in allowed:
-        return (f"a {label} may stand only in a {' or '.join(allowed)} block (XXII.4); square {number} is "
+        return (f"{a_building(name)} may stand only in a {' or '.join(allowed)} block (XXII.4); square {number} is "
                 f"in {block.kind} block {block.id}")
     if name in buildings_on(state, number):
-        return f"square {number} has a {label} already; a square holds one of each building (XXII.3)"
+        return f"square {number} has {a_building(name)} already; a square holds one of each building (XXII.3)"
     return None
 
 
@@ -360,7 +362,7 @@ def government_buildings(state: GameState) -> list[str]:
 
 
 def build(ctx, player: Player, cmd: Build) -> str:
-    n, label = cmd.square, cmd.building.replace("-", " ")
+    n, label = cmd.square, a_building(cmd.building)
     square = ctx.state.square(n)
     if square is None or square.destroyed:
         raise IllegalAction(f"there is no square {n} on the board")
@@ -387,10 +389,10 @@ def build(ctx, player: Player, cmd: Build) -> str:
                             f"its block fewer; each square of a block gets its building number {have} before "
                             f"any gets number {have + 1} (XXII.1)")
     cost = price(ctx.params(BuildingsModule.name), cmd.building)
-    charge(ctx, player.name, BANK, cost, rule="XXII.4", reason=f"a {label} on square {n}", on_credit=cmd.on_credit)
+    charge(ctx, player.name, BANK, cost, rule="XXII.4", reason=f"{label} on square {n}", on_credit=cmd.on_credit)
     bs.on.setdefault(n, []).append(cmd.building)
     built.add(n)
-    return f"{player.name} built a {label} on square {n} for ${cost}" + (" on credit" if cmd.on_credit else "") + "."
+    return f"{player.name} built {label} on square {n} for ${cost}" + (" on credit" if cmd.on_credit else "") + "."
 
 
 def build_free(ctx, square: int, building: str, rule: str) -> None:
@@ -406,9 +408,9 @@ def build_free(ctx, square: int, building: str, rule: str) -> None:
     if why:
         raise IllegalAction(why)
     BuildingsModule.of(ctx.state).on.setdefault(square, []).append(building)
-    label, free = building.replace("-", " "), ", free of charge to its owner" if owner_of(ctx.state, square) else ""
-    text = (f"The Government built a {label} on square {square}{free}." if rule == "XXI.6"
-            else f"A {label} was built on square {square}{free} ({rule}).")
+    label, free = a_building(building), ", free of charge to its owner" if owner_of(ctx.state, square) else ""
+    text = (f"The Government built {label} on square {square}{free}." if rule == "XXI.6"
+            else f"{label[0].upper()}{label[1:]} was built on square {square}{free} ({rule}).")
     ctx.emit("building", text, rule=rule, data={"square": square, "building": building})
 
 

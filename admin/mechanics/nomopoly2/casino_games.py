@@ -341,7 +341,8 @@ def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[
     else:
         cc.dealer_plays(ctx, dealer, used, f"{label}/dealer", int(p["dealer_stands_on"]))
         outcome = cc.blackjack_outcome(cards, dealer)
-        shown = f"The dealer has {_cards(dealer)} ({cc.blackjack_total(dealer)})"
+        shown = (f"{player.name} has {_cards(cards)} ({cc.blackjack_total(cards)}), the dealer "
+                 f"{_cards(dealer)} ({cc.blackjack_total(dealer)})")
         if outcome == "win":
             won = int(p["blackjack_win_multiple"]) * bet
             pay_out(ctx, square, player.name, won, rule="XXXIII.2", reason="a hand of blackjack won")

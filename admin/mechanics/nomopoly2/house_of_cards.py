@@ -98,7 +98,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
         return (
             CommandSpec("EXCHANGE", Exchange, exchange, parse_exchange, "EXCHANGE <cards> FOR <item>",
                         listing=240, rules=("XXIV.1", "XXIV.2"),
-                        summary="on the House of Cards (42), trade cards from your hand for an item: one "
+                        summary="on the House of Cards, trade cards from your hand for an item: one "
                                 "spade a jetpack, a pair medicine or a bingo card, a flush glue ...",
                         example="EXCHANGE 7S 7H FOR MEDICINE"),
             CommandSpec("BUY SHOVEL", Exchange, exchange, parse_buy_shovel, "BUY SHOVEL [ON CREDIT]",
@@ -310,7 +310,8 @@ def exchange(ctx, player: Player, cmd: Exchange) -> str:
         shared.charge(ctx, player.name, BANK, price, rule="XXIV.2", reason="a shovel at the House of Cards",
                       on_credit=cmd.on_credit)
         it.hs(ctx.state).items.give(player.name, "shovel")
-        return f"{player.name} bought a shovel at the House of Cards for {ctx.state.money(price)}."
+        return (f"{player.name} bought a shovel at the House of Cards for {ctx.state.money(price)}"
+                + (" on credit." if cmd.on_credit else "."))
     cards = list(cmd.cards)
     if not cards:
         raise IllegalAction(f"a {cmd.item} costs cards ({ITEMS[cmd.item]}), not money (XXIV.2)")

@@ -73,6 +73,12 @@ def building_label(name: str) -> str:
         name, name.replace("-", " ").title())
 
 
+def a_building(name: str) -> str:
+    """A building with its article: "atm" -> "an ATM", "house" -> "a House"."""
+    label = building_label(name)
+    return f"{'an' if label[0] in 'AEIOU' else 'a'} {label}"
+
+
 def buildings_on(state: GameState, number: int) -> list[str]:
     bs = state.mods.get("buildings") if state.enabled("buildings") else None
     return list(bs.on.get(number, ())) if bs is not None else []
@@ -259,6 +265,26 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
 
 
 # -- XXVII The Bank of Nomopoly (module "bank"): mortgaged squares ------------------------
+def bank_square(state: GameState) -> int | None:
+    """The square the Bank of Nomopoly stands on (XXVII.1, the bank module's ``square``), or None
+    when the bank is not in force."""
+    if not state.enabled("bank"):
+        return None
+    from admin.mechanics.nomopoly2.bank import BankModule
+
+    return int({**BankModule.defaults, **state.params(BankModule.name)}["square"])
+
+
+def house_of_cards_square(state: GameState) -> int | None:
+    """The square of the House of Cards (XXIV.1, the house-of-cards module's ``square``), or None
+    when it is not in force."""
+    if not state.enabled("house-of-cards"):
+        return None
+    from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
+
+    return int({**HouseOfCardsModule.defaults, **state.params(HouseOfCardsModule.name)}["square"])
+
+
 def is_mortgaged(state: GameState, number: int) -> bool:
     """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
     bs = state.mods.get("bank") if state.enabled("bank") else None

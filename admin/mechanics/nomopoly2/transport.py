@@ -230,7 +230,7 @@ class TransportModule(Mechanic[TransportState, None]):
     # -- how it shows -----------------------------------------------------------------------
     def player_facts(self, state, player) -> list[Fact]:
         fuel = self.of(state).fuel.get(player.name) if method_of(state, player.name) == "car" else None
-        return [Fact("fuel", fuel, label="Car fuel", order=61)]
+        return [Fact("fuel", fuel, label="Car fuel", order=61, shown="no car" if fuel is None else None)]
 
     def square_facts(self, state, square) -> list[Fact]:
         return [Fact("abandoned_cars", list(self.of(state).abandoned.get(square.number, [])), kind="text")]

@@ -16,6 +16,7 @@ from collections import deque
 
 from admin.engine.board import distance, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
+from admin.mechanics.nomopoly2.shared import bank_square, house_of_cards_square
 from admin.mechanics.nomopoly2.zoo import (
     Creature, ZooModule, _roll, cap, creatures_on, find, land_creature, random_square, remove_creature, title,
 )
@@ -76,7 +77,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         all_to_blackjack(ctx, number, who)
     if number == int(p["zoo_square"]):
         spawn_skunk(ctx, who)
-    if state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
+    if number == house_of_cards_square(state):
         if state.enabled("jokers"):
             from admin.mechanics.nomopoly2.jokers import give_joker
 
@@ -111,7 +112,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
             _none(ctx, who, f"the Mall on square {number}", "XXI (blocks)")
     if "legislative-building" in built:
         fake_ids(ctx, number, who)
-    if state.enabled("bank") and number == int(ctx.params("bank")["square"]):
+    if number == bank_square(state):
         if state.enabled("credit-cards"):
             from admin.mechanics.nomopoly2.credit import raise_limits
 
