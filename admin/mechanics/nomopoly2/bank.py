@@ -6,7 +6,7 @@ worth (VI.16) and pay it back with 10% more, and take out a credit card (XXVIII,
 ``credit-cards`` module). A player standing on a square with an ATM may deposit and withdraw
 there, paying the square's owner $5 a transaction.
 
-Standing rulings (docs/rulings.d/nomopoly2-bank.md): the Bank keeps its money in the Admin Bank
+Standing rulings (docs/rulings.md): the Bank keeps its money in the Admin Bank
 Account (a deposit is paid into it, a withdrawal, a mortgage and interest come out of it, XV);
 percentages round to the nearest dollar, half a dollar up (IV.1; ``rounding``); interest is added
 at the end of every update that is not paused, on the balance as it then stands; a mortgage stays

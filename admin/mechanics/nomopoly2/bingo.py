@@ -4,7 +4,7 @@ board in each column's range; only its holder sees it. A player's landing in a n
 the square's number on all their cards (not on Springy Shoes, XXIX.3); BINGO <card> <pattern>
 trades a card whose marks make the pattern for its prize.
 
-Standing rulings (docs/rulings.d/nomopoly2-hoc.md): a column's numbers are drawn from the live
+Standing rulings (docs/rulings.md): a column's numbers are drawn from the live
 squares in its range, five different ones when there are five or more, else with repeats among
 those there are; a column with no square in its range draws five different numbers from the whole
 range (the board may grow to them); there is no free centre; a number on a card twice is marked

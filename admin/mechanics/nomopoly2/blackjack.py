@@ -3,7 +3,7 @@ the player two cards (XIV's deck, XIV.5's limit applies); a player who then hold
 exactly 21 (face cards 10, an ace 1 or 11, XVI.2) may trade them in for a bonus of 30% of their
 money: ``CASH BLACKJACK KS AH``.
 
-Standing rulings (docs/rulings.d/nomopoly2-cards-lottery.md): the player chooses which of their
+Standing rulings (docs/rulings.md): the player chooses which of their
 cards make the 21 (``whole_hand``: false), any number of them; the option lasts until the end of
 the update after the landing (``cash_updates``: 1, since a landing comes after that update's
 actions) and is used up by cashing; the bonus is rounded down (``rounding``) and paid from the

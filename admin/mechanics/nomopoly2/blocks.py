@@ -6,7 +6,7 @@ goes to the Admin Bank Account), Government (one square; the Government builds o
 A square is in one block at most; a block is destroyed by one owner (Residential, Commercial), by
 all of them (Industrial), or never (Government).
 
-Standing rulings (docs/rulings.d/nomopoly2-blocks.md): the cost is paid for each square (an owner
+Standing rulings (docs/rulings.md): the cost is paid for each square (an owner
 of two squares of a block pays twice, ``cost_per``); the other owners' consent is asked by mail and
 silence is no; incomes come from the Admin Bank Account; a block keeps its squares when they
 change hands; a destroyed square leaves its block."""

@@ -7,7 +7,7 @@ the Industrial income (paid by the blocks module); a Legislative Building gives 
 Station sells fuel at its owner's price. Missile Silos, Anti-Missile Batteries, ATMs and Casinos are
 kept here; the missiles, bank and casinos sections give them their effects.
 
-XXII.5 and the order of every rent modifier (a standing ruling, docs/rulings.d/nomopoly2-blocks.md):
+XXII.5 and the order of every rent modifier (a standing ruling, docs/rulings.md):
 3 x n, or the card's rent (XIV.4); a third of that on a polluted square (VI.14); then, here, the
 buildings: a Factory makes it 0; otherwise each House and Store adds its percentage or its dollars,
 whichever is more on that rent, and each corporate power point 1%; the percentages are added

@@ -6,7 +6,7 @@ Account) and every win is paid from it; at the end of each week the square's own
 the casino's net profit, by the kind of block the square is in, or pays that share of a loss
 (XXXIII.6).
 
-Standing rulings (docs/rulings.d/nomopoly2-casinos.md): the casino's money is the Admin Bank
+Standing rulings (docs/rulings.md): the casino's money is the Admin Bank
 Account's; the owner's share is settled at the week's end, rounded toward zero; a square in no
 block gives ``no_block_percent`` (0); an owner pays their share of a loss (``owner_bears_losses``);
 a player has one hand of each card game open at a time; an answer is due by the next update

@@ -6,7 +6,7 @@ payment. A card with a balance at a week's start grows by 10% and owes a minimum
 week ($50 or 5% of the balance, the greater); a week that ends without it is an infraction, each
 worse than the last (XXVIII.5).
 
-Standing rulings (docs/rulings.d/nomopoly2-bank.md): XXVIII.2 and XXVIII.3 say the same thing and
+Standing rulings (docs/rulings.md): XXVIII.2 and XXVIII.3 say the same thing and
 are one rule here; a week starts with its first update (Thursday) and ends with its last (Sunday),
 and a paused update does neither; the minimum is 5% of the balance after the interest, never more
 than the balance, and is met by payments made in that week's updates (or by a balance brought to

@@ -2,7 +2,7 @@
 (``house_of_cards.py``) registers these commands and hooks; this file keeps the items' state and
 their effects.
 
-Standing rulings (docs/rulings.d/nomopoly2-hoc.md): a jetpack's extra die has as many sides as the
+Standing rulings (docs/rulings.md): a jetpack's extra die has as many sides as the
 player's own dice; a card remover's card leaves the game (``removed_card``); a time bomb and glue go
 on the user's square, one of each a square; a bomb is hidden (only its planter is told where), glue
 is shown on the board; the infection lasts until cured; a mask lasts the update it is used in."""

@@ -2,7 +2,7 @@
 standing on it trades combinations of the cards in their hand (XIV) for items (EXCHANGE <cards> FOR
 <item>), or $50 for a shovel; each item is used by a command of its own (``hoc_items.py``).
 
-Standing rulings (docs/rulings.d/nomopoly2-hoc.md): the cards a player names must be exactly the
+Standing rulings (docs/rulings.md): the cards a player names must be exactly the
 combination (no extra cards); the same card twice in a hand (cards are drawn from a full deck each
 time, XIV.1) is "same rank and suit"; two pairs are of two different ranks; a straight flush is
 also a straight and a flush, identical cards also a pair, and the player names the item they want;
@@ -90,7 +90,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
     State = it.HouseOfCardsState
     Private = it.HouseOfCardsPrivate
     requires = ("board", "ownership", "cards", "health", "conditions")
-    #: a helicopter's or springy shoes' move is not a mask's (move_instead; docs/rulings.d/nomopoly2-hoc.md)
+    #: a helicopter's or springy shoes' move is not a mask's (move_instead; docs/rulings.md)
     runs_after = ("transport",)
 
     def commands(self):

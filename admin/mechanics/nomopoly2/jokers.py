@@ -7,7 +7,7 @@ the hand: this module counts each player's undeclared Jokers (private). ``DECLAR
 turns one into the queen of hearts, which joins the hand for good: from then on it *is* that
 card for everything that reads a hand, and can never be changed (it is an ordinary card now).
 
-Standing rulings (docs/rulings.d/nomopoly2-cards-lottery.md): an undeclared Joker is not one of
+Standing rulings (docs/rulings.md): an undeclared Joker is not one of
 the 12 cards of XIV.5, and a declared Joker joins the hand even past 12 (receiving or declaring a
 Joker is not drawing a card); an undeclared Joker cannot be placed, buried, traded or traded in.
 Other sections give Jokers with :func:`give_joker` (they list "jokers" in their ``requires``)."""

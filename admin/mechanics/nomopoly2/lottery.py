@@ -8,7 +8,7 @@ player; 6 wins two votes and that right; 5 a choice of the right or two votes; 4
 the next roll. The right is asked of the winner as a question (prizes.py): ELIMINATE <player>,
 TAKE OVER <player> or (for 5) ANSWER <n> TWO VOTES.
 
-Standing rulings (docs/rulings.d/nomopoly2-cards-lottery.md): numbers are distinct within a line
+Standing rulings (docs/rulings.md): numbers are distinct within a line
 and within the draw (``distinct``); a ticket is in the first draw after it is obtained and no
 other; a ticket wins once, by its best line (``prize_per``: ticket), and a player's tickets each
 win; when several tickets match 7 the first (in the order they were obtained) takes the whole

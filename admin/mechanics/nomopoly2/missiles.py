@@ -4,7 +4,7 @@ within the missile's range, with the consent of every other owner in the silo's 
 by mail: silence is no). Each missile hits with a chance, less 10% for every Anti-Missile
 Battery on the target or next to it, and is gone either way.
 
-Standing rulings (docs/rulings.d/nomopoly2-missiles-gov.md): "distance" is VI.13's (the fewest
+Standing rulings (docs/rulings.md): "distance" is VI.13's (the fewest
 north, south, east or west moves, jumping destroyed squares); "one a turn" is one an update per
 silo; only the silo's owner fires it; the missiles in a silo are its square's owner's (net worth,
 XXX.1); a silo destroyed by a missile fires its missiles at random squares within their ranges,

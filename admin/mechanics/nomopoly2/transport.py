@@ -9,7 +9,7 @@ whoever stands on it (XXIX.5).
 The method is kept here (``methods``, read by everyone through ``shared.transport_of``) and mirrored
 into the turns module's ``transport`` (its "Travels by" fact and results line). Commands and their
 handlers are in :mod:`transport_commands`; the helicopter's path and the springy shoes' jump in
-:mod:`transport_moves`. Standing rulings: docs/rulings.d/nomopoly2-transport.md."""
+:mod:`transport_moves`. Standing rulings: docs/rulings.md."""
 
 from __future__ import annotations
 

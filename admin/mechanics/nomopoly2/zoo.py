@@ -13,7 +13,7 @@ the creatures then move by themselves after the players (XIX.3), in a random ord
 
 A banana peel makes whoever lands on it, player or creature, lose 10 health and jump to a random
 square; the peel is then gone. Every number is a parameter; the standing rulings are in
-docs/rulings.d/nomopoly2-zoo.md."""
+docs/rulings.md."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ class ZooModule(Mechanic[ZooState, None]):
     State = ZooState
     #: the Joker has no section of its own: XIX.3 defines it (the Skunk on the House of Cards)
     requires = ("board", "ownership", "health", "interactions", "conditions", "jokers")
-    #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.d/nomopoly2-zoo.md)
+    #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.md)
     runs_after = ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo")
 
     def commands(self):

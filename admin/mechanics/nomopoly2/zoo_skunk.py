@@ -3,7 +3,7 @@ the grid with wrap-around (:func:`admin.engine.board.grid_move`), and its effect
 square holds, in the rulebook's order. Sections that are not in force do nothing (an event says
 so); the Bison's send-off comes last, so the Skunk acts on its square first.
 
-Standing rulings (docs/rulings.d/nomopoly2-zoo.md): a building's effect happens once however many
+Standing rulings (docs/rulings.md): a building's effect happens once however many
 of it stand there; players swapped by a Springboard do not land; the Store's gift is the lowest
 numbered square nobody owns and anyone may own; "property tax" is the sum of the numbers of one's
 squares, paid to the Admin Bank Account; the House of Cards and the Bank are where their own
