@@ -73,6 +73,18 @@ def test_the_site_has_an_objects_page_with_rights_and_no_hand(demo):
         assert "hand" not in row and row["cards_held"] == len(hands[row["name"]])
 
 
+def test_a_game_without_money_or_board_shows_neither_on_the_site(demo):
+    """Technopoly scores objects: no Money column, no Admin Bank, no Square column."""
+    from bs4 import BeautifulSoup
+
+    site = demo.root / "site"
+    heads = [th.get_text() for th in BeautifulSoup((site / "players.html").read_text(), "html.parser").select("th")]
+    assert "Money" not in heads and "Square" not in heads and "Net worth" in heads
+    index = (site / "index.html").read_text()
+    assert "Admin Bank" not in index and ">Money<" not in index
+    assert "<dt>Money</dt>" not in (site / "players" / "aleric.html").read_text()
+
+
 def test_a_results_mail_shows_its_player_their_own_hand_only(demo):
     state = demo.load()
     hands = private(state).hands
