@@ -17,8 +17,9 @@ from collections import deque
 from admin.engine.board import distance, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
 from admin.mechanics.nomopoly2.shared import bank_square, house_of_cards_square
-from admin.mechanics.nomopoly2.zoo import (
-    Creature, ZooModule, _roll, cap, creatures_on, find, land_creature, random_square, remove_creature, title,
+from admin.mechanics.nomopoly2.zoo_creatures import land_creature, remove_creature
+from admin.mechanics.nomopoly2.zoo_state import (
+    ZOO, Creature, _roll, cap, creatures_on, find, random_square, title, zoo_of,
 )
 
 RULE = "XIX.3"
@@ -27,7 +28,7 @@ RULE = "XIX.3"
 def skunk_move(ctx, c: Creature) -> None:
     """Two dice of ``skunk_dice_sides``: "up" by the first, "right" by the second, wrapping round;
     it lands without passing any square (XIX.3)."""
-    sides = int(ctx.params(ZooModule.name)["skunk_dice_sides"])
+    sides = int(ctx.params(ZOO)["skunk_dice_sides"])
     up = _roll(ctx, "skunk/up", sides)
     right = _roll(ctx, "skunk/right", sides)
     columns = int(ctx.params("board").get("columns", 10))
@@ -43,7 +44,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     """Every effect of XIX.3's list that the square calls for, in the list's order."""
     from admin.mechanics.nomopoly2.shared import buildings_on
 
-    state, p = ctx.state, ctx.params(ZooModule.name)
+    state, p = ctx.state, ctx.params(ZOO)
     built = set(buildings_on(state, number))
     square = state.square(number)
     who = title(c)
@@ -165,7 +166,7 @@ def property_tax(ctx, number: int, who: str) -> None:
     from admin.mechanics.ownership import OwnershipModule
 
     own = OwnershipModule.of(ctx.state)
-    prices = ctx.params(ZooModule.name)["property_tax"] == "prices"
+    prices = ctx.params(ZOO)["property_tax"] == "prices"
     per = int(ctx.params("ownership")["price_per_number"])
     for pl in sorted(ctx.state.active_players(), key=lambda pl: pl.name):
         tax = sum((own.paid.get(n, n * per) if prices else n) for n, o in own.owners.items() if o == pl.name)
@@ -199,7 +200,7 @@ def all_to_blackjack(ctx, number: int, who: str) -> None:
 
 
 def spawn_skunk(ctx, who: str) -> None:
-    zs, p = ZooModule.of(ctx.state), ctx.params(ZooModule.name)
+    zs, p = zoo_of(ctx.state), ctx.params(ZOO)
     cid = f"skunk-{zs.next_skunk}"
     zs.next_skunk += 1
     zoo = int(p["zoo_square"])
@@ -225,7 +226,7 @@ def railroad_payout(ctx, number: int, who: str) -> None:
                 joined.add(n)
                 queue.append(n)
     paid = sorted(pl.name for pl in ctx.state.active_players() if pl.square in joined)
-    amount = int(ctx.params(ZooModule.name)["railroad_payout"])
+    amount = int(ctx.params(ZOO)["railroad_payout"])
     for name in paid:
         ctx.transfer(BANK, name, amount, rule=RULE,
                      reason=f"joined by railroad to {who} on square {number}")
@@ -246,7 +247,7 @@ def spray(ctx, player, who: str) -> None:
 def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
     from admin.mechanics.nomopoly2.zoo import elephant_turn
 
-    turns = int(ctx.params(ZooModule.name)["crazy_elephant_turns"])
+    turns = int(ctx.params(ZOO)["crazy_elephant_turns"])
     ctx.emit("zoo", f"{cap(who)} sprays the Elephant, which goes crazy and takes {turns} turns at once.", rule=RULE)
     for _ in range(turns):
         if find(ctx.state, elephant.id) is None:
@@ -255,8 +256,8 @@ def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
 
 
 def peel_storm(ctx, gorilla: Creature, who: str) -> None:
-    zs = ZooModule.of(ctx.state)
-    want = int(ctx.params(ZooModule.name)["gorilla_peels"])
+    zs = zoo_of(ctx.state)
+    want = int(ctx.params(ZOO)["gorilla_peels"])
     thrown = []
     for _ in range(want):
         free = [n for n in live_numbers(ctx.state) if n not in zs.peels]
@@ -276,7 +277,7 @@ def fake_ids(ctx, number: int, who: str) -> None:
         return
     least = min(where.values())
     nearest = sorted(n for n, d in where.items() if d == least)
-    zs = ZooModule.of(ctx.state)
+    zs = zoo_of(ctx.state)
     for name in nearest:
         zs.fake_ids[name] = zs.fake_ids.get(name, 0) + 1
     ctx.emit("zoo", f"{cap(who)} on the Legislative Building on square {number}: {', '.join(nearest)} "
@@ -288,9 +289,9 @@ def send_off(ctx, skunk: Creature, bison: Creature, depth: int) -> None:
     from admin.mechanics.nomopoly2.zoo import change_creature_health
 
     ctx.emit("zoo", f"{cap(title(bison))} sends {title(skunk)} away.", rule=RULE)
-    change_creature_health(ctx, bison, -int(ctx.params(ZooModule.name)["bison_sends_loss"]), rule=RULE,
+    change_creature_health(ctx, bison, -int(ctx.params(ZOO)["bison_sends_loss"]), rule=RULE,
                            reason=f"sending {title(skunk)} away")
-    if depth + 1 >= int(ctx.params(ZooModule.name)["max_chain"]):
+    if depth + 1 >= int(ctx.params(ZOO)["max_chain"]):
         ctx.emit("zoo", f"{cap(title(skunk))} stops on square {skunk.square}: {depth + 1} landings in a row.")
         return
     to = random_square(ctx, "skunk/sent")
