@@ -418,22 +418,15 @@ def test_a_hospital_in_a_block_one_owns_part_of_cures_anthrax_and_another_does_n
 
 
 def test_a_pokeball_moves_the_zoos_random_creature_and_is_used_up():
-    import sys
-    import types
+    from admin.mechanics.nomopoly2.zoo_state import Creature, zoo_of
 
-    from admin.model import GameState
-
-    zoo = types.ModuleType("admin.mechanics.nomopoly2.zoo")
-    calls = []
-    zoo.move_random_creature = lambda ctx, square, rule: calls.append((square, rule)) or "the Skunk"  # as zoo.title says it
-    state = _game()
+    state = _game(("house-of-cards", "zoo"))
+    zoo_of(state).creatures = [Creature(id="elephant", kind="elephant", square=3)]  # the only one: no roll
     hoc_items.hs(state).items.give("alice", "pokeball")
-    enabled = GameState.enabled
-    with mock.patch.dict(sys.modules, {"admin.mechanics.nomopoly2.zoo": zoo}), \
-            mock.patch.object(GameState, "enabled", lambda self, m: m == "zoo" or enabled(self, m)):
-        result = play(state, [gmail(state, "alice", "USE POKEBALL TO 12")])
-    assert calls == [(12, "XXIV.2")] and items(result.state, "alice") == {}
-    assert texts(result.events, "action") == ["alice threw a Pokeball: the Skunk jumped to square 12."]
+    result = play(state, [gmail(state, "alice", "USE POKEBALL TO 12")])
+    assert [(c.id, c.square) for c in zoo_of(result.state).creatures] == [("elephant", 12)]
+    assert items(result.state, "alice") == {}
+    assert "alice threw a Pokeball: the Elephant jumped to square 12." in texts(result.events, "action")
 
 
 def test_a_masked_move_that_passes_the_end_pays_the_1000_to_the_impersonated_player():

@@ -28,6 +28,7 @@ from admin.mechanics.nomopoly1.paint import percent_of
 from admin.mechanics.nomopoly2 import shared
 from admin.mechanics.ownership import owner_of
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides, use
 
 
 @command_type
@@ -260,9 +261,7 @@ class BankModule(Mechanic[BankState, BankPrivate]):
         tables = [Table("Mortgaged squares (they take no rent)",
                         ("Square", "Name", "Owner", "Received", "To un-mortgage"), rows)]
         if state.enabled("credit-cards"):
-            from admin.mechanics.nomopoly2.credit import CreditModule
-
-            cs = CreditModule.of(state)
+            cs = state.mods["credit-cards"]  # who holds a card is public (balances are not)
             tables.append(Table("Credit cards (balances and limits are private)", ("Player", "Card"),
                                 tuple((n, "holds one") for n in cs.holders)
                                 + tuple((n, "never again (XXVIII.5)") for n in cs.banned)))
@@ -368,11 +367,15 @@ def take_card(ctx, player: Player, cmd: TakeCreditCard) -> str:
     _at_bank(ctx, player, "take out a credit card")
     if not ctx.state.enabled("credit-cards"):
         raise IllegalAction("there are no credit cards in this game (XXVIII is not in force)")
-    from admin.mechanics.nomopoly2.credit import issue_card
-
-    return issue_card(ctx, player)
+    return use("credit.issue_card")(ctx, player)
 
 
 def balance_of(state, name: str) -> int:
     """``name``'s bank account balance (private)."""
     return BankModule.private_of(state).balances.get(name, 0)
+
+
+@provides("bank.params")
+def params(state) -> dict:
+    """The bank module's parameters in ``state`` (its defaults under the game's values)."""
+    return {**BankModule.defaults, **state.params(BankModule.name)}

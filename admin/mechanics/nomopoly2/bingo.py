@@ -26,6 +26,7 @@ from admin.engine.syntax import parse_square, quote
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.nomopoly2 import shared
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides
 
 COLUMNS = "BINGO"
 #: pattern -> (the prize in words, the cells (column, row) it needs; None: computed)
@@ -213,6 +214,7 @@ def draw_column(ctx, label: str, pool: list[int], low: int, high: int, player: s
     return out
 
 
+@provides("bingo.new_card")
 def new_card(ctx, player: Player) -> int:
     """Give ``player`` a new bingo card (XXXI.1); returns its number."""
     bs = BingoModule.of(ctx.state)
@@ -270,9 +272,7 @@ def bingo(ctx, player: Player, cmd: Bingo) -> str:
     _sync(state, player.name)
     last = state.update + int(p["immunity_updates"])
     if cmd.pattern == "centre" or cmd.pattern == "full":
-        from admin.mechanics.nomopoly2.hoc_items import hs
-
-        hs(state).items.give(player.name, "warp bubble" if cmd.pattern == "centre" else "mask")
+        state.mods["house-of-cards"].items.give(player.name, "warp bubble" if cmd.pattern == "centre" else "mask")
     elif cmd.pattern == "corners":
         from admin.mechanics.nomopoly2.conditions import grant
 

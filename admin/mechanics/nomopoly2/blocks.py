@@ -27,7 +27,9 @@ from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.board import BoardModule, set_polluted
 from admin.mechanics.ownership import owner_of, pay_rent, rent_due
-from admin.mechanics.nomopoly2.shared import BLOCK_KINDS, Block, BlocksState, block_of, split_on_credit, charge
+from admin.mechanics.nomopoly2.shared import (  # noqa: F401 - centre: part of the blocks interface
+    BLOCK_KINDS, Block, BlocksState, block_of, centre, charge, provides, split_on_credit, use,
+)
 from admin.model import GameState, Player
 
 #: how many squares each kind of block has (XXI.3-XXI.6)
@@ -316,11 +318,6 @@ def shape_ok(state: GameState, kind: str, squares: list[int]) -> bool:
             and len(set(cells)) == 4)
 
 
-def centre(block: Block) -> int | None:
-    """The centre square of an Industrial block (the middle of its three, XXII.4's Missile Silo)."""
-    return sorted(block.squares)[1] if block.kind == "industrial" and len(block.squares) == 3 else None
-
-
 def possible_groups(state: GameState, kind: str) -> list[list[int]]:
     """Every group of owned squares outside blocks that could make a ``kind`` block (XIX.3's Mall)."""
     free = [s.number for s in state.squares
@@ -480,9 +477,7 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
     bs = BlocksModule.of(ctx.state)
     refunds = ""
     if ctx.state.enabled("buildings"):
-        from admin.mechanics.nomopoly2.buildings import destroy_all_on
-
-        refunds = destroy_all_on(ctx, block.squares, rule="XXII.2")
+        refunds = use("buildings.destroy_all_on")(ctx, block.squares, rule="XXII.2")
     if block.kind == "industrial" and ctx.state.enabled(BoardModule.name):
         for n in block.squares:
             if n not in block.polluted_before:
@@ -493,6 +488,7 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
     return text
 
 
+@provides("blocks.make_free_block")
 def make_free_block(ctx, rule: str) -> None:
     """XIX.3 (the Skunk on a Mall): a random block type; of every group of owned squares outside
     blocks that could make one, a random group becomes a block of that type, free to its owners."""
@@ -541,17 +537,16 @@ def _government_builds(ctx) -> None:
     (one roll, and it always ends)."""
     if not ctx.state.enabled("buildings"):
         return
-    from admin.mechanics.nomopoly2.buildings import build_free, government_buildings
     from admin.mechanics.nomopoly2.shared import buildings_on
 
     squares = sorted(n for b in BlocksModule.of(ctx.state).blocks if b.kind == "government" for n in b.squares)
-    pairs = [(n, name) for n in squares for name in government_buildings(ctx.state)
+    pairs = [(n, name) for n in squares for name in use("buildings.government_buildings")(ctx.state)
              if name not in buildings_on(ctx.state, n)]
     if not pairs:
         return
     n, name = pairs[ctx.dice.roll(f"blocks/government/week{ctx.state.week}", len(pairs)) - 1] \
         if len(pairs) > 1 else pairs[0]
-    build_free(ctx, n, name, "XXI.6")
+    use("buildings.build_free")(ctx, n, name, "XXI.6")
 
 
 def _free_block_ruling(ctx, r) -> str:

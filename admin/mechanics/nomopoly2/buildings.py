@@ -31,8 +31,8 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.ownership import owner_of
 from admin.mechanics.nomopoly2.shared import (
-    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, charge, destroy_building,
-    has_building, split_on_credit,
+    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, centre, charge,
+    destroy_building, has_building, provides, split_on_credit,
 )
 from admin.model import GameState, Player, VoteGrant
 
@@ -341,8 +341,6 @@ def why_not(state: GameState, number: int, name: str) -> str | None:
         return f"square {number} is in no block; buildings stand only in blocks (XXII.1)"
     allowed = ALLOWED[name]
     if allowed == ("industrial-centre",):
-        from admin.mechanics.nomopoly2.blocks import centre
-
         if centre(block) != number:
             return (f"{a_building(name)} stands only on the centre square of an industrial block (XXII.4); square "
                     f"{number} is in {block.kind} block {block.id}")
@@ -354,6 +352,7 @@ def why_not(state: GameState, number: int, name: str) -> str | None:
     return None
 
 
+@provides("buildings.government_buildings")
 def government_buildings(state: GameState) -> list[str]:
     """The buildings the Government may build on its squares (XXI.6)."""
     params = {**BuildingsModule.defaults, **state.params(BuildingsModule.name)}
@@ -395,6 +394,7 @@ def build(ctx, player: Player, cmd: Build) -> str:
     return f"{player.name} built {label} on square {n} for ${cost}" + (" on credit" if cmd.on_credit else "") + "."
 
 
+@provides("buildings.build_free")
 def build_free(ctx, square: int, building: str, rule: str) -> None:
     """Put ``building`` on ``square`` free of charge to its owner (the Government, XXI.6; the
     Governor, XXXV.3, who pays the Admin Bank Account themselves). IllegalAction if the square's
@@ -414,6 +414,7 @@ def build_free(ctx, square: int, building: str, rule: str) -> None:
     ctx.emit("building", text, rule=rule, data={"square": square, "building": building})
 
 
+@provides("buildings.destroy_all_on")
 def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
     """XXII.2: every building on ``squares`` is destroyed; each square's owner is refunded half its
     price by the Admin Bank Account. Returns what was refunded, in words."""
@@ -437,6 +438,7 @@ def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
     return "; ".join(said)
 
 
+@provides("buildings.fuel_price")
 def fuel_price(state: GameState, number: int) -> int:
     """What 100 fuel costs at the Gas Station on ``number`` (XXII.4): the Government's price in a
     Government block (and at a commercial one whose owner has set none)."""

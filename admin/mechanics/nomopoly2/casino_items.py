@@ -16,7 +16,7 @@ from admin.engine.syntax import parse_card_arg
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly2.casinos import CasinosModule, casino_here, take_in
-from admin.mechanics.nomopoly2.shared import charge, split_on_credit
+from admin.mechanics.nomopoly2.shared import charge, split_on_credit, use
 from admin.mechanics.ownership import owner_of
 from admin.model import Player
 
@@ -189,10 +189,8 @@ def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
            reason=f"{what} at the Casino on square {square}")
     take_in(ctx.state, square, total)
     if cmd.item == "joker":
-        from admin.mechanics.nomopoly2.jokers import give_joker
-
         for _ in range(cmd.count):
-            give_joker(ctx, player.name, "XXXIII.5")
+            use("jokers.give_joker")(ctx, player.name, "XXXIII.5")
     else:
         CasinosModule.of(ctx.state).items.give(player.name, cmd.item, cmd.count)
     return f"{player.name} bought {what} at the Casino on square {square} for {ctx.state.money(total)}."
@@ -213,9 +211,7 @@ def give_flower(ctx, player: Player, cmd: GiveFlower) -> str:
 def die_faces(ctx, player: Player) -> list[int]:
     """The faces one die of the player's method of transportation can show (XXIX; 1-6 on foot)."""
     if ctx.state.enabled("transport"):
-        from admin.mechanics.nomopoly2.transport import die_faces as faces_of
-
-        return list(faces_of(ctx.state, player.name))
+        return list(use("transport.die_faces")(ctx.state, player.name))
     from admin.mechanics.turns import parse_dice, transport_of
 
     spec = next((d for m in ctx.registry.enabled(ctx.state) if (d := m.dice_for(ctx.state, player))), None)

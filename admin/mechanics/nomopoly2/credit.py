@@ -29,6 +29,7 @@ from admin.mechanics.nomopoly1.paint import percent_of
 from admin.mechanics.nomopoly2 import shared
 from admin.mechanics.ownership import OwnershipModule, set_owner
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides
 
 
 @command_type
@@ -212,6 +213,7 @@ def _open(state, name: str) -> CreditAccount:
 
 
 # -- what the Bank and other sections call ----------------------------------------------------
+@provides("credit.issue_card")
 def issue_card(ctx, player: Player) -> str:
     """``TAKE CREDIT CARD`` at the Bank (XXVII.1): free, one a player, never again after a sixth
     infraction (XXVIII.5)."""
@@ -226,6 +228,7 @@ def issue_card(ctx, player: Player) -> str:
             f"{ctx.state.money(acct.limit)}.")
 
 
+@provides("credit.put_on_credit")
 def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
     """A voluntary purchase placed on ``player``'s credit card (XXVIII.1): ``payee`` is paid (from
     the Admin Bank Account; nothing moves when the payee is that account) and the balance grows;
@@ -250,6 +253,7 @@ def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reaso
                      f"{ctx.state.money(acct.balance)} of {ctx.state.money(acct.limit)}.")
 
 
+@provides("credit.raise_limits")
 def raise_limits(ctx, percent: int, rule: str) -> None:
     """Every card's limit grows by ``percent``% (the Skunk on the Bank, XIX.3)."""
     p = ctx.params(CreditModule.name)
@@ -308,9 +312,7 @@ def _infraction(ctx, player: Player, acct: CreditAccount, due: int) -> None:
         for number in taken:
             set_owner(state, number, None)
             if state.enabled("bank"):  # the Bank takes the square back, and its mortgage with it
-                from admin.mechanics.nomopoly2.bank import BankModule
-
-                BankModule.of(state).mortgages.pop(number, None)
+                state.mods["bank"].mortgages.pop(number, None)
         acct.balance -= off
         what = (f"the Bank took square{'s' if len(taken) > 1 else ''} {', '.join(map(str, taken))} and "
                 f"{state.money(off)} came off the balance" if taken else "they own no square for the Bank to take")

@@ -21,6 +21,7 @@ from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly2 import shared
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import use
 
 NAME = "house-of-cards"
 
@@ -204,9 +205,7 @@ def _pokeball(ctx, player: Player, cmd: UseItem) -> str:
     _check_has(ctx, player, "pokeball")
     creature = None
     if ctx.state.enabled("zoo"):
-        from admin.mechanics.nomopoly2.zoo import move_random_creature
-
-        creature = move_random_creature(ctx, number, "XXIV.2")
+        creature = use("zoo.move_random_creature")(ctx, number, "XXIV.2")
     if creature is None:
         raise IllegalAction("there are no creatures on the board, so a Pokeball may not be used (XXIV.2)")
     hs(ctx.state).items.take(player.name, "pokeball")
@@ -272,9 +271,7 @@ def _hammer(ctx, player: Player, cmd: UseItem) -> str:
 def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
     if cmd.target and ctx.state.enabled("zoo") and not any(n.lower() == cmd.target.lower() for n in ctx.state.players):
         _check_has(ctx, player, "anthrax")
-        from admin.mechanics.nomopoly2.zoo import infect_creature
-
-        creature = infect_creature(ctx, cmd.target)  # a creature: allowed, and no atrocity (XXIV.2)
+        creature = use("zoo.infect_creature")(ctx, cmd.target)  # a creature: allowed, and no atrocity (XXIV.2)
         if creature is not None:
             _take(ctx, player, "anthrax")
             return f"{player.name} used anthrax on {creature}, which is infected."

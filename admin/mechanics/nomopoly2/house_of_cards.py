@@ -25,6 +25,7 @@ from admin.mechanics.nomopoly2 import hoc_items as it
 from admin.mechanics.nomopoly2 import shared
 from admin.mechanics.nomopoly2.hoc_combos import ALIASES, ITEMS, buys, fits
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides, use
 
 
 @command_type
@@ -278,9 +279,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate])
 
 def _method_faces(state, player: str) -> list[int]:
     """The faces one die of the player's method of transportation shows (XXIX.3)."""
-    from admin.mechanics.nomopoly2.transport import die_faces
-
-    return die_faces(state, player)
+    return use("transport.die_faces")(state, player)
 
 
 def _own_sides(ctx, player: Player, me: Mechanic) -> int:
@@ -336,10 +335,14 @@ def exchange(ctx, player: Player, cmd: Exchange) -> str:
     ctx.emit("exchange", None, player=player.name, rule="XXIV.2",
              private=f"You traded {', '.join(cards)} for {it.a(cmd.item)}.")
     if cmd.item == "bingo card":
-        from admin.mechanics.nomopoly2.bingo import new_card
-
-        number = new_card(ctx, player)
+        number = use("bingo.new_card")(ctx, player)
         return f"{player.name} traded {len(cards)} cards at the House of Cards for bingo card {number}."
     it.hs(ctx.state).items.give(player.name, cmd.item)
     return (f"{player.name} traded {len(cards)} card{'s' if len(cards) > 1 else ''} at the House of Cards "
             f"for {it.a(cmd.item)}.")
+
+
+@provides("house-of-cards.params")
+def params(state) -> dict:
+    """The house-of-cards module's parameters in ``state`` (its defaults under the game's values)."""
+    return {**HouseOfCardsModule.defaults, **state.params(HouseOfCardsModule.name)}

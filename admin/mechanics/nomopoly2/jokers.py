@@ -24,6 +24,7 @@ from admin.engine.syntax import parse_card_arg
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.cards import give
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides
 
 
 @command_type
@@ -100,6 +101,7 @@ def jokers_of(state, player: str) -> int:
     return int(JokersModule.private_of(state).held.get(player, 0))
 
 
+@provides("jokers.give_joker")
 def give_joker(ctx, player: str, rule: str) -> None:
     """Give ``player`` an undeclared Joker (XIX.3: the Skunk on the House of Cards; XXXIII.5: one
     bought at a Casino). Told to the player only."""

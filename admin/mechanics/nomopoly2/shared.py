@@ -7,10 +7,35 @@ others read it only through these functions, which answer "nothing" when the own
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from admin.model import GameState
+
+
+# -- What a section offers the others ------------------------------------------------------
+#: functions a section offers the others, by "<section>.<function>": registered by the owner when
+#: its module is imported (every section is, with the package), called through :func:`use`, so no
+#: section imports another (and none imports back into this file)
+_PROVIDED: dict[str, Callable[..., Any]] = {}
+
+
+def provides(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: the owner section offers this function to the others as ``name``."""
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        _PROVIDED[name] = fn
+        return fn
+    return register
+
+
+def use(name: str) -> Callable[..., Any]:
+    """The function another section offers as ``name``; call it only while that section is in
+    force (``state.enabled(...)``)."""
+    try:
+        return _PROVIDED[name]
+    except KeyError:  # a programming error: the owner's file is not imported by the package
+        raise RuntimeError(f"no section offers {name!r}; import its module in "
+                           "admin/mechanics/nomopoly2/__init__.py") from None
 
 # -- XXI Blocks (module "blocks") ---------------------------------------------------------
 BLOCK_KINDS = ("residential", "industrial", "commercial", "government")
@@ -42,6 +67,11 @@ def block_of(state: GameState, number: int) -> Block | None:
         if number in block.squares:
             return block
     return None
+
+
+def centre(block: Block) -> int | None:
+    """The centre square of an Industrial block (the middle of its three, XXII.4's Missile Silo)."""
+    return sorted(block.squares)[1] if block.kind == "industrial" and len(block.squares) == 3 else None
 
 
 def blocks(state: GameState) -> list[Block]:
@@ -127,9 +157,7 @@ def fuel_price_at(state: GameState, number: int) -> int | None:
     None when the square has no Gas Station. (Added by the buildings section.)"""
     if not has_building(state, number, "gas-station"):
         return None
-    from admin.mechanics.nomopoly2.buildings import fuel_price  # the owner's rules
-
-    return fuel_price(state, number)
+    return int(use("buildings.fuel_price")(state, number))  # the owner's rules
 
 
 def destroy_building(state: GameState, number: int, name: str) -> bool:
@@ -225,9 +253,8 @@ def pass_out(ctx, player, *, rule: str, reason: str) -> None:
     ``spray_health_loss`` health, as the Zoo's parameters say (their defaults while it is off).
     The caller says why first. (Added by the integration: the one place a player passes out.)"""
     from admin.mechanics.health import change_health
-    from admin.mechanics.nomopoly2.zoo import ZooModule
 
-    p = {**ZooModule.defaults, **ctx.state.params(ZooModule.name)}
+    p = use("zoo.params")(ctx.state)
     if ctx.state.enabled("conditions"):
         from admin.mechanics.nomopoly2.conditions import grant
 
@@ -257,9 +284,7 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
         if not ctx.state.enabled("credit-cards"):
             raise IllegalAction("there are no credit cards in this game (XXVIII is not in force); "
                                 "leave out ON CREDIT")
-        from admin.mechanics.nomopoly2.credit import put_on_credit  # the module's own rules
-
-        put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
+        use("credit.put_on_credit")(ctx, player, payee, amount, rule=rule, reason=reason)
         return
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
 
@@ -270,9 +295,7 @@ def bank_square(state: GameState) -> int | None:
     when the bank is not in force."""
     if not state.enabled("bank"):
         return None
-    from admin.mechanics.nomopoly2.bank import BankModule
-
-    return int({**BankModule.defaults, **state.params(BankModule.name)}["square"])
+    return int(use("bank.params")(state)["square"])
 
 
 def house_of_cards_square(state: GameState) -> int | None:
@@ -280,9 +303,7 @@ def house_of_cards_square(state: GameState) -> int | None:
     when it is not in force."""
     if not state.enabled("house-of-cards"):
         return None
-    from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
-
-    return int({**HouseOfCardsModule.defaults, **state.params(HouseOfCardsModule.name)}["square"])
+    return int(use("house-of-cards.params")(state)["square"])
 
 
 def is_mortgaged(state: GameState, number: int) -> bool:

@@ -14,6 +14,7 @@ from admin.mechanics.health import change_health
 from admin.mechanics.nomopoly2 import shared
 from admin.mechanics.ownership import owner_of, set_owner
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides, use
 
 #: the missiles of XXVI.6, in the order a random one is chosen
 TYPES = ("cruise", "chemical", "biological", "icbm")
@@ -153,9 +154,7 @@ EFFECTS = {"cruise": _destroy_building, "chemical": _pollute, "biological": _con
 def _hurt_creatures(ctx, number: int, delta: int, reason: str) -> None:
     """XIX.4: the creatures on the square suffer what its players do."""
     if ctx.state.enabled("zoo"):
-        from admin.mechanics.nomopoly2.zoo import hurt_creatures_on
-
-        hurt_creatures_on(ctx, number, delta, rule="XXVI.6", reason=reason)
+        use("zoo.hurt_creatures_on")(ctx, number, delta, rule="XXVI.6", reason=reason)
 
 
 def _occupants(state, number: int) -> list[Player]:
@@ -200,6 +199,7 @@ def haywire(ctx, silo: int, loaded: list[str] | None = None) -> None:
         _fire_at_random(ctx, silo, kind, "XXII.4", from_silo=False)
 
 
+@provides("missiles.fire_random_missile")
 def fire_random_missile(ctx, origin: int, rule: str) -> None:
     """A randomly chosen missile, made on the spot, fired from ``origin`` at a random square within
     its range (the Skunk on a Missile Silo, XIX.3)."""

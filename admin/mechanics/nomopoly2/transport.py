@@ -21,6 +21,7 @@ from admin.engine.module import Fact, Mechanic, Panel, SquareLook, Table
 from admin.mechanics.nomopoly2 import shared
 from admin.mechanics.turns import TurnsModule, parse_dice, roll_turn_dice
 from admin.model import GameState
+from admin.mechanics.nomopoly2.shared import provides
 
 #: how each method reads in a sentence
 LABELS = {"foot": "on foot", "clogs": "clogs", "pogo-stick": "a pogo stick", "krazy-carpet": "a Krazy Carpet",
@@ -323,6 +324,7 @@ def dice_text(state: GameState, method: str) -> str:
     return spec
 
 
+@provides("transport.die_faces")
 def die_faces(state: GameState, player: str) -> list[int]:
     """The numbers one die of ``player``'s method can show (a Weighted Die, XXXIII.5): 1-6 On
     Foot, 1-3 on clogs, 1 and 6 on a pogo stick ...; none on springy shoes, which roll no dice."""

@@ -12,6 +12,7 @@ from admin.mechanics.nomopoly2.zoo_state import (
     random_square, title, title_of, zoo_of,
 )
 from admin.model import Player
+from admin.mechanics.nomopoly2.shared import provides, use
 
 
 # -- creatures' health, landings and moves ---------------------------------------------------
@@ -33,6 +34,7 @@ def remove_creature(ctx, c: Creature, why: str) -> None:
     ctx.emit("zoo", f"{cap(title(c))} left the board ({why}).", rule="XIX.4", data={"creature": c.id})
 
 
+@provides("zoo.infect_creature")
 def infect_creature(ctx, text: str) -> str | None:
     """Anthrax used on a creature (XXIV.2: allowed, and no atrocity): the creature named ``text``
     ("Elephant", "the Skunk", "Skunk 2") is infected; its name, or None when there is no such one."""
@@ -46,6 +48,7 @@ def infect_creature(ctx, text: str) -> str | None:
     return title(c)
 
 
+@provides("zoo.hurt_creatures_on")
 def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
     """What happens to players on ``square`` happens to its creatures (XIX.4): another section's
     blast or poison calls this; returns the creatures' names."""
@@ -77,9 +80,7 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     if role == "elephant":
         trample(ctx, c, number)
     elif role == "skunk":
-        from admin.mechanics.nomopoly2.zoo_skunk import skunk_lands
-
-        skunk_lands(ctx, c, number, depth=depth)
+        use("zoo.skunk_lands")(ctx, c, number, depth=depth)
     zs = zoo_of(ctx.state)
     if find(ctx.state, c.id) is None or c.square != number or number not in zs.peels:
         return
@@ -187,9 +188,7 @@ def move_creature(ctx, c: Creature) -> None:
         move_ahead(ctx, c, int(p["bison_dice"]), int(p["bison_sides"]))
         offer_ride(ctx, c)
     elif c.kind == "skunk":
-        from admin.mechanics.nomopoly2.zoo_skunk import skunk_move
-
-        skunk_move(ctx, c)
+        use("zoo.skunk_move")(ctx, c)
     elif c.kind == "jelly-dog":
         to = random_square(ctx, "jelly-dog/square")
         role = JELLY_ROLES[_roll(ctx, "jelly-dog/as", len(JELLY_ROLES)) - 1]
@@ -225,6 +224,7 @@ def move_creatures(ctx) -> None:
         move_creature(ctx, c)
 
 
+@provides("zoo.move_random_creature")
 def move_random_creature(ctx, square: int, rule: str) -> str | None:
     """A Pokeball (XXIV.2): a random creature jumps to ``square`` (and lands there); its name, or
     None when there is no creature on the board."""

@@ -16,8 +16,10 @@ from collections import deque
 
 from admin.engine.board import distance, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
-from admin.mechanics.nomopoly2.shared import bank_square, house_of_cards_square
-from admin.mechanics.nomopoly2.zoo_creatures import land_creature, remove_creature
+from admin.mechanics.nomopoly2.shared import bank_square, house_of_cards_square, provides, use
+from admin.mechanics.nomopoly2.zoo_creatures import (
+    change_creature_health, elephant_turn, land_creature, remove_creature,
+)
 from admin.mechanics.nomopoly2.zoo_state import (
     ZOO, Creature, _roll, cap, creatures_on, find, random_square, title, zoo_of,
 )
@@ -25,6 +27,7 @@ from admin.mechanics.nomopoly2.zoo_state import (
 RULE = "XIX.3"
 
 
+@provides("zoo.skunk_move")
 def skunk_move(ctx, c: Creature) -> None:
     """Two dice of ``skunk_dice_sides``: "up" by the first, "right" by the second, wrapping round;
     it lands without passing any square (XIX.3)."""
@@ -40,6 +43,7 @@ def _none(ctx, who: str, what: str, section: str) -> None:
     ctx.emit("zoo", f"{cap(who)} on {what}: nothing happens, {section} is not in force.", rule=RULE)
 
 
+@provides("zoo.skunk_lands")
 def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     """Every effect of XIX.3's list that the square calls for, in the list's order."""
     from admin.mechanics.nomopoly2.shared import buildings_on
@@ -67,9 +71,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         property_tax(ctx, number, who)
     if "missile-silo" in built:
         if state.enabled("missiles"):
-            from admin.mechanics.nomopoly2.missiles import fire_random_missile
-
-            fire_random_missile(ctx, number, RULE)
+            use("missiles.fire_random_missile")(ctx, number, RULE)
         else:
             _none(ctx, who, f"the Missile Silo on square {number}", "XXVI (missiles)")
     if "anti-missile-battery" in built:
@@ -80,10 +82,8 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         spawn_skunk(ctx, who)
     if number == house_of_cards_square(state):
         if state.enabled("jokers"):
-            from admin.mechanics.nomopoly2.jokers import give_joker
-
             for pl in sorted(state.active_players(), key=lambda pl: pl.name):
-                give_joker(ctx, pl.name, RULE)
+                use("jokers.give_joker")(ctx, pl.name, RULE)
             ctx.emit("zoo", f"{cap(who)} on the House of Cards: every player receives a joker.", rule=RULE)
         else:
             _none(ctx, who, "the House of Cards", "the Joker (jokers)")
@@ -106,18 +106,14 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         remove_creature(ctx, c, "killed in a fight with another skunk")
     if "mall" in built:
         if state.enabled("blocks"):
-            from admin.mechanics.nomopoly2.blocks import make_free_block
-
-            make_free_block(ctx, RULE)
+            use("blocks.make_free_block")(ctx, RULE)
         else:
             _none(ctx, who, f"the Mall on square {number}", "XXI (blocks)")
     if "legislative-building" in built:
         fake_ids(ctx, number, who)
     if number == bank_square(state):
         if state.enabled("credit-cards"):
-            from admin.mechanics.nomopoly2.credit import raise_limits
-
-            raise_limits(ctx, int(p["credit_raise_percent"]), RULE)
+            use("credit.raise_limits")(ctx, int(p["credit_raise_percent"]), RULE)
         else:
             _none(ctx, who, "the Bank", "XXVIII (credit cards)")
     bison = next((x for x in creatures_on(state, number) if x.kind == "bison" and x.id in present), None)
@@ -245,8 +241,6 @@ def spray(ctx, player, who: str) -> None:
 
 
 def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
-    from admin.mechanics.nomopoly2.zoo import elephant_turn
-
     turns = int(ctx.params(ZOO)["crazy_elephant_turns"])
     ctx.emit("zoo", f"{cap(who)} sprays the Elephant, which goes crazy and takes {turns} turns at once.", rule=RULE)
     for _ in range(turns):
@@ -286,8 +280,6 @@ def fake_ids(ctx, number: int, who: str) -> None:
 
 
 def send_off(ctx, skunk: Creature, bison: Creature, depth: int) -> None:
-    from admin.mechanics.nomopoly2.zoo import change_creature_health
-
     ctx.emit("zoo", f"{cap(title(bison))} sends {title(skunk)} away.", rule=RULE)
     change_creature_health(ctx, bison, -int(ctx.params(ZOO)["bison_sends_loss"]), rule=RULE,
                            reason=f"sending {title(skunk)} away")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from admin.engine.board import live_numbers
+from admin.mechanics.nomopoly2.shared import provides
 
 #: the module's name, and its state in a game
 ZOO = "zoo"
@@ -97,6 +98,7 @@ def zoo_of(state) -> ZooState:
     return state.mods[ZOO]
 
 
+@provides("zoo.params")
 def _params(state) -> dict[str, Any]:
     return {**DEFAULTS, **state.params(ZOO)}
 
