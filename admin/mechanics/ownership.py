@@ -70,7 +70,7 @@ class OwnershipState:
 
 
 def _parse_buy(rest: str, line: object) -> Buy:
-    from admin.mechanics.nomopoly2.shared import split_on_credit
+    from admin.mechanics.payment import split_on_credit
 
     rest, on_credit = split_on_credit(rest)
     rest = rest.strip()
@@ -226,7 +226,7 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
     for module in ctx.registry.enabled(ctx.state):  # a discount (the Governor's, XXXV.3)
         price = module.adjust_price(ctx, player, square, price)
     if cmd.on_credit:  # a voluntary purchase on the card (Nomopoly II XXVIII.1)
-        from admin.mechanics.nomopoly2.shared import charge
+        from admin.mechanics.payment import charge
 
         charge(ctx, player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
                on_credit=True)

@@ -68,7 +68,7 @@ def _square_after(word: str):
 
 
 def _parse_build(rest: str, line: object) -> BuildRailroad:
-    from admin.mechanics.nomopoly2.shared import split_on_credit
+    from admin.mechanics.payment import split_on_credit
 
     rest, on_credit = split_on_credit(rest)
     return BuildRailroad(_square_after("on")(rest, line), on_credit)
@@ -147,7 +147,7 @@ def build(ctx, player: Player, cmd: BuildRailroad) -> str:
     if cmd.square in rs.squares:
         raise IllegalAction(f"square {cmd.square} has a railroad already; a square holds one at most (XVII.1)")
     cost = int(ctx.params("railroads")["build_cost"])
-    from admin.mechanics.nomopoly2.shared import charge  # ON CREDIT only where XXVIII is in force
+    from admin.mechanics.payment import charge
 
     charge(ctx, player.name, BANK, cost, rule="XVII.1", reason=f"a railroad on square {cmd.square}",
            on_credit=cmd.on_credit)

@@ -489,3 +489,9 @@ def _weekly(ctx) -> None:
             ctx.emit("income", f"{owner.name} received ${dues} in corporate dues from the Corporate "
                                f"Headquarters on square {n}.", player=owner.name, rule="XXII.4",
                      data={"square": n, "amount": dues})
+
+
+@provides("buildings.building_price")
+def building_price(state: GameState, name: str) -> int:
+    """What building ``name`` costs (XXII.4), as this section's parameters say (shared.building_price)."""
+    return price({**BuildingsModule.defaults, **state.params(BuildingsModule.name)}, name)

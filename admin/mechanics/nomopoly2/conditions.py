@@ -9,7 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.module import Fact, Mechanic
-from admin.mechanics.nomopoly2.shared import CONDITIONS
+
+#: terrorist (XXIII), passed-out (XIX skunk, XXIX pogo stick), infected (XXIV anthrax),
+#: rent-immunity (XVIII.4, XXXI.3), diplomatic-immunity (XXXI.3), double-votes (XVIII.4)
+CONDITIONS = ("terrorist", "passed-out", "infected", "rent-immunity", "diplomatic-immunity",
+              "double-votes")
 
 #: the conditions everyone may see (the rest are told to their holder only)
 PUBLIC = ("terrorist", "passed-out", "infected")

@@ -9,33 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from admin.engine.services import provides, use  # noqa: F401 - the sections' one import of them
+from admin.mechanics.nomopoly2.conditions import CONDITIONS, grant, grant_weeks  # noqa: F401
+from admin.mechanics.payment import charge, split_on_credit  # noqa: F401 - part of this interface
+
 if TYPE_CHECKING:
     from admin.model import GameState
 
 
-# -- What a section offers the others ------------------------------------------------------
-#: functions a section offers the others, by "<section>.<function>": registered by the owner when
-#: its module is imported (every section is, with the package), called through :func:`use`, so no
-#: section imports another (and none imports back into this file)
-_PROVIDED: dict[str, Callable[..., Any]] = {}
-
-
-def provides(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: the owner section offers this function to the others as ``name``."""
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        _PROVIDED[name] = fn
-        return fn
-    return register
-
-
-def use(name: str) -> Callable[..., Any]:
-    """The function another section offers as ``name``; call it only while that section is in
-    force (``state.enabled(...)``)."""
-    try:
-        return _PROVIDED[name]
-    except KeyError:  # a programming error: the owner's file is not imported by the package
-        raise RuntimeError(f"no section offers {name!r}; import its module in "
-                           "admin/mechanics/nomopoly2/__init__.py") from None
+# What a section offers the others is registered with ``provides`` and fetched with ``use``
+# (admin/engine/services.py): see "Cross-section calls" at the end of this file.
 
 # -- XXI Blocks (module "blocks") ---------------------------------------------------------
 BLOCK_KINDS = ("residential", "industrial", "commercial", "government")
@@ -135,12 +118,8 @@ BUILDING_PRICES = {"springboard": 100, "house": 300, "hospital": 250, "mall": 50
 
 def building_price(state: GameState, name: str) -> int:
     """What building ``name`` costs to build (XXII.4)."""
-    if state.enabled("buildings"):
-        from admin.mechanics.nomopoly2 import buildings as owner  # the section's own prices
-
-        price = getattr(owner, "building_price", None)
-        if price is not None:
-            return int(price(state, name))
+    if state.enabled("buildings"):  # the section's own prices, as its parameters say
+        return int(use("buildings.building_price")(state, name))
     return BUILDING_PRICES.get(name, 0)
 
 
@@ -231,10 +210,6 @@ def governor(state: GameState) -> str | None:
 
 
 # -- conditions (module "conditions"): timed states of a player several sections share ------
-#: terrorist (XXIII), passed-out (XIX skunk, XXIX pogo stick), infected (XXIV anthrax),
-#: rent-immunity (XVIII.4, XXXI.3), diplomatic-immunity (XXXI.3), double-votes (XVIII.4)
-CONDITIONS = ("terrorist", "passed-out", "infected", "rent-immunity", "diplomatic-immunity",
-              "double-votes")
 
 
 def has_condition(state: GameState, player: str, name: str) -> bool:
@@ -256,37 +231,12 @@ def pass_out(ctx, player, *, rule: str, reason: str) -> None:
 
     p = use("zoo.params")(ctx.state)
     if ctx.state.enabled("conditions"):
-        from admin.mechanics.nomopoly2.conditions import grant
-
         grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
     ctx.barred.add(player.name)
     change_health(ctx, player, -int(p["spray_health_loss"]), rule=rule, reason=reason)
 
 
 # -- XXVIII Credit Cards (module "credit-cards"): paying for a voluntary purchase ----------
-def split_on_credit(rest: str) -> tuple[str, bool]:
-    """A purchase line's text without a trailing ``ON CREDIT`` (XXVIII.1), and whether it had one:
-    ``"HOUSE ON 14 ON CREDIT"`` -> ``("HOUSE ON 14", True)``."""
-    words = rest.rstrip().rstrip(".!").split()
-    if len(words) >= 2 and [w.upper() for w in words[-2:]] == ["ON", "CREDIT"]:
-        return " ".join(words[:-2]), True
-    return rest, False
-
-
-def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
-           on_credit: bool = False) -> None:
-    """A voluntary purchase of ``amount`` paid to ``payee`` (a player, or ``BANK``): from the
-    player's money (refused if it would bankrupt them, IV.3), or, with ``on_credit``, added to their
-    credit card's balance (XXVIII.1; refused over the limit, XXVIII.2)."""
-    if on_credit:
-        from admin.errors import IllegalAction
-
-        if not ctx.state.enabled("credit-cards"):
-            raise IllegalAction("there are no credit cards in this game (XXVIII is not in force); "
-                                "leave out ON CREDIT")
-        use("credit.put_on_credit")(ctx, player, payee, amount, rule=rule, reason=reason)
-        return
-    ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
 
 
 # -- XXVII The Bank of Nomopoly (module "bank"): mortgaged squares ------------------------
@@ -369,8 +319,6 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
         ctx.emit("atrocity", f"{player}'s diplomatic immunity keeps them from being a terrorist for {what}.",
                  rule="XXXI.3", player=player)
         return
-    from admin.mechanics.nomopoly2.conditions import grant_weeks
-
     weeks = int(ctx.params("terrorism")["major_weeks" if major else "minor_weeks"])
     grant_weeks(ctx.state, player, "terrorist", ctx.state.week + weeks)
     ctx.emit("atrocity", f"{player} committed a {'major' if major else 'minor'} atrocity ({what}) and is a "
@@ -378,9 +326,10 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 
 
 # -- Cross-section calls --------------------------------------------------------------------
-# A section that acts through another calls the owner's function with a function-local import,
-# guarded by ``ctx.state.enabled(<owner>)`` (nothing happens while the owner is off). The owners
-# provide exactly these:
+# A section that acts through another calls the owner's function by name, ``use("<name>")(...)``,
+# guarded by ``ctx.state.enabled(<owner>)`` (nothing happens while the owner is off); the owner
+# registers it with ``@provides("<name>")`` (admin/engine/services.py), so no section imports
+# another. The names, and what the owners provide under them (the files they live in):
 #   admin.mechanics.nomopoly2.missiles.fire_random_missile(ctx, origin: int, rule: str) -> None
 #       (the Skunk on a Missile Silo, XIX.3: a random missile type fired from ``origin`` at a
 #        random square within its range)
