@@ -15,8 +15,13 @@ from admin.model import GameState, Player, Square
 from admin.ruleset import Ruleset, rule_anchor
 from admin.site.export import player_facts, player_worth, square_facts
 from admin.site.history import Archives, History
-from admin.site.writer import NAV
 from admin.site.svg import Series, draw_chart, ink_on
+
+#: the site's navigation: (key, title, page); a module's pages join before Updates
+NAV = (("home", "Home", "index.html"), ("howto", "How to play", "howto.html"), ("board", "Board", "board.html"),
+       ("players", "Players", "players.html"), ("proposals", "Proposals", "proposals.html"),
+       ("rules", "Rules", "rules.html"), ("updates", "Updates", "updates.html"),
+       ("verify", "Verify", "verify.html"))
 
 
 @dataclass

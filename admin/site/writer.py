@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 
 MANIFEST = ".nomopoly-build.json"
 MANIFEST_FORMAT = 2
-NAV = (("home", "Home", "index.html"), ("howto", "How to play", "howto.html"), ("board", "Board", "board.html"),
-       ("players", "Players", "players.html"), ("proposals", "Proposals", "proposals.html"),
-       ("rules", "Rules", "rules.html"), ("updates", "Updates", "updates.html"),
-       ("verify", "Verify", "verify.html"))
 
 
 def _plain(obj: Any) -> Any:

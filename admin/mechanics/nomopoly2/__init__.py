@@ -2,7 +2,6 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
-from admin.mechanics.nomopoly2 import transport_commands  # noqa: F401  (registers the command types)
 from admin.mechanics.nomopoly2 import zoo_skunk  # noqa: F401  (the Skunk's moves, offered to the Zoo: shared.use)
 from admin.mechanics.nomopoly2.bank import BankModule
 from admin.mechanics.nomopoly2.bingo import BingoModule

@@ -14,8 +14,8 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.nomopoly2 import casino_cards as cc
-from admin.mechanics.nomopoly2.casinos import (
-    CasinosModule, casino_here, check_play, note_play, pay_out, take_in,
+from admin.mechanics.nomopoly2.casino_state import (
+    NAME, of, private_of, casino_here, check_play, note_play, pay_out, take_in,
 )
 from admin.mechanics.nomopoly2.shared import charge, split_on_credit
 from admin.model import GameState, Player
@@ -153,7 +153,7 @@ def game_commands() -> tuple[CommandSpec, ...]:
 def play(ctx, player: Player, cmd: PlayCasino) -> str:
     square = casino_here(ctx.state, player, "play")
     check_play(ctx, player)
-    p = ctx.params(CasinosModule.name)
+    p = ctx.params(NAME)
     limit = int(p[f"{cmd.game}_max_bet"])
     if not 1 <= cmd.bet <= limit:
         raise IllegalAction(f"a bet at {cmd.game} is from $1 to {ctx.state.money(limit)}, not "
@@ -176,7 +176,7 @@ def play(ctx, player: Player, cmd: PlayCasino) -> str:
 
 
 def _roulette(ctx, player: Player, square: int, cmd: PlayCasino, label: str) -> str:
-    p = ctx.params(CasinosModule.name)
+    p = ctx.params(NAME)
     number = ctx.dice.roll(f"casino/{label}", 37) - 1
     kind = cc.roulette_kind(cmd.target)
     on = {"colour": cmd.target.upper(), "number": cmd.target, "five": cmd.target.replace(",", ", ")}[kind]
@@ -211,10 +211,10 @@ def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> s
         return head + f" 21: {player.name} stands."
     if not ctx.state.enabled(InteractionsModule.name):  # pragma: no cover - casinos requires it
         raise IllegalAction("a hand over several mails needs the interactions module")
-    after = int(ctx.params(CasinosModule.name)["answer_updates"])
-    inter = ask(ctx, kind="game", module=CasinosModule.name, parties=[player.name], silence="stand",
+    after = int(ctx.params(NAME)["answer_updates"])
+    inter = ask(ctx, kind="game", module=NAME, parties=[player.name], silence="stand",
                 after=after, payload=payload)
-    CasinosModule.private_of(ctx.state).hole[inter.id] = hole
+    private_of(ctx.state).hole[inter.id] = hole
     return head + f" Answer HIT or STAND by update {inter.deadline} (hand #{inter.id}); no answer stands."
 
 
@@ -223,8 +223,8 @@ def _deal_poker(ctx, player: Player, square: int, bet: int, label: str) -> str:
 
     used: list[str] = []
     cards = [cc.draw(ctx, used, f"{label}/c{i}") for i in range(5)]
-    after = int(ctx.params(CasinosModule.name)["answer_updates"])
-    inter = ask(ctx, kind="game", module=CasinosModule.name, parties=[player.name], silence="hold all",
+    after = int(ctx.params(NAME)["answer_updates"])
+    inter = ask(ctx, kind="game", module=NAME, parties=[player.name], silence="hold all",
                 after=after, payload={"game": "poker", "square": square, "bet": bet, "cards": cards})
     return (f"{player.name} bet {ctx.state.money(bet)} at poker at the Casino on square {square}: dealt "
             + ", ".join(f"{i + 1}. {c}" for i, c in enumerate(cards))
@@ -241,7 +241,7 @@ def open_hand(state: GameState, player: str, game: str | None = None):
     from admin.mechanics.interactions import InteractionsModule
 
     return next((i for i in InteractionsModule.of(state).open
-                 if i.module == CasinosModule.name and player in i.parties
+                 if i.module == NAME and player in i.parties
                  and (game is None or i.payload.get("game") == game)), None)
 
 
@@ -293,7 +293,7 @@ def check_answer(ctx, inter, player: Player, value) -> str:
 
 def resolve(ctx, inter, answers: dict) -> str:
     player = ctx.state.players.get(inter.parties[0])
-    hole = CasinosModule.private_of(ctx.state).hole.pop(inter.id, None)
+    hole = private_of(ctx.state).hole.pop(inter.id, None)
     if player is None or not player.active:
         return f"{inter.parties[0]} is out of the game; the bet stays with the casino"
     answer = str(answers.get(player.name, inter.silence)).lower()
@@ -318,10 +318,10 @@ def _step_blackjack(ctx, player: Player, inter, hole: str, answer: str, label: s
     if total >= 21:
         return f"{player.name} drew {card}: " + _finish_blackjack(ctx, player, payload, hole, used, label)
     payload["step"] = int(payload.get("step", 0)) + 1
-    after = int(ctx.params(CasinosModule.name)["answer_updates"])
-    nxt = ask(ctx, kind="game", module=CasinosModule.name, parties=[player.name], silence="stand", after=after,
+    after = int(ctx.params(NAME)["answer_updates"])
+    nxt = ask(ctx, kind="game", module=NAME, parties=[player.name], silence="stand", after=after,
               payload=payload)
-    CasinosModule.private_of(ctx.state).hole[nxt.id] = hole
+    private_of(ctx.state).hole[nxt.id] = hole
     ctx.emit("casino", drew + f" The dealer shows {payload['dealer'][0]}. Answer HIT or STAND by update "
                               f"{nxt.deadline} (hand #{nxt.id}); no answer stands.",
              player=player.name, rule="XXXIII.2", data={"hand": nxt.id, "cards": payload["cards"]})
@@ -331,7 +331,7 @@ def _step_blackjack(ctx, player: Player, inter, hole: str, answer: str, label: s
 def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[str], label: str) -> str:
     """The hand ends: the dealer turns his hole card, draws to 17 unless the player went over 21,
     and the bet is settled (XXXIII.2), said in full as an event. Returns the outcome, briefly."""
-    p = ctx.params(CasinosModule.name)
+    p = ctx.params(NAME)
     cards, dealer, bet, square = payload["cards"], list(payload["dealer"]) + [hole], int(payload["bet"]), int(payload["square"])
     money = ctx.state.money
     if cc.blackjack_total(cards) > 21:
@@ -361,7 +361,7 @@ def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[
 
 
 def _draw_poker(ctx, player: Player, payload: dict, answer: str, label: str) -> str:
-    p = ctx.params(CasinosModule.name)
+    p = ctx.params(NAME)
     cards, bet, square = list(payload["cards"]), int(payload["bet"]), int(payload["square"])
     keep_words = answer.split()[1:]
     if keep_words == ["all"] or answer == "hold all":

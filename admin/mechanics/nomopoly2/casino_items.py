@@ -15,7 +15,7 @@ from admin.engine.module import CommandSpec
 from admin.engine.syntax import parse_card_arg
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
-from admin.mechanics.nomopoly2.casinos import CasinosModule, casino_here, take_in
+from admin.mechanics.nomopoly2.casino_state import NAME, casino_here, of, take_in
 from admin.mechanics.nomopoly2.shared import charge, split_on_credit, use
 from admin.mechanics.ownership import owner_of
 from admin.model import Player
@@ -170,7 +170,7 @@ def item_commands() -> tuple[CommandSpec, ...]:
 
 
 def _take(ctx, player: Player, item: str) -> None:
-    items = CasinosModule.of(ctx.state).items
+    items = of(ctx.state).items
     if not items.count(player.name, item):
         raise IllegalAction(f"you have no {item.replace('-', ' ')}; buy one at a Casino "
                             f"(BUY {_WORDS[item]}, XXXIII.5)")
@@ -182,7 +182,7 @@ def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
     if cmd.item == "joker" and not ctx.state.enabled("jokers"):
         raise IllegalAction("there are no Jokers in this game (the Skunk's Joker, XIX, is not in force); "
                             "the casino cannot sell one")
-    price = int(dict(ctx.params(CasinosModule.name)["prices"])[cmd.item])
+    price = int(dict(ctx.params(NAME)["prices"])[cmd.item])
     total = price * cmd.count
     what = f"{cmd.count} {_WORDS[cmd.item].lower()}{'s' if cmd.count > 1 else ''}"
     charge(ctx, player.name, BANK, total, rule="XXXIII.5", on_credit=cmd.on_credit,
@@ -192,7 +192,7 @@ def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
         for _ in range(cmd.count):
             use("jokers.give_joker")(ctx, player.name, "XXXIII.5")
     else:
-        CasinosModule.of(ctx.state).items.give(player.name, cmd.item, cmd.count)
+        of(ctx.state).items.give(player.name, cmd.item, cmd.count)
     return f"{player.name} bought {what} at the Casino on square {square} for {ctx.state.money(total)}."
 
 
@@ -204,7 +204,7 @@ def give_flower(ctx, player: Player, cmd: GiveFlower) -> str:
     if target.name == player.name:
         raise IllegalAction("a flower is given to another player (XXXIII.5), not to oneself")
     _take(ctx, player, "flower")
-    CasinosModule.of(ctx.state).items.give(target.name, "flower")
+    of(ctx.state).items.give(target.name, "flower")
     return f"{player.name} gave a flower to {target.name} as an act of friendship."
 
 
@@ -220,7 +220,7 @@ def die_faces(ctx, player: Player) -> list[int]:
 
 
 def use_weighted_die(ctx, player: Player, cmd: UseWeightedDie) -> str:
-    cs = CasinosModule.of(ctx.state)
+    cs = of(ctx.state)
     if player.name in cs.weighted:
         raise IllegalAction(f"a weighted die ({cs.weighted[player.name]}) is set for your next turn already; "
                             "a player may use only one a turn (XXXIII.5)")
@@ -234,12 +234,12 @@ def use_weighted_die(ctx, player: Player, cmd: UseWeightedDie) -> str:
 
 
 def eat_salad(ctx, player: Player, cmd: EatSalad) -> str:
-    cs = CasinosModule.of(ctx.state)
+    cs = of(ctx.state)
     if cs.salad.get(player.name) == ctx.state.update:
         raise IllegalAction("you ate a salad in this update already; one salad an update at most (XXXIII.5)")
     _take(ctx, player, "salad")
     cs.salad[player.name] = ctx.state.update
-    gain = int(ctx.params(CasinosModule.name)["salad_health"])
+    gain = int(ctx.params(NAME)["salad_health"])
     change_health(ctx, player, gain, rule="XXXIII.5", reason="a salad")
     return f"{player.name} ate a salad."
 
@@ -266,7 +266,7 @@ def use_auto_shuffler(ctx, player: Player, cmd: UseAutoShuffler) -> str:
 
 
 def place_grease(ctx, player: Player, cmd: PlaceGrease) -> str:
-    cs = CasinosModule.of(ctx.state)
+    cs = of(ctx.state)
     here = player.square
     owner = owner_of(ctx.state, here)
     if owner != player.name:

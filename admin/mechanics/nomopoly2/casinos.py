@@ -15,44 +15,17 @@ stands at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-from admin.engine.context import BANK
-from admin.engine.inventory import Inventory
 from admin.engine.module import Fact, Mechanic, Panel, SquareLook, Table
-from admin.errors import IllegalAction
-from admin.mechanics.nomopoly2.shared import block_of, has_building, squares_with
+from admin.mechanics.nomopoly2.shared import squares_with
 from admin.mechanics.ownership import owner_of
-from admin.model import GameState, Player
 
 #: XXXIII.5's items, as players write them, with their prices (parameter ``prices``)
-ITEM_PRICES = {"flower": 10, "weighted-die": 100, "salad": 200, "auto-shuffler": 250, "grease": 500,
-               "joker": 1250}
-
-
-@dataclass
-class CasinosState:
-    #: square -> this week's takings of its casino: "in" (bets and sales), "out" (winnings paid)
-    takings: dict[int, dict[str, int]] = field(default_factory=dict)
-    #: the last week settled (XXXIII.6), one row a casino: square, owner, in, out, net, percent, share
-    last_week: list[dict[str, Any]] = field(default_factory=list)
-    #: the number of the week ``last_week`` describes
-    last_week_number: int = 0
-    #: the casino items each player holds (XXXIII.5): flower, weighted-die, salad, auto-shuffler, grease
-    items: Inventory = field(default_factory=Inventory)
-    #: greased squares (XXXIII.5)
-    greased: list[int] = field(default_factory=list)
-    #: player -> the face their next turn's first die shows (a Weighted Die used, XXXIII.5)
-    weighted: dict[str, int] = field(default_factory=dict)
-    #: player -> the update they last ate a salad in (one an update, XXXIII.5)
-    salad: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class CasinosPrivate:
-    #: open Blackjack hand (its question's number) -> the dealer's hole card, secret until the end
-    hole: dict[int, str] = field(default_factory=dict)
+from admin.mechanics.nomopoly2 import casino_games as games
+from admin.mechanics.nomopoly2.casino_items import item_commands
+from admin.mechanics.nomopoly2.casino_state import (  # noqa: F401 - part of the casinos' interface
+    ITEM_PRICES, NAME, CasinosPrivate, CasinosState, casino_here, items_held, of, owner_percent,
+    transfer_item, weekly,
+)
 
 
 class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
@@ -84,10 +57,7 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
     requires = ("ownership", "health", "cards", "interactions", "jokers")
 
     def commands(self):
-        from admin.mechanics.nomopoly2.casino_games import game_commands
-        from admin.mechanics.nomopoly2.casino_items import item_commands
-
-        return (*game_commands(), *item_commands())
+        return (*games.game_commands(), *item_commands())
 
     # -- the lives of players and squares --------------------------------------------------
     def on_player_removed(self, state, player) -> None:
@@ -113,14 +83,10 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
 
     # -- the games' hands over several mails ------------------------------------------------
     def check_answer(self, ctx, interaction, player, value):
-        from admin.mechanics.nomopoly2.casino_games import check_answer
-
-        return check_answer(ctx, interaction, player, value)
+        return games.check_answer(ctx, interaction, player, value)
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
-        from admin.mechanics.nomopoly2.casino_games import resolve
-
-        return resolve(ctx, interaction, answers)
+        return games.resolve(ctx, interaction, answers)
 
     # -- grease and the weighted die (XXXIII.5) ----------------------------------------------
     def redirect_landing(self, ctx, player, square) -> int | None:
@@ -193,9 +159,7 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
             lines.append((70, "  Casino items: " + ", ".join(f"{k} x{v}" for k, v in held.items())))
         if player.name in cs.weighted:
             lines.append((71, f"  Your next turn's first die will show {cs.weighted[player.name]} (a weighted die)."))
-        from admin.mechanics.nomopoly2.casino_games import open_hand_lines
-
-        lines += [(72, line) for line in open_hand_lines(state, player.name)]
+        lines += [(72, line) for line in games.open_hand_lines(state, player.name)]
         return lines
 
     def status_parts(self, state, player) -> list[tuple[int, str]]:
@@ -237,103 +201,3 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
 
 
 # -- helpers the games and items share ------------------------------------------------------
-def casino_here(state: GameState, player: Player, what: str) -> int:
-    """The square of the casino ``player`` stands on, or a refusal quoting where they are."""
-    if not has_building(state, player.square, "casino"):
-        raise IllegalAction(f"you are on square {player.square}, which has no Casino; you may {what} only "
-                            "while on a square with a Casino (XXXIII.2, XXXIII.5)")
-    return player.square
-
-
-def check_play(ctx, player: Player) -> None:
-    """Refuse a fourth play in one update (XXXIII.2)."""
-    limit = int(ctx.params(CasinosModule.name)["plays_per_update"])
-    done = ctx.scratch.get("casino-plays", {}).get(player.name, 0)
-    if done >= limit:
-        raise IllegalAction(f"you have played {done} times in this update; a player may not play more than "
-                            f"{limit} times in a single update (XXXIII.2)")
-
-
-def note_play(ctx, player: Player) -> int:
-    """Count a play (after it was made); returns its number in this update (0 first)."""
-    plays = ctx.scratch.setdefault("casino-plays", {})
-    n = plays.get(player.name, 0)
-    plays[player.name] = n + 1
-    return n
-
-
-def take_in(state: GameState, square: int, amount: int) -> None:
-    """A bet or a sale at the casino on ``square`` (its net profit, XXXIII.6)."""
-    t = CasinosModule.of(state).takings.setdefault(square, {"in": 0, "out": 0})
-    t["in"] = int(t.get("in", 0)) + amount
-
-
-def pay_out(ctx, square: int, player: str, amount: int, *, rule: str, reason: str) -> None:
-    """Winnings the casino on ``square`` pays (from the Admin Bank Account)."""
-    if amount <= 0:
-        return
-    ctx.transfer(BANK, player, amount, rule=rule, reason=reason)
-    t = CasinosModule.of(ctx.state).takings.setdefault(square, {"in": 0, "out": 0})
-    t["out"] = int(t.get("out", 0)) + amount
-
-
-def owner_percent(state: GameState, number: int, params: dict[str, Any]) -> tuple[str, int]:
-    """The kind of block square ``number`` is in ("none" if none) and its owner's percentage of the
-    casino's net profit (XXXIII.6)."""
-    block = block_of(state, number)
-    if block is None:
-        return "none", int(params["no_block_percent"])
-    return block.kind, int(dict(params["owner_percent"]).get(block.kind, 0))
-
-
-def weekly(ctx) -> None:
-    """The week's end: $50 to the owner of each casino's square (XXXIII.1), then each casino's net
-    profit shared with (or its loss charged to) its square's owner (XXXIII.6)."""
-    state, cs = ctx.state, CasinosModule.of(ctx.state)
-    p = ctx.params(CasinosModule.name)
-    income = int(p["weekly_income"])
-    for n in squares_with(state, "casino"):
-        owner = owner_of(state, n)
-        if owner is None or not state.players[owner].active or income <= 0:
-            continue
-        ctx.transfer(BANK, owner, income, rule="XXXIII.1", reason=f"the Casino on square {n}")
-        ctx.emit("casino", f"{owner} received {state.money(income)} from the Casino on square {n}.",
-                 player=owner, rule="XXXIII.1", data={"square": n, "amount": income})
-    rows = []
-    for n in sorted(cs.takings):
-        t = cs.takings[n]
-        taken, paid = int(t.get("in", 0)), int(t.get("out", 0))
-        net = taken - paid
-        owner = owner_of(state, n)
-        if owner is not None and not state.players[owner].active:
-            owner = None
-        _, percent = owner_percent(state, n, p)
-        share = (1 if net >= 0 else -1) * (abs(net) * percent // 100)
-        if share < 0 and not p["owner_bears_losses"]:
-            share = 0
-        if owner is None:
-            share = 0
-        if share > 0:
-            ctx.transfer(BANK, owner, share, rule="XXXIII.6", reason=f"{percent}% of the net profit of the Casino on square {n}")
-            ctx.emit("casino", f"{owner} received {state.money(share)}, {percent}% of the Casino on square {n}'s "
-                               f"net profit of {state.money(net)} this week.", player=owner, rule="XXXIII.6",
-                     data={"square": n, "net": net, "share": share})
-        elif share < 0:
-            ctx.transfer(owner, BANK, -share, rule="XXXIII.6", reason=f"{percent}% of the loss of the Casino on square {n}")
-            ctx.emit("casino", f"{owner} paid {state.money(-share)}, {percent}% of the Casino on square {n}'s "
-                               f"loss of {state.money(-net)} this week.", player=owner, rule="XXXIII.6",
-                     data={"square": n, "net": net, "share": share})
-        rows.append({"square": n, "owner": owner, "in": taken, "out": paid, "net": net, "percent": percent,
-                     "share": share})
-    cs.last_week, cs.last_week_number = rows, state.week
-    cs.takings = {}
-
-
-def items_held(state: GameState, player: str) -> dict[str, int]:
-    """The casino items ``player`` holds (XXXIII.5), item -> how many (for a trade, XX.1)."""
-    return CasinosModule.of(state).items.items(player)
-
-
-def transfer_item(state: GameState, giver: str, receiver: str, item: str, n: int = 1) -> None:
-    """Casino items change hands (a trade, XX.1); IllegalAction if ``giver`` holds too few."""
-    CasinosModule.of(state).items.transfer(giver, receiver, item, n)

@@ -17,7 +17,7 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.engine.syntax import MAX_NAME, check_text
 from admin.errors import CommandError, IllegalAction, RuleError
-from admin.mechanics.nomopoly2.casinos import casino_here, check_play, note_play, pay_out, take_in
+from admin.mechanics.nomopoly2.casino_state import casino_here, check_play, note_play, pay_out, take_in
 from admin.mechanics.nomopoly2.shared import charge, split_on_credit, squares_with
 from admin.mechanics.ownership import owner_of
 from admin.model import GameState, Player

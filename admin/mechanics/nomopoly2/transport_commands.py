@@ -15,7 +15,7 @@ from admin.engine.movement import drive, jump
 from admin.engine.syntax import no_args, parse_square, quote
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.nomopoly2 import shared
-from admin.mechanics.nomopoly2.transport import (DRIVES, LABELS, TransportModule, abandon, method_of, params,
+from admin.mechanics.nomopoly2.transport_state import (DRIVES, LABELS, of, abandon, method_of, params,
                                                  set_method)
 from admin.mechanics.ownership import owner_of
 from admin.model import Player
@@ -169,7 +169,7 @@ def buy_transport(ctx, player: Player, cmd: BuyTransport) -> str:
     if method == "foot":
         return f"{name} goes on foot from now on{left}."
     if method == "car":
-        TransportModule.of(state).fuel[name] = int(p["fuel_max"])
+        of(state).fuel[name] = int(p["fuel_max"])
     full = f" ({p['fuel_max']} fuel)" if method == "car" else ""
     credit = " on credit" if cmd.on_credit else ""
     return f"{name} bought {LABELS[method]}{full} for {state.money(price)}{credit} and uses {'them' if method in ('clogs', 'springy-shoes') else 'it'} now{left}."
@@ -204,7 +204,7 @@ def drive_to(ctx, player: Player, cmd: DriveTo) -> str:
         raise IllegalAction(f"square {square.number} cannot be reached from square {here} by north, south, "
                             "east or west steps (VI.13)")
     per = int(p["drive_fuel_per_distance_squared"])
-    cost, ts = per * n * n, TransportModule.of(state)
+    cost, ts = per * n * n, of(state)
     fuel = ts.fuel.get(name, 0)
     if cost > fuel:
         raise IllegalAction(f"square {square.number} is {n} from square {here}: {per} x {n} x {n} = {cost} fuel, "
@@ -225,7 +225,7 @@ def abandon_car(ctx, player: Player, cmd: AbandonCar) -> str:
 
 def retrieve_car(ctx, player: Player, cmd: RetrieveCar) -> str:
     state, name = ctx.state, player.name
-    ts = TransportModule.of(state)
+    ts = of(state)
     cars = ts.abandoned.get(player.square)
     if not cars:
         where = ", ".join(str(n) for n, f in sorted(ts.abandoned.items()) if f)
@@ -254,7 +254,7 @@ def _station_kind(state, number: int) -> str:
 def buy_fuel(ctx, player: Player, cmd: BuyFuel) -> str:
     state, name = ctx.state, player.name
     _car_user(state, name, "buy fuel (XXII.4)")
-    ts = TransportModule.of(state)
+    ts = of(state)
     stations = [n for n in ts.reached.get(name, []) if shared.has_building(state, n, "gas-station")]
     if shared.has_building(state, player.square, "gas-station"):
         stations = [n for n in stations if n != player.square] + [player.square]
