@@ -1,0 +1,105 @@
+"""VII: a turn. There are no turns by the calendar: a player takes a turn when one of her
+proposals is judged (IX.5; :func:`take_turn_for`). A turn rolls two dice (one if Sick or Hurt)
+and moves that many squares, if any square is White (VII.1, VII.2); doubles earn another turn,
+taken "speeding" (VII.3); speeding for two turns and more is fined $40, plus $15 for each turn
+past the second (VII.4); moving from the highest square to the first earns $400 (VII.5); a 7 or
+11 gives $100 and doubles the move, or, speeding, is fined $50 and moves In Reverse (VII.6).
+
+The library's ``take_turn`` (admin/mechanics/turns.py) rolls, moves and repeats on doubles; this
+module adds the variant's rules through its hooks."""
+
+from __future__ import annotations
+
+from admin.engine.context import BANK
+from admin.engine.module import Mechanic
+from admin.mechanics.nomoteams.shared import fine
+from admin.mechanics.turns import take_turn
+
+
+def _health(state):
+    """The health section's state (XXXIII.2 and later sections make players Sick or Hurt), if any."""
+    return state.mods.get("teams-health")
+
+
+def one_die(state, name: str) -> bool:
+    """VII.1: a Sick or Hurt player rolls one die (the health module keeps ``sick`` and ``hurt``)."""
+    health = _health(state)
+    return bool(health) and (name in getattr(health, "sick", ()) or name in getattr(health, "hurt", ()))
+
+
+class TeamsTurnsModule(Mechanic[None, None]):
+    name = "teams-turns"
+    rules = ("VII.1", "VII.2", "VII.3", "VII.4", "VII.5", "VII.6")
+    defaults = {"pass_bonus": 400, "speeding_fine": 40, "speeding_fine_step": 15,
+                "lucky_bonus": 100, "lucky_speeding_fine": 50}
+    summary = "Turns earned by proposals: two dice, doubles speed, 7 or 11 doubles the move, $400 past the end."
+
+    def dice_for(self, state, player) -> str | None:
+        return "1d6" if one_die(state, player.name) else "2d6"
+
+    def on_turn_start(self, ctx, player, turn) -> None:
+        turn = speeding_count(ctx, player.name, turn)
+        if turn >= 2:  # VII.4: speeding for the second consecutive turn and more
+            p = ctx.params(self.name)
+            amount = int(p["speeding_fine"]) + int(p["speeding_fine_step"]) * (turn - 2)
+            fine(ctx, player, amount, rule="VII.4", reason=f"speeding for {turn} turns in a row")
+            ctx.emit("speeding", f"{player.name} has been speeding for {turn} turns in a row: fined "
+                                 f"{ctx.state.money(amount)} (VII.4).", player=player.name, rule="VII.4",
+                     data={"amount": amount, "turns": turn})
+
+    def check_roll(self, ctx, player, turn, faces) -> list[int] | None:
+        if sum(faces) not in (7, 11):
+            return None
+        turn = speeding_count(ctx, player.name, turn)
+        p = ctx.params(self.name)
+        if turn >= 1:  # speeding (VII.6)
+            fine(ctx, player, int(p["lucky_speeding_fine"]), rule="VII.6", reason=f"a {sum(faces)} while speeding")
+            ctx.scratch.setdefault("teams-reverse", set()).add(player.name)
+            ctx.emit("lucky", f"{player.name} rolled {sum(faces)} while speeding: fined "
+                              f"{ctx.state.money(int(p['lucky_speeding_fine']))} and moves In Reverse (VII.6).",
+                     player=player.name, rule="VII.6")
+            return None
+        ctx.transfer(BANK, player.name, int(p["lucky_bonus"]), rule="VII.6", reason=f"rolling {sum(faces)}")
+        ctx.emit("lucky", f"{player.name} rolled {sum(faces)}: given {ctx.state.money(int(p['lucky_bonus']))} and "
+                          f"moves {2 * sum(faces)} (VII.6).", player=player.name, rule="VII.6")
+        return [2 * f for f in faces]
+
+    def moves_backwards(self, ctx, player) -> bool:
+        reverse = ctx.scratch.get("teams-reverse", set())
+        if player.name in reverse:
+            reverse.discard(player.name)
+            return True
+        return False
+
+    def on_pass_end(self, ctx, player) -> None:
+        if player.name not in ctx.scratch.get("teams-turn", ()):  # a normal turn's move only
+            return
+        bonus = int(ctx.params(self.name)["pass_bonus"])
+        ctx.transfer(BANK, player.name, bonus, rule="VII.5", reason="moving from the highest square to the first")
+        ctx.emit("pass-bonus", f"{player.name} moved past the highest square and earned {ctx.state.money(bonus)} "
+                               "(VII.5).", player=player.name, rule="VII.5", data={"amount": bonus})
+
+
+def speeding_count(ctx, name: str, turn: int) -> int:
+    """How many turns in a row ``name`` has been speeding: 0 on an earned turn, 1 on the extra turn
+    its doubles gave ... (the library numbers every turn of the update)."""
+    return turn - ctx.scratch.get("teams-turn-base", {}).get(name, 0)
+
+
+def take_turn_for(ctx, player, why: str) -> None:
+    """``player`` takes a turn now (and any turns her doubles earn), because of ``why``."""
+    from admin.mechanics.nomoteams.board import white_squares
+
+    if not white_squares(ctx.state):
+        ctx.emit("no-move", f"{player.name}'s turn ({why}) changes nothing: no square is White (VII.2).",
+                 player=player.name, rule="VII.2")
+        return
+    ctx.emit("turn", f"{player.name} takes a turn: {why}.", player=player.name, rule="IX.5")
+    turning = ctx.scratch.setdefault("teams-turn", set())
+    turning.add(player.name)
+    # each earned turn starts unspeeding; its dice keep their own labels (turn/<player>/<n>/d1)
+    ctx.scratch.setdefault("teams-turn-base", {})[player.name] = ctx.scratch.get("turns-taken", {}).get(player.name, 0)
+    try:
+        take_turn(ctx, player)
+    finally:
+        turning.discard(player.name)
