@@ -112,12 +112,8 @@ def new_square(state) -> int:
     every module sets up its part of it (The Government's ownership of Public Property ...)."""
     from admin.mechanics import REGISTRY  # the library imports this package
 
-    number = add_square(state, (), refill=False)
-    square = state.square(number)
-    for module in REGISTRY.enabled(state):
-        if module.name in state.mods or module.State is None:
-            module.on_square_added(state, square)
-    return number
+    ready = [m for m in REGISTRY.enabled(state) if m.name in state.mods or m.State is None]
+    return add_square(state, ready, refill=False)
 
 
 def fish(ctx, player, cmd: NewClearFishing) -> str:
