@@ -133,9 +133,9 @@ def settle(ctx, player) -> None:
             set_owner(state, n, GOVERNMENT)
         ctx.transfer(GOVERNMENT, player.name, value, rule="IV.5",
                      reason=f"the market value of squares {', '.join(map(str, owned))}")
-        ctx.emit("bankrupt", f"{player.name} was Bankrupt by {state.money(debt)}: squares "
-                             f"{', '.join(map(str, owned))} became The Government's, for {state.money(value)} "
-                             "(IV.5).", player=player.name, rule="IV.5", data={"debt": debt, "squares": owned})
+        listed = ("square " if len(owned) == 1 else "squares ") + ", ".join(map(str, owned))
+        ctx.emit("bankrupt", f"{player.name} was Bankrupt by {state.money(debt)}: {listed} became The "
+                             f"Government's, for {state.money(value)} (IV.5).", player=player.name, rule="IV.5", data={"debt": debt, "squares": owned})
         if player.money >= 0:
             return
         debt = -player.money
