@@ -62,7 +62,10 @@ class PseudoModule(Mechanic[PseudoState, None]):
                 ps.money[name] = int(p[key])
 
     def accounts(self, state) -> dict[str, int]:
-        return self.of(state).money
+        ps = self.of(state)
+        for name in (GOVERNMENT, CORPORATION):  # they always hold money, $0 at the least
+            ps.money.setdefault(name, 0)
+        return ps.money
 
     def on_update_start(self, ctx) -> None:
         disperse(ctx)
