@@ -39,8 +39,8 @@ class TeamsBoardState:
 
 
 def _parse_fishing(rest: str, line: object) -> NewClearFishing:
-    if rest.strip():
-        raise CommandError(f"NEW CLEAR FISHING takes nothing after it; found {rest.strip()!r}.")
+    if rest.strip().upper() != "FISHING":
+        raise CommandError(f"say NEW CLEAR FISHING, with nothing after it; found NEW CLEAR {rest.strip()!r}.")
     return NewClearFishing()
 
 
@@ -60,7 +60,7 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
                 new_square(state)
 
     def commands(self):
-        return (CommandSpec("NEW CLEAR FISHING", NewClearFishing, fish, _parse_fishing, "NEW CLEAR FISHING",
+        return (CommandSpec("NEW CLEAR", NewClearFishing, fish, _parse_fishing, "NEW CLEAR FISHING",
                             listing=120, summary="pay $300 to add a new square at the end of the board",
                             example="NEW CLEAR FISHING", rules=("VI.7",)),)
 

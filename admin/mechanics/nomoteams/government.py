@@ -70,8 +70,8 @@ class GovernmentState:
 
 
 def _parse_register(rest: str, line: object) -> RegisterToVote:
-    if rest.strip().upper() not in ("", ):
-        raise CommandError(f"REGISTER TO VOTE takes nothing after it; found {rest.strip()!r}.")
+    if " ".join(rest.split()).upper() != "TO VOTE":
+        raise CommandError(f"say REGISTER TO VOTE, with nothing after it; found REGISTER {rest.strip()!r}.")
     return RegisterToVote()
 
 
@@ -100,7 +100,7 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
     State = GovernmentState
 
     def commands(self):
-        return (CommandSpec("REGISTER TO VOTE", RegisterToVote, register, _parse_register, "REGISTER TO VOTE",
+        return (CommandSpec("REGISTER", RegisterToVote, register, _parse_register, "REGISTER TO VOTE",
                             listing=140, summary="pay $100 to The Government to become a Registered Voter",
                             example="REGISTER TO VOTE", rules=("X.4",)),
                 CommandSpec("BID", TeamsBid, bid, _parse_bid, "BID <amount> ON <square>", listing=141,

@@ -36,8 +36,8 @@ class TeamsMoneyState:
 
 
 def _parse_clear(rest: str, line: object) -> ClearCredit:
-    if rest.strip():
-        raise CommandError(f"CLEAR CREDIT RATING takes nothing after it; found {rest.strip()!r}.")
+    if rest.strip().upper() != "RATING":
+        raise CommandError(f"say CLEAR CREDIT RATING, with nothing after it; found CLEAR CREDIT {rest.strip()!r}.")
     return ClearCredit()
 
 
@@ -51,7 +51,7 @@ class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
     requires = ("interactions",)
 
     def commands(self):
-        return (CommandSpec("CLEAR CREDIT RATING", ClearCredit, clear_credit, _parse_clear, "CLEAR CREDIT RATING",
+        return (CommandSpec("CLEAR CREDIT", ClearCredit, clear_credit, _parse_clear, "CLEAR CREDIT RATING",
                             listing=130, summary="pay $200 to The Government to remove your Bad Credit Rating",
                             example="CLEAR CREDIT RATING", rules=("IV.6",)),)
 
