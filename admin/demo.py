@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from admin import games, jobs
+from admin.engine.events import Ruling
 from admin.errors import StateError
 from admin.game import GameDir
 
@@ -65,7 +66,12 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
     from admin.site.build import build_site
 
     for cutoff in spec.demo.get("cutoffs") or []:
-        outcome = jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
+        if isinstance(cutoff, dict):  # {at: ..., rulings: [{kind, args, note}]}: the Admin's, queued first
+            for r in cutoff.get("rulings") or []:
+                jobs.queue_ruling(game, Ruling(kind=str(r["kind"]), args=dict(r.get("args") or {}),
+                                               note=str(r.get("note", ""))))
+            cutoff = cutoff["at"]
+        outcome = jobs.run_update_job(game, at=datetime.fromisoformat(str(cutoff)))
         acted = sum(1 for s in outcome.screened if s.status == "applied")
         sent = mail_out(game, outcome.update, state=outcome.state)
         echo(f"Update {outcome.update} (week {outcome.state.week}): {acted} email(s) acted on, "

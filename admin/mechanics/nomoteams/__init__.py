@@ -8,6 +8,7 @@ from admin.mechanics.nomoteams.government import GovernmentModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
 from admin.mechanics.nomoteams.ownership import TeamsOwnershipModule
+from admin.mechanics.nomoteams.ownership_commands import COMMANDS as _OWNERSHIP_COMMANDS  # registers their types
 from admin.mechanics.nomoteams.proposals import TeamsProposalsModule
 from admin.mechanics.nomoteams.pseudo import PseudoModule
 from admin.mechanics.nomoteams.teams import TeamsModule
@@ -15,3 +16,5 @@ from admin.mechanics.nomoteams.turns import TeamsTurnsModule
 
 MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, TeamsTurnsModule,
            TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
+
+__all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]
