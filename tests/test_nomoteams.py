@@ -243,3 +243,40 @@ def test_every_rule_of_the_built_sections_is_automated_or_routed():
     assert len(later) == 13 + 5 + 14 + 6 + 8 + 6 + 8 + 5 + 7 and all(r["status"] == "missing" for r in later)
     untested = [r["rule"] for r in built if r["status"] == "automated" and not r["tests"]]
     assert not untested, untested
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    from admin.demo import run_demo
+    from admin.game import GameDir
+
+    out = tmp_path_factory.mktemp("nomoteams") / "demo"
+    run_demo(out, echo=lambda _: None, game_name=GAME)
+    return GameDir(out)
+
+
+def test_the_demo_replays_and_verifies(demo):
+    assert jobs.replay_check(demo) == []
+    assert jobs.verify(demo) == []
+
+
+def test_the_demos_sealed_bids_reach_only_their_bidders_mail_until_the_close(demo):
+    """X.5: alice's $40 and bob's $45 (week 2) are in their own mail only; week 3's close publishes
+    every bid on the site."""
+    import email
+
+    mails = [email.message_from_bytes(p.read_bytes()) for p in (demo.state_dir / "outbox" / "sent").glob("*.eml")]
+    def text(m) -> str:
+        return m.get_payload(decode=True).decode("utf-8") if not m.is_multipart() else \
+            "".join(part.get_payload(decode=True).decode("utf-8") for part in m.walk()
+                    if part.get_content_type() == "text/plain")
+    for m in mails:
+        body = text(m)
+        if "sealed bid of $40" in body:
+            assert "alice" in m["To"], m["To"]
+        if "sealed bid of $45" in body:
+            assert "bob" in m["To"], m["To"]
+        if "Update 2 results" in m["Subject"]:
+            assert "$40 on" not in body or "alice" in m["To"]
+    site = (demo.root / "site" / "government.html").read_text(encoding="utf-8")
+    assert "carol" in site and "$60" in site and "Gone" in site
