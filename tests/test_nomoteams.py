@@ -280,3 +280,21 @@ def test_the_demos_sealed_bids_reach_only_their_bidders_mail_until_the_close(dem
             assert "$40 on" not in body or "alice" in m["To"]
     site = (demo.root / "site" / "government.html").read_text(encoding="utf-8")
     assert "carol" in site and "$60" in site and "Gone" in site
+
+
+def test_ii8_leaving_to_a_player_or_to_the_team():
+    """II.8's fifth way (everything to one surviving player) and fourth (the things go to the Team's
+    other players only; with one Teammate left, no roll is needed)."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North"}, "bob": {"team": "South"},
+                                         "carol": {"team": "North", "money": 300}, "dave": {"team": "North"}},
+               "updates": [{"mail": {"alice": "LEAVE TO bob"}},
+                           {"mail": {"carol": "LEAVE TEAM"}}]}, "leave")
+    s = out.state
+    assert owner_of(s, 2) == "bob" and owner_of(s, 4) == "dave"
+    # bob: 1000 + 1000 (alice's, before the week's fines) - 100 (White squares 2 and 3) in each week
+    assert s.players["bob"].money == 1800
+    # dave: 1000 - 50 (week 1), + carol's 300 - 50 = $250 as two things (square 4 and $200, then $50),
+    # - 100 (week 2: squares 4 and 5)
+    assert s.players["dave"].money == 1000 - 50 + 250 - 100
+    assert any(e.text == "carol left the game: dave: square 4 + $200, $50." for e in out.events), \
+        [e.text for e in out.events if e.kind == "action"]

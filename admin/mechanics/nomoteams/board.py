@@ -78,7 +78,9 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
 
     def square_facts(self, state, square) -> list[Fact]:
         bases = [t for t in TEAMS if square.number in base(state, t)]
+        lay, count = layout_of(state), len(state.squares)
         return [Fact("colour", colour_of(state, square.number), column="Colour", order=15, kind="text"),
+                Fact("cell", list(lay.cell(square.number, count)), order=18),  # (row, column) of VI.3's layout
                 Fact("base", ", ".join(bases) or None, column="Base of", order=16, kind="text")]
 
     def square_look(self, state, square) -> SquareLook | None:
