@@ -298,3 +298,19 @@ def test_ii8_leaving_to_a_player_or_to_the_team():
     assert s.players["dave"].money == 1000 - 50 + 250 - 100
     assert any(e.text == "carol left the game: dave: square 4 + $200, $50." for e in out.events), \
         [e.text for e in out.events if e.kind == "action"]
+
+
+def test_ii4_a_friendship_ended_bars_new_ones_for_two_weeks():
+    """II.4: END FRIENDSHIP in week 2; BEST FRIEND is refused in weeks 2 and 3 and holds in week 4
+    (an END FRIENDSHIP line inside a proposal is the proposal's text)."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North"}, "bob": {"team": "South"}},
+               "updates": [{"mail": {"alice": "BEST FRIEND bob", "bob": "BEST FRIEND alice"}},
+                           {"mail": {"alice": "END FRIENDSHIP\nBEST FRIEND bob",
+                                     "bob": "PROPOSE X\nEND FRIENDSHIP is a phrase\nEND"}},
+                           {"mail": {"alice": "BEST FRIEND bob"}},
+                           {"mail": {"alice": "BEST FRIEND bob", "bob": "BEST FRIEND alice"}}]}, "ii4")
+    said = [e.text or e.private for e in out.events if e.kind == "action"]
+    assert said.count("alice: \"BEST FRIEND bob\" was not done: alice's last friendship ended in week 2; "
+                      "no new Best Friend before week 4 (II.4)") == 2
+    assert out.state.mods["teams"].best_friends == {"alice": "bob", "bob": "alice"}
+    assert out.state.proposals[0].text == "END FRIENDSHIP is a phrase"

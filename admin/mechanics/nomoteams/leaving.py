@@ -154,8 +154,8 @@ def leave(ctx, player, cmd: Leave) -> str:
     remove_player(ctx, player, f"left the game (II.8): {what}{note}")
     ls.left[player.name] = state.week
     ctx.emit("admin", f"{player.name} left the game. If a surviving player wins within a week, {player.name} is the "
-                      "Ex-Scammer (II.9).", rule="II.9",
-             data={"command": f"nomopoly ruling decide ex-scammer player={player.name} --reason ..."})
+                      f"Ex-Scammer (II.9): nomopoly ruling decide ex-scammer player={player.name} --reason ...",
+             rule="II.9", data={"player": player.name})
     return f"{player.name} left the game: {what}{note}."
 
 

@@ -84,11 +84,10 @@ class TeamsProposalsModule(Mechanic[TeamsProposalsState, None]):
 
     def on_update_end(self, ctx) -> None:
         for p in undecided(ctx.state):
-            ctx.emit("admin", f"Proposal {p.number}, {p.title!r} by {p.proposer}, waits for your judgement (IX.3).",
-                     rule="IX.3", data={"proposal": p.number,
-                                        "command": f"nomopoly ruling decide judge proposal={p.number} "
-                                                   "verdict=accept|reject [waste=true] [sick=true] "
-                                                   "[simplifies=true] --reason ..."})
+            ctx.emit("admin", f"Proposal {p.number}, {p.title!r} by {p.proposer}, waits for your judgement (IX.3): "
+                              f"nomopoly ruling decide judge proposal={p.number} verdict=accept|reject "
+                              "[waste=true] [sick=true] [simplifies=true] --reason ...",
+                     rule="IX.3", data={"proposal": p.number})
         ctx.archived += archive_closed(ctx.state)
 
 
