@@ -135,6 +135,18 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
             return False
         return True
 
+    # -- objects (shared.objects_of): the Zoo's Souvenir Hats ---------------------------------
+    def objects_of(self, state, name: str) -> dict[str, int]:
+        n = self.of(state).hats.get(name, 0)
+        return {"Souvenir Hat": n} if n else {}
+
+    def move_object(self, state, giver: str, receiver: str, item: str, n: int) -> None:
+        hats = self.of(state).hats
+        hats[giver] -= n
+        if not hats[giver]:
+            del hats[giver]
+        hats[receiver] = hats.get(receiver, 0) + n
+
     def player_facts(self, state, player) -> list[Fact]:
         gs = self.of(state)
         return [Fact("registered_voter", player.name in gs.registered, label="Registered Voter", order=45, kind="text"),

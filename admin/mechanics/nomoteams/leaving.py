@@ -2,19 +2,20 @@
 Ex-Scammer.
 
 ``LEAVE`` (The Government, the default), ``LEAVE CORPORATION``, ``LEAVE RANDOM``, ``LEAVE TEAM``
-or ``LEAVE TO <player>``. Objects are the other sections' items: a module that keeps items lends
-them through :data:`ITEM_KEEPERS` (so far the Zoo's Souvenir Hats)."""
+or ``LEAVE TO <player>``. Objects are whatever the enabled modules keep (``shared.objects_of``; so far
+the Zoo's Souvenir Hats)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic, Panel, Table
 from admin.errors import CommandError, IllegalAction, RuleError
-from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, live_player, market_value, squares_of)
+from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, live_player, market_value, move_object,
+                                              objects_of, squares_of)
 
 METHODS = ("GOVERNMENT", "CORPORATION", "RANDOM", "TEAM", "TO")
 
@@ -46,20 +47,6 @@ class LeavingState:
     left: dict[str, int] = field(default_factory=dict)
     #: Ex-Scammers the Admin named (II.9)
     ex_scammers: list[str] = field(default_factory=list)
-
-
-def _items_hats(state, name: str) -> dict[str, int]:
-    hats = state.mods["teams-government"].hats.pop(name, 0) if "teams-government" in state.mods else 0
-    return {"Souvenir Hat": hats} if hats else {}
-
-
-def _give_hats(state, name: str, item: str, n: int) -> None:
-    hats = state.mods["teams-government"].hats
-    hats[name] = hats.get(name, 0) + n
-
-
-#: item keepers: (take every item of a player -> {item: count}, give a player n of an item)
-ITEM_KEEPERS: list[tuple[Callable, Callable]] = [(_items_hats, _give_hats)]
 
 
 def _parse_leave(rest: str, line: object) -> Leave:
@@ -115,11 +102,7 @@ class LeavingModule(Mechanic[LeavingState, None]):
 
 
 def _take_all(ctx, player) -> tuple[int, list[int], dict[str, int]]:
-    items: dict[str, int] = {}
-    for take, _ in ITEM_KEEPERS:
-        for item, n in take(ctx.state, player.name).items():
-            items[item] = items.get(item, 0) + n
-    return player.money, squares_of(ctx.state, player.name), items
+    return player.money, squares_of(ctx.state, player.name), objects_of(ctx.state, player.name)
 
 
 def leave(ctx, player, cmd: Leave) -> str:
@@ -163,11 +146,9 @@ def _hand_items(ctx, giver: str, heir: str, items: dict[str, int]) -> None:
     """Objects go to a player, or to The Government's Grab Bag (II.8) / The Corporation's stock."""
     if not items:
         return
+    for item, n in items.items():
+        move_object(ctx.state, giver, heir, item, n)
     if heir in ctx.state.players:
-        for item, n in items.items():
-            for _, give in ITEM_KEEPERS:
-                give(ctx.state, heir, item, n)
-                break
         return
     ctx.emit("grab-bag", f"{giver}'s objects ({', '.join(f'{k} x{v}' for k, v in items.items())}) went to {heir} "
                          "(II.8); the Admin auctions or sells them as one Grab Bag.", rule="II.8")

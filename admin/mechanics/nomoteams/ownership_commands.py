@@ -13,7 +13,8 @@ from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.nomoteams.ownership import (CHARITY, CharityRequest, TeamsOwnershipModule, check_square,
                                                  destroy, section_viii_pay)
-from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, live_player, market_value
+from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, live_player, market_value, move_object,
+                                              objects_of)
 
 
 @command_type
@@ -39,10 +40,12 @@ class NameSquare:
 @command_type
 @dataclass(frozen=True)
 class GiveSquare:
-    """``GIVE SQUARE <n> TO <player>`` (VIII.1)."""
+    """``GIVE SQUARE <n> TO <player>`` or ``GIVE [count] <object> TO <player>`` (VIII.1)."""
 
-    square: int
+    square: int | None
     to: str
+    item: str | None = None
+    count: int = 1
     cmd: ClassVar[str] = "teams-give"
 
 
@@ -82,17 +85,22 @@ def _name_parser(rename: bool):
 
 
 _GIVE = re.compile(r"^square\s+(.+?)\s+to\s+(.+)$", re.IGNORECASE)
+_GIVE_ITEM = re.compile(r"^(?:(\d{1,4})\s+)?(.+?)\s+to\s+(.+)$", re.IGNORECASE)
 _ALIASES = {"GOVERNMENT": GOVERNMENT, "THE GOVERNMENT": GOVERNMENT,
             "CORPORATION": CORPORATION, "THE CORPORATION": CORPORATION}
 
 
 def _parse_give(rest: str, line: object) -> GiveSquare:
     m = _GIVE.match(rest.strip())
-    if not m:
-        raise CommandError(f"GIVE needs SQUARE <n> TO <player>, like GIVE SQUARE 14 TO bob; found "
-                           f"{rest.strip()!r}.")
-    to = m.group(2).strip()
-    return GiveSquare(parse_square(m.group(1)), _ALIASES.get(to.upper(), to))
+    if m:
+        to = m.group(2).strip()
+        return GiveSquare(parse_square(m.group(1)), _ALIASES.get(to.upper(), to))
+    m = _GIVE_ITEM.match(rest.strip())
+    if not m or int(m.group(1) or 1) < 1:
+        raise CommandError(f"GIVE needs SQUARE <n> TO <player> or <object> TO <player>, like GIVE SQUARE 14 "
+                           f"TO bob or GIVE SOUVENIR HAT TO bob; found {rest.strip()!r}.")
+    to = m.group(3).strip()
+    return GiveSquare(None, _ALIASES.get(to.upper(), to), " ".join(m.group(2).split()), int(m.group(1) or 1))
 
 
 def _parse_homestead(rest: str, line: object) -> Homestead:
@@ -200,6 +208,8 @@ def rename(ctx, player, square, new: str) -> str:
 
 
 def give(ctx, player, cmd: GiveSquare) -> str:
+    if cmd.square is None:
+        return give_object(ctx, player, cmd)
     own = TeamsOwnershipModule.of(ctx.state)
     square = check_square(ctx, cmd.square)
     if own.owners.get(square.number) != player.name:
@@ -213,6 +223,22 @@ def give(ctx, player, cmd: GiveSquare) -> str:
         raise IllegalAction("you own that square already")
     own.owners[square.number] = to
     return f"{player.name} gave square {square.number} to {to} (VIII.1)."
+
+
+def give_object(ctx, player, cmd: GiveSquare) -> str:
+    """VIII.1 for objects: whatever module keeps them (``shared.objects_of``), matched by name
+    without regard to case or a plural s."""
+    to = cmd.to if cmd.to in (GOVERNMENT, CORPORATION) else live_player(ctx, cmd.to).name
+    if to == player.name:
+        raise IllegalAction("you hold it already")
+    held = objects_of(ctx.state, player.name)
+    wanted = cmd.item.casefold().rstrip("s")
+    item = next((k for k in held if k.casefold().rstrip("s") == wanted), None)
+    if item is None or held[item] < cmd.count:
+        listed = ", ".join(f"{k} x{v}" for k, v in held.items()) or "nothing"
+        raise IllegalAction(f"you have {held.get(item, 0) if item else 0} {cmd.item}; you hold {listed} (VIII.1)")
+    move_object(ctx.state, player.name, to, item, cmd.count)
+    return f"{player.name} gave {cmd.count} {item} to {to} (VIII.1)."
 
 
 def homestead(ctx, player, cmd: Homestead) -> str:
@@ -260,8 +286,9 @@ COMMANDS = (
                 listing=21, summary="rename a square you own: $15, $30, $100 to everyone, then free "
                                     "(and you become a Freemason); a fifth rename destroys it",
                 example="RENAME SQUARE 14 Mayfair", rules=("VIII.10",)),
-    CommandSpec("GIVE", GiveSquare, give, _parse_give, "GIVE SQUARE <n> TO <player>", listing=22,
-                summary="give a square you own to another player (or to The Government or The Corporation)",
+    CommandSpec("GIVE", GiveSquare, give, _parse_give, "GIVE SQUARE <n> TO <player> | GIVE [count] <object> TO <player>",
+                listing=22, summary="give a square or an object you own to another player (or to The Government "
+                                    "or The Corporation)",
                 example="GIVE SQUARE 14 TO bob", rules=("VIII.1",)),
     CommandSpec("HOMESTEAD", Homestead, homestead, _parse_homestead, "HOMESTEAD", listing=23,
                 summary="after three weeks' ends on one square, never pay rent for it",

@@ -107,6 +107,38 @@ def best_friend(state: GameState, name: str) -> str | None:
     return state.mods["teams"].best_friends.get(name)
 
 
+# -- objects (VIII.1, II.8): a module that keeps players' objects implements ``objects_of(state,
+# name) -> {item: count}`` and ``move_object(state, giver, receiver, item, n)``; GIVE and LEAVE find
+# them among the enabled modules, so a new section's objects are given and left like the rest.
+def object_keepers(state) -> list:
+    from admin.mechanics import REGISTRY
+
+    return [m for m in REGISTRY.enabled(state) if hasattr(m, "objects_of") and hasattr(m, "move_object")]
+
+
+def objects_of(state, name: str) -> dict[str, int]:
+    """Every object ``name`` holds, over every module that keeps objects."""
+    out: dict[str, int] = {}
+    for keeper in object_keepers(state):
+        for item, n in keeper.objects_of(state, name).items():
+            out[item] = out.get(item, 0) + n
+    return out
+
+
+def move_object(state, giver: str, receiver: str, item: str, n: int = 1) -> None:
+    """``n`` of ``item`` pass from ``giver`` to ``receiver`` (a player or a pseudoplayer)."""
+    for keeper in object_keepers(state):
+        have = keeper.objects_of(state, giver).get(item, 0)
+        if have:
+            take = min(have, n)
+            keeper.move_object(state, giver, receiver, item, take)
+            n -= take
+        if n <= 0:
+            return
+    held = ", ".join(f"{k} x{v}" for k, v in objects_of(state, giver).items()) or "nothing"
+    raise IllegalAction(f"{giver} has no {item} to give; {giver} holds {held}")
+
+
 def fine(ctx: UpdateContext, player: Player, amount: int, *, rule: str, reason: str) -> None:
     """A player "is fined" or "loses" money: it goes to The Government (IV.2)."""
     ctx.transfer(player.name, GOVERNMENT, amount, rule=rule, reason=reason)
