@@ -120,10 +120,10 @@ def new_square(state) -> int:
 
 def fish(ctx, player, cmd: NewClearFishing) -> str:
     cost = int(ctx.params(TeamsBoardModule.name)["fishing_cost"])
-    ctx.transfer(player.name, GOVERNMENT, cost, rule="VI.7", reason="New Clear Fishing", voluntary=True)
+    ctx.transfer(player.name, GOVERNMENT, cost, rule="teams:VI.7", reason="New Clear Fishing", voluntary=True)
     number = new_square(ctx.state)
     ctx.emit("new-square", f"{player.name} went New Clear Fishing: square {number} was added.",
-             player=player.name, rule="VI.7", data={"square": number})
+             player=player.name, rule="teams:VI.7", data={"square": number})
     return f"{player.name} paid {ctx.state.money(cost)} for New Clear Fishing and created square {number}."
 
 

@@ -112,7 +112,7 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
             own.buy_rights.append(BuyRight(square.number, player.name, ctx.state.update))
             ctx.emit("land", f"{player.name} landed on unowned square {square.number}; its market value is "
                              f"{ctx.state.money(market_value(ctx.state, square.number))} (BUY {square.number}).",
-                     player=player.name, rule="VIII.4", data={"square": square.number})
+                     player=player.name, rule="teams:VIII.4", data={"square": square.number})
             return
         collect_rent(ctx, player, square.number, owner)
 

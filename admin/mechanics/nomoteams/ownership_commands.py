@@ -143,7 +143,7 @@ def buy(ctx, player, cmd: TeamsBuy) -> str:
     if player.money < value:
         raise IllegalAction(f"square {square.number}'s market value is {ctx.state.money(value)} and you have "
                             f"{ctx.state.money(player.money)}; a buyer needs at least that much (VIII.4)")
-    ctx.transfer(player.name, GOVERNMENT, value, rule="VIII.4", reason=f"buying square {square.number}",
+    ctx.transfer(player.name, GOVERNMENT, value, rule="teams:VIII.4", reason=f"buying square {square.number}",
                  voluntary=True)
     own.owners[square.number] = player.name
     own.buy_rights = [r for r in own.buy_rights if r.square != square.number]
