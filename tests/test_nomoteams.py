@@ -314,3 +314,15 @@ def test_ii4_a_friendship_ended_bars_new_ones_for_two_weeks():
                       "no new Best Friend before week 4 (II.4)") == 2
     assert out.state.mods["teams"].best_friends == {"alice": "bob", "bob": "alice"}
     assert out.state.proposals[0].text == "END FRIENDSHIP is a phrase"
+
+
+def test_events_cite_this_rulebooks_numbers():
+    """The core's move cites VII.1 here (Nomopoly II's VI.7), New Clear Fishing VI.7, a ruling IX.3,
+    a Team drawn II.3, buying's landing VIII.4."""
+    out = run({"game": GAME, "players": {"alice": {"money": 2000}},
+               "updates": [{"mail": {"alice": "PROPOSE A\nx\nEND\nNEW CLEAR FISHING"}, "rolls": {"team/": [1]}},
+                           {"rulings": [{"kind": "judge", "args": {"proposal": 1, "verdict": "accept"}}],
+                            "dice": [2, 3]}]}, "rules")
+    cited = {e.kind: e.rule for e in out.events if e.rule}
+    assert (cited["move"], cited["new-square"], cited["ruling"], cited["team"], cited["land"]) == \
+        ("VII.1", "VI.7", "IX.3", "II.3", "VIII.4")
