@@ -162,7 +162,7 @@ def test_x5_a_bid_must_beat_the_corporations_and_be_money_one_has():
     said = [e.private or e.text for e in out.events if e.player == "alice"]
     assert any("must be more than the current bid, $35 (X.5)" in (t or "") for t in said), said
     assert any("you bid $200 and have $100" in (t or "") for t in said), said
-    assert any("square 12 is not Going in an auction; Going: 7 (X.5)" in (t or "") for t in said), said
+    assert any("square 12 is not Going in an auction; Going: square 7 (X.5)" in (t or "") for t in said), said
 
 
 def test_x5_no_bid_leaves_the_square_with_the_government_to_be_auctioned_again():
@@ -326,3 +326,18 @@ def test_events_cite_this_rulebooks_numbers():
     cited = {e.kind: e.rule for e in out.events if e.rule}
     assert (cited["move"], cited["new-square"], cited["ruling"], cited["team"], cited["land"]) == \
         ("VII.1", "VI.7", "IX.3", "II.3", "VIII.4")
+
+
+def test_ii8_x5_a_leavers_objects_are_auctioned_as_one_grab_bag():
+    """II.8's first way: alice's two Souvenir Hats go to The Government as Grab Bag 1, Going Once the
+    next week; bob's sealed $30 wins it (no Corporation bid: a Grab Bag has no market value) and it
+    passes to him two weeks after the close."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "hats": 2}, "bob": {"team": "South"}},
+               "updates": [{"mail": {"alice": "LEAVE GOVERNMENT"}},
+                           {"mail": {"bob": "BID 30 ON GRAB BAG 1"}}, {}, {}, {}]}, "bag")
+    said = [e.text for e in out.events if e.text]
+    assert "alice's objects went to The Government as Grab Bag 1 (Souvenir Hat x2), auctioned from next week " \
+           "(II.8)." in said
+    assert "Grab Bag 1 (Souvenir Hat x2) passed to bob, who paid The Government $30 (X.5)." in said
+    gs = out.state.mods["teams-government"]
+    assert gs.hats == {"bob": 2} and not any(not lot.square for lot in gs.lots)

@@ -148,12 +148,16 @@ def _hand_items(ctx, giver: str, heir: str, items: dict[str, int]) -> None:
         return
     for item, n in items.items():
         move_object(ctx.state, giver, heir, item, n)
-    if heir in ctx.state.players:
-        return
-    ctx.emit("grab-bag", f"{giver}'s objects ({', '.join(f'{k} x{v}' for k, v in items.items())}) went to {heir} "
-                         "(II.8); the Admin auctions or sells them as one Grab Bag.", rule="II.8")
-    ctx.emit("admin", f"{giver}'s objects went to {heir} as a Grab Bag (II.8): auction or sell them "
-                      "(nomopoly ruling adjust ...).", rule="II.8")
+    if heir == GOVERNMENT:  # one Grab Bag, auctioned like a square (II.8, X.5)
+        from admin.mechanics.nomoteams.auctions import add_grab_bag
+
+        lot = add_grab_bag(ctx.state, items)
+        ctx.emit("grab-bag", f"{giver}'s objects went to The Government as {lot.label}, auctioned from next "
+                             "week (II.8).", rule="II.8", data={"bag": lot.bag_number})
+    elif heir == CORPORATION:  # objects have no market value: the Admin prices them
+        ctx.emit("admin", f"{giver}'s objects ({', '.join(f'{k} x{v}' for k, v in items.items())}) went to The "
+                          "Corporation, which sells them at 120% of their market value (II.8); objects have none "
+                          "in these rules: price and sell them (nomopoly ruling adjust ...).", rule="II.8")
 
 
 def _scatter(ctx, player, pool: list[str], money: int, squares: list[int], items: dict[str, int]) -> str:
