@@ -104,6 +104,12 @@ def set_colour(state, number: int, colour: str) -> None:
         colours[number] = colour
 
 
+def any_white(state) -> bool:
+    """VII.1: whether any square of the board is White (stops at the first)."""
+    colours = TeamsBoardModule.of(state).colours
+    return any(s.number not in colours for s in state.squares if not s.destroyed)
+
+
 def white_squares(state) -> list[int]:
     return [s.number for s in state.live_squares() if colour_of(state, s.number) == WHITE]
 

@@ -126,10 +126,15 @@ def _flag(args: dict[str, Any], key: str) -> bool:
     return bool(value)
 
 
-def rank(state, proposal: Proposal) -> int:
-    """Its place among its proposer's undecided proposals, oldest first (1: the first)."""
-    mine = [p.number for p in undecided(state) if p.proposer == proposal.proposer]
-    return mine.index(proposal.number) + 1
+def ranks(state) -> dict[int, int]:
+    """Each undecided proposal's place among its proposer's undecided ones, oldest first (1: the
+    first), in one pass."""
+    out: dict[int, int] = {}
+    count: dict[str, int] = {}
+    for p in undecided(state):
+        count[p.proposer] = count.get(p.proposer, 0) + 1
+        out[p.number] = count[p.proposer]
+    return out
 
 
 def _judge(ctx: UpdateContext, r: Ruling) -> str:
@@ -148,8 +153,9 @@ def _judge(ctx: UpdateContext, r: Ruling) -> str:
         raise RuleError("only a rejected proposal may be declared a complete waste of time (IX.4)")
     if simplifies and verdict == "reject":
         raise RuleError("the $100 for simplifying the rules is for an accepted proposal (IX.9)")
-    mine = rank(ctx.state, proposal)
-    earlier = [p for p in undecided(ctx.state) if p.proposer != proposal.proposer and rank(ctx.state, p) < mine]
+    rank = ranks(ctx.state)
+    mine = rank[number]
+    earlier = [p for p in undecided(ctx.state) if p.proposer != proposal.proposer and rank[p.number] < mine]
     if earlier:
         raise RuleError(f"proposal {number} is {proposal.proposer}'s undecided proposal no. {mine}; judge every "
                         f"player's earlier ones first (IX.7): {', '.join(str(p.number) for p in earlier)}")

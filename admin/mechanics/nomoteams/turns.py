@@ -88,9 +88,9 @@ def speeding_count(ctx, name: str, turn: int) -> int:
 
 def take_turn_for(ctx, player, why: str) -> None:
     """``player`` takes a turn now (and any turns her doubles earn), because of ``why``."""
-    from admin.mechanics.nomoteams.board import white_squares
+    from admin.mechanics.nomoteams.board import any_white
 
-    if not white_squares(ctx.state):
+    if not any_white(ctx.state):
         ctx.emit("no-move", f"{player.name}'s turn ({why}) changes nothing: no square is White (VII.2).",
                  player=player.name, rule="VII.2")
         return
