@@ -10,29 +10,85 @@ module adds the variant's rules through its hooks."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from admin.engine.context import BANK
-from admin.engine.module import Mechanic
+from admin.engine.module import Fact, Mechanic
+from admin.engine.rulings import ruling_player
+from admin.errors import RuleError
 from admin.mechanics.nomoteams.shared import fine
 from admin.mechanics.turns import take_turn
 
+#: the conditions a turn reads: Sick and Hurt roll one die (VII.1), In Reverse moves back
+CONDITIONS = ("sick", "hurt", "reverse")
 
-def _health(state):
-    """The health section's state (XXXIII.2 and later sections make players Sick or Hurt), if any."""
-    return state.mods.get("teams-health")
+
+@dataclass
+class TurnsState:
+    #: condition -> the players who have it. This rulebook's sections that make players Sick or
+    #: Hurt (XXXIII.2, XXXIII.5 ...) set them with :func:`set_condition`; until then the Admin does
+    #: (``ruling decide condition player=NAME sick=true``)
+    sick: list[str] = field(default_factory=list)
+    hurt: list[str] = field(default_factory=list)
+    reverse: list[str] = field(default_factory=list)
+
+
+def has(state, name: str, condition: str) -> bool:
+    return name in getattr(TeamsTurnsModule.of(state), condition)
+
+
+def set_condition(state, name: str, condition: str, on: bool) -> None:
+    if condition not in CONDITIONS:
+        raise RuleError(f"{condition!r} is not a condition; conditions: {', '.join(CONDITIONS)}")
+    ts = TeamsTurnsModule.of(state)
+    now = set(getattr(ts, condition))
+    setattr(ts, condition, sorted(now | {name} if on else now - {name}))
 
 
 def one_die(state, name: str) -> bool:
-    """VII.1: a Sick or Hurt player rolls one die (the health module keeps ``sick`` and ``hurt``)."""
-    health = _health(state)
-    return bool(health) and (name in getattr(health, "sick", ()) or name in getattr(health, "hurt", ()))
+    """VII.1: a Sick or Hurt player rolls one die."""
+    return has(state, name, "sick") or has(state, name, "hurt")
 
 
-class TeamsTurnsModule(Mechanic[None, None]):
+def _condition_ruling(ctx, r) -> str:
+    player = ruling_player(ctx, r.args)
+    changed = []
+    for condition in CONDITIONS:
+        if condition in r.args:
+            value = r.args[condition]
+            on = value in (True, "true", "yes") if not isinstance(value, bool) else value
+            set_condition(ctx.state, player.name, condition, on)
+            changed.append(f"{'' if on else 'not '}{'In Reverse' if condition == 'reverse' else condition.capitalize()}")
+    if not changed:
+        raise RuleError(f"say which: {', '.join(c + '=true|false' for c in CONDITIONS)}")
+    return f"The Admin ruled {player.name} {', '.join(changed)}: {r.note}"
+
+
+class TeamsTurnsModule(Mechanic[TurnsState, None]):
     name = "teams-turns"
     rules = ("VII.1", "VII.2", "VII.3", "VII.4", "VII.5", "VII.6")
     defaults = {"pass_bonus": 400, "speeding_fine": 40, "speeding_fine_step": 15,
                 "lucky_bonus": 100, "lucky_speeding_fine": 50}
     summary = "Turns earned by proposals: two dice, doubles speed, 7 or 11 doubles the move, $400 past the end."
+    State = TurnsState
+
+    def rulings(self):
+        return {"condition": _condition_ruling}
+
+    def on_player_removed(self, state, player) -> None:
+        for condition in CONDITIONS:
+            set_condition(state, player.name, condition, False)
+
+    def set_player(self, state, player, key, value) -> bool:
+        if key not in CONDITIONS:
+            return False
+        set_condition(state, player.name, key, bool(value))
+        return True
+
+    def player_facts(self, state, player) -> list[Fact]:
+        shown = [c for c in CONDITIONS if has(state, player.name, c)]
+        return [Fact("conditions", ", ".join("In Reverse" if c == "reverse" else c.capitalize() for c in shown)
+                     or None, label="Condition", order=27, kind="text")]
 
     def dice_for(self, state, player) -> str | None:
         return "1d6" if one_die(state, player.name) else "2d6"
@@ -66,10 +122,10 @@ class TeamsTurnsModule(Mechanic[None, None]):
 
     def moves_backwards(self, ctx, player) -> bool:
         reverse = ctx.scratch.get("teams-reverse", set())
-        if player.name in reverse:
+        if player.name in reverse:  # this turn only (VII.6)
             reverse.discard(player.name)
             return True
-        return False
+        return has(ctx.state, player.name, "reverse")
 
     def on_pass_end(self, ctx, player) -> None:
         if player.name not in ctx.scratch.get("teams-turn", ()):  # a normal turn's move only
