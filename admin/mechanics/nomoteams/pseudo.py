@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from admin.engine.module import Mechanic, Panel, Table
+from admin.engine.module import Fact, Mechanic, Panel, SquareLook, Table
 from admin.errors import RuleError
 from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, squares_of
 
@@ -82,6 +82,17 @@ class PseudoModule(Mechanic[PseudoState, None]):
 
     def rulings(self):
         return {"piece": _piece}
+
+    def square_look(self, state, square) -> SquareLook | None:
+        here = [p for p in self.of(state).pieces.values() if p.square == square.number and not p.gone]
+        if not here:
+            return None
+        return SquareLook(notes=tuple((60, f"{p.name} (a pseudoplayer) is here") for p in here),
+                          flags=tuple((60, p.name[:3].upper(), f"{p.name}, a pseudoplayer") for p in here))
+
+    def square_facts(self, state, square) -> list[Fact]:
+        here = [p.name for p in self.of(state).pieces.values() if p.square == square.number and not p.gone]
+        return [Fact("pseudoplayers", here, order=19, kind="text")] if here else []
 
     def panels(self, state) -> list[Panel]:
         ps = self.of(state)
