@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from admin import games, jobs
+from admin.engine.events import Ruling
 from admin.errors import StateError
 from admin.game import GameDir
 

@@ -146,8 +146,8 @@ def distance(state: GameState, a: int, b: int, columns: int = 10) -> int | None:
 
 def add_square(state: GameState, modules: Iterable[Mechanic] = (), refill: bool = True) -> int:
     """Add a square: in place of the lowest destroyed one if any and ``refill`` (Nomopoly II
-    VI.18), else at the end (VI.3). Each module forgets what it kept about a square brought back
-    (``on_square_added``)."""
+    VI.18), else at the end (VI.3). Each module forgets what it kept about a square brought back,
+    and sets up its part of a new one (``on_square_added``)."""
     for sq in state.squares if refill else ():
         if sq.destroyed:
             sq.destroyed = False
@@ -157,6 +157,8 @@ def add_square(state: GameState, modules: Iterable[Mechanic] = (), refill: bool 
             return sq.number
     number = len(state.squares) + 1
     state.squares.append(Square(number=number))
+    for module in modules:  # a new square too: each module sets up its part (The Government's)
+        module.on_square_added(state, state.squares[-1])
     return number
 
 

@@ -64,7 +64,13 @@ class UpdateContext:
             payer, payee, amount = payee, payer, -amount
         if amount == 0:
             return
-        if payer != BANK:
+        payer_book, payee_book = self._book(payer), self._book(payee)
+        if payer_book is not None:  # a pseudoplayer's account (the Teams variant's Government)
+            if voluntary and payer_book[payer] - amount < 0:
+                raise IllegalAction(f"that costs {self.state.money(amount)} and {payer} has "
+                                    f"{self.state.money(payer_book[payer])}")
+            payer_book[payer] -= amount
+        elif payer != BANK:
             p = self.state.players[payer]
             if voluntary and p.money < 0:
                 raise IllegalAction(f"{payer} is bankrupt ({self.state.money(p.money)}) and may not pay "
@@ -76,7 +82,9 @@ class UpdateContext:
             p.money -= amount
         else:
             self.state.admin_bank -= amount
-        if payee != BANK:
+        if payee_book is not None:
+            payee_book[payee] += amount
+        elif payee != BANK:
             self.state.players[payee].money += amount
         else:
             self.state.admin_bank += amount
@@ -84,3 +92,14 @@ class UpdateContext:
         self.emit("money", None, rule=rule,
                   data={"from": payer, "to": payee, "amount": amount, "reason": reason,
                         "summary": f"{who(payer)} paid {self.state.money(amount)} to {who(payee)}: {reason}"})
+
+    def _book(self, party: str) -> dict[str, int] | None:
+        """The balances that hold ``party``'s money if it is no player and not the bank: a
+        module's pseudoplayers (``Mechanic.accounts``); None for a player or the bank."""
+        if party == BANK or party in self.state.players or self.registry is None:
+            return None
+        for module in self.registry.enabled(self.state):
+            book = module.accounts(self.state)
+            if book is not None and party in book:
+                return book
+        return None

@@ -285,6 +285,12 @@ class Mechanic(Generic[S, P]):
         XXXV.3)."""
         return price
 
+    def accounts(self, state: GameState) -> dict[str, int] | None:
+        """The money of the parties this module keeps that are not players (the Teams variant's
+        pseudoplayers, The Government and The Corporation): name -> balance, a mutable part of
+        the module's state. ``UpdateContext.transfer`` pays to and from them by name."""
+        return None
+
     def worth(self, state: GameState, player: Player) -> int:
         """What this module adds to the player's net worth (VI.16)."""
         return 0

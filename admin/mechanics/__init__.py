@@ -14,6 +14,7 @@ from admin.mechanics.interactions import InteractionsModule
 from admin.mechanics.money import MoneyModule
 from admin.mechanics.nomopoly1 import MODULES as NOMOPOLY1
 from admin.mechanics.nomopoly2 import MODULES as NOMOPOLY2
+from admin.mechanics.nomoteams import MODULES as NOMOTEAMS
 from admin.mechanics.ownership import OwnershipModule
 from admin.mechanics.players import PlayersModule
 from admin.mechanics.proposals import ProposalsModule
@@ -27,7 +28,7 @@ from admin.mechanics.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *TECHNOPOLY,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
 ]
 
 REGISTRY = Registry(LIBRARY)

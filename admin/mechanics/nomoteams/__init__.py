@@ -1,0 +1,20 @@
+"""The Teams and Government variant's own mechanics (seed 002, ``nomoteams``): the four Teams and
+the Freemasons, the pseudoplayers (The Government, The Corporation), the square-root board,
+ownership at market value, proposals judged by the Admin, The Government's sealed-bid auctions.
+What they share (names, rounding, values, owners) is in ``shared``."""
+
+from admin.mechanics.nomoteams.board import TeamsBoardModule
+from admin.mechanics.nomoteams.government import GovernmentModule
+from admin.mechanics.nomoteams.leaving import LeavingModule
+from admin.mechanics.nomoteams.money import TeamsMoneyModule
+from admin.mechanics.nomoteams.ownership import TeamsOwnershipModule
+from admin.mechanics.nomoteams.ownership_commands import COMMANDS as _OWNERSHIP_COMMANDS  # registers their types
+from admin.mechanics.nomoteams.proposals import TeamsProposalsModule
+from admin.mechanics.nomoteams.pseudo import PseudoModule
+from admin.mechanics.nomoteams.teams import TeamsModule
+from admin.mechanics.nomoteams.turns import TeamsTurnsModule
+
+MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, TeamsTurnsModule,
+           TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
+
+__all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]

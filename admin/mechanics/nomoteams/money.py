@@ -1,0 +1,158 @@
+"""IV.2-IV.6: fines go to The Government, Bankruptcy with the Team's help, and the Bad Credit
+Rating. (IV.1's $1000 is the library money module's ``start_money``; IV.4's rounding is
+``shared.dollars``.)
+
+A forced payment may leave a player below $0: she is Bankrupt (IV.5), and this module settles it
+after each turn and at the end of each update: her Teammates pay her debt in equal shares if
+together they can; if not, her squares go to The Government for their market value; if that is
+not enough, what she still owes is written off and she gets a Bad Credit Rating."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from admin.engine.commands import command_type
+from admin.engine.context import BANK
+from admin.engine.interactions import all_consent, accept_or_decline
+from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.errors import CommandError, IllegalAction
+from admin.mechanics.nomoteams.shared import GOVERNMENT, market_value, squares_of, team_of
+
+
+@command_type
+@dataclass(frozen=True)
+class ClearCredit:
+    """``CLEAR CREDIT RATING`` (IV.6)."""
+
+    cmd: ClassVar[str] = "teams-clear-credit"
+
+
+@dataclass
+class TeamsMoneyState:
+    #: players with a Bad Credit Rating (IV.5, IV.6)
+    bad_credit: list[str] = field(default_factory=list)
+
+
+def _parse_clear(rest: str, line: object) -> ClearCredit:
+    if rest.strip().upper() != "RATING":
+        raise CommandError(f"say CLEAR CREDIT RATING, with nothing after it; found CLEAR CREDIT {rest.strip()!r}.")
+    return ClearCredit()
+
+
+class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
+    name = "teams-money"
+    rules = ("IV.2", "IV.3", "IV.4", "IV.5", "IV.6")
+    defaults = {"clear_credit_cost": 200}
+    minimums = {"clear_credit_cost": 0}
+    summary = "Fines to The Government, Bankruptcy with the Team's help, the Bad Credit Rating."
+    State = TeamsMoneyState
+    requires = ("interactions",)
+
+    def commands(self):
+        return (CommandSpec("CLEAR CREDIT", ClearCredit, clear_credit, _parse_clear, "CLEAR CREDIT RATING",
+                            listing=130, summary="pay $200 to The Government to remove your Bad Credit Rating",
+                            example="CLEAR CREDIT RATING", rules=("IV.6",)),)
+
+    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+        settle_bankrupts(ctx)
+
+    def on_update_end(self, ctx) -> None:
+        settle_bankrupts(ctx)
+
+    def on_player_removed(self, state, player) -> None:
+        ts = self.of(state)
+        ts.bad_credit = [n for n in ts.bad_credit if n != player.name]
+
+    def set_player(self, state, player, key, value) -> bool:
+        if key != "bad_credit":
+            return False
+        ts = self.of(state)
+        ts.bad_credit = sorted((set(ts.bad_credit) | {player.name}) if value else (set(ts.bad_credit) - {player.name}))
+        return True
+
+    def player_facts(self, state, player) -> list[Fact]:
+        return [Fact("bad_credit", player.name in self.of(state).bad_credit, label="Bad Credit Rating",
+                     order=40, kind="text")]
+
+    def check_answer(self, ctx, interaction, player, value):
+        return accept_or_decline(interaction, value)
+
+    def resolve_interaction(self, ctx, interaction, answers) -> str:
+        """IV.5: the Teammates who paid a Bankrupt player's debt agree (all of them) to make her a
+        Freemason."""
+        from admin.mechanics.nomoteams.teams import make_freemason
+
+        name = interaction.payload["player"]
+        player = ctx.state.players.get(name)
+        if player is None or not player.active or team_of(ctx.state, name) != interaction.payload["team"]:
+            return f"{name} is no longer in the {interaction.payload['team']} Team; nothing changes"
+        if not all_consent(answers):
+            return f"not every Teammate agreed: {name} stays in the {interaction.payload['team']} Team"
+        make_freemason(ctx.state, name)
+        ctx.emit("team", f"{name}'s Teammates all agreed: {name} left the {interaction.payload['team']} Team "
+                         "and is a Freemason (IV.5).", player=name, rule="IV.5")
+        return f"every Teammate agreed: {name} is now a Freemason"
+
+
+def settle_bankrupts(ctx) -> None:
+    """IV.5 for every player below $0, poorest-first by name, until none is (a Teammate's help may
+    make another Bankrupt)."""
+    for _ in range(4 * max(1, len(ctx.state.players))):
+        broke = sorted((p for p in ctx.state.active_players() if p.money < 0), key=lambda p: p.name)
+        if not broke:
+            return
+        settle(ctx, broke[0])
+
+
+def settle(ctx, player) -> None:
+    from admin.mechanics.interactions import ask
+    from admin.mechanics.nomoteams.ownership import set_owner
+    from admin.mechanics.nomoteams.teams import TeamsModule
+
+    state, debt = ctx.state, -player.money
+    mates = [m for m in TeamsModule.of(state).teams.mates(player.name)
+             if m in state.players and state.players[m].active]
+    pool = sum(max(0, state.players[m].money) for m in mates)
+    if mates and pool >= debt:
+        share = math.ceil(debt / len(mates))
+        for m in mates:
+            ctx.transfer(m, player.name, share, rule="IV.5", reason=f"a Teammate's share of {player.name}'s debt")
+        ctx.emit("bankrupt", f"{player.name} was Bankrupt by {state.money(debt)}: the {team_of(state, player.name)} "
+                             f"Team paid it, {state.money(share)} each from {', '.join(mates)} (IV.5).",
+                 player=player.name, rule="IV.5", data={"debt": debt, "share": share, "mates": mates})
+        ask(ctx, kind="consent", module=TeamsMoneyModule.name, parties=mates, silence="decline",
+            payload={"player": player.name, "team": team_of(state, player.name),
+                     "question": f"make {player.name} a Freemason, out of your Team (IV.5)?"})
+        return
+    owned = squares_of(state, player.name)
+    if owned:
+        value = sum(market_value(state, n) for n in owned)
+        for n in owned:
+            set_owner(state, n, GOVERNMENT)
+        ctx.transfer(GOVERNMENT, player.name, value, rule="IV.5",
+                     reason=f"the market value of squares {', '.join(map(str, owned))}")
+        listed = ("square " if len(owned) == 1 else "squares ") + ", ".join(map(str, owned))
+        ctx.emit("bankrupt", f"{player.name} was Bankrupt by {state.money(debt)}: {listed} became The "
+                             f"Government's, for {state.money(value)} (IV.5).", player=player.name, rule="IV.5", data={"debt": debt, "squares": owned})
+        if player.money >= 0:
+            return
+        debt = -player.money
+    ctx.transfer(BANK, player.name, debt, rule="IV.5", reason="a bad debt written off")
+    mc = TeamsMoneyModule.of(state)
+    if player.name not in mc.bad_credit:
+        mc.bad_credit.append(player.name)
+    ctx.emit("bankrupt", f"{player.name} could not pay {state.money(debt)}: it was written off as bad debt, "
+                         f"and {player.name} has a Bad Credit Rating (IV.5).",
+             player=player.name, rule="IV.5", data={"debt": debt, "written_off": True})
+
+
+def clear_credit(ctx, player, cmd: ClearCredit) -> str:
+    mc = TeamsMoneyModule.of(ctx.state)
+    if player.name not in mc.bad_credit:
+        raise IllegalAction("you have no Bad Credit Rating to clear (IV.6)")
+    cost = int(ctx.params(TeamsMoneyModule.name)["clear_credit_cost"])
+    ctx.transfer(player.name, GOVERNMENT, cost, rule="IV.6", reason="clearing a Bad Credit Rating", voluntary=True)
+    mc.bad_credit.remove(player.name)
+    return f"{player.name} paid {ctx.state.money(cost)} and no longer has a Bad Credit Rating (IV.6)."

@@ -1,0 +1,153 @@
+"""What the Teams variant's modules share: the pseudoplayers' names, the Teams, rounding (IV.4),
+market and rent value, the squares the rules mention, and who owns a square.
+
+Every other section of this variant builds on these helpers, so each piece of logic lives in one
+place: a square's owner is :func:`owner_of`, its value :func:`market_value`, an amount of money is
+rounded by :func:`dollars`."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from admin.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.model import GameState, Player
+
+#: the pseudoplayers that hold money and squares (X.1, XXXIII): names no player can take (a
+#: player's name has no spaces)
+GOVERNMENT = "The Government"
+CORPORATION = "The Corporation"
+PSEUDOPLAYERS = (GOVERNMENT, CORPORATION)
+#: the four geographical Teams (II.3); a player in none of them is a Freemason
+TEAMS = ("North", "South", "East", "West")
+FREEMASON = "Freemason"
+
+
+def dollars(amount: Fraction | float | int) -> int:
+    """An amount rounded to the nearest dollar, a half dollar up (IV.4)."""
+    value = Fraction(str(amount)) if isinstance(amount, float) else Fraction(amount)
+    return math.floor(value + Fraction(1, 2))
+
+
+def params(state: GameState, module: str, key: str, default: object) -> object:
+    """One parameter of an enabled module as the game sets it, else its default (pure code
+    without an update context)."""
+    return state.params(module).get(key, default)
+
+
+def market_value(state: GameState, number: int) -> int:
+    """A square's market value: the seed never defines it; a standing ruling makes it
+    ``market_value_per_number`` x its number ($10 x n)."""
+    return number * int(params(state, "teams-ownership", "market_value_per_number", 10))  # type: ignore[arg-type]
+
+
+def rent_value(state: GameState, number: int) -> int:
+    """A square's rent value (VIII.5; undefined by the seed, a standing ruling: $2 x n)."""
+    return number * int(params(state, "teams-ownership", "rent_per_number", 2))  # type: ignore[arg-type]
+
+
+def is_public_property(number: int) -> bool:
+    """X.2: every square whose number is a multiple of 10."""
+    return number % 10 == 0
+
+
+def is_national_park(number: int) -> bool:
+    """X.3: every square above 20 that is an odd multiple of 5 (25, 35, 45 ...)."""
+    return number > 20 and number % 10 == 5
+
+
+def is_zoo(state: GameState, number: int) -> bool:
+    """X.7: the 45th square."""
+    return number == 45
+
+
+def mentioned_squares(state: GameState) -> set[int]:
+    """The squares the rules mention (II.7), as a standing ruling reads it: the first square
+    (VI.2, VI.5), Public Property (X.2), National Parks (X.3) and the Zoo (X.7), up to the board's
+    highest number, and any the Admin lists (``teams-board.mentioned``)."""
+    top = max((s.number for s in state.squares), default=0)
+    found = {1} | {n for n in range(1, top + 1) if is_public_property(n) or is_national_park(n)}
+    found |= {45} & set(range(1, top + 1))
+    found |= {int(n) for n in params(state, "teams-board", "mentioned", []) or []}  # type: ignore[union-attr]
+    return found
+
+
+def owner_of(state: GameState, number: int) -> str | None:
+    """Who owns square ``number``: a player, a pseudoplayer, or None."""
+    return state.mods["teams-ownership"].owners.get(number)
+
+
+def squares_of(state: GameState, name: str) -> list[int]:
+    """The live squares ``name`` owns, in board order."""
+    owners = state.mods["teams-ownership"].owners
+    return [s.number for s in state.squares if not s.destroyed and owners.get(s.number) == name]
+
+
+def balance(state: GameState, name: str) -> int:
+    """The money of a player or a pseudoplayer."""
+    if name in state.players:
+        return state.players[name].money
+    return state.mods["teams-pseudo"].money.get(name, 0)
+
+
+def team_of(state: GameState, name: str) -> str | None:
+    """The Team of a player (None: a Freemason, or not yet drawn)."""
+    return state.mods["teams"].teams.team_of(name)
+
+
+def is_freemason(state: GameState, name: str) -> bool:
+    return name in state.mods["teams"].freemasons
+
+
+def best_friend(state: GameState, name: str) -> str | None:
+    return state.mods["teams"].best_friends.get(name)
+
+
+# -- objects (VIII.1, II.8): a module that keeps players' objects implements ``objects_of(state,
+# name) -> {item: count}`` and ``move_object(state, giver, receiver, item, n)``; GIVE and LEAVE find
+# them among the enabled modules, so a new section's objects are given and left like the rest.
+def object_keepers(state) -> list:
+    from admin.mechanics import REGISTRY
+
+    return [m for m in REGISTRY.enabled(state) if hasattr(m, "objects_of") and hasattr(m, "move_object")]
+
+
+def objects_of(state, name: str) -> dict[str, int]:
+    """Every object ``name`` holds, over every module that keeps objects."""
+    out: dict[str, int] = {}
+    for keeper in object_keepers(state):
+        for item, n in keeper.objects_of(state, name).items():
+            out[item] = out.get(item, 0) + n
+    return out
+
+
+def move_object(state, giver: str, receiver: str, item: str, n: int = 1) -> None:
+    """``n`` of ``item`` pass from ``giver`` to ``receiver`` (a player or a pseudoplayer)."""
+    for keeper in object_keepers(state):
+        have = keeper.objects_of(state, giver).get(item, 0)
+        if have:
+            take = min(have, n)
+            keeper.move_object(state, giver, receiver, item, take)
+            n -= take
+        if n <= 0:
+            return
+    held = ", ".join(f"{k} x{v}" for k, v in objects_of(state, giver).items()) or "nothing"
+    raise IllegalAction(f"{giver} has no {item} to give; {giver} holds {held}")
+
+
+def fine(ctx: UpdateContext, player: Player, amount: int, *, rule: str, reason: str) -> None:
+    """A player "is fined" or "loses" money: it goes to The Government (IV.2)."""
+    ctx.transfer(player.name, GOVERNMENT, amount, rule=rule, reason=reason)
+
+
+def live_player(ctx: UpdateContext, name: str) -> Player:
+    """An active player by name, or an error naming the players there are."""
+    player = ctx.state.players.get(name)
+    if player is None or not player.active:
+        others = ", ".join(sorted(p.name for p in ctx.state.active_players())) or "none"
+        raise IllegalAction(f"there is no player named {name!r}; players: {others}")
+    return player
