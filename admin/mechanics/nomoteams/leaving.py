@@ -54,6 +54,8 @@ def _items_hats(state, name: str) -> dict[str, int]:
 
 
 def _give_hats(state, name: str, item: str, n: int) -> None:
+    if item != "Souvenir Hat":
+        return
     hats = state.mods["teams-government"].hats
     hats[name] = hats.get(name, 0) + n
 
@@ -165,9 +167,8 @@ def _hand_items(ctx, giver: str, heir: str, items: dict[str, int]) -> None:
         return
     if heir in ctx.state.players:
         for item, n in items.items():
-            for _, give in ITEM_KEEPERS:
+            for _, give in ITEM_KEEPERS:  # each keeper takes only its own items
                 give(ctx.state, heir, item, n)
-                break
         return
     ctx.emit("grab-bag", f"{giver}'s objects ({', '.join(f'{k} x{v}' for k, v in items.items())}) went to {heir} "
                          "(II.8); the Admin auctions or sells them as one Grab Bag.", rule="II.8")
