@@ -236,6 +236,8 @@ def _take_can(state, name: str, colour: str) -> bool:
     held[colour] -= 1
     if not held[colour]:
         del held[colour]
+    if not held:
+        del ColoursModule.of(state).cans[name]
     return True
 
 
