@@ -154,3 +154,14 @@ def test_every_rule_of_xiii_is_automated_and_tested_or_the_admins():
     assert {n for n, r in rules.items() if r["status"] == "admin"} == {"XIII.8"}
     assert all(r["status"] == "automated" and r["tests"] for n, r in rules.items() if n != "XIII.8"), rules
     assert {r["module"] for n, r in rules.items() if n != "XIII.8"} == {"teams-colours", "teams-coatings"}
+
+
+def test_the_admin_sets_the_elephant_skin_and_a_bad_colour_ruling_says_what_is_valid():
+    out = run({"game": GAME, "players": TWO, "paused": True,
+               "updates": [{"rulings": [{"kind": "colour", "args": {"skin": "teal"}},
+                                        {"kind": "colour", "args": {"square": 4, "colour": "Purple"}},
+                                        {"kind": "colour", "args": {"colour": "Red"}}]}]}, "skin")
+    assert out.state.mods["teams-colours"].elephant_skin == "Teal"
+    failed = [e.text for e in out.events if e.kind == "ruling" and not e.ok]
+    _has(failed, "'Purple' is not a colour of this game (XIII.1)")
+    _has(failed, "colour needs square=N and colour=C (or elephant=true), or skin=C")

@@ -358,15 +358,27 @@ ITEM_KEEPERS.append((_items_cans, _give_cans))  # a leaver's paint goes with her
 
 # -- the Admin's colourings (XIII.8: the Elephant's and Sick players') --------------------------------
 def _colour_ruling(ctx, r) -> str:
-    """``colour square=N colour=C [involuntary=true] [elephant=true]``: the Admin colours a square
+    """``colour square=N colour=C [involuntary=true] [elephant=true]`` (or ``colour skin=C``: the
+    Elephant Skin Color, say after its Expulsion, XXXIII.2): the Admin colours a square
     (a rule's effect the rulebook leaves to her: the Elephant recolouring its square to its skin,
     its Expulsion Color, a Sick player's involuntary colouring). ``involuntary=true`` may break a
     block's protection (XIII.8); ``elephant=true`` first removes every coating of the square and
     takes the Elephant Skin Color when no ``colour`` is given (XXXIII.2). Tefflon stops any other."""
     from admin.mechanics.nomoteams.coatings import clear_coating
 
+    if "skin" in r.args and "square" not in r.args:  # the Elephant Skin Color set by the Admin
+        try:
+            skin = parse_colour(str(r.args["skin"]))
+        except CommandError as e:
+            raise RuleError(str(e)) from None
+        cs = ColoursModule.of(ctx.state)
+        before, cs.elephant_skin = cs.elephant_skin, skin
+        ctx.emit("colour", f"The Elephant Skin Color is now {skin} (was {before}): the Admin's ruling.", rule="XIII.6",
+                 data={"elephant_skin": skin, "was": before})
+        return f"The Admin made the Elephant Skin Color {skin}: {r.note}"
     if "square" not in r.args:
-        raise RuleError("colour needs square=N and colour=C (or elephant=true); colours: " + ", ".join(COLOURS))
+        raise RuleError("colour needs square=N and colour=C (or elephant=true), or skin=C for the Elephant Skin "
+                        "Color; colours: " + ", ".join(COLOURS))
     number = int(r.args["square"])
     if ctx.state.square(number) is None or ctx.state.square(number).destroyed:
         raise RuleError(f"square={number}: there is no such square on the board")
