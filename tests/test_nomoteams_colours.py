@@ -33,7 +33,8 @@ def _has(said: list[str], text: str) -> None:
 
 
 def test_xiii1_the_thirteen_colours_and_both_spellings_of_fuschia():
-    assert parse_colour("red") == "Red" and parse_colour("FUCHSIA") == "Fuschia" and parse_colour("Fuschia") == "Fuschia"
+    assert parse_colour("red") == "Red"
+    assert parse_colour("FUCHSIA") == "Fuschia" and parse_colour("Fuschia") == "Fuschia"
     with pytest.raises(CommandError, match=r"'Purple' is not a colour of this game \(XIII.1\); a colour is one of "
                                            r"Red, Orange, Yellow, Green, Blue, Indigo, Maroon, .*, White"):
         parse_colour("Purple")
@@ -85,7 +86,8 @@ def test_xiii9_xiii11_xiii13_coatings_refused_cost_nothing():
 def test_xiii11_a_lost_pip_short_of_the_glue_and_the_owner_passes_freely():
     """bob from 5 rolls 1 and 5: 6, then 7 (alice's glue: a pip lost, the glue used up), 8, 9, 10: square
     10, not 11. alice glues 7 again; its owner, she passes it freely: from 4 a 6 takes her to 10."""
-    out = run({"game": GAME, "players": {"alice": {"team": "North", "square": 4}, "bob": {"team": "South", "square": 5}},
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "square": 4},
+                                         "bob": {"team": "South", "square": 5}},
                "squares": {7: {"owner": "alice", "coating": "glue"}},
                "updates": [{"mail": {"bob": "PROPOSE B\nb\nEND"}},
                            {"rulings": [{"kind": "judge", "args": {"proposal": 1, "verdict": "accept"}}],
@@ -102,8 +104,10 @@ def test_xiii11_a_lost_pip_short_of_the_glue_and_the_owner_passes_freely():
 def test_xiii12_a_piece_moved_onto_grease_slides_on_but_the_phantom_only_occupies():
     out = run({"game": GAME, "players": TWO, "paused": True,
                "squares": {8: {"owner": "alice", "coating": "grease"}, 9: {"owner": "alice", "coating": "grease"}},
-               "updates": [{"rulings": [{"kind": "piece", "args": {"name": "Elephant", "kind": "elephant", "square": 4}},
-                                        {"kind": "piece", "args": {"name": "Phantom", "kind": "phantom", "square": 4}}]},
+               "updates": [{"rulings": [{"kind": "piece", "args": {"name": "Elephant", "kind": "elephant",
+                                                                  "square": 4}},
+                                        {"kind": "piece", "args": {"name": "Phantom", "kind": "phantom",
+                                                                  "square": 4}}]},
                            {"rulings": [{"kind": "piece", "args": {"name": "Elephant", "square": 8}},
                                         {"kind": "piece", "args": {"name": "Phantom", "square": 8}}]}]}, "pieces")
     pieces = out.state.mods["teams-pseudo"].pieces

@@ -241,7 +241,8 @@ def coat(ctx, player, cmd: Coat) -> str:
         cost = int(p["detefflon_cost"])
     else:
         if has == cmd.coating:
-            raise IllegalAction(f"square {number} already has a coat of {has}; it takes one at a time (XIII.9, XIII.13)")
+            raise IllegalAction(f"square {number} already has a coat of {has}; it takes one at a time "
+                                "(XIII.9, XIII.13)")
         if has:
             raise IllegalAction(f"square {number} is coated with {has}, so a coat of {cmd.coating} fails (XIII.13)")
         cost = {TEFFLON: int(p["tefflon_cost"]), GLUE: int(p["glue_per_number"]) * number,

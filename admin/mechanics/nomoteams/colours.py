@@ -184,7 +184,8 @@ class ColoursModule(Mechanic[ColoursState, None]):
                         for n in (s.number for s in state.live_squares()) if colour_of(state, n) != WHITE)
         prices = ((f"PAINT <n> <Corporate Colour> (XIII.3)", state.money(int(p["paint_cost"])), str(p["paint_payee"])),
                   ("BUY PAINT <Government Colour> (XIII.4)", state.money(int(p["can_cost"])), GOVERNMENT),
-                  ("GIPPER PAINT <n> <colour> (XIII.5)", f"{state.money(int(p['gipper_fee']))} + the paint", GOVERNMENT),
+                  ("GIPPER PAINT <n> <colour> (XIII.5)", f"{state.money(int(p['gipper_fee']))} + the paint",
+                   GOVERNMENT),
                   ("GIPPER PAINT ELEPHANT <colour> (XIII.6)", f"{state.money(int(p['elephant_fee']))} + the paint",
                    GOVERNMENT))
         return [Panel("colours", "Colours",
@@ -395,7 +396,8 @@ def _colour_ruling(ctx, r) -> str:
         clear_coating(ctx, number, why="the Elephant removes every coating of its square (XXXIII.2)")
     involuntary = elephant or r.args.get("involuntary") in yes
     try:
-        done = recolour(ctx, number, colour, by="the Admin's ruling" + (" (involuntary, XIII.8)" if involuntary else ""),
+        by = "the Admin's ruling" + (" (involuntary, XIII.8)" if involuntary else "")
+        done = recolour(ctx, number, colour, by=by,
                         rule="XIII.8" if involuntary else "XIII.7", involuntary=involuntary)
     except IllegalAction as e:
         return f"The colouring of square {number} failed: {e}: {r.note}"
