@@ -201,6 +201,12 @@ class Mechanic(Generic[S, P]):
         (glue); the module does what stopping there does to it. The player then lands there."""
         return False
 
+    def pips_lost(self, ctx: UpdateContext, player: Player, number: int) -> int:
+        """How many pips of the move's remaining count the player loses passing through square
+        ``number`` (the Teams variant's glue: one); the module does what that does to it. A move
+        left with no pips ends, and lands, on ``number``."""
+        return 0
+
     def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         """Carry out the player's move of ``steps`` if it is this module's to make (a player off the
         board, on a track of its own); True if it made it, or, for a move along a path of its own

@@ -24,7 +24,9 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
     wraps = 0
     here = player.square
     path = []
-    for i in range(steps):
+    left = steps
+    while left > 0:
+        left -= 1
         nxt = predecessor(ctx.state, here) if backwards else successor(ctx.state, here)
         if backwards and nxt == lowest(ctx.state):  # onto square 1, to land or go past it
             wraps += 1
@@ -38,8 +40,10 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
                 module.on_pass_over(ctx, player, path[-1])
         path.append(nxt)
         here = nxt
-        if i < steps - 1 and any(module.stops_on(ctx, player, nxt) for module in modules):
+        if left > 0 and any(module.stops_on(ctx, player, nxt) for module in modules):
             break  # stopped on the way (glue): the move ends, and lands, here
+        if left > 0:  # passing through: a square may cost more than its pip (the Teams' glue)
+            left -= sum(module.pips_lost(ctx, player, nxt) for module in modules)
     start = player.square
     player.square = here
     verb = "moved back" if backwards else "moved"

@@ -4,6 +4,8 @@ ownership at market value, proposals judged by the Admin, The Government's seale
 What they share (names, rounding, values, owners) is in ``shared``."""
 
 from admin.mechanics.nomoteams.board import TeamsBoardModule
+from admin.mechanics.nomoteams.coatings import CoatingsModule
+from admin.mechanics.nomoteams.colours import ColoursModule
 from admin.mechanics.nomoteams.government import GovernmentModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
@@ -14,7 +16,8 @@ from admin.mechanics.nomoteams.pseudo import PseudoModule
 from admin.mechanics.nomoteams.teams import TeamsModule
 from admin.mechanics.nomoteams.turns import TeamsTurnsModule
 
-MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, TeamsTurnsModule,
+MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, ColoursModule,
+           CoatingsModule, TeamsTurnsModule,
            TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
 
 __all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]

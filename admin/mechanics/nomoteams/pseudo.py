@@ -134,6 +134,10 @@ def _piece(ctx, r) -> str:
         square = ctx.state.square(number)
         if square is None or square.destroyed:
             raise RuleError(f"square={number}: there is no such square on the board")
+        if piece.square and piece.kind != "phantom":  # a piece moved onto grease slides on (XIII.12)
+            from admin.mechanics.nomoteams.coatings import landing_square
+
+            number = landing_square(ctx.state, number)
         piece.square = number
     if r.args.get("gone") in (True, "true", "yes"):
         piece.gone = True
