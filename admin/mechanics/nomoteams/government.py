@@ -120,6 +120,11 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
         if is_zoo(ctx.state, square.number):
             zoo(ctx, player)
 
+    def on_square_renumbered(self, state, old, new) -> None:
+        for lot in self.of(state).lots:  # XVIII.2: a lot is the square, whatever its number
+            if lot.square == old:
+                lot.square = new
+
     def on_player_removed(self, state, player) -> None:
         gs = self.of(state)
         gs.registered = [n for n in gs.registered if n != player.name]
