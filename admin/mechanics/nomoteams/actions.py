@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.module import Fact, Mechanic
+from admin.errors import IllegalAction
 
 NAME = "teams-actions"
 
@@ -81,3 +82,11 @@ def acting_square(state, name: str) -> int:
     """The square ``name`` takes her voluntary actions from (XXII.8): where she stands, which is
     where the last update's involuntary actions left her, since the mail is carried out first."""
     return state.players[name].square
+
+
+def affordable(state, player, cost: int, what: str) -> None:
+    """XXII.5: a voluntary action that would leave its player Bankrupt (less than $0, IV.5) is
+    invalid and fails, costing her nothing."""
+    if player.money - cost < 0:
+        raise IllegalAction(f"{what} costs {state.money(cost)} and you have {state.money(player.money)}: no "
+                            "voluntary action may make you Bankrupt (XXII.5)")

@@ -108,6 +108,8 @@ class DestructionModule(Mechanic[DestructionState, None]):
 
 
 def insurance(ctx, player, cmd: ExplosiveInsurance) -> str:
+    from admin.mechanics.nomoteams.actions import affordable
+
     ds = DestructionModule.of(ctx.state)
     has = player.name in ds.insured
     if cmd.cancel:
@@ -118,6 +120,7 @@ def insurance(ctx, player, cmd: ExplosiveInsurance) -> str:
     if has:
         raise IllegalAction("you already have Explosive Insurance (XVIII.4); one is enough")
     cost = int(ctx.params(NAME)["insurance_cost"])
+    affordable(ctx.state, player, cost, "Explosive Insurance")
     ctx.transfer(player.name, GOVERNMENT, cost, rule="XVIII.4", reason="Explosive Insurance", voluntary=True)
     ds.insured.append(player.name)
     return f"{player.name} bought Explosive Insurance for {ctx.state.money(cost)} (XVIII.4)."

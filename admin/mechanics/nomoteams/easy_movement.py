@@ -22,7 +22,7 @@ from admin.engine.module import CommandSpec, Fact, Mechanic
 from admin.engine.movement import jump
 from admin.engine.syntax import parse_square, quote
 from admin.errors import CommandError, IllegalAction
-from admin.mechanics.nomoteams.actions import acting_square
+from admin.mechanics.nomoteams.actions import acting_square, affordable
 from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, blockbuster_squares, is_public_property,
                                               jumpgate_pairs, make_sick, owner_of, store_owners)
 
@@ -188,7 +188,7 @@ def easy_move(ctx, player, cmd: EasyMove) -> str:
     cost, rule, why = 0, "", ""
     if cmd.kind == "walk":
         dest = predecessor(state, here) if cmd.back else successor(state, here)
-        rule, why = "XXI.6", f"Took a Walk {'back' if cmd.back else 'forward'}"
+        rule, why = "XXI.6", f"a Walk {'back' if cmd.back else 'forward'}"
     elif cmd.kind == "government":
         rule, dest = "XXI.2", _live(ctx, cmd.square)
         if player.name not in getattr(state.mods.get("teams-government"), "registered", ()):
@@ -230,6 +230,7 @@ def easy_move(ctx, player, cmd: EasyMove) -> str:
     if dest == here:
         raise IllegalAction(f"you are on square {here} already")
     if cost:
+        affordable(state, player, cost, "the Taxi" if cmd.kind == "taxi" else "the delivery truck")
         ctx.transfer(player.name, GOVERNMENT, cost, rule=rule, reason=why, voluntary=True)
     em = EasyMovementModule.of(state)
     if em.week != state.week:
