@@ -69,6 +69,23 @@ def test_xviii2_the_closest_public_property_either_way_round():
     assert closest_public_property(state, 14) == 10 and closest_public_property(state, 16) == 20
     assert closest_public_property(state, 15) == 10  # a tie: the lower
     assert closest_public_property(state, 2) == 30   # 2-1-30: two back; 10 is eight ahead
+    state.squares[13].destroyed = True                # square 14, while it is being destroyed
+    assert closest_public_property(state, 14) == 10
+
+
+def test_the_cores_renumber_square_moves_a_square_onto_a_destroyed_ones_number_only():
+    """The core's renumber_square (XVIII.2's hook): the target must be destroyed, the source live;
+    the last square is taken off the board, another is left destroyed."""
+    from admin.engine.board import destroy_square, renumber_square
+
+    state = _state(board=20)
+    with pytest.raises(ValueError, match="only a destroyed square's number"):
+        renumber_square(state, 20, 5)
+    state.squares[4].name = "Five"
+    destroy_square(state, 5)
+    state.squares[18].name = "Nineteen"
+    renumber_square(state, 19, 5)  # not the last: 19 stays, destroyed
+    assert state.square(5).name == "Nineteen" and state.square(19).destroyed and len(state.squares) == 20
 
 
 def test_xviii1_squares_the_rules_name_are_never_destroyed():
@@ -277,7 +294,7 @@ def test_xxii8_a_player_put_on_a_square_acts_from_it_next_update():
     assert out.state.mods["teams-actions"].placed == {"bob": 10}
     state, events = play_update(out.state, {"mail": {"bob": "STATUS\nWALK FORWARD"}}, "t", 2)
     said = _said(events, "bob")
-    assert any("(put there last update: you act from square 10, XXII.8)" in t for t in said), said
+    assert any("(put there by the rules: you act from square 10, XXII.8)" in t for t in said), said
     assert "bob made an Easy Move from square 10 to square 11: a Walk forward (XXI.6)." in said
 
 

@@ -64,7 +64,7 @@ class ActionsModule(Mechanic[ActionsState, None]):
         where = self.of(state).placed.get(player.name)
         if where is None or where != player.square:
             return []
-        return [(21, f" (put there last update: you act from square {where}, XXII.8)")]
+        return [(21, f" (put there by the rules: you act from square {where}, XXII.8)")]
 
 
 def placed(ctx, name: str, square: int) -> None:

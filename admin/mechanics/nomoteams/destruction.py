@@ -88,7 +88,7 @@ class DestructionModule(Mechanic[DestructionState, None]):
                      order=47, kind="text")]
 
     def square_facts(self, state, square) -> list[Fact]:
-        return [Fact("indestructible", square.number in named_squares(state) or None, column="Indestructible",
+        return [Fact("indestructible", "yes" if square.number in named_squares(state) else None, column="Indestructible",
                      order=60, kind="text")]
 
     def square_look(self, state, square) -> SquareLook | None:
@@ -172,8 +172,10 @@ def destroyed_by(ctx, by: str | None, owner: str | None, what: str) -> None:
 
 def closest_public_property(state, number: int) -> int:
     """XVIII.2's "closest Public Property" to ``number``: the fewest squares away along the board,
-    either way round (a standing ruling); a tie: the lower number; none: the lowest square."""
-    numbers = live_numbers(state)
+    either way round (a standing ruling); a tie: the lower number; none: the lowest square. It
+    may be asked while ``number`` is being destroyed (a module's ``on_square_added`` moving the
+    items it keeps there)."""
+    numbers = sorted(set(live_numbers(state)) | {number})
     here = numbers.index(number)
     best: tuple[int, int] | None = None
     for i, n in enumerate(numbers):
