@@ -94,6 +94,9 @@ class DestructionModule(Mechanic[DestructionState, None]):
     def square_look(self, state, square) -> SquareLook | None:
         if square.number in named_squares(state):
             return SquareLook(notes=((60, "named in the rules: may not be destroyed"),))
+        owner = owner_of(state, square.number)
+        if insured(state, owner):
+            return SquareLook(flags=((60, "EI", f"{owner}'s Explosive Insurance averts its destruction"),))
         return None
 
     def panels(self, state) -> list[Panel]:
