@@ -44,8 +44,8 @@ def _parse(cancel: bool):
     def parse(rest: str, line: object) -> ExplosiveInsurance:
         if rest.strip().upper() != "INSURANCE":
             word = "CANCEL" if cancel else "BUY"
-            raise CommandError(f"say {word} EXPLOSIVE INSURANCE, with nothing after it; found "
-                               f"{word} EXPLOSIVE {rest.strip()!r}.")
+            found = f"; found {word} EXPLOSIVE {rest.strip()}" if rest.strip() else ""
+            raise CommandError(f"say {word} EXPLOSIVE INSURANCE, with nothing after it{found}.")
         return ExplosiveInsurance(cancel)
     return parse
 

@@ -138,7 +138,7 @@ class EasyMovementModule(Mechanic[EasyMovementState, None]):
 
     def status_parts(self, state, player) -> list[tuple[int, str]]:
         left = int(state.params(NAME).get("per_week", self.defaults["per_week"])) - used(state, player.name)
-        return [(60, f", {max(left, 0)} Easy Move{'s' if left != 1 else ''} left this week")]
+        return [(60, f"; Easy Moves left this week: {max(left, 0)}")]
 
 
 def used(state, name: str) -> int:
