@@ -148,20 +148,25 @@ def test_xviii5_destroying_ones_own_or_a_strangers_square_makes_no_freemason():
 
 
 def test_xviii2_what_the_foundation_keeps_follows_the_renumbered_square():
-    """XVIII.2 through on_square_renumbered: a lot in The Government's auction, a piece on it, a sale
-    of The Corporation, a player's right to buy all follow the highest square to its new number."""
+    """XVIII.2 through on_square_renumbered: a piece on it, a sale of The Corporation, a player's
+    right to buy all follow the highest square to its new number; the destroyed square's right to
+    buy and Homestead are void; an auction of either square lapses."""
     state = _state(board=23)
     from admin.mechanics.nomoteams.ownership import BuyRight
     from admin.mechanics.nomoteams.pseudo import add_piece
 
     set_owner(state, 23, CORPORATION)
     state.mods["teams-leaving"].for_sale[23] = 276
-    state.mods["teams-ownership"].buy_rights.append(BuyRight(23, "bob", 1))
+    state.mods["teams-ownership"].buy_rights += [BuyRight(23, "bob", 1), BuyRight(6, "alice", 1)]
+    state.mods["teams-ownership"].homesteads["alice"] = [6]
+    from admin.mechanics.nomoteams.government import Lot
+    state.mods["teams-government"].lots += [Lot(23, auction=1), Lot(6, auction=2)]
     add_piece(state, "Elephant", "elephant", 23)
     state.players["bob"].square = 23
     destroy(_ctx(state), 6, reason="t", rule="XVIII.2")
     assert owner_of(state, 6) == CORPORATION and state.mods["teams-leaving"].for_sale == {6: 276}
-    assert state.mods["teams-ownership"].buy_rights[0].square == 6
+    assert [(r.square, r.player) for r in state.mods["teams-ownership"].buy_rights] == [(6, "bob")]
+    assert state.mods["teams-ownership"].homesteads == {"alice": []} and state.mods["teams-government"].lots == []
     assert state.mods["teams-pseudo"].pieces["Elephant"].square == 6 and state.players["bob"].square == 6
 
 

@@ -81,6 +81,11 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
         own.owners.pop(square.number, None)
         own.renamed.pop(square.number, None)
         own.charity = [n for n in own.charity if n != square.number]
+        if square.destroyed:  # XVIII.2: every right, Homestead and request on it is void
+            own.buy_rights = [r for r in own.buy_rights if r.square != square.number]
+            own.charity_requests = [r for r in own.charity_requests if r.square != square.number]
+            own.homesteads = {p: [n for n in ns if n != square.number] for p, ns in own.homesteads.items()}
+            own.stays = {p: s for p, s in own.stays.items() if s.square != square.number}
         if not square.destroyed and (is_public_property(square.number) or is_national_park(square.number)):
             own.owners[square.number] = GOVERNMENT  # X.2, X.3
 
