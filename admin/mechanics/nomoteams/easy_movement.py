@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from admin.engine.board import predecessor, successor
+from admin.engine.board import live_numbers, predecessor, successor
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Fact, Mechanic
 from admin.engine.movement import jump
@@ -150,7 +150,10 @@ def _path(state, start: int, goal: int, *, gates: bool, avoid: set[int]) -> list
     """The shortest path from ``start`` to ``goal`` by successors, predecessors (and Jumpgates if
     ``gates``), entering no square of ``avoid``; ties: the first found going forward."""
     links: dict[int, set[int]] = {}
+    live = set(live_numbers(state))
     for a, b in jumpgate_pairs(state) if gates else ():
+        if a not in live or b not in live:  # XVIII.2: a Jumpgate to a destroyed square is gone
+            continue
         links.setdefault(a, set()).add(b)
         links.setdefault(b, set()).add(a)
     back = {start: start}
