@@ -323,3 +323,12 @@ def test_the_destruction_panel_and_the_players_facts_are_on_the_site(tmp_path: P
     assert "Explosive Insurance" in page and "alice" in page and "closest Public" in page
     text = " ".join(p.read_text(encoding="utf-8") for p in site.rglob("*.html"))
     assert "Easy Moves this week" in text and "named in the rules: may not be destroyed" in text
+
+
+def test_xviii2_a_refuge_that_is_the_highest_square_takes_its_new_number_with_its_guests():
+    """XVIII.2 on 20 squares: bob on 17 goes to Public Property 20 (3 away; 10 is 7), and then 20
+    takes number 17, bob with it: he stands on the same square, now numbered 17 (XXII.8 too)."""
+    state = _state({"alice": {"team": "North"}, "bob": {"team": "South", "square": 17}})
+    destroy(_ctx(state), 17, reason="t", rule="XVIII.2")
+    assert state.players["bob"].square == 17 and owner_of(state, 17) == GOVERNMENT and len(state.squares) == 19
+    assert state.mods["teams-actions"].placed == {"bob": 17}

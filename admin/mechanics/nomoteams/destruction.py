@@ -193,6 +193,7 @@ def closest_public_property(state, number: int) -> int:
 def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
     """Destroy square ``number`` (XVIII): True if it was destroyed, False if Explosive Insurance
     averted it; an :class:`IllegalAction` if the rules name it (XVIII.1)."""
+    from admin.mechanics.nomoteams.actions import placed
     from admin.mechanics.nomoteams.pseudo import PseudoModule
 
     state = ctx.state
@@ -212,8 +213,7 @@ def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) 
     moved = [p.name for p in state.players.values() if p.active and p.square == number]
     for name in moved:
         state.players[name].square = refuge
-        from admin.mechanics.nomoteams.actions import placed
-        placed(ctx, name, refuge)
+        placed(ctx, name, refuge)  # an involuntary action (XXII.8)
     if "teams-pseudo" in state.mods:
         for piece in PseudoModule.of(state).pieces.values():
             if piece.square == number and not piece.gone:
