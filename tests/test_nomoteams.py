@@ -239,8 +239,10 @@ def test_every_rule_of_the_built_sections_is_automated_or_routed():
     assert len(built) == 9 + 6 + 8 + 6 + 13 + 9 + 7 + 5 + 13
     assert [r["rule"] for r in built if r["status"] == "missing"] == []
     assert rules["XXXIII.2"]["status"] == "admin" and rules["X.5"]["module"] == "teams-government"
-    later = [r for r in rules.values() if r["rule"].split(".")[0] not in mine]
-    assert len(later) == 5 + 14 + 6 + 8 + 6 + 8 + 5 + 7 and all(r["status"] == "missing" for r in later)
+    # sections written since, each checked by its own test (XVIII, XXI, XXII: test_nomoteams_destruction.py)
+    written = ("XVIII", "XXI", "XXII")
+    later = [r for r in rules.values() if r["rule"].split(".")[0] not in mine + written]
+    assert len(later) == 13 + 14 + 6 + 8 + 5 + 7 and all(r["status"] == "missing" for r in later)
     untested = [r["rule"] for r in built if r["status"] == "automated" and not r["tests"]]
     assert not untested, untested
 

@@ -172,3 +172,23 @@ def destroy_square(state: GameState, number: int, modules: Iterable[Mechanic] = 
     sq.name = None
     for module in modules:
         module.on_square_added(state, sq)
+
+
+def renumber_square(state: GameState, old: int, new: int, modules: Iterable[Mechanic] = ()) -> None:
+    """Square ``old`` takes the number of destroyed square ``new`` (the Teams variant's XVIII.2:
+    the highest square fills a destroyed one's place): its name, the players on it and what each
+    module kept about it (``on_square_renumbered``) move to ``new``; ``old`` is then gone, taken
+    off the board if it was the last square, else left destroyed."""
+    target, source = state.squares[new - 1], state.squares[old - 1]
+    if not target.destroyed or source.destroyed:
+        raise ValueError(f"square {old} can take only a destroyed square's number ({new} is not destroyed)")
+    target.destroyed, target.name = False, source.name
+    for player in state.players.values():
+        if player.square == old:
+            player.square = new
+    for module in modules:
+        module.on_square_renumbered(state, old, new)
+    if old == len(state.squares):
+        state.squares.pop()
+    else:
+        source.destroyed, source.name = True, None

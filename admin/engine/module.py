@@ -142,6 +142,10 @@ class Mechanic(Generic[S, P]):
     #: the modules whose hooks must run before this one's (precedence the sections' order alone
     #: would not give): enabling either module places this one after the other
     runs_after: ClassVar[tuple[str, ...]] = ()
+    #: a failed action leaves the game as it was before it, money and all (the Teams variant's
+    #: XXII.4: what a failed action cost or gained is refunded or rescinded); when any enabled
+    #: module says so, the core keeps a copy of the state before each action
+    undo_failed_actions: ClassVar[bool] = False
 
     # -- its state -------------------------------------------------------------------------
     @classmethod
@@ -186,6 +190,9 @@ class Mechanic(Generic[S, P]):
     def on_player_removed(self, state: GameState, player: Player) -> None: ...
     def on_square_added(self, state: GameState, square: Square) -> None:
         """The square is new, brought back, or destroyed: forget what was kept about it."""
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
+        """Square ``old`` now has the number ``new`` (a destroyed square's, the Teams variant's
+        XVIII.2): move what was kept under ``old`` to ``new``; ``old`` no longer exists."""
 
     # -- update hooks; each does nothing unless a module overrides it -----------------------
     def on_update_start(self, ctx: UpdateContext) -> None: ...

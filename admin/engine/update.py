@@ -193,10 +193,16 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
         refused(f"{name} may take no voluntary action this update.")
         return
     before = len(ctx.events)
+    undo = any(m.undo_failed_actions for m in ctx.registry.enabled(ctx.state))
+    saved = copy.deepcopy((ctx.state, ctx.scratch)) if undo else None
     try:
         text = spec.handler(ctx, player, cmd)
     except IllegalAction as exc:
         del ctx.events[before:]  # a failed action leaves no trace but its verdict
+        if saved is not None:  # nor any change it made before it failed
+            ctx.state.__dict__.update(saved[0].__dict__)
+            ctx.scratch.clear()
+            ctx.scratch.update(saved[1])
         refused(str(exc), data={"cmd": cmd.cmd})
         return
     except NomopolyError as exc:  # pragma: no cover - a rule module bug must not sink the update

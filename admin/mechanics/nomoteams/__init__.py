@@ -3,9 +3,12 @@ the Freemasons, the pseudoplayers (The Government, The Corporation), the square-
 ownership at market value, proposals judged by the Admin, The Government's sealed-bid auctions.
 What they share (names, rounding, values, owners) is in ``shared``."""
 
+from admin.mechanics.nomoteams.actions import ActionsModule
 from admin.mechanics.nomoteams.board import TeamsBoardModule
 from admin.mechanics.nomoteams.coatings import CoatingsModule
 from admin.mechanics.nomoteams.colours import ColoursModule
+from admin.mechanics.nomoteams.destruction import DestructionModule
+from admin.mechanics.nomoteams.easy_movement import EasyMovementModule
 from admin.mechanics.nomoteams.government import GovernmentModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
@@ -19,5 +22,7 @@ from admin.mechanics.nomoteams.turns import TeamsTurnsModule
 MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, ColoursModule,
            CoatingsModule, TeamsTurnsModule,
            TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
+# XVIII, XXI, XXII
+MODULES += [DestructionModule, EasyMovementModule, ActionsModule]
 
 __all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]

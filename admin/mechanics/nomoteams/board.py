@@ -70,6 +70,11 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
     def on_square_added(self, state, square) -> None:
         self.of(state).colours.pop(square.number, None)
 
+    def on_square_renumbered(self, state, old, new) -> None:
+        colours = self.of(state).colours  # XVIII.2: the colour goes with the square
+        if old in colours:
+            colours[new] = colours.pop(old)
+
     def set_square(self, state, square, key, value) -> bool:
         if key != "colour":
             return False

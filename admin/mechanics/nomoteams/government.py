@@ -72,6 +72,17 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
         if is_zoo(ctx.state, square.number):
             zoo(ctx, player)
 
+    def on_square_renumbered(self, state, old, new) -> None:
+        """XVIII.2: the auction of a renumbered square lapses (its bids were for square ``old``); it
+        is listed again under its new number at the start of the next week."""
+        gs = self.of(state)
+        gs.lots = [lot for lot in gs.lots if lot.square != old]
+
+    def on_square_added(self, state, square) -> None:
+        if square.destroyed:  # XVIII.2: the auction of a destroyed square lapses
+            gs = self.of(state)
+            gs.lots = [lot for lot in gs.lots if lot.square != square.number]
+
     def on_player_removed(self, state, player) -> None:
         gs = self.of(state)
         gs.registered = [n for n in gs.registered if n != player.name]

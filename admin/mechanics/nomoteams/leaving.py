@@ -78,6 +78,15 @@ class LeavingModule(Mechanic[LeavingState, None]):
     summary = "Leaving the game: five ways to dispose of one's assets; the Ex-Scammer."
     State = LeavingState
 
+    def on_square_renumbered(self, state, old, new) -> None:
+        sale = self.of(state).for_sale  # XVIII.2: still on sale, under its new number
+        if old in sale:
+            sale[new] = sale.pop(old)
+
+    def on_square_added(self, state, square) -> None:
+        if square.destroyed:
+            self.of(state).for_sale.pop(square.number, None)
+
     def commands(self):
         return (CommandSpec("LEAVE", Leave, leave, _parse_leave, "LEAVE [GOVERNMENT|CORPORATION|RANDOM|TEAM|TO <player>]",
                             listing=150, summary="leave the game, saying who gets your money, squares and objects",

@@ -81,8 +81,25 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
         own.owners.pop(square.number, None)
         own.renamed.pop(square.number, None)
         own.charity = [n for n in own.charity if n != square.number]
+        if square.destroyed:  # XVIII.2: every right, Homestead and request on it is void
+            own.buy_rights = [r for r in own.buy_rights if r.square != square.number]
+            own.charity_requests = [r for r in own.charity_requests if r.square != square.number]
+            own.homesteads = {p: [n for n in ns if n != square.number] for p, ns in own.homesteads.items()}
+            own.stays = {p: s for p, s in own.stays.items() if s.square != square.number}
         if not square.destroyed and (is_public_property(square.number) or is_national_park(square.number)):
             own.owners[square.number] = GOVERNMENT  # X.2, X.3
+
+    def on_square_renumbered(self, state, old, new) -> None:
+        """XVIII.2: the highest square takes a destroyed square's number, with its owner and all."""
+        own = self.of(state)
+        for keyed in (own.owners, own.renamed):
+            if old in keyed:
+                keyed[new] = keyed.pop(old)
+        own.charity = [new if n == old else n for n in own.charity]
+        for rec in (*own.buy_rights, *own.charity_requests, *own.stays.values()):
+            if rec.square == old:
+                rec.square = new
+        own.homesteads = {p: [new if n == old else n for n in ns] for p, ns in own.homesteads.items()}
 
     def on_player_removed(self, state, player) -> None:
         """A player who leaves without saying how gives her squares to The Government (II.8)."""
@@ -342,10 +359,17 @@ def award_charity(ctx) -> None:
                  data={"square": number, "asking": asking})
 
 
-def destroy(ctx, number: int, reason: str, rule: str) -> None:
-    """Destroy a square (the core's ``destroy_square``; every module forgets it)."""
+def destroy(ctx, number: int, reason: str, rule: str, by: str | None = None) -> bool:
+    """Destroy a square as XVIII says (the destruction section's ``destroy``: XVIII.1's protected
+    squares, the renumbering, Explosive Insurance); without that section, the core's
+    ``destroy_square`` (every module forgets it). False: Explosive Insurance averted it."""
+    if "teams-destruction" in ctx.state.mods:
+        from admin.mechanics.nomoteams.destruction import destroy as section_xviii
+
+        return section_xviii(ctx, number, reason=reason, rule=rule, by=by)
     destroy_square(ctx.state, number, ctx.registry.enabled(ctx.state))
     ctx.emit("destroyed", f"Square {number} was destroyed: {reason}.", rule=rule, data={"square": number})
+    return True
 
 
 def check_square(ctx, number: int):

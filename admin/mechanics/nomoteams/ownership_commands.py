@@ -181,7 +181,9 @@ def rename(ctx, player, square, new: str) -> str:
     times = own.renamed.get(square.number, 0)
     fees = [int(f) for f in ctx.params(TeamsOwnershipModule.name)["rename_fees"]]
     if times >= len(fees) + 1:
-        destroy(ctx, square.number, f"{player.name} tried to rename it a {times + 1}th time", "VIII.10")
+        if not destroy(ctx, square.number, f"{player.name} tried to rename it a {times + 1}th time", "VIII.10",
+                       by=player.name):
+            return f"Explosive Insurance saved square {square.number} from its fifth renaming (VIII.10, XVIII.4)."
         return f"Square {square.number} had been renamed {times} times: renaming it again destroyed it (VIII.10)."
     if times == len(fees):
         old, square.name = square.name, new

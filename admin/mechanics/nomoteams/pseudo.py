@@ -61,6 +61,11 @@ class PseudoModule(Mechanic[PseudoState, None]):
                                         what=_WHAT[name])
                 ps.money[name] = int(p[key])
 
+    def on_square_renumbered(self, state, old, new) -> None:
+        for piece in self.of(state).pieces.values():  # XVIII.2: a piece stays on its square
+            if piece.square == old:
+                piece.square = new
+
     def accounts(self, state) -> dict[str, int]:
         ps = self.of(state)
         for name in (GOVERNMENT, CORPORATION):  # they always hold money, $0 at the least

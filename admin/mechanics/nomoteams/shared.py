@@ -151,3 +151,51 @@ def live_player(ctx: UpdateContext, name: str) -> Player:
         others = ", ".join(sorted(p.name for p in ctx.state.active_players())) or "none"
         raise IllegalAction(f"there is no player named {name!r}; players: {others}")
     return player
+
+
+# -- things other sections keep on squares (XIX's products), read by their attribute names --------
+def _kept(state: GameState, attr: str) -> list[object]:
+    """Every enabled module state's ``attr`` (a section that keeps Blockbusters, Jumpgates or Stores
+    names its field so: ``blockbusters``, ``jumpgates``, ``stores``)."""
+    return [v for mod in state.mods.values() if (v := getattr(mod, attr, None))]
+
+
+def blockbuster_squares(state: GameState) -> set[int]:
+    """The squares holding a Blockbuster (XIX.4): a module's ``blockbusters``, squares or a mapping
+    keyed by square."""
+    return {int(n) for kept in _kept(state, "blockbusters") for n in kept}  # type: ignore[attr-defined]
+
+
+def jumpgate_pairs(state: GameState) -> list[tuple[int, int]]:
+    """The Jumpgates (XIX.5) as pairs of sister squares: a module's ``jumpgates``, pairs or a
+    mapping square -> sister."""
+    pairs: list[tuple[int, int]] = []
+    for kept in _kept(state, "jumpgates"):
+        items = kept.items() if isinstance(kept, dict) else kept  # type: ignore[attr-defined]
+        pairs += [(int(a), int(b)) for a, b in items]  # type: ignore[union-attr]
+    return pairs
+
+
+def store_owners(state: GameState) -> dict[int, str]:
+    """The Stores: square -> who owns the Store (a module's ``stores``, a mapping square -> owner,
+    or squares whose owner owns the Store)."""
+    found: dict[int, str] = {}
+    for kept in _kept(state, "stores"):
+        if isinstance(kept, dict):
+            found.update({int(n): str(o) for n, o in kept.items()})
+        else:
+            found.update({int(n): o for n in kept if (o := owner_of(state, int(n)))})  # type: ignore[attr-defined]
+    return found
+
+
+def make_sick(ctx: UpdateContext, name: str, *, rule: str, why: str) -> None:
+    """``name`` becomes Sick: the health section's ``teams-health.sick`` (VII.1 reads it); without
+    that section the Admin is told to record it."""
+    health = ctx.state.mods.get("teams-health")
+    if health is not None and hasattr(health, "sick"):
+        if name not in health.sick:
+            health.sick.append(name)
+        ctx.emit("sick", f"{name} became Sick: {why} ({rule}).", player=name, rule=rule)
+    else:
+        ctx.emit("admin", f"{name} became Sick: {why} ({rule}); no health section is in play to keep it: "
+                          "record it by a ruling.", player=name, rule=rule)
