@@ -4,6 +4,7 @@ ownership at market value, proposals judged by the Admin, The Government's seale
 What they share (names, rounding, values, owners) is in ``shared``."""
 
 from admin.mechanics.nomoteams.board import TeamsBoardModule
+from admin.mechanics.nomoteams.disputes import DisputesModule
 from admin.mechanics.nomoteams.government import GovernmentModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
@@ -13,8 +14,10 @@ from admin.mechanics.nomoteams.proposals import TeamsProposalsModule
 from admin.mechanics.nomoteams.pseudo import PseudoModule
 from admin.mechanics.nomoteams.teams import TeamsModule
 from admin.mechanics.nomoteams.turns import TeamsTurnsModule
+from admin.mechanics.nomoteams.wetha import WethaModule
 
 MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, TeamsTurnsModule,
-           TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
+           TeamsProposalsModule, LeavingModule, TeamsMoneyModule, WethaModule,
+           DisputesModule]
 
 __all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]

@@ -342,10 +342,18 @@ def award_charity(ctx) -> None:
                  data={"square": number, "asking": asking})
 
 
-def destroy(ctx, number: int, reason: str, rule: str) -> None:
-    """Destroy a square (the core's ``destroy_square``; every module forgets it)."""
+def destroy(ctx, number: int, reason: str, rule: str) -> bool:
+    """Destroy a square (the core's ``destroy_square``; every module forgets it); a square a
+    section marks ``indestructible`` (a WETHA Lodge, XXVIII.4) stands. Whether it was destroyed."""
+    from admin.mechanics.nomoteams.shared import marked
+
+    if marked(ctx.state, number, "indestructible"):
+        ctx.emit("destroyed", f"Square {number} cannot be destroyed (a Lodge, XXVIII.4): {reason} left it "
+                              "standing.", rule="XXVIII.4", data={"square": number, "destroyed": False})
+        return False
     destroy_square(ctx.state, number, ctx.registry.enabled(ctx.state))
     ctx.emit("destroyed", f"Square {number} was destroyed: {reason}.", rule=rule, data={"square": number})
+    return True
 
 
 def check_square(ctx, number: int):
