@@ -5,6 +5,7 @@ What they share (names, rounding, values, owners) is in ``shared``."""
 
 from admin.mechanics.nomoteams.board import TeamsBoardModule
 from admin.mechanics.nomoteams.disputes import DisputesModule
+from admin.mechanics.nomoteams.doom import DoomModule
 from admin.mechanics.nomoteams.government import GovernmentModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
@@ -18,6 +19,6 @@ from admin.mechanics.nomoteams.wetha import WethaModule
 
 MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, TeamsTurnsModule,
            TeamsProposalsModule, LeavingModule, TeamsMoneyModule, WethaModule,
-           DisputesModule]
+           DisputesModule, DoomModule]
 
 __all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]
