@@ -148,7 +148,8 @@ def test_xxxvi3_the_tornado_leaves_mentioned_squares_in_place():
     oak = [s.number for s in state.squares if s.name == "Oak"]
     assert len(oak) == 1 and owner_of(state, oak[0]) == "bob" and oak[0] not in mentioned_squares(state)
     again = run({"game": GAME, "players": TWO, "updates": [{"rulings": [
-        {"kind": "tornado", "args": {}, "note": "a"}, {"kind": "tornado", "args": {}, "note": "b"}], "seed": "s"}]}, "2")
+        {"kind": "tornado", "args": {}, "note": "a"}, {"kind": "tornado", "args": {}, "note": "b"}],
+        "seed": "s"}]}, "2")
     assert any("the Tornado struck already, in update 1" in (e.text or "") for e in again.events)
 
 
@@ -164,7 +165,8 @@ def test_xxxvi6_a_tie_pays_nobody_and_votes_need_a_named_square():
 
 
 def test_the_disputes_wetha_and_doom_pages_on_the_site(tmp_path: Path):
-    out = run({"game": GAME, "board": 30, "players": {"alice": {"team": "North", "dues": 3}, "bob": {"team": "South"}},
+    out = run({"game": GAME, "board": 30,
+               "players": {"alice": {"team": "North", "dues": 3}, "bob": {"team": "South"}},
                "squares": {12: {"tree": True}},
                "updates": [{"mail": {"alice": "ACCUSE bob PENALTY CHAINS 20: he shouted"}}]}, "site")
     game = jobs.init_game(tmp_path / "g", GAME, "Teams")

@@ -192,6 +192,7 @@ class DisputesModule(Mechanic[DisputesState, None]):
         ds = self.of(state)
         rows = tuple((d.number, d.accuser, d.defendant, d.charge, penalty_text(state, d),
                       ", ".join(f"{p}: {c}" for p, c in sorted(d.choices.items())) or "-",
+                      "; ".join(f"{p}: {' / '.join(a)}" for p, a in sorted(d.arguments.items())) or "-",
                       d.mechanism or "-", d.outcome or d.status) for d in ds.disputes)
         return [Panel("disputes", "Disputes",
                       "Disputes (XXVII): ACCUSE bob PENALTY PAY 100: the charge and its facts. During the week "
@@ -200,10 +201,14 @@ class DisputesModule(Mechanic[DisputesState, None]):
                       "(DISPUTE 1 BUY 2 EXTRA DICE, $50 each). If they do not agree: a Court when exactly one of "
                       "them stands on a Corporate Colour, else a Trial. A Court costs each $150 and the Admin "
                       "decides; a Trial is two dice each, the higher total wins. The loser suffers the Penalty.",
-                      (Table("Disputes", ("#", "Accuser", "Defendant", "Charge", "Penalty", "Chosen", "Settled by",
-                                          "Outcome"), rows),
+                      (Table("Disputes", ("#", "Accuser", "Defendant", "Charge", "Penalty", "Chosen", "Arguments",
+                                          "Settled by", "Outcome"), rows),
                        Table("Chains", ("Player", "Pounds"),
                              tuple((n, lb) for n, lb in sorted(ds.chains.items()) if lb))), order=24)]
+
+
+def _dice(k: int) -> str:
+    return "Die" if k == 1 else "Dice"
 
 
 def penalty_text(state, d: Dispute) -> str:
@@ -259,14 +264,15 @@ def dispute_action(ctx, player, cmd: DisputeAction) -> str:
                             f"open: {', '.join(map(str, mine)) or 'none'} (XXVII.1)")
     if cmd.action == "choose":
         d.choices[player.name] = cmd.value
-        return f"{player.name} chose a {'Government Court' if cmd.value == COURT else 'Corporate Trial'} for dispute {d.number} (XXVII.1)."
+        way = "Government Court" if cmd.value == COURT else "Corporate Trial"
+        return f"{player.name} chose a {way} for dispute {d.number} (XXVII.1)."
     if cmd.action == "argue":
         d.arguments.setdefault(player.name, []).append(cmd.value)
         return f"Your argument for dispute {d.number} is recorded for a Government Court (XXVII.1)."
     k = int(cmd.value)
     d.extra_dice[player.name] = k
     cost = int(ctx.params(DisputesModule.name)["extra_die_cost"])
-    return (f"{player.name} allotted {k} Extra {'Die' if k == 1 else 'Dice'} for a Corporate Trial in dispute {d.number}; "
+    return (f"{player.name} allotted {k} Extra {_dice(k)} for a Corporate Trial in dispute {d.number}; "
             f"{ctx.state.money(k * cost)} is paid to The Corporation if a Trial is held (XXVII.3).")
 
 
@@ -293,7 +299,8 @@ def settle(ctx, d: Dispute) -> None:
     if d.mechanism == COURT:
         fee = int(ctx.params(DisputesModule.name)["court_fee"])
         for p in parties:
-            ctx.transfer(p.name, GOVERNMENT, fee, rule="XXVII.2", reason=f"the Government Court of dispute {d.number}")  # type: ignore[union-attr]
+            ctx.transfer(p.name, GOVERNMENT, fee, rule="XXVII.2",  # type: ignore[union-attr]
+                         reason=f"the Government Court of dispute {d.number}")
         d.status = "court"
         ctx.emit("dispute-court", f"Dispute {d.number} goes to a Government Court ({why}): {d.accuser} and "
                                   f"{d.defendant} each paid The Government {state.money(fee)}; the Admin decides "
@@ -314,7 +321,8 @@ def trial(ctx, d: Dispute, why: str) -> None:
         want = d.extra_dice.get(name, 0)
         k = min(want, max(0, balance(ctx.state, name)) // cost) if cost else want
         if k:
-            ctx.transfer(name, CORPORATION, k * cost, rule="XXVII.3", reason=f"{k} Extra {'Die' if k == 1 else 'Dice'} in dispute {d.number}")
+            ctx.transfer(name, CORPORATION, k * cost, rule="XXVII.3",
+                         reason=f"{k} Extra {_dice(k)} in dispute {d.number}")
         extra[name] = k
     rounds = []
     for attempt in range(1, 101):
@@ -330,7 +338,7 @@ def trial(ctx, d: Dispute, why: str) -> None:
     else:  # pragma: no cover - a hundred ties
         d.status = "court"
         return
-    dice = "; ".join(f"{n} {k} Extra {'Die' if k == 1 else 'Dice'}" for n, k in extra.items() if k)
+    dice = "; ".join(f"{n} {k} Extra {_dice(k)}" for n, k in extra.items() if k)
     ctx.emit("dispute-trial", f"Dispute {d.number} goes to a Corporate Trial ({why})"
                               + (f" ({dice})" if dice else "") + f": {' / then '.join(rounds)}: {winner} wins "
                               "(XXVII.3).", rule="XXVII.3", data={"dispute": d.number, "winner": winner})
@@ -386,6 +394,9 @@ def _decide(ctx, r) -> str:
         raise RuleError(f"dispute={number} is not waiting for a Government Court; waiting: "
                         f"{', '.join(map(str, waiting)) or 'none'}")
     winner = str(r.args.get("winner", ""))
+    if not all(n in ctx.state.players and ctx.state.players[n].active for n in (d.accuser, d.defendant)):
+        d.status, d.outcome = "lapsed", "lapsed: a party left the game"
+        return f"Dispute {d.number} lapsed: a party left the game before the Court's decision: {r.note}"
     if winner not in (d.accuser, d.defendant):
         raise RuleError(f"winner={winner!r}: say winner={d.accuser} or winner={d.defendant}")
     decided(ctx, d, winner)

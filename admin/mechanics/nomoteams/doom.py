@@ -127,7 +127,8 @@ def _end_game(ctx, r) -> str:
         payable = owner is not None and (owner in ctx.state.players and ctx.state.players[owner].active
                                          or owner in ctx.state.mods["teams-pseudo"].money)
         if payable:
-            ctx.transfer(BANK, owner, prize, rule="XXXVI.6", reason=f"the favourite square, {number}")  # type: ignore[arg-type]
+            ctx.transfer(BANK, owner, prize, rule="XXXVI.6",  # type: ignore[arg-type]
+                         reason=f"the favourite square, {number}")
             ds.prize = f"{number}: {owner}"
         ctx.emit("favourite", f"Square {number} has the most votes for favourite square ({top}): "
                               + (f"{owner} is awarded {ctx.state.money(prize)} (XXXVI.6)." if payable else
