@@ -199,3 +199,17 @@ def test_every_rule_of_xxvii_xxviii_and_xxxvi_is_automated_or_routed():
     untested = [r["rule"] for r in mine if r["status"] == "automated"
                 and not any("nomoteams" in t for t in r["tests"])]
     assert not untested, untested
+
+
+def test_where_you_stand_shows_open_disputes_chains_and_dues():
+    from admin.mechanics.nomoteams.disputes import DisputesModule
+    from admin.mechanics.nomoteams.wetha import WethaModule
+
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "dues": 2, "chains": 30},
+                                         "bob": {"team": "South"}},
+               "updates": [{"mail": {"alice": "ACCUSE bob PENALTY CHAINS 5: x\nDISPUTE 1 TRIAL"}}]}, "stand")
+    alice = out.state.players["alice"]
+    lines = [t for _, t in DisputesModule().results_lines(out.state, alice)
+             + WethaModule().results_lines(out.state, alice)]
+    assert lines == ["  Dispute 1 with bob: settled at update 2; your choice: Trial (DISPUTE 1 COURT|TRIAL)",
+                     "  Chains: 30 lb", "  WETHA Dues paid: $2 (a rent roll of four dice for each dollar)"]

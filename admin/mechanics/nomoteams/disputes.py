@@ -188,6 +188,22 @@ class DisputesModule(Mechanic[DisputesState, None]):
     def player_facts(self, state, player) -> list[Fact]:
         return [Fact("chains", self.of(state).chains.get(player.name, 0), label="Chains (lb)", order=48)]
 
+    def results_lines(self, state, player) -> list[tuple[int, str]]:
+        ds, lines = self.of(state), []
+        weeks = int(state.params(self.name).get("settle_after_weeks", self.defaults["settle_after_weeks"]))
+        for d in ds.disputes:
+            if player.name not in (d.accuser, d.defendant) or d.status in ("settled", "lapsed"):
+                continue
+            other = d.defendant if player.name == d.accuser else d.accuser
+            if d.status == "court":
+                lines.append((75, f"  Dispute {d.number} with {other}: in the Government Court, waiting for the Admin"))
+            else:
+                lines.append((75, f"  Dispute {d.number} with {other}: settled at update {d.update + weeks}; your "
+                                  f"choice: {d.choices.get(player.name, 'none')} (DISPUTE {d.number} COURT|TRIAL)"))
+        if ds.chains.get(player.name):
+            lines.append((76, f"  Chains: {ds.chains[player.name]} lb"))
+        return lines
+
     def panels(self, state) -> list[Panel]:
         ds = self.of(state)
         rows = tuple((d.number, d.accuser, d.defendant, d.charge, penalty_text(state, d),

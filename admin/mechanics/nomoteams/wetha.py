@@ -141,6 +141,10 @@ class WethaModule(Mechanic[WethaState, None]):
     def player_facts(self, state, player) -> list[Fact]:
         return [Fact("wetha_dues", self.of(state).dues.get(player.name, 0), label="WETHA Dues paid", order=47)]
 
+    def results_lines(self, state, player) -> list[tuple[int, str]]:
+        dues = self.of(state).dues.get(player.name, 0)
+        return [(77, f"  WETHA Dues paid: {state.money(dues)} (a rent roll of four dice for each dollar)")] if dues else []
+
     def square_facts(self, state, square) -> list[Fact]:
         ws = self.of(state)
         return [Fact("lodge", square.number in ws.lodges, order=19, kind="text"),
