@@ -143,7 +143,9 @@ class WethaModule(Mechanic[WethaState, None]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         dues = self.of(state).dues.get(player.name, 0)
-        return [(77, f"  WETHA Dues paid: {state.money(dues)} (a rent roll of four dice for each dollar)")] if dues else []
+        if not dues:
+            return []
+        return [(77, f"  WETHA Dues paid: {state.money(dues)} (a rent roll of four dice for each dollar)")]
 
     def square_facts(self, state, square) -> list[Fact]:
         ws = self.of(state)
