@@ -47,6 +47,11 @@ def test_xxvii1_accusations_are_refused_with_what_is_valid():
     assert "'JAIL' is not a recognised Penalty; say PAY <amount>" in said
     assert "alice accused bob (dispute 1)" in said
     assert "dispute 1 is not one of yours; yours still open: none (XXVII.1)" in " | ".join(_said(out, "carol"))
+    from admin.mechanics.nomoteams.disputes import _parse_dispute
+
+    assert _parse_dispute("1 BUY 1 EXTRA DIE", None).value == "1" and _parse_dispute("#2 buy 3 dice", None).value == "3"
+    assert _parse_dispute("1 court", None).value == "Court"
+    assert _parse_dispute("1 refuse to pay", None).action == "refuse"
 
 
 def test_xxvii5_a_chains_penalty_and_xxvii4_a_payment_one_cannot_make():

@@ -130,7 +130,7 @@ def _parse_dispute(rest: str, line: object) -> DisputeAction:
         return DisputeAction(number, "choose", MECHANISMS[words[0]])
     if words[:1] == ["ARGUE"] and len(words) > 1:
         return DisputeAction(number, "argue", " ".join(tail.split()[1:]))
-    dice = re.fullmatch(r"BUY\s+(\d{1,3})\s+(?:EXTRA\s+)?DICE?", " ".join(words))
+    dice = re.fullmatch(r"BUY\s+(\d{1,3})\s+(?:EXTRA\s+)?(?:DICE|DIE)", " ".join(words))
     if dice:
         return DisputeAction(number, "dice", dice.group(1))
     if " ".join(words) in ("REFUSE", "REFUSE TO PAY"):
