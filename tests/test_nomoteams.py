@@ -243,6 +243,10 @@ def test_every_rule_of_the_built_sections_is_automated_or_routed():
     written = ("XVIII", "XXI", "XXII")
     later = [r for r in rules.values() if r["rule"].split(".")[0] not in mine + written]
     assert len(later) == 13 + 14 + 6 + 8 + 5 + 7 and all(r["status"] == "missing" for r in later)
+    # XXVII, XXVIII and XXXVI are built (tests/test_nomoteams_disputes.py checks them)
+    others = mine + ("XXVII", "XXVIII", "XXXVI")
+    later = [r for r in rules.values() if r["rule"].split(".")[0] not in others]
+    assert len(later) == 13 + 5 + 14 + 6 + 8 + 5 and all(r["status"] == "missing" for r in later)
     untested = [r["rule"] for r in built if r["status"] == "automated" and not r["tests"]]
     assert not untested, untested
 

@@ -9,6 +9,8 @@ from admin.mechanics.nomoteams.coatings import CoatingsModule
 from admin.mechanics.nomoteams.colours import ColoursModule
 from admin.mechanics.nomoteams.destruction import DestructionModule
 from admin.mechanics.nomoteams.easy_movement import EasyMovementModule
+from admin.mechanics.nomoteams.disputes import DisputesModule
+from admin.mechanics.nomoteams.doom import DoomModule
 from admin.mechanics.nomoteams.government import GovernmentModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
@@ -18,11 +20,14 @@ from admin.mechanics.nomoteams.proposals import TeamsProposalsModule
 from admin.mechanics.nomoteams.pseudo import PseudoModule
 from admin.mechanics.nomoteams.teams import TeamsModule
 from admin.mechanics.nomoteams.turns import TeamsTurnsModule
+from admin.mechanics.nomoteams.wetha import WethaModule
 
-MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, ColoursModule,
-           CoatingsModule, TeamsTurnsModule,
-           TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
-# XVIII, XXI, XXII
-MODULES += [DestructionModule, EasyMovementModule, ActionsModule]
+
+MODULES = [
+    PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule,
+    ColoursModule, TeamsTurnsModule, CoatingsModule, TeamsProposalsModule, LeavingModule,
+    TeamsMoneyModule, DestructionModule, EasyMovementModule, ActionsModule, WethaModule,
+    DisputesModule, DoomModule,
+]
 
 __all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]

@@ -362,7 +362,14 @@ def award_charity(ctx) -> None:
 def destroy(ctx, number: int, reason: str, rule: str, by: str | None = None) -> bool:
     """Destroy a square as XVIII says (the destruction section's ``destroy``: XVIII.1's protected
     squares, the renumbering, Explosive Insurance); without that section, the core's
-    ``destroy_square`` (every module forgets it). False: Explosive Insurance averted it."""
+    ``destroy_square`` (every module forgets it). A square a section marks ``indestructible`` (a
+    WETHA Lodge, XXVIII.4) stands. False: it was not destroyed."""
+    from admin.mechanics.nomoteams.shared import marked
+
+    if marked(ctx.state, number, "indestructible"):
+        ctx.emit("destroyed", f"Square {number} cannot be destroyed (a Lodge, XXVIII.4): {reason} left it "
+                              "standing.", rule="XXVIII.4", data={"square": number, "destroyed": False})
+        return False
     if "teams-destruction" in ctx.state.mods:
         from admin.mechanics.nomoteams.destruction import destroy as section_xviii
 

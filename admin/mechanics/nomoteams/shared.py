@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from admin.errors import IllegalAction
 
@@ -25,6 +25,10 @@ PSEUDOPLAYERS = (GOVERNMENT, CORPORATION)
 #: the four geographical Teams (II.3); a player in none of them is a Freemason
 TEAMS = ("North", "South", "East", "West")
 FREEMASON = "Freemason"
+#: the Wide Eyed Tree Hugging Anarckists (XXVIII): an organisation that holds money and squares
+WETHA = "The WETHA"
+#: the squares XXVIII.4 names for the WETHA's Lodges (the 83rd only once the board reaches it)
+LODGE_SQUARES = (28, 53, 83)
 
 
 def dollars(amount: Fraction | float | int) -> int:
@@ -72,6 +76,8 @@ def mentioned_squares(state: GameState) -> set[int]:
     top = max((s.number for s in state.squares), default=0)
     found = {1} | {n for n in range(1, top + 1) if is_public_property(n) or is_national_park(n)}
     found |= {45} & set(range(1, top + 1))
+    if state.enabled("teams-wetha"):  # XXVIII.4 names the Lodges' squares
+        found |= set(LODGE_SQUARES) & set(range(1, top + 1))
     found |= {int(n) for n in params(state, "teams-board", "mentioned", []) or []}  # type: ignore[union-attr]
     return found
 
@@ -199,3 +205,21 @@ def make_sick(ctx: UpdateContext, name: str, *, rule: str, why: str) -> None:
     else:
         ctx.emit("admin", f"{name} became Sick: {why} ({rule}); no health section is in play to keep it: "
                           "record it by a ruling.", player=name, rule=rule)
+#: What the sections mark on a square, for the others to read: mark -> predicates (state, number)
+#: -> bool, each section adding its own (like ``leaving.ITEM_KEEPERS``). Marks read so far:
+#: ``tree`` (XXVIII.8), ``lodge`` (XXVIII.4), ``pollutant`` (a Lodge; XXVIII.8 keeps trees off),
+#: ``store`` and ``tefflon`` (XIII.9, XIX: trees keep off them), ``jumpgate`` (XIX.5: XXVIII.5
+#: spares it), ``indestructible`` (a Lodge: ``ownership.destroy`` refuses), ``uncoatable`` (a Lodge,
+#: a tree's square: no Tefflon).
+SQUARE_MARKS: dict[str, list[Callable[[GameState, int], bool]]] = {}
+
+
+def add_mark(mark: str, predicate: Callable[[GameState, int], bool]) -> None:
+    """A section says which squares carry ``mark`` (once, at import)."""
+    if predicate not in SQUARE_MARKS.setdefault(mark, []):
+        SQUARE_MARKS[mark].append(predicate)
+
+
+def marked(state: GameState, number: int, mark: str) -> bool:
+    """Whether square ``number`` carries ``mark`` by any section's say."""
+    return any(pred(state, number) for pred in SQUARE_MARKS.get(mark, ()))
