@@ -5,16 +5,20 @@ What they share (names, rounding, values, owners) is in ``shared``."""
 
 from admin.mechanics.nomoteams.board import TeamsBoardModule
 from admin.mechanics.nomoteams.government import GovernmentModule
+from admin.mechanics.nomoteams.health import TeamsHealthModule
+from admin.mechanics.nomoteams.labor import LaborModule
 from admin.mechanics.nomoteams.leaving import LeavingModule
 from admin.mechanics.nomoteams.money import TeamsMoneyModule
 from admin.mechanics.nomoteams.ownership import TeamsOwnershipModule
 from admin.mechanics.nomoteams.ownership_commands import COMMANDS as _OWNERSHIP_COMMANDS  # registers their types
+from admin.mechanics.nomoteams.product_uses import COMMANDS as _PRODUCT_COMMANDS  # registers their types
+from admin.mechanics.nomoteams.products import ProductsModule
 from admin.mechanics.nomoteams.proposals import TeamsProposalsModule
 from admin.mechanics.nomoteams.pseudo import PseudoModule
 from admin.mechanics.nomoteams.teams import TeamsModule
 from admin.mechanics.nomoteams.turns import TeamsTurnsModule
 
 MODULES = [PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule, TeamsTurnsModule,
-           TeamsProposalsModule, LeavingModule, TeamsMoneyModule]
+           TeamsProposalsModule, LeavingModule, TeamsMoneyModule, TeamsHealthModule, ProductsModule, LaborModule]
 
-__all__ = ["MODULES", "_OWNERSHIP_COMMANDS"]
+__all__ = ["MODULES", "_OWNERSHIP_COMMANDS", "_PRODUCT_COMMANDS"]
