@@ -52,13 +52,19 @@ class Job:
     rule: str = "XXXII.1"
     #: who holds it ("" while it is offered)
     holder: str = ""
-    #: the sealed-bid interaction of its current offering (0: none)
+    #: the update its current offering was announced (0: not offered)
     offer: int = 0
 
 
 @dataclass
 class LaborState:
     jobs: list[Job] = field(default_factory=list)
+
+
+@dataclass
+class LaborPrivate:
+    #: the sealed bids of each job on offer: job -> player -> amount
+    bids: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def job_named(state, text: str) -> Job:
@@ -84,33 +90,26 @@ def holder_of(state, job: str) -> str | None:
 
 
 def offer(ctx, job: Job) -> None:
-    """Announce ``job`` and open a week of sealed bids (XXXII.1)."""
-    from admin.mechanics.interactions import ask
-
-    parties = sorted(p.name for p in ctx.state.active_players())
-    if not parties:
-        return
-    inter = ask(ctx, kind="job", module=LaborModule.name, parties=parties, silence="0", after=1,
-                payload={"job": job.name}, sealed=True, proposer=job.employer)
-    job.holder, job.offer = "", inter.id
+    """Announce ``job`` and open a week of sealed bids (XXXII.1): they close at the end of the next
+    update (the players read the offer, then bid)."""
+    job.holder, job.offer = "", ctx.state.update
+    LaborModule.private_of(ctx.state).bids[job.name] = {}
     details = "; ".join(f"{k}: {v}" for k, v in (("requirements", job.requirements), ("pay", job.pay),
                                                   ("perks", job.perks)) if v)
-    ctx.emit("job", f"{job.employer} offers the job of {job.name} (#{inter.id}){': ' + details if details else ''}. "
-                    f"Sealed bids (BID JOB {job.name.upper()} <amount>) until update {inter.deadline}; the highest "
-                    f"bidder pays it to {job.employer} and gets the job (XXXII.1).", rule="XXXII.1",
-             data={"job": job.name, "offer": inter.id})
+    ctx.emit("job", f"{job.employer} offers the job of {job.name}{': ' + details if details else ''}. Sealed bids "
+                    f"(BID JOB {job.name.upper()} <amount>) until update {job.offer + 1}; the highest bidder pays it "
+                    f"to {job.employer} and gets the job (XXXII.1).", rule="XXXII.1",
+             data={"job": job.name, "until": job.offer + 1})
 
 
 def bid_job(ctx, player, cmd: BidJob) -> str:
-    from admin.engine.interactions import answer
-    from admin.mechanics.interactions import InteractionsModule
-
     job = job_named(ctx.state, cmd.job)
     if not job.offer:
         raise IllegalAction(f"the job of {job.name} is not offered now (it is {job.holder}'s)")
     amount = check_job_bid(player, cmd.amount, ctx)
-    answer(InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state), player.name, job.offer, amount)
-    return f"Your sealed bid of {ctx.state.money(amount)} for the job of {job.name} is recorded (XXXII.1)."
+    LaborModule.private_of(ctx.state).bids.setdefault(job.name, {})[player.name] = amount
+    return (f"Your sealed bid of {ctx.state.money(amount)} for the job of {job.name} is recorded; nobody sees it "
+            f"until the bids close at the end of update {job.offer + 1} (XXXII.1).")
 
 
 def check_job_bid(player, value, ctx) -> int:
@@ -122,25 +121,26 @@ def check_job_bid(player, value, ctx) -> int:
     return amount
 
 
-def close_offer(ctx, interaction, answers) -> str:
-    name = interaction.payload["job"]
-    job = next((j for j in LaborModule.of(ctx.state).jobs if j.name == name and j.offer == interaction.id), None)
-    if job is None:
-        return f"the job of {name} is no longer offered"
-    bids = {p: int(a) for p, a in answers.items() if str(a).isdigit() and int(a) > 0
-            and p in ctx.state.players and ctx.state.players[p].active and ctx.state.players[p].money >= int(a)}
-    winner, top = auction_winner(bids, tie="dice", dice=ctx.dice, label=f"job/{interaction.id}")
+def close_offer(ctx, job: Job) -> None:
+    """The week of bids is over: the highest bidder who can pay it pays and gets the job; every bid
+    is published; no bid: the job is offered again (ties: the dice)."""
+    answers = LaborModule.private_of(ctx.state).bids.pop(job.name, {})
+    bids = {p: a for p, a in answers.items()
+            if p in ctx.state.players and ctx.state.players[p].active and ctx.state.players[p].money >= a}
+    winner, top = auction_winner(bids, tie="dice", dice=ctx.dice, label=f"job/{job.name}/{ctx.state.update}")
     shown = ", ".join(f"{p} {ctx.state.money(b)}" for p, b in sorted(bids.items(), key=lambda kv: (-kv[1], kv[0])))
     job.offer = 0
     if winner is None:
+        ctx.emit("job", f"Nobody bid for the job of {job.name}: it is offered again (XXXII.1).", rule="XXXII.1")
         offer(ctx, job)
-        return f"nobody bid for the job of {name}: it is offered again"
-    ctx.transfer(winner, job.employer, top, rule="XXXII.1", reason=f"the job of {name}")
+        return
+    ctx.transfer(winner, job.employer, top, rule="XXXII.1", reason=f"the job of {job.name}")
     old = job_of(ctx.state, winner)
     job.holder = winner
+    ctx.emit("job", f"{winner} bid {ctx.state.money(top)} and is the {job.name} (XXXII.1). Bids: {shown}.",
+             player=winner, rule="XXXII.1", data={"job": job.name, "holder": winner, "bid": top})
     if old is not None and old is not job:
         quit_job(ctx, old, "she took another job (XXXII.3)")
-    return f"{winner} bid {ctx.state.money(top)} and is the {name} (XXXII.1). Bids: {shown}"
 
 
 def quit_job(ctx, job: Job, why: str) -> None:
@@ -217,13 +217,13 @@ def _parse_quit(rest: str, line: object) -> QuitJob:
     return QuitJob()
 
 
-class LaborModule(Mechanic[LaborState, None]):
+class LaborModule(Mechanic[LaborState, LaborPrivate]):
     name = "teams-labor"
     rules = ("XXXII.1", "XXXII.2", "XXXII.3", "XXXII.4", "XXXII.5")
-    requires = ("interactions",)
     defaults = {"share_percent": 75}
     summary = "Jobs The Government and The Corporation offer, won by the highest sealed bid; the Head GIPPer and the Taxi Driver."
     State = LaborState
+    Private = LaborPrivate
 
     def setup(self, state) -> None:
         super().setup(state)
@@ -251,11 +251,14 @@ class LaborModule(Mechanic[LaborState, None]):
             if not job.holder and not job.offer:
                 offer(ctx, job)
 
-    def check_answer(self, ctx, interaction, player, value):
-        return check_job_bid(player, value, ctx)
+    def on_update_end(self, ctx) -> None:
+        for job in self.of(ctx.state).jobs:
+            if job.offer and ctx.state.update >= job.offer + 1:
+                close_offer(ctx, job)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
-        return close_offer(ctx, interaction, answers)
+    def private_facts(self, state, player) -> list[Fact]:
+        bids = {job: b[player.name] for job, b in self.private_of(state).bids.items() if player.name in b}
+        return [Fact("job_bids", bids, label="Your sealed job bids", kind="text")]
 
     def on_player_removed(self, state, player) -> None:
         for job in self.of(state).jobs:
@@ -267,7 +270,7 @@ class LaborModule(Mechanic[LaborState, None]):
         return [Fact("job", job.name if job else None, label="Job", column="Job", order=49, kind="text")]
 
     def panels(self, state) -> list[Panel]:
-        rows = tuple((j.name, j.employer, j.holder or f"offered (#{j.offer})" if j.offer or j.holder else "to be offered",
+        rows = tuple((j.name, j.employer, j.holder or (f"offered until update {j.offer + 1}" if j.offer else "to be offered"),
                       j.pay or "-", j.perks or "-") for j in self.of(state).jobs)
         return [Panel("jobs", "Jobs", "Jobs The Government and The Corporation offer (XXXII): a week of sealed bids "
                                       "(BID JOB <job> <amount>); the highest bidder pays the employer and gets the "
