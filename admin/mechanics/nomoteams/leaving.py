@@ -53,12 +53,16 @@ def _items_hats(state, name: str) -> dict[str, int]:
     return {"Souvenir Hat": hats} if hats else {}
 
 
-def _give_hats(state, name: str, item: str, n: int) -> None:
+def _give_hats(state, name: str, item: str, n: int) -> bool:
+    if item != "Souvenir Hat":
+        return False
     hats = state.mods["teams-government"].hats
     hats[name] = hats.get(name, 0) + n
+    return True
 
 
-#: item keepers: (take every item of a player -> {item: count}, give a player n of an item)
+#: item keepers: (take every item of a player -> {item: count}, give a player n of an item -> True
+#: if the item is that keeper's)
 ITEM_KEEPERS: list[tuple[Callable, Callable]] = [(_items_hats, _give_hats)]
 
 
@@ -165,9 +169,9 @@ def _hand_items(ctx, giver: str, heir: str, items: dict[str, int]) -> None:
         return
     if heir in ctx.state.players:
         for item, n in items.items():
-            for _, give in ITEM_KEEPERS:
-                give(ctx.state, heir, item, n)
-                break
+            for _, give in ITEM_KEEPERS:  # the keeper of that item takes it (True)
+                if give(ctx.state, heir, item, n):
+                    break
         return
     ctx.emit("grab-bag", f"{giver}'s objects ({', '.join(f'{k} x{v}' for k, v in items.items())}) went to {heir} "
                          "(II.8); the Admin auctions or sells them as one Grab Bag.", rule="II.8")

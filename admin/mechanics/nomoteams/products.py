@@ -288,8 +288,8 @@ def _parse_purchase(rest: str, line: object) -> Purchase:
 
 class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
     name = "teams-products"
-    rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.8", "XIX.9", "XIX.10", "XIX.11",
-             "XIX.12", "XIX.13", "XIX.14")
+    rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
+             "XIX.13", "XIX.14")
     requires = ("teams-health",)
     defaults = {"expire_weeks": 2, "disarm_payment": 50, "disarm_payers": 3, "fuse_updates": 1,
                 "bot_absorptions": 3, "bot_explodes_at": 3}
@@ -326,6 +326,22 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
         from admin.mechanics.nomoteams.product_uses import update_end
 
         update_end(ctx)
+
+    def mail_first(self, ctx, player: str, commands) -> bool:
+        """XIX.7: an Eye Opener drunk this week (or in this very mail, if she holds one) puts her mail
+        before everyone's who drank none."""
+        ps = self.of(ctx.state)
+        if ps.eye_opener.get(player) == ctx.state.week:
+            return True
+        held = list(ps.held.items(player))
+        for cmd in commands:
+            if getattr(cmd, "cmd", "") == "teams-use-product" and held:
+                try:
+                    if find_product(ctx.state, cmd.product, among=held).effect == "eye-opener":
+                        return True
+                except IllegalAction:
+                    continue
+        return False
 
     def extra_proposals(self, state, player: str) -> int:
         return 1 if self.of(state).all_nighter.get(player) == state.week else 0
@@ -383,3 +399,30 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
                       "buys within two weeks is removed. Blockbusters are placed in secret.",
                       (Table("Products", ("Product", "Kind", "Price", "Patent holder", "Repackaged", "Rule"), rows),
                        Table("Jumpgates", ("Square", "Square"), gates)), order=30)]
+
+
+# -- a leaver's Products go where II.8 sends her objects ------------------------------------------
+def _take_products(state, name: str) -> dict[str, int]:
+    if not state.enabled(ProductsModule.name):
+        return {}
+    held = ProductsModule.of(state).held
+    items = held.items(name)
+    held.clear(name)
+    return items
+
+
+def _give_product(state, name: str, item: str, n: int) -> bool:
+    if not state.enabled(ProductsModule.name) or not any(p.name == item for p in ProductsModule.of(state).products):
+        return False
+    ProductsModule.of(state).held.give(name, item, n)
+    return True
+
+
+def _lend_to_leaving() -> None:
+    from admin.mechanics.nomoteams.leaving import ITEM_KEEPERS
+
+    if (_take_products, _give_product) not in ITEM_KEEPERS:
+        ITEM_KEEPERS.append((_take_products, _give_product))
+
+
+_lend_to_leaving()

@@ -107,6 +107,8 @@ def propose(ctx, player, cmd: TeamsPropose) -> str:
                         week=state.week, update=state.update, directives=directives)
     state.next_proposal += 1
     limit = int(ctx.params(TeamsProposalsModule.name)["undecided_max"])
+    # one more this week for each a module grants (an All-Nighter, XIX.8)
+    limit += sum(m.extra_proposals(state, player.name) for m in ctx.registry.enabled(state))
     mine = [p for p in undecided(state) if p.proposer == player.name]
     dropped = []
     while len(mine) >= limit:  # IX.2: the oldest undecided makes room
