@@ -212,8 +212,8 @@ def _parse_bid_job(rest: str, line: object) -> BidJob:
 
 
 def _parse_quit(rest: str, line: object) -> QuitJob:
-    if rest.strip():
-        raise CommandError(f"say QUIT JOB, with nothing after it; found QUIT JOB {rest.strip()!r}.")
+    if rest.strip().upper() != "JOB":
+        raise CommandError(f"say QUIT JOB, with nothing after it; found QUIT {rest.strip()!r}.")
     return QuitJob()
 
 

@@ -30,6 +30,36 @@ class UseProduct:
     cmd: ClassVar[str] = "teams-use-product"
 
 
+# the same command said with other verbs: a type of its own each, so each keeps its own phase and
+# privacy (an update orders and shows commands by their type)
+@command_type
+@dataclass(frozen=True)
+class DrinkProduct(UseProduct):
+    cmd: ClassVar[str] = "teams-drink-product"
+
+
+@command_type
+@dataclass(frozen=True)
+class PlaceProduct(UseProduct):
+    cmd: ClassVar[str] = "teams-place-product"
+
+
+@command_type
+@dataclass(frozen=True)
+class DropProduct(UseProduct):
+    cmd: ClassVar[str] = "teams-drop-product"
+
+
+@command_type
+@dataclass(frozen=True)
+class ReleaseProduct(UseProduct):
+    cmd: ClassVar[str] = "teams-release-product"
+
+
+VERBS = {"USE": UseProduct, "DRINK": DrinkProduct, "PLACE": PlaceProduct, "DROP": DropProduct,
+         "RELEASE": ReleaseProduct}
+
+
 @command_type
 @dataclass(frozen=True)
 class BuildJumpgate:
@@ -58,7 +88,8 @@ def _parser(verb: str):
         if not text:
             raise CommandError(f"{verb} needs a Product you hold, like {verb} WARP BUBBLE TO 12.")
         m = _TARGET.match(text)
-        return UseProduct(m.group(1), m.group(2), verb) if m else UseProduct(text, "", verb)
+        kind = VERBS[verb]
+        return kind(m.group(1), m.group(2), verb) if m else kind(text, "", verb)
     return parse
 
 
@@ -357,10 +388,10 @@ COMMANDS = (
     CommandSpec("USE", UseProduct, use, _parser("USE"), "USE <product> [TO|ON <square or player>]", listing=161,
                 summary="use a Product you hold (a Warp Bubble TO a square, a Disguise Kit ON a player ...)",
                 example="USE WARP BUBBLE TO 12", rules=("XIX.3", "XIX.11", "XIX.12")),
-    CommandSpec("DRINK", UseProduct, use, _parser("DRINK"), "DRINK <beverage>", listing=162, phase=5,
+    CommandSpec("DRINK", DrinkProduct, use, _parser("DRINK"), "DRINK <beverage>", listing=162, phase=5,
                 summary="drink an Eye Opener, an All-Nighter or a V-8 you hold (before your PROPOSE)",
                 example="DRINK ALL-NIGHTER", rules=("XIX.7", "XIX.8", "XIX.9")),
-    CommandSpec("PLACE", UseProduct, use, _parser("PLACE"), "PLACE BLOCKBUSTER ON <square>", listing=163,
+    CommandSpec("PLACE", PlaceProduct, use, _parser("PLACE"), "PLACE BLOCKBUSTER ON <square>", listing=163,
                 private=True, summary="place a Blockbuster in secret: it destroys the square (and its block) in a "
                                       "week unless disarmed", example="PLACE BLOCKBUSTER ON 12", rules=("XIX.4",)),
     CommandSpec("DISARM", DisarmBlockbuster, disarm, _parse_disarm, "DISARM BLOCKBUSTER ON <square>", listing=164,
@@ -369,10 +400,10 @@ COMMANDS = (
     CommandSpec("BUILD", BuildJumpgate, build_jumpgate, _parse_jumpgate, "BUILD JUMPGATE <a> <b>", listing=165,
                 summary="$500 to The Corporation: a Jumpgate between your square and another of yours or an "
                         "unowned one (which becomes yours)", example="BUILD JUMPGATE 3 17", rules=("XIX.5",)),
-    CommandSpec("DROP", UseProduct, use, _parser("DROP"), "DROP FAKE VOMIT", listing=166,
+    CommandSpec("DROP", DropProduct, use, _parser("DROP"), "DROP FAKE VOMIT", listing=166,
                 summary="drop Fake Vomit on your square: whoever comes there later becomes Sick",
                 example="DROP FAKE VOMIT", rules=("XIX.13",)),
-    CommandSpec("RELEASE", UseProduct, use, _parser("RELEASE"), "RELEASE GREMLINS", listing=167,
+    CommandSpec("RELEASE", ReleaseProduct, use, _parser("RELEASE"), "RELEASE GREMLINS", listing=167,
                 summary="release Gremlins on your square: its Jumpgates and Blockbusters, and the Blockbusters and "
                         "Warp Bubbles of players there, disappear", example="RELEASE GREMLINS", rules=("XIX.14",)),
 )

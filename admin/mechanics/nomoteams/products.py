@@ -330,12 +330,14 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
     def mail_first(self, ctx, player: str, commands) -> bool:
         """XIX.7: an Eye Opener drunk this week (or in this very mail, if she holds one) puts her mail
         before everyone's who drank none."""
+        from admin.mechanics.nomoteams.product_uses import UseProduct
+
         ps = self.of(ctx.state)
         if ps.eye_opener.get(player) == ctx.state.week:
             return True
         held = list(ps.held.items(player))
         for cmd in commands:
-            if getattr(cmd, "cmd", "") == "teams-use-product" and held:
+            if isinstance(cmd, UseProduct) and held:
                 try:
                     if find_product(ctx.state, cmd.product, among=held).effect == "eye-opener":
                         return True
