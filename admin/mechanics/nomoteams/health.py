@@ -118,4 +118,4 @@ class TeamsHealthModule(Mechanic[HealthState, None]):
     def player_facts(self, state, player) -> list[Fact]:
         hs = self.of(state)
         health = ", ".join(w for w, on in (("Sick", player.name in hs.sick), ("Hurt", player.name in hs.hurt)) if on)
-        return [Fact("health", health or "well", label="Health", column="Health", order=48, kind="text")]
+        return [Fact("condition", health or "well", label="Health", column="Health", order=48, kind="text")]
