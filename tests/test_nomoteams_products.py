@@ -182,3 +182,17 @@ def test_the_products_and_jobs_pages_and_player_facts():
     facts = {f.key: f.value for m in REGISTRY.enabled(ctx.state) for f in m.player_facts(ctx.state,
                                                                                        ctx.state.players["alice"])}
     assert facts["products"] == {"V-8": 1} and facts["job"] is None and facts["condition"] == "well"
+
+
+def test_ix8_a_sick_proposal_is_accepted_only_from_a_sick_player_and_hurt_is_not_sick():
+    """IX.8 reads the health module: bob is Hurt, not Sick, so his Sick Proposal cannot be accepted;
+    alice is Sick, so hers can."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "sick": True},
+                                         "bob": {"team": "South", "hurt": True}},
+               "updates": [{"mail": {"alice": "PROPOSE A\nx\nEND", "bob": "PROPOSE B\ny\nEND"}},
+                           {"rulings": [{"kind": "judge", "args": {"proposal": 1, "verdict": "accept", "sick": True}},
+                                        {"kind": "judge", "args": {"proposal": 2, "verdict": "accept", "sick": True}}],
+                            "dice": [1]}]}, "t")  # alice, Sick, rolls one die; bob takes no turn
+    texts = " ".join(e.text or "" for e in out.events)
+    assert out.state.proposal(1).status != "open"
+    assert out.state.proposal(2).status == "open" and "bob is not (IX.8)" in texts

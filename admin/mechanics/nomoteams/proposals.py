@@ -136,7 +136,7 @@ def rank(state, proposal: Proposal) -> int:
 
 
 def _judge(ctx: UpdateContext, r: Ruling) -> str:
-    from admin.mechanics.nomoteams.turns import one_die
+    from admin.mechanics.nomoteams.health import is_sick
 
     number = int(r.args.get("proposal", 0))
     proposal = ctx.state.proposal(number)
@@ -156,7 +156,7 @@ def _judge(ctx: UpdateContext, r: Ruling) -> str:
     if earlier:
         raise RuleError(f"proposal {number} is {proposal.proposer}'s undecided proposal no. {mine}; judge every "
                         f"player's earlier ones first (IX.7): {', '.join(str(p.number) for p in earlier)}")
-    if sick and verdict == "accept" and not one_die(ctx.state, proposal.proposer):
+    if sick and verdict == "accept" and not is_sick(ctx.state, proposal.proposer):  # Hurt is not Sick
         raise RuleError(f"a Sick Proposal is never accepted from a player who is not Sick, and "
                         f"{proposal.proposer} is not (IX.8)")
     ps = TeamsProposalsModule.of(ctx.state)
