@@ -184,6 +184,19 @@ def test_the_products_and_jobs_pages_and_player_facts():
     assert facts["products"] == {"V-8": 1} and facts["job"] is None and facts["condition"] == "well"
 
 
+def test_a_repackaged_product_answers_to_its_originals_name():
+    """XIX.2: a Repackaged Product does what its Original does, and a player may name either:
+    PLACE BLOCKBUSTER with a Fake Toy Bomb, USE IMPERSONATOR with a Better Disguise Kit."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "products": {"Fake Toy Bomb": 1,
+                                                                                "Better Disguise Kit": 1}},
+                                         "bob": {"team": "South"}},
+               "updates": [{"mail": {"alice": "PLACE BLOCKBUSTER ON 7\nUSE IMPERSONATOR ON bob"}}]}, "t")
+    assert ProductsModule.of(out.state).held.items("alice") == {}
+    assert [(b.square, b.product) for b in ProductsModule.private_of(out.state).blockbusters] == [(7, "Fake Toy Bomb")]
+    assert ProductsModule.of(out.state).disguises == {}  # worn off at the week's end
+    assert any((e.text or "").startswith("alice used a Better Disguise Kit on bob (XIX.12)") for e in out.events)
+
+
 def test_ix8_a_sick_proposal_is_accepted_only_from_a_sick_player_and_hurt_is_not_sick():
     """IX.8 reads the health module: bob is Hurt, not Sick, so his Sick Proposal cannot be accepted;
     alice is Sick, so hers can."""

@@ -144,7 +144,9 @@ def find_product(state, text: str, among: list[str] | None = None) -> Product:
     pool = [p for p in ps.products if among is None or p.name in among]
     key = norm(text)
     exact = [p for p in pool if norm(p.name) == key]
-    found = exact or [p for p in pool if key and key in norm(p.name)]
+    # a part of its name, or of its Original's ("PLACE BLOCKBUSTER" with a Fake Toy Bomb)
+    found = exact or [p for p in pool if key and key in norm(p.name)] or \
+        [p for p in pool if key and p.original and key in norm(p.original)]
     if len(found) >= 1 and (len(found) == 1 or exact):
         return found[0]
     names = ", ".join(p.name for p in (found or pool)) or "none"
@@ -376,6 +378,18 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
     def player_facts(self, state, player) -> list[Fact]:
         items = self.of(state).held.items(player.name)
         return [Fact("products", items, label="Products", order=47, kind="text")]
+
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        items = self.of(state).held.items(player.name)
+        bombs = [b.square for b in self.private_of(state).blockbusters if b.placer == player.name]
+        parts = [(60, "Products: " + ", ".join(f"{k} x{v}" for k, v in items.items()))] if items else []
+        if bombs:
+            parts.append((61, "your Blockbusters wait on square(s) " + ", ".join(map(str, bombs))))
+        return parts
+
+    def private_facts(self, state, player) -> list[Fact]:
+        bombs = [b.square for b in self.private_of(state).blockbusters if b.placer == player.name]
+        return [Fact("blockbusters_placed", bombs, label="Your Blockbusters (secret)", kind="squares")]
 
     def square_look(self, state, square) -> SquareLook | None:
         ps = self.of(state)
