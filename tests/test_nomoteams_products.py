@@ -209,3 +209,12 @@ def test_ix8_a_sick_proposal_is_accepted_only_from_a_sick_player_and_hurt_is_not
     texts = " ".join(e.text or "" for e in out.events)
     assert out.state.proposal(1).status != "open"
     assert out.state.proposal(2).status == "open" and "bob is not (IX.8)" in texts
+
+
+def test_xix9_two_v8s_in_one_update_roll_their_own_dice():
+    """XIX.9: alice drinks two V-8s; each draws its victim with a die of its own (v8/alice/1, /2)."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "products": {"V-8": 2}},
+                                         "bob": {"team": "South"}, "carol": {"team": "East"}},
+               "updates": [{"mail": {"alice": "DRINK V-8\nDRINK V-8"}, "rolls": {"v8/alice/1": [1], "v8/alice/2": [2]}}]},
+              "t")
+    assert out.state.mods["teams-health"].sick == ["bob", "carol"]

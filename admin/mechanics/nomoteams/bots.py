@@ -5,7 +5,7 @@ owner's, and is gone; after three absorptions it is gone anyway."""
 
 from __future__ import annotations
 
-from admin.mechanics.nomoteams.products import ProductsModule, find_product
+from admin.mechanics.nomoteams.products import ProductsModule, find_product, roll_label
 
 
 def bot_of(state, name: str) -> str | None:
@@ -36,7 +36,8 @@ def absorbs(ctx, player) -> bool:
     p = ctx.params(ProductsModule.name)
     uses = ps.bot_uses.get(player.name, 0) + 1
     ps.bot_uses[player.name] = uses
-    pips = sum(ctx.dice.roll(f"bot/{player.name}/{uses}/d{i}", 6) for i in (1, 2, 3))
+    label = roll_label(ctx, f"bot/{player.name}")
+    pips = sum(ctx.dice.roll(f"{label}/d{i}", 6) for i in (1, 2, 3))
     ctx.emit("bot", f"{player.name}'s {item} absorbed the payment (XIX.10); it rolled {pips}.",
              player=player.name, rule="XIX.10", data={"pips": pips})
     if pips <= int(p["bot_explodes_at"]):

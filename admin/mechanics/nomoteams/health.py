@@ -58,9 +58,9 @@ def cure(ctx, name: str, *, rule: str, why: str) -> bool:
 
 def _after_change(ctx, name: str) -> None:
     if ctx.state.enabled("teams-products"):
-        from admin.mechanics.nomoteams.products import settle_baths
+        from admin.mechanics.nomoteams.product_uses import settle_bath
 
-        settle_baths(ctx, name)
+        settle_bath(ctx, name)
 
 
 def _truth(value: object, key: str) -> bool:

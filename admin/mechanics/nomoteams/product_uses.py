@@ -15,7 +15,7 @@ from admin.engine.movement import jump
 from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.nomoteams.health import cure, is_sick, make_sick
-from admin.mechanics.nomoteams.products import (Blockbuster, ProductsModule, find_product, pay_for)
+from admin.mechanics.nomoteams.products import Blockbuster, ProductsModule, find_product, pay_for, roll_label
 from admin.mechanics.nomoteams.shared import CORPORATION, TEAMS, live_player, owner_of, team_of
 
 
@@ -296,7 +296,8 @@ def v8(ctx, player, product, target: str) -> str:
     others = sorted(p.name for p in ctx.state.active_players() if p.name != player.name)
     if not others:
         return f"{player.name} drank a {product.name}; there is nobody else to become Sick (XIX.9)."
-    victim = others[ctx.dice.roll(f"v8/{player.name}", len(others)) - 1] if len(others) > 1 else others[0]
+    victim = others[ctx.dice.roll(roll_label(ctx, f"v8/{player.name}"), len(others)) - 1] if len(others) > 1 \
+        else others[0]
     make_sick(ctx, victim, rule="XIX.9", why=f"{player.name}'s {product.name}")
     return f"{player.name} drank a {product.name}: she is not Sick, and {victim} is (XIX.9)."
 

@@ -22,7 +22,7 @@ from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.errors import CommandError, IllegalAction, RuleError
-from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS
+from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, dollars
 
 
 @dataclass
@@ -170,8 +170,6 @@ def pay_patent(ctx, buyer: str, product: Product, amount: int, why: str) -> None
         other = next((p for p in ProductsModule.of(ctx.state).products if p.name == product.share_to), None)
         holder = payee(ctx.state, product.patent)
         if other is not None and holder != BANK:
-            from admin.mechanics.nomoteams.shared import dollars
-
             ctx.transfer(holder, payee(ctx.state, other.patent), dollars(amount * product.share_percent / 100),
                          rule="XIX.12", reason=f"half of what the {product.name}'s patent holder received")
 
@@ -217,10 +215,12 @@ def pay_for(ctx, buyer: str, product: Product) -> None:
                  reason=f"{why}, to its maker", voluntary=True)
 
 
-def settle_baths(ctx, name: str) -> None:
-    from admin.mechanics.nomoteams.product_uses import settle_bath
-
-    settle_bath(ctx, name)
+def roll_label(ctx, what: str) -> str:
+    """A die label unique in this update for the ``what``-th use of a Product (two V-8s drunk in
+    one update roll apart)."""
+    seen = ctx.scratch.setdefault("teams-product-rolls", {})
+    seen[what] = seen.get(what, 0) + 1
+    return f"{what}/{seen[what]}"
 
 
 def expire(ctx) -> None:
@@ -233,10 +233,6 @@ def expire(ctx) -> None:
             ps.products.remove(product)
             ctx.emit("product", f"Nobody bought the {product.name} within {weeks} weeks of its creation: it is "
                                 "removed from the rules (XIX.1).", rule="XIX.1", data={"product": product.name})
-
-
-def _truthy(value: object) -> bool:
-    return str(value).lower() in ("true", "yes", "1")
 
 
 def _product_ruling(ctx, r) -> str:
