@@ -373,7 +373,9 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
 
     def player_facts(self, state, player) -> list[Fact]:
         items = self.of(state).held.items(player.name)
-        return [Fact("products", items, label="Products", order=47, kind="text")]
+        shown = ", ".join(f"{k}" + (f" x{v}" if v > 1 else "") for k, v in items.items())
+        return [Fact("products", items, order=47, kind="text"),  # the export's (item -> count)
+                Fact("products_held", shown or None, label="Products", order=47, kind="text")]
 
     def status_parts(self, state, player) -> list[tuple[int, str]]:
         items = self.of(state).held.items(player.name)
