@@ -218,3 +218,28 @@ def test_xix9_two_v8s_in_one_update_roll_their_own_dice():
                "updates": [{"mail": {"alice": "DRINK V-8\nDRINK V-8"}, "rolls": {"v8/alice/1": [1], "v8/alice/2": [2]}}]},
               "t")
     assert out.state.mods["teams-health"].sick == ["bob", "carol"]
+
+
+def test_xix4_a_blockbuster_in_a_block_destroys_the_whole_block():
+    """XIX.4 with VIII.8's block: bob owns squares 5, 6 and 7, all Red, and nobody else owns a Red
+    square; a Blockbuster placed on 6 goes off at the end of the next update and destroys all three
+    (square 8, Red but unowned, stays)."""
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "products": {"Blockbuster": 1}},
+                                         "bob": {"team": "South"}},
+               "squares": {5: {"owner": "bob"}, 6: {"owner": "bob"}, 7: {"owner": "bob"}},
+               "state": {"teams-board": {"colours": {5: "Red", 6: "Red", 7: "Red", 8: "Red"}}},
+               "params": {"teams-ownership": {"white_fine": 0}},
+               "updates": [{"mail": {"alice": "PLACE BLOCKBUSTER ON 6"}}, {}]}, "t")
+    assert [s.number for s in out.state.squares if s.destroyed] == [5, 6, 7]
+    assert ProductsModule.private_of(out.state).blockbusters == []
+
+
+def test_the_board_flags_jumpgates_and_fake_vomit():
+    ctx = _ctx("alice")
+    ps = ProductsModule.of(ctx.state)
+    ps.jumpgates.append([2, 6])
+    ps.vomit[6] = "alice"
+    module = REGISTRY.get("teams-products")
+    look = module.square_look(ctx.state, ctx.state.squares[5])
+    assert [f[1] for f in look.flags] == ["JG", "FV"] and "square 2" in look.flags[0][2]
+    assert module.square_look(ctx.state, ctx.state.squares[2]) is None
