@@ -146,7 +146,7 @@ def test_xix11_a_disguise_kit_goes_to_the_admins_todo_and_wears_off_at_the_weeks
                "updates": [{"mail": {"alice": "USE DISGUISE KIT ON bob"}}]}, "t")
     texts = [e.text for e in out.events if e.text]
     assert any(t.startswith("alice used a Disguise Kit on bob (XIX.11): until this week's end") for t in texts)
-    assert "alice's Disguise Kit on bob wore off at the week's end." in texts
+    assert "alice's Disguise Kit on bob wore off at the week's end (XIX.11)." in texts
     assert ProductsModule.of(out.state).disguises == {}
 
 
@@ -243,3 +243,45 @@ def test_the_board_flags_jumpgates_and_fake_vomit():
     look = module.square_look(ctx.state, ctx.state.squares[5])
     assert [f[1] for f in look.flags] == ["JG", "FV"] and "square 2" in look.flags[0][2]
     assert module.square_look(ctx.state, ctx.state.squares[2]) is None
+
+
+def test_the_modules_states_survive_a_round_trip_through_their_files():
+    """Products, Jumpgates, Fake Vomit, secret Blockbusters, jobs and their sealed bids, health: the
+    state files read back as they were written."""
+    from admin.store import dump_yaml, from_data, to_data
+    import yaml
+
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "products": {"Blockbuster": 1, "V-8": 1}},
+                                         "bob": {"team": "South", "sick": True}},
+               "state": {"teams-products": {"jumpgates": [[2, 6]], "vomit": {3: "alice"}}},
+               "updates": [{"mail": {"alice": "PLACE BLOCKBUSTER ON 9\nBID JOB TAXI DRIVER 5"}}]}, "t")
+    for name in ("teams-products", "teams-labor", "teams-health"):
+        module = REGISTRY.get(name)
+        for kind, held in ((module.State, out.state.mods[name]), (module.Private, out.state.private.mods.get(name))):
+            if kind is None:
+                continue
+            again = from_data(kind, yaml.safe_load(dump_yaml(to_data(held))), name)
+            assert again == held, name
+
+
+def test_xix6_a_hot_spring_bath_rusts_non_rusty_chains_then_disappears():
+    """XIX.6 with Chains (never defined here: the Admin records them): bob, in non-Rusty Chains,
+    buys a Bath: his Chains become Rusty, and, neither Sick nor in non-Rusty Chains, he loses it."""
+    out = run({"game": GAME, "players": {"bob": {"team": "South"}},
+               "updates": [{"rulings": [{"kind": "chains", "args": {"player": "bob", "state": "non-Rusty"}}],
+                            "mail": {"bob": "PURCHASE HOT SPRING BATH"}}]}, "t")
+    ps = ProductsModule.of(out.state)
+    assert ps.chains == {"bob": "Rusty"} and ps.held.items("bob") == {}
+    assert out.state.players["bob"].money == 960 - 50  # $40; the White square 3's $50 fine at the week's end
+
+
+def test_xix4_where_a_blockbuster_waits_is_told_to_its_placer_only():
+    out = run({"game": GAME, "players": {"alice": {"team": "North", "products": {"Blockbuster": 1}},
+                                         "bob": {"team": "South"}},
+               "updates": [{"mail": {"alice": "PLACE BLOCKBUSTER ON 7"}}]}, "t")
+    public = [e.text or "" for e in out.events]
+    assert not any("square 7" in t for t in public)
+    mine = [e.private for e in out.events if e.player == "alice" and e.private]
+    assert any("placed a Blockbuster on square 7" in t for t in mine)
+    facts = {f.key: f.value for f in REGISTRY.get("teams-products").private_facts(out.state, out.state.players["alice"])}
+    assert facts["blockbusters_placed"] == [7]

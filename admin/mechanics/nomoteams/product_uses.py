@@ -382,7 +382,8 @@ def update_end(ctx) -> None:
     if ctx.slot.week_end:
         for user, (victim, name, _) in list(ps.disguises.items()):
             del ps.disguises[user]
-            ctx.emit("product", f"{user}'s {name} on {victim} wore off at the week's end.", rule="XIX.11")
+            rule = next((p.rule for p in ps.products if p.name == name), "XIX.11")
+            ctx.emit("product", f"{user}'s {name} on {victim} wore off at the week's end ({rule}).", rule=rule)
 
 
 COMMANDS = (
