@@ -288,6 +288,11 @@ class Mechanic(Generic[S, P]):
         square), or None (a terrorist gets neither, XXIII.2)."""
         return None
 
+    def mail_first(self, ctx: UpdateContext, player: str, commands: Sequence[Any]) -> bool:
+        """True if ``player``'s mail this update (its typed ``commands``) counts as arriving before
+        every other player's (the Teams variant's Eye Opener, XIX.7)."""
+        return False
+
     def extra_proposals(self, state: GameState, player: str) -> int:
         """Proposals a week ``player`` may make beyond the proposals module's ``per_week`` (the
         Governor's second, XXXV.3)."""

@@ -120,7 +120,8 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
     landing order, XIII.3; PROPOSE next, in order of receipt); the rest go round-robin, one
     action per player at a time, in a random order of players (IX.5)."""
     queues: dict[str, list[tuple[Submission, LineCommand]]] = {}
-    for sub in sorted(submissions, key=lambda s: (s.received, s.key)):
+    first = _mail_first(ctx, submissions)
+    for sub in sorted(submissions, key=lambda s: (s.player not in first, s.received, s.key)):
         for lc in sub.commands:
             queues.setdefault(sub.player, []).append((sub, lc))  # type: ignore[arg-type]
     table = ctx.registry.command_table(ctx.state)
@@ -135,22 +136,32 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
                 rest[name].append((sub, lc))
                 continue
             phased.setdefault(phase, []).append(
-                (_order_key(ctx, entry[0], name, sub, lc), name, sub, lc))  # type: ignore[index]
+                (_order_key(ctx, entry[0], name, sub, lc, name in first), name, sub, lc))  # type: ignore[index]
     for phase in sorted(phased):
         for _, name, sub, lc in sorted(phased[phase], key=lambda e: e[0]):
             _do(ctx, name, sub, lc)
     order = ctx.dice.shuffle(sorted(n for n in rest if rest[n]), "actions")
+    order = [n for n in order if n in first] + [n for n in order if n not in first]
     while any(rest[n] for n in order):
         for name in order:
             if rest[name]:
                 _do(ctx, name, *rest[name].pop(0))
 
 
+def _mail_first(ctx: UpdateContext, submissions: list[Submission]) -> set[str]:
+    """The players whose mail a module counts as arriving before everyone else's (XIX.7)."""
+    names = {s.player for s in submissions if s.player}
+    return {n for n in names
+            if any(m.mail_first(ctx, n, [lc.command for s in submissions if s.player == n for lc in s.commands])
+                   for m in ctx.registry.enabled(ctx.state))}
+
+
 def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,
-               lc: LineCommand) -> tuple[Any, ...]:
-    """A module's own order for its early commands (BUY: landing order), else order of receipt."""
+               lc: LineCommand, first: bool = False) -> tuple[Any, ...]:
+    """A module's own order for its early commands (BUY: landing order), else order of receipt
+    (mail that counts as arriving first, XIX.7, before the rest)."""
     own = module.action_order(ctx, name, lc.command)
-    return (own,) if own is not None else (0, sub.received, sub.key, lc.line)
+    return (own,) if own is not None else (0, not first, sub.received, sub.key, lc.line)
 
 
 def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None:

@@ -106,6 +106,8 @@ def propose(ctx, player, cmd: TeamsPropose) -> str:
                         week=state.week, update=state.update, directives=directives)
     state.next_proposal += 1
     limit = int(ctx.params(TeamsProposalsModule.name)["undecided_max"])
+    # one more this week for each a module grants (an All-Nighter, XIX.8)
+    limit += sum(m.extra_proposals(state, player.name) for m in ctx.registry.enabled(state))
     mine = [p for p in undecided(state) if p.proposer == player.name]
     dropped = []
     while len(mine) >= limit:  # IX.2: the oldest undecided makes room
@@ -138,7 +140,7 @@ def ranks(state) -> dict[int, int]:
 
 
 def _judge(ctx: UpdateContext, r: Ruling) -> str:
-    from admin.mechanics.nomoteams.turns import one_die
+    from admin.mechanics.nomoteams.health import is_sick
 
     number = int(r.args.get("proposal", 0))
     proposal = ctx.state.proposal(number)
@@ -159,7 +161,7 @@ def _judge(ctx: UpdateContext, r: Ruling) -> str:
     if earlier:
         raise RuleError(f"proposal {number} is {proposal.proposer}'s undecided proposal no. {mine}; judge every "
                         f"player's earlier ones first (IX.7): {', '.join(str(p.number) for p in earlier)}")
-    if sick and verdict == "accept" and not one_die(ctx.state, proposal.proposer):
+    if sick and verdict == "accept" and not is_sick(ctx.state, proposal.proposer):  # Hurt is not Sick
         raise RuleError(f"a Sick Proposal is never accepted from a player who is not Sick, and "
                         f"{proposal.proposer} is not (IX.8)")
     ps = TeamsProposalsModule.of(ctx.state)
