@@ -76,7 +76,10 @@ def test_xix10_a_bot_absorbs_a_payment_to_a_job_holder_and_explodes_on_three_pip
     ProductsModule.of(ctx.state).held.give("alice", "'Bot")
     paid = pay_for_service(ctx, ctx.state.players["alice"], 40, "Taxi Driver", 12, rule="XXI.1", reason="a ride")
     assert paid == 0 and (_money(ctx, "alice"), _money(ctx, "bob"), _money(ctx, GOVERNMENT)) == (1000, 1000, 0)
-    assert ctx.state.squares[1].destroyed and not ctx.state.squares[0].destroyed
+    # square 2 destroyed: the highest square takes its number (XVIII.2), the board is one shorter
+    assert [e.text for e in ctx.events if e.kind == "destroyed"] == [
+        "Square 2 was destroyed (alice's 'Bot exploded): square 20 is now square 2 (XVIII.2)."]
+    assert len([sq for sq in ctx.state.squares if not sq.destroyed]) == 19
     assert ProductsModule.of(ctx.state).held.items("alice") == {}
     assert ctx.state.players["bob"].square == 12  # still transported (XXXII.5)
 
@@ -230,7 +233,9 @@ def test_xix4_a_blockbuster_in_a_block_destroys_the_whole_block():
                "state": {"teams-board": {"colours": {5: "Red", 6: "Red", 7: "Red", 8: "Red"}}},
                "params": {"teams-ownership": {"white_fine": 0}},
                "updates": [{"mail": {"alice": "PLACE BLOCKBUSTER ON 6"}}, {}]}, "t")
-    assert [s.number for s in out.state.squares if s.destroyed] == [5, 6, 7]
+    # all three destroyed: the three highest squares take their numbers (XVIII.2); bob owns nothing
+    assert len([sq for sq in out.state.squares if not sq.destroyed]) == 17
+    assert not [n for n in (5, 6, 7) if out.state.mods["teams-ownership"].owners.get(n) == "bob"]
     assert ProductsModule.private_of(out.state).blockbusters == []
 
 

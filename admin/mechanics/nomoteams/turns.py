@@ -23,26 +23,38 @@ from admin.mechanics.turns import take_turn
 CONDITIONS = ("sick", "hurt", "reverse")
 
 
+#: the conditions the players' health keeps (the teams-health module, the one place for them)
+HEALTH = ("sick", "hurt")
+
+
 @dataclass
 class TurnsState:
-    #: condition -> the players who have it. This rulebook's sections that make players Sick or
-    #: Hurt (XXXIII.2, XXXIII.5 ...) set them with :func:`set_condition`; until then the Admin does
-    #: (``ruling decide condition player=NAME sick=true``)
-    sick: list[str] = field(default_factory=list)
-    hurt: list[str] = field(default_factory=list)
+    #: the players In Reverse (moving backwards); Sick and Hurt are the teams-health module's
     reverse: list[str] = field(default_factory=list)
 
 
+def _holder(state, condition: str):
+    """Where ``condition`` is kept: Sick and Hurt by the players' health, In Reverse here."""
+    if condition in HEALTH:
+        if "teams-health" not in state.mods:
+            raise RuleError("Sick and Hurt are kept by the teams-health module: enable it "
+                            "(nomopoly ruling enable teams-health)")
+        return state.mods["teams-health"]
+    return TeamsTurnsModule.of(state)
+
+
 def has(state, name: str, condition: str) -> bool:
-    return name in getattr(TeamsTurnsModule.of(state), condition)
+    if condition in HEALTH and "teams-health" not in state.mods:
+        return False
+    return name in getattr(_holder(state, condition), condition)
 
 
 def set_condition(state, name: str, condition: str, on: bool) -> None:
     if condition not in CONDITIONS:
         raise RuleError(f"{condition!r} is not a condition; conditions: {', '.join(CONDITIONS)}")
-    ts = TeamsTurnsModule.of(state)
-    now = set(getattr(ts, condition))
-    setattr(ts, condition, sorted(now | {name} if on else now - {name}))
+    holder = _holder(state, condition)
+    now = set(getattr(holder, condition))
+    setattr(holder, condition, sorted(now | {name} if on else now - {name}))
 
 
 def one_die(state, name: str) -> bool:
@@ -71,16 +83,17 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
                 "lucky_bonus": 100, "lucky_speeding_fine": 50}
     summary = "Turns earned by proposals: two dice, doubles speed, 7 or 11 doubles the move, $400 past the end."
     State = TurnsState
+    #: Sick and Hurt players roll one die (VII.1): the players' health keeps them
+    requires = ("teams-health",)
 
     def rulings(self):
         return {"condition": _condition_ruling}
 
     def on_player_removed(self, state, player) -> None:
-        for condition in CONDITIONS:
-            set_condition(state, player.name, condition, False)
+        set_condition(state, player.name, "reverse", False)  # health forgets its own
 
     def set_player(self, state, player, key, value) -> bool:
-        if key not in CONDITIONS:
+        if key != "reverse":  # sick and hurt: the teams-health module's
             return False
         set_condition(state, player.name, key, bool(value))
         return True
