@@ -119,6 +119,20 @@ class Panel:
     order: int = 50
 
 
+@dataclass(frozen=True)
+class StandingRow:
+    """A party that is not a player but stands in the players' standings (the Teams variant's
+    pseudoplayers, The Government and The Corporation), marked with ``badge``; ``href`` is the
+    page that tells more about it (a module's panel). ``money`` is None for one that holds none."""
+
+    name: str
+    badge: str
+    net_worth: int
+    money: int | None = None
+    square: int = 0
+    href: str = ""
+
+
 class Mechanic(Generic[S, P]):
     #: the module's name in the game's configuration
     name: ClassVar[str] = ""
@@ -334,6 +348,11 @@ class Mechanic(Generic[S, P]):
 
     def panels(self, state: GameState) -> list[Panel]:
         """Pages this module adds to the site (public state only)."""
+        return []
+
+    def standing_rows(self, state: GameState) -> list[StandingRow]:
+        """Parties this module keeps that stand in the players' standings though they are not
+        players (pseudoplayers), each marked as what it is (public state only)."""
         return []
 
     def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:

@@ -12,5 +12,6 @@ class MoneyModule(Mechanic[None, None]):
     # start_money_from_bank: whether a new player's money comes out of the Admin Bank Account
     # (Nomopoly II XV.2) or is simply theirs (the first Nomopoly's account starts at $0, XXII.1)
     # kept: false for a game whose players hold no money at all (the site then shows none)
-    defaults = {"start_money": 10000, "start_money_from_bank": True, "kept": True}
+    # admin_bank: false for a game with no Admin Bank Account (the site then shows no such line)
+    defaults = {"start_money": 10000, "start_money_from_bank": True, "kept": True, "admin_bank": True}
     summary = "Starting money, bankruptcy limits on voluntary actions, the Admin Bank Account."

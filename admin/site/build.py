@@ -181,7 +181,10 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     env.globals["square_facts"] = site.square_fact_values
     env.globals["has_board"] = state.layout != "none"  # a game with no board shows none (Technopoly)
     # a game whose players hold no money (Technopoly scores objects) shows no money column
-    env.globals["has_money"] = not state.enabled("money") or bool(REGISTRY.params(state, "money").get("kept", True))
+    money_params = REGISTRY.params(state, "money") if state.enabled("money") else {}
+    env.globals["has_money"] = bool(money_params.get("kept", True))
+    # a game with no Admin Bank Account (the Teams variant: money comes from nowhere) shows none
+    env.globals["has_admin_bank"] = env.globals["has_money"] and bool(money_params.get("admin_bank", True))
     env.filters["money"] = lambda value: money(value, state.currency)
     env.globals["rule"] = lambda rule_id: state.rule_aliases.get(rule_id, rule_id)  # this game's numbering
     with _build_lock(out):

@@ -264,6 +264,7 @@ def render_all(w: Writer) -> None:
     site, state = w.site, w.site.state
     live = _live(site)
     standings = site.standings()
+    others = site.others()  # pseudoplayers, marked as such, below the players
     board = board_svg(state, site.colours)
     squares = [{"sq": s, "here": sorted(p.name for p in state.players.values()
                                         if p.active and p.square == s.number),
@@ -271,8 +272,8 @@ def render_all(w: Writer) -> None:
                 "flags": [long for _, _, long in square_look(state, s).flags]}
                for s in state.squares]
     news = site.history.last(1)[0] if site.history.updates else None
-    w.page("index.html", "index.html", active="home", live=live, standings=standings, board=board,
-           news=news, highlights=highlights(news.events) if news else [])
+    w.page("index.html", "index.html", active="home", live=live, standings=standings, others=others,
+           board=board, news=news, highlights=highlights(news.events) if news else [])
     w.page("board.html", "board.html", active="board", live=live, board=board, squares=squares,
            standings=standings, board_lede=board_lede(state))
     _rules_page(w)
@@ -285,7 +286,7 @@ def render_all(w: Writer) -> None:
     charted = [r["name"] for r in standings if r["active"]][:CHART_PLAYERS]
     title = ("Net worth of every player, update by update" if len(charted) == len(standings)
              else f"Net worth of the {len(charted)} richest players, update by update")
-    w.page("players.html", "players.html", active="players", live=live, standings=standings,
+    w.page("players.html", "players.html", active="players", live=live, standings=standings, others=others,
            chart=site.chart(charted, worth=True, money_too=False, title=title))
     _player_pages(w)
     _update_pages(w)

@@ -9,8 +9,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from admin.engine.module import Panel
+from admin.engine.module import Panel, StandingRow
 from admin.game import GameDir
+from admin.mechanics import REGISTRY
 from admin.model import GameState, Player, Square
 from admin.ruleset import Ruleset, rule_anchor
 from admin.site.export import player_facts, player_worth, square_facts
@@ -108,6 +109,12 @@ class Site:
             cached = self.__dict__["_standings"] = sorted(
                 rows, key=lambda r: (not r["active"], -r["net_worth"], r["name"]))
         return cached
+
+    def others(self) -> list[StandingRow]:
+        """The parties that stand below the players in the standings, marked as what they are
+        (the Teams variant's pseudoplayers): every enabled module's, by net worth."""
+        rows = [r for m in REGISTRY.enabled(self.state) for r in m.standing_rows(self.state)]
+        return sorted(rows, key=lambda r: (-r.net_worth, r.name))
 
     def square_fact_values(self, square: Square) -> dict[str, Any]:
         """A square's public facts by key (``card``, ``owner`` ...), for templates."""

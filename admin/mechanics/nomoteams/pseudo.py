@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from admin.engine.module import Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import Fact, Mechanic, Panel, SquareLook, StandingRow, Table
 from admin.errors import RuleError
-from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, squares_of
+from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, market_value, squares_of
 
 
 @dataclass
@@ -114,6 +114,18 @@ class PseudoModule(Mechanic[PseudoState, None]):
                       (Table("Pseudoplayers", ("Name", "What it is", "Money", "Squares owned",
                                                "On square", "State"), rows),), order=20)]
 
+    def standing_rows(self, state) -> list[StandingRow]:
+        """Every pseudoplayer in play in the standings, marked as one: its money (if it holds
+        any) plus the market value of its squares, as a player's net worth counts them."""
+        ps = self.of(state)
+        rows = []
+        for p in ps.pieces.values():
+            if p.gone:
+                continue
+            money = ps.money.get(p.name)
+            worth = (money or 0) + sum(market_value(state, n) for n in squares_of(state, p.name))
+            rows.append(StandingRow(p.name, "pseudoplayer", worth, money, p.square, "pseudoplayers.html"))
+        return rows
 
 #: the pieces that move by rule, and the rule the Admin carries out for each (XXXIII.2-5)
 PIECE_RULES = {"elephant": "XXXIII.2", "phantom": "XXXIII.3", "corporate-player": "XXXIII.4",
