@@ -72,7 +72,7 @@ PLACE BLOCKBUSTER ON 7
 """),
     # week 4: the Admin has decided the dispute; bob rides a Taxi; the Blockbuster goes off
     ("2026-11-24T09:00", "bob", "a taxi", "TAXI! 12\nSTATUS\n"),
-    ("2026-11-25T10:00", "carol", "favourite", "FAVOURITE SQUARE 3\nBID JOB HEAD GIPPER 45\n"),
+    ("2026-11-25T10:00", "carol", "favourite", "FAVOURITE SQUARE 3\nBID JOB HEAD GIPPER 55\n"),
     # still secret when the demo ends: alice's Blockbuster, carol's job bid, alice's bid on square 4
     ("2026-11-26T11:00", "alice", "another secret", """PURCHASE BLOCKBUSTER
 PLACE BLOCKBUSTER ON 9
