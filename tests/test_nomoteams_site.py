@@ -85,6 +85,10 @@ def test_the_pseudoplayers_stand_in_the_standings_marked_as_such(demo: GameDir) 
         assert row, page
         cells = re.findall(r'<td class="num">(?:<strong>)?([^<]*)', row.group(1))
         assert cells[0] == f"${money:,}" and cells[-1] == f"${money + 390:,}", (page, cells)
+    # the players' Squares owned column is filled for it too (links to the board)
+    assert re.search(r'<td><a href="board.html#square-4">4</a>, <a href="board.html#square-5">5</a>, '
+                     r'<a href="board.html#square-10">10</a>, <a href="board.html#square-20">20</a></td>',
+                     files["players.html"])
     assert 'href="players/the' not in files["players.html"]  # not a player: no player page
 
 

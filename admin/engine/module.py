@@ -123,7 +123,8 @@ class Panel:
 class StandingRow:
     """A party that is not a player but stands in the players' standings (the Teams variant's
     pseudoplayers, The Government and The Corporation), marked with ``badge``; ``href`` is the
-    page that tells more about it (a module's panel). ``money`` is None for one that holds none."""
+    page that tells more about it (a module's panel). ``money`` is None for one that holds none;
+    ``facts`` fill the players' columns of the same key (its squares owned ...)."""
 
     name: str
     badge: str
@@ -131,6 +132,7 @@ class StandingRow:
     money: int | None = None
     square: int = 0
     href: str = ""
+    facts: tuple[Fact, ...] = ()
 
 
 class Mechanic(Generic[S, P]):

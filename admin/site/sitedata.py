@@ -110,11 +110,22 @@ class Site:
                 rows, key=lambda r: (not r["active"], -r["net_worth"], r["name"]))
         return cached
 
-    def others(self) -> list[StandingRow]:
+    def others(self) -> list[dict[str, Any]]:
         """The parties that stand below the players in the standings, marked as what they are
-        (the Teams variant's pseudoplayers): every enabled module's, by net worth."""
-        rows = [r for m in REGISTRY.enabled(self.state) for r in m.standing_rows(self.state)]
-        return sorted(rows, key=lambda r: (-r.net_worth, r.name))
+        (the Teams variant's pseudoplayers): every enabled module's, by net worth; ``cells``:
+        their facts by key, for the players' columns of the same key."""
+        rows: list[StandingRow] = [r for m in REGISTRY.enabled(self.state) for r in m.standing_rows(self.state)]
+        squares = {s.number: s for s in self.state.squares}
+        out = []
+        for r in sorted(rows, key=lambda r: (-r.net_worth, r.name)):
+            cells = {}
+            for f in r.facts:
+                value = [squares[n] for n in f.value if n in squares] if f.kind == "squares" else f.value
+                cells[f.key] = {"key": f.key, "value": value, "label": f.label, "column": f.column,
+                                "kind": f.kind, "shown": f.shown, "order": f.order}
+            out.append({"name": r.name, "badge": r.badge, "net_worth": r.net_worth, "money": r.money,
+                        "square": r.square, "href": r.href, "cells": cells})
+        return out
 
     def square_fact_values(self, square: Square) -> dict[str, Any]:
         """A square's public facts by key (``card``, ``owner`` ...), for templates."""

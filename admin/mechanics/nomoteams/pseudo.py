@@ -123,8 +123,10 @@ class PseudoModule(Mechanic[PseudoState, None]):
             if p.gone:
                 continue
             money = ps.money.get(p.name)
-            worth = (money or 0) + sum(market_value(state, n) for n in squares_of(state, p.name))
-            rows.append(StandingRow(p.name, "pseudoplayer", worth, money, p.square, "pseudoplayers.html"))
+            owned = squares_of(state, p.name)
+            worth = (money or 0) + sum(market_value(state, n) for n in owned)
+            rows.append(StandingRow(p.name, "pseudoplayer", worth, money, p.square, "pseudoplayers.html",
+                                    (Fact("squares", owned, column="Squares owned", order=30, kind="squares"),)))
         return rows
 
 #: the pieces that move by rule, and the rule the Admin carries out for each (XXXIII.2-5)
