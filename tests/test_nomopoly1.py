@@ -56,3 +56,24 @@ def test_the_board_and_the_start_iv1_v1_to_v6_v10():
     lay = layout_of(state)
     assert lay.cell(1, 20) == (0, 0) and lay.cell(10, 20) == (0, 9) and lay.cell(11, 20) == (1, 9)
     assert step(state, 10, "north") == 11 and step(state, 1, "east") == 2 and step(state, 1, "west") is None
+
+
+def test_events_cite_this_rulebooks_numbers():
+    """The library's modules cite Nomopoly II's rules ("(XIII.3)"); in the first Nomopoly an event
+    gives this rulebook's number, in its ``rule`` and in its text, and a rule of this game's own
+    modules keeps its number (a donut is XII.2, not the XIV.1 the library's XII.2 becomes)."""
+    from pathlib import Path
+
+    import yaml
+
+    from admin import scenario
+
+    def events(name: str):
+        path = Path(__file__).parent / "scenarios" / "nomopoly1" / name
+        return scenario.run(yaml.safe_load(path.read_text(encoding="utf-8")), str(path)).events
+
+    donut = next(e for e in events("xii2-donut-place.yaml") if e.kind == "donut")
+    assert donut.rule == "XII.2"
+    texts = [e.text for e in events("viii2-last-two-proposals-missed-votes-first-mover-buys.yaml")]
+    assert 'alice: "BUY 7" was not done: square 7 was bought by bob, who landed there first (VIII.2)' in texts
+    assert not [t for t in texts if t and ("(XIII." in t or "(IX.2" in t)], texts

@@ -3,6 +3,7 @@ and the money helper every mechanic uses, so the rules of payment are written on
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -13,6 +14,14 @@ from admin.engine.schedule import Slot
 from admin.model import GameState, Proposal
 
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
+#: a rule cited in an event's text: "(XIII.3)", "(IX.2: the last one counts)", "(VI.17, ..."
+_CITATION = re.compile(r"(?:(?<=\()|(?<=, ))(?P<id>[IVXLC]+\.\d+)(?=[):;,])")
+
+
+def cite(text: str, aliases: dict[str, str]) -> str:
+    """``text`` with the rules it cites in parentheses renumbered by ``aliases`` (the library's
+    number -> this game's), in one pass."""
+    return _CITATION.sub(lambda m: aliases.get(m.group("id"), m.group("id")), text)
 
 
 class Mechanics(Protocol):
@@ -42,8 +51,17 @@ class UpdateContext:
 
     # -- events ----------------------------------------------------------------------------
     def emit(self, kind: str, text: str | None, **kw: Any) -> Event:
-        if kw.get("rule") and self.state.rule_aliases:  # cite the rule by this game's number
-            kw["rule"] = self.state.rule_aliases.get(kw["rule"], kw["rule"])
+        """An event. In a game whose ``rule_aliases`` renumber the library's rules, the rule it
+        cites (``rule``, and "(XIII.3)" in its texts) is given this game's number, unless the
+        emitter says with ``native=True`` that it already cites this game's rulebook."""
+        aliases = self.state.rule_aliases
+        if aliases and not kw.pop("native", False):  # cite the rule by this game's number
+            if kw.get("rule"):
+                kw["rule"] = aliases.get(kw["rule"], kw["rule"])
+            text = cite(text, aliases) if text else text
+            if kw.get("private"):
+                kw["private"] = cite(kw["private"], aliases)
+        kw.pop("native", None)
         ev = Event(kind=kind, text=text, **kw)
         self.events.append(ev)
         return ev

@@ -199,8 +199,9 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             _copy_static(game, tmp)
             (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
             manifest = {"format": MANIFEST_FORMAT, "pages": w.manifest}
-            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False)
-                                        + "\n", encoding="utf-8")
+            # compact: json's C encoder (indented, the pure-Python one took 0.16 s at 600 pages)
+            (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, ensure_ascii=False,
+                                                   separators=(",", ":")) + "\n", encoding="utf-8")
             _swap_in(tmp, out)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)

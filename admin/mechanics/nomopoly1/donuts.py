@@ -110,7 +110,7 @@ class DonutsModule(Mechanic[DonutsState, None]):
             donut = DONUTS[face - 1]
             self.of(ctx.state).held.give(player.name, donut)
             ctx.emit("donut", f"{player.name} took a {donut} at the donut place on square "
-                              f"{square.number}.", player=player.name, rule="XII.2",
+                              f"{square.number}.", player=player.name, rule="XII.2", native=True,
                      data={"donut": donut, "square": square.number})
         if ctx.params(self.name)["antidote_on_landing"]:
             self.on_pass_over(ctx, player, square.number)
