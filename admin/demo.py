@@ -93,6 +93,17 @@ def demo_game(directory: Path) -> GameDir:
     return GameDir(directory)
 
 
+def scratch_game(game_name: str, folder: Path) -> GameDir:
+    """A new game of ``game_name`` in ``folder`` with its demo's settings and players: what a
+    demo's mail-writing script plays as it goes, to write each update's mail from the state."""
+    spec = games.spec(game_name)
+    settings = SETTINGS.format(title=spec.demo["title"], start=spec.demo["start"])
+    game = jobs.init_game(folder, game_name, spec.demo["title"], settings_text=settings)
+    for name, email in spec.demo["players"].items():
+        jobs.add_player(game, name, email)
+    return game
+
+
 def fresh_maildir(out: Path) -> None:
     """An empty Maildir at ``out`` (for a demo's mail-writing script)."""
     shutil.rmtree(out, ignore_errors=True)

@@ -23,7 +23,7 @@ HERE = REPO / "admin" / "games" / "nomopoly2-full" / "demo"
 sys.path.insert(0, str(REPO))
 
 from admin import games, jobs  # noqa: E402
-from admin.demo import SETTINGS, deliver, fresh_maildir, queue_rulings  # noqa: E402
+from admin.demo import scratch_game, deliver, fresh_maildir, queue_rulings  # noqa: E402
 from admin.model import GameState  # noqa: E402
 
 ADDR = {"alice": "Alice Archer <alice@example.org>", "bob": "Bob Baker <bob@example.net>",
@@ -141,10 +141,7 @@ def write(out: Path, verbose: bool = False) -> int:
     fresh_maildir(out)
     spec = games.spec("nomopoly2-full")
     with tempfile.TemporaryDirectory() as tmp:
-        settings = SETTINGS.format(title=spec.demo["title"], start=spec.demo["start"])
-        game = jobs.init_game(Path(tmp) / "g", "nomopoly2-full", spec.demo["title"], settings_text=settings)
-        for name, email in spec.demo["players"].items():
-            jobs.add_player(game, name, email)
+        game = scratch_game("nomopoly2-full", Path(tmp) / "g")
         inbox = game.root / "mail" / "inbox"
         n = 0
         for update, cutoff in enumerate(spec.demo["cutoffs"], 1):

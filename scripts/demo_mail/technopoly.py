@@ -17,8 +17,8 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "technopoly" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin import games, jobs  # noqa: E402
-from admin.demo import SETTINGS, deliver, fresh_maildir  # noqa: E402
+from admin import jobs  # noqa: E402
+from admin.demo import deliver, fresh_maildir, scratch_game  # noqa: E402
 from admin.mechanics.interactions import InteractionsModule  # noqa: E402
 from admin.mechanics.technopoly.objects import ACTIVATE, FUEL_CARDS, NAMES_A_FUEL, private, world  # noqa: E402
 from admin.model import GameState  # noqa: E402
@@ -109,12 +109,8 @@ def emails(state: GameState, update: int) -> list[tuple[str, str, str]]:
 def main() -> None:
     out = HERE / "maildir"
     fresh_maildir(out)
-    spec = games.spec("technopoly")
     with tempfile.TemporaryDirectory() as tmp:
-        settings = SETTINGS.format(title=spec.demo["title"], start=spec.demo["start"])
-        game = jobs.init_game(Path(tmp) / "g", "technopoly", spec.demo["title"], settings_text=settings)
-        for name, email in spec.demo["players"].items():
-            jobs.add_player(game, name, email)
+        game = scratch_game("technopoly", Path(tmp) / "g")
         inbox = game.root / "mail" / "inbox"
         n = 0
         for update, cutoff in enumerate(CUTOFFS, 1):
