@@ -174,6 +174,20 @@ def test_a_legislative_building_gives_its_lander_an_extra_vote_in_the_next_votin
     assert [(g.player, g.extra, g.week) for g in sunday.state.vote_grants] == [("alice", 1, 2)]  # next week's
 
 
+def test_extra_votes_of_a_past_week_are_dropped_from_the_state():
+    """A Legislative Building's extra vote counts in its week only (VIII.4): once that week is over
+    it is dropped, or the grants of every landing would pile up in the state all game long (10,000
+    by update 100 of the benchmark's game, each scanned by every vote)."""
+    land = {"order": ["alice", "bob", "carol"], "dice": [1, 3, 1, 2, 1, 2]}  # alice 1 -> 5; bob, carol 4
+    walk = {"order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2]}  # 3 squares each: none on 5
+    squares = {5: {"owner": "bob", "block": "residential 5 6", "buildings": ["legislative-building"]}}
+    sunday = _scenario({"squares": squares, "updates": [land, walk]})  # week 1 still: the grant stays
+    assert [(g.player, g.extra, g.week) for g in sunday.state.vote_grants] == [("alice", 1, 1)]
+    thursday = _scenario({"squares": squares, "updates": [land, walk, walk]})  # week 2
+    assert thursday.state.week == 2
+    assert thursday.state.vote_grants == []
+
+
 def test_corporate_headquarters_gain_power_on_rent_paid_and_pay_weekly_dues_and_a_mall_its_income():
     out = _scenario({"squares": {18: {"owner": "bob", "block": "commercial 17 18 23 24",
                                       "buildings": ["corporate-headquarters"]},
