@@ -29,7 +29,7 @@ from admin.engine.movement import jump
 from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
-from admin.mechanics.ownership import owner_of
+from admin.mechanics.ownership import owner_of, squares_owned
 from admin.mechanics.nomopoly2.shared import (
     BUILDINGS, BuildingsState, block_of, buildings_on, charge, has_building, split_on_credit,
 )
@@ -218,9 +218,10 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         bs = self.of(state)
+        owned = squares_owned(state, player.name)
         mine = [f"{n}: {', '.join(b.replace('-', ' ') for b in bs.on[n])}"
                 + (f" ({bs.power[n]} corporate power)" if bs.power.get(n) else "")
-                for n in sorted(bs.on) if owner_of(state, n) == player.name]
+                for n in sorted(bs.on) if n in owned]
         return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
 
     # -- worth and the site -------------------------------------------------------------------------
@@ -229,9 +230,8 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         params = {**self.defaults, **state.params(self.name)}
         bs = self.of(state)
         total = 0
-        for n, names in bs.on.items():
-            if owner_of(state, n) == player.name:
-                total += sum(price(params, b) for b in names) + 10 * bs.power.get(n, 0)
+        for n in squares_owned(state, player.name) & bs.on.keys():
+            total += sum(price(params, b) for b in bs.on[n]) + 10 * bs.power.get(n, 0)
         return total
 
     def set_square(self, state, square, key, value) -> bool:
