@@ -183,19 +183,21 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
                               f"vote(s) on every proposal voted on in week {week}.",
                      player=player.name, rule="XXII.4", data={"week": week, "extra": extra})
         if "springboard" in names and player.active:
-            depth = ctx.scratch.setdefault("springboard-depth", {})
-            if depth.get(player.name, 0) > len(ctx.state.squares):  # a ring of springboards: stop
+            # the Springboards this player jumped from in the chain of landings under way: coming
+            # back to one (a ring of Springboards, or grease sliding back onto it) ends the chain
+            chain = ctx.scratch.setdefault("springboard-chain", {}).setdefault(player.name, set())
+            if n in chain:
                 return
             dest = n
             for _ in range(int(p["springboard_back"])):
                 dest = predecessor(ctx.state, dest)
             if dest == n:
                 return
-            depth[player.name] = depth.get(player.name, 0) + 1
+            chain.add(n)
             try:
                 jump(ctx, player, dest, rule="XXII.4", reason=f"the Springboard on square {n}")
             finally:
-                depth[player.name] -= 1
+                chain.discard(n)
 
     def adjust_rent(self, ctx, square, rent: int) -> int:
         return building_rent(ctx.state, ctx.params(self.name), square.number, rent)
