@@ -299,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--large-only", action="store_true",
                     help="time only the large game's update at its longest history (and the core game's same "
                          "update, with --game): no other updates, no site or replay group")
+    ap.add_argument("--history", type=int, help="with --large-only or --determinism: the history length of "
+                                                "the large game (default: the plan's longest)")
     ap.add_argument("--determinism", action="store_true",
                     help="only check that the large game's next update, run twice from copies, leaves "
                          "byte-identical state")
@@ -311,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
                     plan.replay_repeat)
     if args.repeat:
         plan = Plan(plan.large, plan.histories, plan.players, args.repeat, plan.replay_repeat)
+    if args.history:
+        plan = Plan(plan.large, (*[h for h in plan.histories if h < args.history], args.history), plan.players,
+                    plan.repeat, plan.replay_repeat)
     if args.large_only:
         plan = Plan(plan.large, plan.histories[-1:], (plan.large.players,), plan.repeat, plan.replay_repeat)
         args.skip = sorted(set(args.skip) | {"site", "replay"})
