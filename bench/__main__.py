@@ -7,6 +7,7 @@
     python -m bench --profile             # also cProfile one update of the large game
     python -m bench --game nomopoly1 --only-large --against nomopoly2 --skip site --skip replay
                                           # only the large update, and the same of another game
+    python -m bench --game nomopoly2-full --determinism   # its update twice from copies: same bytes?
 
 Everything that is compared is measured in the same run, taking turns (see ``measure``), against
 one throw-away Dovecot on loopback (admin.testing.dovecot). See bench/README.md.
@@ -33,7 +34,7 @@ from typing import Any
 
 from admin.site.build import build_site
 from admin.testing.dovecot import DovecotServer
-from bench import pipeline, workload
+from bench import determinism, pipeline, workload
 from bench.peers import PelicanPeer, pelican_available
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -200,6 +201,19 @@ def profile_update(plan: Plan, server: DovecotServer, echo, top: int = 30) -> st
     return text.getvalue()
 
 
+def check_determinism(plan: Plan, echo) -> int:
+    spec, h = plan.large, plan.histories[-1]
+    base = workload.history(spec, h, echo)
+    with tempfile.TemporaryDirectory(prefix="nomopoly-determinism-", dir=ROOT / "bench" / "out") as tmp:
+        update, diff = determinism.update_twice(base, spec, Path(tmp))
+        files = sum(1 for f in (Path(tmp) / "a" / "state").rglob("*") if f.is_file())
+    print(f"update {update} of {base.root.name}, run twice from copies: "
+          + (f"{files} state files byte-identical" if not diff else f"{len(diff)} of {files} files differ:"))
+    for name in diff[:50]:
+        print(f"  {name}")
+    return 1 if diff else 0
+
+
 # -- the table -----------------------------------------------------------------------------------
 def ratios_and_targets(plan: Plan, res: Results) -> list[tuple[str, float | None, str, bool | None]]:
     """(what, value, target, met) rows."""
@@ -287,9 +301,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile one update of the large game")
     ap.add_argument("--skip", action="append", default=[], choices=("updates", "site", "replay"),
                     help="leave out a group of measurements")
+    ap.add_argument("--history", type=int, help="with --only-large or --determinism: the history length of "
+                                                "the large game (default: the plan's longest)")
+    ap.add_argument("--determinism", action="store_true",
+                    help="only check that the large game's next update, run twice from copies, leaves "
+                         "byte-identical state")
     ap.add_argument("--game", default="nomopoly2", help="the bundled game the workload plays (nomopoly2-full: "
                                                         "every section in force)")
-    ap.add_argument("--only-large", action="store_true",
+    ap.add_argument("--only-large", "--large-only", action="store_true",
                     help="time only the large game's update after the longest history (no other history "
                          "lengths or player counts)")
     ap.add_argument("--against", metavar="GAME",
@@ -306,8 +325,12 @@ def main(argv: list[str] | None = None) -> int:
         plan = replace(plan, against=replace(plan.large, game=args.against))
     if args.repeat:
         plan = replace(plan, repeat=args.repeat)
+    if args.history:
+        plan = replace(plan, histories=(*[h for h in plan.histories if h < args.history], args.history))
     echo = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     (ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
+    if args.determinism:
+        return check_determinism(plan, echo)
     res = Results(info={"machine": machine(), "plan": repr(plan)})
     for _, spec, h in scaling_cases(plan):  # build (or find) every cached history first
         workload.history(spec, h, echo)

@@ -47,9 +47,11 @@ from admin.mechanics import REGISTRY
 from admin.model import GameState
 from admin.statefiles import state_from_data
 from admin.store import Transaction, dump_json, load_json, to_data
+from bench import workload_n2
 
 #: bump when the generated game or mail changes, so stale caches are not reused
-VERSION = 5  # 4: mechanics own their state (schema 2); 5: layout, currency, per-game rule ids
+VERSION = 6  # 4: mechanics own their state (schema 2); 5: layout, currency, per-game rule ids;
+# 6: the later Nomopoly II sections' commands from each player's situation (bench/workload_n2.py)
 OUT = Path(__file__).resolve().parent / "out"
 START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday: week 1
 SECTIONS = ("V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
@@ -173,6 +175,7 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
         owner = owner_of(state, sq.number)
         if owner and not sq.destroyed:
             owned.setdefault(owner, []).append(sq.number)
+    later = workload_n2.situation(state, owned) if state.enabled("blocks") else None
     out = []
     for name in names:
         player = state.players[name]
@@ -181,6 +184,8 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
                           rng.randint(1, 5), len(state.squares))
         if spec.game != "nomopoly2":  # the other sections' commands, a few an email
             lines += _section_commands(rng, state, player.square, owned.get(name, []))
+        if later is not None:  # Nomopoly II's later sections, from the player's situation
+            lines += workload_n2.commands(rng, state, later, name, owned.get(name, []), names)
         if name in proposers:
             lines += _proposal(rng, rule_ids)
         received = start + timedelta(seconds=rng.randint(1, window))

@@ -8,6 +8,7 @@ from admin.engine.board import (
     cell,
     destroy_square,
     distance,
+    distances_from,
     lowest,
     predecessor,
     step,
@@ -48,6 +49,24 @@ def test_distance_counts_compass_moves():
     assert distance(state, 1, 20) == 1  # 20 is directly north of 1
     assert distance(state, 1, 10) == 9
     assert distance(state, 5, 15) == 2  # 5 -> 16 (north) -> 15 (east)
+
+
+def test_distances_from_one_square_are_every_square_s_distance_to_it():
+    """One search from the target gives what a search from each square would (the Fake IDs of the
+    Skunk on a Legislative Building, XIX.3, ask it for every player), destroyed squares jumped."""
+    state = new_state()
+    for _ in range(13):
+        add_square(state)  # 33 squares: a short top row (31-33), whose missing cells end the board
+    destroy_square(state, 16)
+    destroy_square(state, 25)
+    reach = distances_from(state, 15)
+    assert reach[15] == 0 and reach[6] == 1 and reach[5] == 2  # 6 is south of 15 (column 5); 5 west of 6
+    assert reach[26] == 1  # north of 15 (row 2, column 5)
+    assert reach[17] == 1  # west of 15: 16 is destroyed, so the step jumps to 17
+    assert 16 not in reach and 25 not in reach  # destroyed: never reached
+    for n in range(1, 34):
+        if n not in (16, 25):
+            assert reach.get(n) == distance(state, n, 15), n
 
 
 def test_new_squares_go_to_the_end_or_replace_the_lowest_destroyed():

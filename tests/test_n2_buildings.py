@@ -174,6 +174,41 @@ def test_a_legislative_building_gives_its_lander_an_extra_vote_in_the_next_votin
     assert [(g.player, g.extra, g.week) for g in sunday.state.vote_grants] == [("alice", 1, 2)]  # next week's
 
 
+def test_grease_sliding_back_onto_the_springboard_ends_the_chain_there():
+    """A Springboard (XXII.4) whose jump lands on grease (XXXIII.5) that slides the player back onto
+    it: the rules as written loop for ever. The chain stops when the player comes back to a
+    Springboard they already jumped from in it: they stay there (one jump, one slide)."""
+    greased = {n: {"greased": True} for n in range(5, 12)}  # 5..11: a slide from 5 ends on 12
+    out = run({"players": {name: {} for name in PLAYERS}, "enable": ["buildings", "casinos"],
+               "squares": {12: {"owner": "bob", "block": "residential 12 13", "buildings": ["springboard"]},
+                           **greased},
+               "updates": [{"order": ["alice", "bob", "carol"],
+                            "dice": [5, 6,     # alice: 12: rent to bob, back 7 to 5, slides 5 -> 12
+                                     1, 2,     # bob: 4
+                                     1, 2]}]}, "test")
+    assert out.differences == []
+    events = texts(out.events)
+    assert [t for t in events if "jumped" in t] == [
+        "alice jumped from square 12 to square 5 (the Springboard on square 12)."]
+    assert sum(1 for t in events if t.startswith("alice slid on the grease")) == 7
+    assert out.state.players["alice"].square == 12
+    assert health_of(out.state, "alice") == 100 - 12  # 7 slides of 3, at most 12 a move (XXXIII.5)
+
+
+def test_extra_votes_of_a_past_week_are_dropped_from_the_state():
+    """A Legislative Building's extra vote counts in its week only (VIII.4): once that week is over
+    it is dropped, or the grants of every landing would pile up in the state all game long (10,000
+    by update 100 of the benchmark's game, each scanned by every vote)."""
+    land = {"order": ["alice", "bob", "carol"], "dice": [1, 3, 1, 2, 1, 2]}  # alice 1 -> 5; bob, carol 4
+    walk = {"order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2]}  # 3 squares each: none on 5
+    squares = {5: {"owner": "bob", "block": "residential 5 6", "buildings": ["legislative-building"]}}
+    sunday = _scenario({"squares": squares, "updates": [land, walk]})  # week 1 still: the grant stays
+    assert [(g.player, g.extra, g.week) for g in sunday.state.vote_grants] == [("alice", 1, 1)]
+    thursday = _scenario({"squares": squares, "updates": [land, walk, walk]})  # week 2
+    assert thursday.state.week == 2
+    assert thursday.state.vote_grants == []
+
+
 def test_corporate_headquarters_gain_power_on_rent_paid_and_pay_weekly_dues_and_a_mall_its_income():
     out = _scenario({"squares": {18: {"owner": "bob", "block": "commercial 17 18 23 24",
                                       "buildings": ["corporate-headquarters"]},

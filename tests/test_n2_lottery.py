@@ -180,3 +180,15 @@ def test_a_game_on_disk_with_tickets_bought_and_drawn_replays_and_verifies(game_
     assert [d.tickets for d in LotteryModule.of(after).draws] == [0, len(buyers)]
     assert jobs.replay_check(game_dir) == []
     assert jobs.verify(game_dir) == []
+
+
+def test_the_state_keeps_the_last_30_draws_the_lottery_page_shows():
+    """Older draws live in the update logs; the state, read and written every update, keeps the
+    30 the page shows (a draw a week: 130 by the end of a 2.5-year game)."""
+    from admin.mechanics.nomopoly2.lottery import Draw
+
+    state = _game()
+    LotteryModule.of(state).draws = [Draw(week=w, update=2 * w, numbers=[1, 2, 3, 4, 5, 6, 7], tickets=0)
+                                     for w in range(-29, 1)]  # 30 draws, weeks -29 to 0
+    after = play(state).state  # update 2 ends week 1: its draw is the 31st
+    assert [d.week for d in LotteryModule.of(after).draws] == list(range(-28, 2))

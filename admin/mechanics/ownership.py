@@ -306,6 +306,13 @@ def owner_of(state: GameState, number: int) -> str | None:
     return OwnershipModule.of(state).owner(number)
 
 
+def squares_owned(state: GameState, name: str) -> set[int]:
+    """The numbers of every square ``name`` owns (``owner_of(state, n) == name``), destroyed ones
+    included: one pass over the owners, for code that would otherwise ask ``owner_of`` of many
+    squares for one player (a net worth, a player's results)."""
+    return {n for n, owner in OwnershipModule.of(state).owners.items() if owner == name}
+
+
 def set_owner(state: GameState, number: int, name: str | None, paid: int | None = None) -> None:
     """Make ``name`` the owner of square ``number`` (None: unowned), as a test or the Admin sets up."""
     own = OwnershipModule.of(state)

@@ -147,6 +147,8 @@ class ProposalsModule(Mechanic[None, None]):
                                             f"{proposal.title}.", rule="IX.3",
                              data={"proposal": proposal.number})
         ctx.archived += archive_closed(ctx.state)
+        # extra votes count in their own week only (VIII.4, vote_weight): a past week's are spent
+        ctx.state.vote_grants = [g for g in ctx.state.vote_grants if g.week >= ctx.state.week]
 
 
 def add_proposal(ctx, proposer: str, title: str, text: str,

@@ -26,7 +26,7 @@ from admin.engine.movement import rent_free
 from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.board import BoardModule, set_polluted
-from admin.mechanics.ownership import owner_of, pay_rent, rent_due
+from admin.mechanics.ownership import owner_of, pay_rent, rent_due, squares_owned
 from admin.mechanics.nomopoly2.shared import (  # noqa: F401 - centre: part of the blocks interface
     BLOCK_KINDS, Block, BlocksState, block_of, centre, charge, provides, split_on_credit, use,
 )
@@ -207,8 +207,9 @@ class BlocksModule(Mechanic[BlocksState, None]):
             return f"not done: {exc}"
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
+        owned = squares_owned(state, player.name)
         mine = [f"{b.kind} block {b.id} ({_squares(b.squares)})" for b in self.of(state).blocks
-                if any(owner_of(state, n) == player.name for n in b.squares)]
+                if any(n in owned for n in b.squares)]
         lines = [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
         if state.enabled("interactions"):
             from admin.mechanics.interactions import InteractionsModule
@@ -231,12 +232,15 @@ class BlocksModule(Mechanic[BlocksState, None]):
     # -- worth and the site ---------------------------------------------------------------------
     def worth(self, state, player) -> int:
         """XXX.1: the block's price for each of the player's squares in a block."""
+        owned = squares_owned(state, player.name)
+        if not owned:
+            return 0
         params = {**self.defaults, **state.params(self.name)}
         total = 0
         for b in self.of(state).blocks:
-            mine = [n for n in b.squares if owner_of(state, n) == player.name]
+            mine = sum(1 for n in b.squares if n in owned)
             if mine:
-                total += _cost_of(params, b.kind, len(mine), len(b.squares))
+                total += _cost_of(params, b.kind, mine, len(b.squares))
         return total
 
     def set_square(self, state, square, key, value) -> bool:

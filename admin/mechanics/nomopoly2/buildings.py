@@ -29,7 +29,7 @@ from admin.engine.movement import jump
 from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
 from admin.mechanics.health import change_health
-from admin.mechanics.ownership import owner_of
+from admin.mechanics.ownership import owner_of, squares_owned
 from admin.mechanics.nomopoly2.shared import (
     BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, centre, charge,
     destroy_building, has_building, provides, split_on_credit,
@@ -184,19 +184,21 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
                               f"vote(s) on every proposal voted on in week {week}.",
                      player=player.name, rule="XXII.4", data={"week": week, "extra": extra})
         if "springboard" in names and player.active:
-            depth = ctx.scratch.setdefault("springboard-depth", {})
-            if depth.get(player.name, 0) > len(ctx.state.squares):  # a ring of springboards: stop
+            # the Springboards this player jumped from in the chain of landings under way: coming
+            # back to one (a ring of Springboards, or grease sliding back onto it) ends the chain
+            chain = ctx.scratch.setdefault("springboard-chain", {}).setdefault(player.name, set())
+            if n in chain:
                 return
             dest = n
             for _ in range(int(p["springboard_back"])):
                 dest = predecessor(ctx.state, dest)
             if dest == n:
                 return
-            depth[player.name] = depth.get(player.name, 0) + 1
+            chain.add(n)
             try:
                 jump(ctx, player, dest, rule="XXII.4", reason=f"the Springboard on square {n}")
             finally:
-                depth[player.name] -= 1
+                chain.discard(n)
 
     def adjust_rent(self, ctx, square, rent: int) -> int:
         return building_rent(ctx.state, ctx.params(self.name), square.number, rent)
@@ -219,9 +221,10 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         bs = self.of(state)
+        owned = squares_owned(state, player.name)
         mine = [f"{n}: {', '.join(building_label(b) for b in bs.on[n])}"
                 + (f" ({bs.power[n]} corporate power)" if bs.power.get(n) else "")
-                for n in sorted(bs.on) if owner_of(state, n) == player.name]
+                for n in sorted(bs.on) if n in owned]
         return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
 
     # -- worth and the site -------------------------------------------------------------------------
@@ -230,9 +233,8 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         params = {**self.defaults, **state.params(self.name)}
         bs = self.of(state)
         total = 0
-        for n, names in bs.on.items():
-            if owner_of(state, n) == player.name:
-                total += sum(price(params, b) for b in names) + 10 * bs.power.get(n, 0)
+        for n in squares_owned(state, player.name) & bs.on.keys():
+            total += sum(price(params, b) for b in bs.on[n]) + 10 * bs.power.get(n, 0)
         return total
 
     def set_square(self, state, square, key, value) -> bool:

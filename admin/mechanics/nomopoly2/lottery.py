@@ -82,9 +82,14 @@ class Draw:
     winners: list[Winner] = field(default_factory=list)
 
 
+#: how many draws the state keeps and the Lottery page shows (a draw a week)
+KEEP_DRAWS = 30
+
+
 @dataclass
 class LotteryState:
-    #: every draw so far, public once drawn (the Lottery page)
+    #: the last KEEP_DRAWS draws, public once drawn (the Lottery page shows them; older ones are in
+    #: the update logs)
     draws: list[Draw] = field(default_factory=list)
 
 
@@ -161,7 +166,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
         draws = self.of(state).draws
         rows = tuple((d.week, " ".join(str(n) for n in d.numbers), d.tickets,
                       "; ".join(f"{w.player} ({w.matched} right: {w.prize})" for w in d.winners) or "none")
-                     for d in reversed(draws[-30:]))
+                     for d in reversed(draws[-KEEP_DRAWS:]))
         intro = (f"A card of value {p['lowest_card']} to {p['highest_card']} buys a ticket of that many lines "
                  f"(XVIII.2): {p['line_numbers']} numbers from 1 to {p['highest']} a line, "
                  f"{p['bonus_line_numbers']} with a bonus number (a face card or an ace, XVIII.3). At each "
@@ -237,7 +242,9 @@ def draw(ctx) -> None:
     tickets = [t for t in priv.tickets if t.player in state.players and state.players[t.player].active]
     priv.tickets = []
     result = Draw(week=state.week, update=state.update, numbers=numbers, tickets=len(tickets))
-    LotteryModule.of(state).draws.append(result)
+    kept = LotteryModule.of(state).draws
+    kept.append(result)  # the winners are added below, to this same Draw
+    del kept[:-KEEP_DRAWS]
     ctx.emit("lottery", f"The lottery of week {state.week}: the numbers drawn are "
                         f"{' '.join(map(str, numbers))} ({len(tickets)} ticket(s), XVIII.1).", rule="XVIII.1",
              data={"numbers": numbers, "tickets": len(tickets)})

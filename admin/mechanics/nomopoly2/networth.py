@@ -107,19 +107,20 @@ def terms(state: GameState, player: Player) -> list[tuple[str, int]]:
             ("accepted", int(p["per_accepted"]) * sum(r.accepted for r in mine)),
             ("unanimous", int(p["per_unanimous"]) * sum(r.unanimous for r in mine)),
             ("nonsense", int(p["per_nonsense"]) * sum(r.nonsense for r in mine))]
+    from admin.mechanics.ownership import squares_owned
+
+    owned = squares_owned(state, player.name) if state.enabled("ownership") else set()
     if state.enabled("board") and state.enabled("ownership"):
         from admin.mechanics.board import BoardModule
-        from admin.mechanics.ownership import owner_of
 
-        polluted = sum(1 for n in BoardModule.of(state).polluted if owner_of(state, n) == player.name)
+        polluted = sum(1 for n in BoardModule.of(state).polluted if n in owned)
         out.append(("polluted", int(p["per_polluted_square"]) * polluted))
     if state.enabled("railroads") and state.enabled("ownership"):
         from admin.engine.module import Mechanic
-        from admin.mechanics.ownership import owner_of
         from admin.mechanics.railroads import RailroadsModule
 
         if RailroadsModule.worth is Mechanic.worth:  # counted here until railroads counts it itself
-            rails = sum(1 for n in RailroadsModule.of(state).squares if owner_of(state, n) == player.name)
+            rails = sum(1 for n in RailroadsModule.of(state).squares if n in owned)
             out.append(("railroads", int(p["per_railroad"]) * rails))
     from admin.mechanics.nomopoly2.shared import has_condition
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from admin.engine.board import distance, grid_move, live_numbers, neighbours
+from admin.engine.board import distance, distances_from, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
 from admin.mechanics.nomopoly2.shared import bank_square, house_of_cards_square, provides, use
 from admin.mechanics.nomopoly2.zoo_creatures import (
@@ -265,8 +265,14 @@ def peel_storm(ctx, gorilla: Creature, who: str) -> None:
 
 
 def fake_ids(ctx, number: int, who: str) -> None:
-    where = {pl.name: d for pl in ctx.state.active_players()
-             if (d := distance(ctx.state, pl.square, number, int(ctx.params("board").get("columns", 10)))) is not None}
+    columns = int(ctx.params("board").get("columns", 10))
+    reach = distances_from(ctx.state, number, columns)  # one search, not one a player
+
+    def away(square: int) -> int | None:
+        live = (sq := ctx.state.square(square)) is not None and not sq.destroyed
+        return reach.get(square) if live else distance(ctx.state, square, number, columns)
+
+    where = {pl.name: d for pl in ctx.state.active_players() if (d := away(pl.square)) is not None}
     if not where:
         return
     least = min(where.values())
