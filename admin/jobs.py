@@ -350,7 +350,10 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
     tx.write(game.results_path(update), dump_json(public_results(result.state, result.events, inputs,
                                                                  dice_record)))
     if result.state.ended:  # the game is over: every hidden seed is published (verify --hidden)
-        revealed = hidden_record(game)
+        # the first update after the end reads every log once; later ones add their own seed to
+        # what is published already (a finished game re-read all its logs every update)
+        published = load_json(game.hidden_seeds_path) if game.hidden_seeds_path.exists() else None
+        revealed = published if published and "updates" in published else hidden_record(game)
         revealed["updates"][str(update)] = {"hidden_seed": private_dice["hidden_seed"],
                                             "hidden_rolls": private_dice["hidden_rolls"]}
         tx.write(game.hidden_seeds_path, dump_json(revealed))

@@ -219,3 +219,18 @@ def test_verify_names_a_deleted_added_or_reordered_hidden_draw(demo, how):
     path.write_text(dump_json(log), encoding="utf-8")
     problems = jobs.verify(demo)
     assert any(p.startswith(f"update 2: hidden draw {k + 1} ") for p in problems), problems
+
+
+def test_updates_after_the_end_add_their_seed_to_what_is_published_without_rereading_every_log(demo):
+    """A finished game published its hidden seeds by reading every update's log again at each
+    update (a third of an update's time late in a long game); now each update adds its own, and the
+    file stays exactly what reading every log gives."""
+    from admin.replay import hidden_record
+
+    jobs.queue_ruling(demo, Ruling("end-game", {}, "the demo is over"))
+    fresh_maildir(demo.root / "none")
+    for cutoff in ("2026-11-18T23:59:59+00:00", "2026-11-21T23:59:59+00:00", "2026-11-25T23:59:59+00:00"):
+        jobs.run_update_job(demo, at=datetime.fromisoformat(cutoff), maildir=demo.root / "none")
+    published = load_json(demo.hidden_seeds_path)
+    assert sorted(published["updates"], key=int) == [str(n) for n in range(1, 8)]
+    assert published == hidden_record(demo)
