@@ -427,3 +427,21 @@ def test_the_admin_report_says_rulings_in_words_and_puts_failures_and_reviews_fi
     assert "{" not in applied and "'player'" not in applied  # words, not a Python dict
     assert applied.split("\n")[1] == "  - The Admin adjusted bob: +$5 (a refund)."
     assert "Your rulings that could not be carried out\n  - The Admin's ruling adjust could not be carried out" in text
+
+
+def test_a_big_updates_results_list_the_first_events_and_send_the_rest_to_the_site() -> None:
+    """A results email listed every public event of the update: 6,400 lines (320 KB) to each of
+    200 players in the benchmark's whole-rulebook game. It lists the first EVERYTHING_MAX and says
+    where the rest is; what happened to the player is always there in full."""
+    from admin.mail import texts
+
+    events = tuple(f"event {n}" for n in range(1, texts.EVERYTHING_MAX + 51))
+    view = texts.ResultsView(player="alice", update=7, week=4, slot="Sunday", happened=("you moved",),
+                             standing=("  Money: $10",), proposals=(), deadline=None,
+                             link="https://example.org/g/updates/0007.html", everything=events)
+    body = texts.results_text(view, title="G", site_url="https://example.org/g")
+    assert f"  - event {texts.EVERYTHING_MAX}\n" in body and f"event {texts.EVERYTHING_MAX + 1}\n" not in body
+    assert "  ... and 50 more; the whole update is on the site: https://example.org/g/updates/0007.html" in body
+    small = texts.results_text(texts.ResultsView(**{**view.__dict__, "everything": events[:3]}),
+                               title="G", site_url="https://example.org/g")
+    assert "more; the whole update" not in small and "  - event 3\n" in small

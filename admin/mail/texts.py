@@ -152,6 +152,11 @@ def _bullet_block(items: tuple[str, ...], empty: str) -> str:
     return "\n".join(_bullets(items, empty))
 
 
+#: how many of an update's public events a results email lists (what happened to the player is
+#: always there in full); a big game's update of thousands of events sends the rest to the site
+EVERYTHING_MAX = 300
+
+
 def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
     parts = [f"Hello {v.player},", "",
              f"update {v.update} (week {v.week}, {v.slot}) has run. This is what it meant for you.", ""]
@@ -168,7 +173,11 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
     if v.link:
         parts.append(f"This update on the site: {v.link}")
     parts += ["", f"Everything that happened in update {v.update}",
-              _bullet_block(v.everything, "Nothing."), "", FOOTER_HINT, ""]
+              _bullet_block(v.everything[:EVERYTHING_MAX], "Nothing.")]
+    if len(v.everything) > EVERYTHING_MAX:  # a big game's update: the rest is on the site
+        where = f": {v.link}" if v.link else " (the update's page on the game's site)"
+        parts.append(f"  ... and {len(v.everything) - EVERYTHING_MAX:,} more; the whole update is on the site{where}")
+    parts += ["", FOOTER_HINT, ""]
     return "\n".join(parts) + footer(title, site_url)
 
 
