@@ -229,19 +229,42 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand) -> None
              private=text if spec.private else None, data={"cmd": cmd.cmd})
 
 
-def _snapshot(state: GameState, scratch: dict[str, Any]) -> bytes | tuple[GameState, dict[str, Any]]:
+@dataclass
+class _Snapshot:
+    """The state before an action (XXII.4): pickled, but for the rules and their history."""
+
+    blob: bytes
+    rules: Any
+    rule_history: dict[str, list[Any]]
+
+
+def _snapshot(state: GameState, scratch: dict[str, Any]) -> _Snapshot | tuple[GameState, dict[str, Any]]:
     """The state before an action, kept to put back if the action fails (XXII.4). Pickled: the
-    same copy as ``copy.deepcopy`` (shared objects stay shared) at a fraction of its cost, which
-    is paid before every action of a 200-player update, while the copy is read back only when an
-    action fails. Something that cannot be pickled falls back to ``copy.deepcopy``."""
+    same copy as ``copy.deepcopy`` at a fraction of its cost, which is paid before every action of
+    a 200-player update, while the copy is read back only when an action fails. The rules are
+    kept by reference (they are never changed in place: a change makes a new Ruleset, see
+    ``apply_directives``) and their history as new lists of the same revisions (it is only ever
+    added to), so that the snapshot's cost does not grow with every accepted proposal. Something
+    that cannot be pickled falls back to ``copy.deepcopy``."""
+    rules, history = state.rules, state.rule_history
+    state.rules, state.rule_history = None, {}  # type: ignore[assignment]
     try:
-        return pickle.dumps((state, scratch), pickle.HIGHEST_PROTOCOL)
+        blob = pickle.dumps((state, scratch), pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError):
+        blob = None
+    finally:
+        state.rules, state.rule_history = rules, history
+    if blob is None:
         return copy.deepcopy((state, scratch))
+    return _Snapshot(blob, rules, {k: list(v) for k, v in history.items()})
 
 
-def _restore(saved: bytes | tuple[GameState, dict[str, Any]]) -> tuple[GameState, dict[str, Any]]:
-    return pickle.loads(saved) if isinstance(saved, bytes) else saved
+def _restore(saved: _Snapshot | tuple[GameState, dict[str, Any]]) -> tuple[GameState, dict[str, Any]]:
+    if not isinstance(saved, _Snapshot):
+        return saved
+    state, scratch = pickle.loads(saved.blob)
+    state.rules, state.rule_history = saved.rules, saved.rule_history
+    return state, scratch
 
 
 def _status_text(ctx: UpdateContext, player: Player) -> str:
