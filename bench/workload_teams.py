@@ -167,7 +167,7 @@ def _commands(rng: random.Random, state: GameState, world: _World, name: str, co
             else:
                 lines.append("STATUS")
         elif kind == "ACCUSE":
-            if rng.random() < 0.15:  # about 1 in 100 emails: a dispute a week or two
+            if rng.random() < 0.15:  # about 1 command in 100: some six accusations a week among 200
                 other = rng.choice(world.players)
                 amount = rng.choice((10, 20, 50))
                 lines.append(f"ACCUSE {other} PENALTY PAY {amount}: {rng.choice(CHARGES)}")
