@@ -271,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip", action="append", default=[], choices=("updates", "site", "replay"),
                     help="leave out a group of measurements")
     ap.add_argument("--game", default="nomopoly2", help="the bundled game the workload plays (nomopoly2-full: "
-                                                        "every section in force)")
+                                                        "every section in force; nomoteams: the Teams variant's "
+                                                        "mail and the Admin's judgements, bench/workload_teams.py)")
     args = ap.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.game != "nomopoly2":
