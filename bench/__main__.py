@@ -307,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only check that the large game's next update, run twice from copies, leaves "
                          "byte-identical state")
     ap.add_argument("--game", default="nomopoly2", help="the bundled game the workload plays (nomopoly2-full: "
-                                                        "every section in force)")
+                                                        "every section in force; nomoteams: the Teams variant's "
+                                                        "mail and the Admin's judgements, bench/workload_teams.py)")
     ap.add_argument("--only-large", "--large-only", action="store_true",
                     help="time only the large game's update after the longest history (no other history "
                          "lengths or player counts)")

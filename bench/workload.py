@@ -48,6 +48,7 @@ from admin.model import GameState
 from admin.statefiles import state_from_data
 from admin.store import Transaction, dump_json, load_json, to_data
 from bench import workload_n2
+from bench import workload_teams
 
 #: bump when the generated game or mail changes, so stale caches are not reused
 VERSION = 6  # 4: mechanics own their state (schema 2); 5: layout, currency, per-game rule ids;
@@ -147,7 +148,7 @@ def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]
         entry = load_json(init_log)
         state = state_from_data(entry["state"], str(init_log))
         for module in state.modules:
-            if module.name == "board":
+            if module.name in ("board", "teams-board"):
                 module.params["initial_squares"] = squares
         while len(state.squares) < squares:
             add_square(state, REGISTRY.enabled(state))
@@ -162,6 +163,8 @@ def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]
 # -- the mail ------------------------------------------------------------------------------------
 def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime, bytes]]:
     """The (received time, raw message) of every email of ``update``, from the state before it."""
+    if spec.game == workload_teams.GAME:  # the Teams variant's own commands (bench/workload_teams.py)
+        return workload_teams.emails_for(state, spec, update)
     rng = random.Random(f"{spec.seed}/{update}")
     start, end = cutoff(update - 1) if update > 1 else START - timedelta(days=1), cutoff(update)
     window = int((end - start).total_seconds())
@@ -301,7 +304,10 @@ def write_maildir(maildir: Path, update: int, mails: list[tuple[datetime, bytes]
 
 
 def next_emails(game: GameDir, spec: Spec) -> tuple[int, list[tuple[datetime, bytes]]]:
-    """The number of the game's next update and its emails."""
+    """The number of the game's next update and its emails (and, in the Teams variant, the Admin's
+    rulings for it queued, as ``nomopoly ruling decide`` would)."""
+    if spec.game == workload_teams.GAME:
+        workload_teams.queue_rulings(game, spec)
     state = game.load()
     return state.update + 1, emails_for(state, spec, state.update + 1)
 

@@ -90,8 +90,8 @@ class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         sealed = self.private_of(state)
-        waiting = [i for i in self.of(state).open
-                   if player.name in i.waiting_for(sealed.answers.get(i.id))]
+        waiting = [i for i in self.of(state).open  # a party first: most are not (each player's mail)
+                   if player.name in i.parties and player.name in i.waiting_for(sealed.answers.get(i.id))]
         return [(90, f"  Waiting for your answer: #{i.id} ({i.kind}"
                      + (f" from {i.proposer}" if i.proposer else "") + f"), by update {i.deadline}")
                 for i in waiting]
