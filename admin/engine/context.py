@@ -15,7 +15,10 @@ from admin.model import GameState, Proposal
 
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
 #: a rule cited in an event's text: "(XIII.3)", "(IX.2: the last one counts)", "(VI.17, ..."
-_CITATION = re.compile(r"(?:(?<=\()|(?<=, ))(?P<id>[IVXLC]+\.\d+)(?=[):;,])")
+#: a rule cited in an event's text: "(XIII.3)", ", XIII.3;" ... and a game's own rule whose number
+#: the library also uses for another, written with the game's prefix ("(teams:VIII.4)"), which its
+#: aliases map to the number its players read
+_CITATION = re.compile(r"(?:(?<=\()|(?<=, ))(?P<id>(?:[a-z][a-z0-9-]*:)?[IVXLC]+\.\d+)(?=[):;,])")
 
 
 def cite(text: str, aliases: dict[str, str]) -> str:

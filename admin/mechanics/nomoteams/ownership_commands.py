@@ -132,17 +132,17 @@ def buy(ctx, player, cmd: TeamsBuy) -> str:
     if right is None:
         landed = ", ".join(str(r.square) for r in mine) or "none"
         raise IllegalAction("you may buy only an unowned square you landed on since your last turn "
-                            f"(VIII.4); yours: {landed}")
+                            f"(teams:VIII.4); yours: {landed}")
     square = check_square(ctx, right.square)
     owner = own.owners.get(square.number)
     if owner is not None:
-        raise IllegalAction(f"square {square.number} is owned by {owner} now (VIII.4)")
+        raise IllegalAction(f"square {square.number} is owned by {owner} now (teams:VIII.4)")
     value = market_value(ctx.state, square.number)
     for module in ctx.registry.enabled(ctx.state):
         value = module.adjust_price(ctx, player, square, value)
     if player.money < value:
         raise IllegalAction(f"square {square.number}'s market value is {ctx.state.money(value)} and you have "
-                            f"{ctx.state.money(player.money)}; a buyer needs at least that much (VIII.4)")
+                            f"{ctx.state.money(player.money)}; a buyer needs at least that much (teams:VIII.4)")
     ctx.transfer(player.name, GOVERNMENT, value, rule="teams:VIII.4", reason=f"buying square {square.number}",
                  voluntary=True)
     own.owners[square.number] = player.name

@@ -212,7 +212,7 @@ def draw_teams(ctx) -> None:
         smallest = [t for t in TEAMS if sizes[t] == min(sizes.values())]
         team = smallest[0] if len(smallest) == 1 else smallest[ctx.dice.roll(f"team/{name}", len(smallest)) - 1]
         ts.teams.join(team, name)
-        ctx.emit("team", f"{name} joined the {team} Team (II.3).", player=name, rule="teams:II.3",
+        ctx.emit("team", f"{name} joined the {team} Team (teams:II.3).", player=name, rule="teams:II.3",
                  data={"team": team, "from": smallest})
 
 
