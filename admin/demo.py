@@ -16,6 +16,7 @@ from admin import games, jobs
 from admin.engine.events import Ruling
 from admin.errors import StateError
 from admin.game import GameDir
+from admin.model import GameState
 
 MARKER = ".nomopoly-demo"
 
@@ -80,8 +81,6 @@ def queue_rulings(game: GameDir, demo: dict, update: int) -> None:
     """Queue the Admin's rulings the demo's ``rulings:`` gives for ``update`` (``before:``, 1 when
     left out), as `nomopoly ruling ...` would: the update applies them first and records them, so
     replay and verify see them like any other input."""
-    from admin.engine.events import Ruling
-
     for entry in demo.get("rulings") or []:
         if int(entry.get("before", 1)) == update:
             jobs.queue_ruling(game, Ruling(str(entry["kind"]), dict(entry.get("args") or {}),
@@ -102,6 +101,30 @@ def scratch_game(game_name: str, folder: Path) -> GameDir:
     for name, email in spec.demo["players"].items():
         jobs.add_player(game, name, email)
     return game
+
+
+def write_demo_mail(game_name: str, out: Path, cutoffs: list[str], to: str, tag: str,
+                    mail_for: Callable[[GameState, int], list[tuple[str, str, str, str]]]) -> int:
+    """Write a demo's mail by playing it: for each update, ``mail_for(state, update)`` gives the
+    emails its players send seeing the game as it stands (when, sender address, subject, body);
+    they are delivered into the Maildir ``out`` and the update runs on them in a scratch game.
+    Returns how many emails were written."""
+    import tempfile
+
+    fresh_maildir(out)
+    n = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        game = scratch_game(game_name, Path(tmp) / "g")
+        inbox = game.root / "mail" / "inbox"
+        for update, cutoff in enumerate(cutoffs, 1):
+            for when, sender, subject, body in mail_for(game.load(), update):
+                n += 1
+                who = sender.rpartition("<")[2].split("@")[0]
+                deliver(out, n, when, sender, to, subject, body, f"<{tag}-{n:03d}.{who}@example.invalid>")
+            shutil.rmtree(inbox, ignore_errors=True)
+            shutil.copytree(out, inbox)
+            jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
+    return n
 
 
 def fresh_maildir(out: Path) -> None:

@@ -7,18 +7,14 @@ update's emails, and runs the update, exactly as ``nomopoly demo --game technopo
 
 from __future__ import annotations
 
-import shutil
 import sys
-import tempfile
-from datetime import datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "technopoly" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin import jobs  # noqa: E402
-from admin.demo import deliver, fresh_maildir, scratch_game  # noqa: E402
+from admin.demo import write_demo_mail  # noqa: E402
 from admin.mechanics.interactions import InteractionsModule  # noqa: E402
 from admin.mechanics.technopoly.objects import ACTIVATE, FUEL_CARDS, NAMES_A_FUEL, private, world  # noqa: E402
 from admin.model import GameState  # noqa: E402
@@ -107,20 +103,13 @@ def emails(state: GameState, update: int) -> list[tuple[str, str, str]]:
 
 
 def main() -> None:
+    def mail_for(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
+        return [(f"{DAYS[update]}T{9 + i:02d}:00", ADDR[who], subject, body)
+                for i, (who, subject, body) in enumerate(emails(state, update))]
+
     out = HERE / "maildir"
-    fresh_maildir(out)
-    with tempfile.TemporaryDirectory() as tmp:
-        game = scratch_game("technopoly", Path(tmp) / "g")
-        inbox = game.root / "mail" / "inbox"
-        n = 0
-        for update, cutoff in enumerate(CUTOFFS, 1):
-            for i, (who, subject, body) in enumerate(emails(game.load(), update)):
-                n += 1
-                deliver(out, n, f"{DAYS[update]}T{9 + i:02d}:00", ADDR[who], "Technopoly Admin <admin@example.org>",
-                        subject, body, f"<technopoly-demo-{n:03d}.{who}@example.invalid>")
-            shutil.rmtree(inbox, ignore_errors=True)
-            shutil.copytree(out, inbox)
-            jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
+    n = write_demo_mail("technopoly", out, CUTOFFS, "Technopoly Admin <admin@example.org>", "technopoly-demo",
+                        mail_for)
     print(f"wrote {n} emails to {out}")
 
 

@@ -7,18 +7,14 @@ emails, and runs the update, exactly as ``nomopoly demo --game timopoly`` will r
 
 from __future__ import annotations
 
-import shutil
 import sys
-import tempfile
-from datetime import datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "timopoly" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin import jobs  # noqa: E402
-from admin.demo import deliver, fresh_maildir, scratch_game  # noqa: E402
+from admin.demo import write_demo_mail  # noqa: E402
 from admin.mechanics.interactions import InteractionsModule  # noqa: E402
 from admin.model import GameState  # noqa: E402
 
@@ -55,23 +51,14 @@ def answers(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
 
 
 def main() -> None:
+    def mail_for(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
+        mail = [(w, who, s, b) for u, w, who, s, b in FIXED if u == update]
+        if update > 1:
+            mail += answers(state, update)
+        return [(when, ADDR[who], subject, body) for when, who, subject, body in sorted(mail)]
+
     out = HERE / "maildir"
-    fresh_maildir(out)
-    with tempfile.TemporaryDirectory() as tmp:
-        game = scratch_game("timopoly", Path(tmp) / "g")
-        inbox = game.root / "mail" / "inbox"
-        n = 0
-        for update, cutoff in enumerate(CUTOFFS, 1):
-            mail = [(w, who, s, b) for u, w, who, s, b in FIXED if u == update]
-            if update > 1:
-                mail += answers(game.load(), update)
-            for when, who, subject, body in sorted(mail):
-                n += 1
-                deliver(out, n, when, ADDR[who], "Timopoly SMOF <admin@example.org>", subject, body,
-                        f"<timopoly-demo-{n:03d}.{who}@example.invalid>")
-            shutil.rmtree(inbox, ignore_errors=True)
-            shutil.copytree(out, inbox)
-            jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
+    n = write_demo_mail("timopoly", out, CUTOFFS, "Timopoly SMOF <admin@example.org>", "timopoly-demo", mail_for)
     print(f"wrote {n} emails to {out}")
 
 
