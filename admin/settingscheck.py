@@ -185,7 +185,7 @@ def _read_by_the_mail_code(game: GameDir, tables: dict[str, dict[str, Any]], whe
             problems.append(Problem(f"{where}: [mail] maildir", f"the mail folder {folder} does not exist (no "
                                     f"new/ or cur/ in it); fix the path, or create it with `mkdir -p "
                                     f"{folder}/new {folder}/cur {folder}/tmp`"))
-    if "mail.imap" in tables and mail.get("source", "maildir") != "imap":
+    if mail_folder and "mail.imap" in tables and mail.get("source", "maildir") != "imap":  # `check` only
         problems.append(Problem(f"{where}: [mail.imap]", 'is set but [mail] source is not "imap"; '
                                 'add source = "imap" to [mail] to read mail from it'))
     for name, read in readers:
