@@ -50,7 +50,7 @@ class ConditionsModule(Mechanic[ConditionsState, None]):
 
     def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
         """A player immune from rent (a lottery prize, XVIII.4; bingo, XXXI.3) pays none. The one
-        place rent immunity is applied (added by cards-lottery for the lead)."""
+        place rent immunity is applied."""
         if rent > 0 and _holds(ctx.state, payer.name, "rent-immunity"):
             ctx.emit("rent", f"{payer.name} is immune from rent and pays none for square {square.number}.",
                      player=payer.name, rule="XVIII.4", data={"square": square.number, "amount": 0})

@@ -80,8 +80,7 @@ class BuildingsState:
 
 
 def building_label(name: str) -> str:
-    """How a building is written in a sentence: "missile-silo" -> "Missile Silo". (Added by the
-    missiles section.)"""
+    """How a building is written in a sentence: "missile-silo" -> "Missile Silo"."""
     return {"anti-missile-battery": "Anti-Missile Battery", "atm": "ATM"}.get(
         name, name.replace("-", " ").title())
 
@@ -133,7 +132,7 @@ def square_net_worth(state: GameState, number: int) -> int:
 def fuel_price_at(state: GameState, number: int) -> int | None:
     """What 100 fuel costs at the Gas Station on square ``number`` (XXII.4): a Government one's
     fixed price, a commercial one's as its owner set it (the Government price until they do);
-    None when the square has no Gas Station. (Added by the buildings section.)"""
+    None when the square has no Gas Station."""
     if not has_building(state, number, "gas-station"):
         return None
     return int(use("buildings.fuel_price")(state, number))  # the owner's rules
@@ -142,7 +141,7 @@ def fuel_price_at(state: GameState, number: int) -> int | None:
 def destroy_building(state: GameState, number: int, name: str) -> bool:
     """Take building ``name`` off square ``number`` (a missile, a Skunk ...) with everything that
     goes with it (a Corporate Headquarters' power points, a Gas Station's price); no refund.
-    False if it was not there. (Added by the buildings section: the one place a building goes.)"""
+    False if it was not there."""
     bs = state.mods.get("buildings") if state.enabled("buildings") else None
     if bs is None or name not in bs.on.get(number, ()):
         return False
@@ -226,7 +225,7 @@ def pass_out(ctx, player, *, rule: str, reason: str) -> None:
     """``player`` passes out (XIX.3: sprayed by the Skunk; XXIX.3: a pogo stick caught by glue):
     no voluntary action this update (and the next ``passed_out_updates``), and the loss of
     ``spray_health_loss`` health, as the Zoo's parameters say (their defaults while it is off).
-    The caller says why first. (Added by the integration: the one place a player passes out.)"""
+    The caller says why first."""
     from admin.mechanics.health import change_health
 
     p = use("zoo.params")(ctx.state)
@@ -260,9 +259,11 @@ def is_mortgaged(state: GameState, number: int) -> bool:
     """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
     bs = state.mods.get("bank") if state.enabled("bank") else None
     return bs is not None and number in getattr(bs, "mortgages", {})
+
+
 # -- XVI Blackjack: squares named "Blackjack" ----------------------------------------------
-# Added by cards-lottery for the lead to merge: the Skunk's jump to Blackjack (XIX.3), no Warp
-# Bubble (XXIV.2) or car drive (XXIX.3) to it, and XVI.1's deal all ask this one question.
+# The Skunk's jump to Blackjack (XIX.3), no Warp Bubble (XXIV.2) or car drive (XXIX.3) to it,
+# and XVI.1's deal all ask this one question.
 def is_blackjack(square) -> bool:
     """Whether ``square`` is named "Blackjack" (any case, spaces around ignored)."""
     return square is not None and not getattr(square, "destroyed", False) \
@@ -275,7 +276,7 @@ def blackjack_squares(state: GameState) -> list[int]:
 
 
 # -- Items (V.1) a player may trade (XX.1) ---------------------------------------------------
-# Added by cards-lottery (XX Trading) for the lead to merge: a section whose items players hold
+# A section whose items players hold
 # keeps them in an ``admin.engine.inventory.Inventory`` field named ``items`` of its public (or
 # private) state; the trading module finds an item through this function. A section whose items
 # the rules say are untradable lists their names in a class attribute ``untradable`` of its module.
