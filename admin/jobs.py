@@ -225,13 +225,13 @@ def preview_mail(game: GameDir, outcome: UpdateOutcome, out: Path) -> list[Path]
         copy = GameDir(Path(scratch) / "game")
         shutil.copytree(game.state_dir, copy.state_dir, ignore=shutil.ignore_patterns("outbox", ".lock"))
         shutil.copy2(game.settings_path, copy.settings_path)
-        for path, payload in outcome.staged._staged.items():
+        for path, payload in outcome.staged.staged().items():
             target = copy.root / Path(path).resolve().relative_to(game.root)
             target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(payload, bytes):
+            if payload is not None:
                 target.write_bytes(payload)
             elif target.exists():
-                target.unlink()  # a removal
+                target.unlink()  # a removal (the marker was written as the file's bytes before)
         mail_out(copy, outcome.update, state=outcome.state, send=False)
         written = []
         for eml in outbox_of(copy).pending():

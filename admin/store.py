@@ -328,6 +328,10 @@ class Transaction:
         moved or copied after a crash rolls forward in its new place, and never into the old one."""
         return os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
 
+    def staged(self) -> dict[Path, bytes | None]:
+        """What a commit would write: each path with its bytes, or None for a removal."""
+        return {path: None if payload is _REMOVE else payload for path, payload in self._staged.items()}
+
     def remove(self, path: Path) -> None:
         """Delete ``path`` as part of the commit (after every write is in place)."""
         self._staged[Path(path)] = _REMOVE

@@ -75,3 +75,12 @@ def test_reading_a_game_after_a_crash_mid_commit_finishes_the_commit_first(tmp_p
     assert (game.state_dir / JOURNAL).exists()
     assert GameDir(game.root).load_public().players["alice"].money == 123
     assert not (game.state_dir / JOURNAL).exists()
+
+
+def test_a_transaction_tells_what_it_would_write_and_remove(tmp_path):
+    from admin.store import Transaction
+
+    tx = Transaction(tmp_path)
+    tx.write(tmp_path / "a.yaml", "x: 1\n")
+    tx.remove(tmp_path / "b.yaml")
+    assert tx.staged() == {tmp_path / "a.yaml": b"x: 1\n", tmp_path / "b.yaml": None}
