@@ -17,6 +17,17 @@ from admin.mechanics.ownership import owner_of, set_owner
 
 PLAYERS = ("alice", "bob", "carol")
 
+def _with_buildings(state, on: dict[int, list[str]]):
+    """The real buildings section in force, with ``on`` standing (square -> buildings)."""
+    from admin.engine.config import enable_module
+    from admin.mechanics import REGISTRY
+
+    if not state.enabled("buildings"):
+        enable_module(state, REGISTRY, "buildings")
+    state.mods["buildings"].on = {n: list(b) for n, b in on.items()}
+    return state
+
+
 
 def game_mail(state, player: str, text: str) -> Submission:
     """An email read with the game's own grammar (MORTGAGE is Timopoly's too in the library)."""
@@ -167,11 +178,11 @@ def test_a_credit_card_is_free_and_one_a_player():
         "most (XXVII.1)"]
 
 
-def test_an_atm_deposit_and_withdrawal_each_pay_5_dollars_to_the_squares_owner(monkeypatch):
+def test_an_atm_deposit_and_withdrawal_each_pay_5_dollars_to_the_squares_owner():
     state = bank_game()
     set_owner(state, 12, "bob")
     state.players["alice"].square = 12
-    monkeypatch.setattr(shared, "has_building", lambda s, n, name: n == 12 and name == "atm")
+    _with_buildings(state, {12: ["atm"]})
     result = play(state, [game_mail(state, "alice", "ATM DEPOSIT 500\nATM WITHDRAW 100\nDEPOSIT 5")])
     after = result.state
     assert after.players["alice"].money == 10000 - 500 + 100 - 10
@@ -206,9 +217,9 @@ def test_the_balance_counts_in_net_worth_and_a_reset_closes_the_account():
     assert balance_of(state, "alice") == 0
 
 
-def test_the_bank_page_lists_mortgaged_squares_card_holders_and_atms_never_balances(monkeypatch):
+def test_the_bank_page_lists_mortgaged_squares_card_holders_and_atms_never_balances():
     state = bank_game()
-    monkeypatch.setattr(shared, "squares_with", lambda s, name: [12] if name == "atm" else [])
+    _with_buildings(state, {12: ["atm"]})
     set_owner(state, 14, "alice")
     BankModule.of(state).mortgages[14] = 175
     BankModule.private_of(state).balances["alice"] = 4321
@@ -252,12 +263,12 @@ def test_the_bank_and_card_state_survive_saving_and_loading():
     assert NetWorthModule.of(back).proposals == {3: ProposalRecord("carol", yes=2, accepted=True)}
 
 
-def test_no_atm_fee_on_ones_own_square_and_an_unowned_squares_fee_goes_to_the_admin_bank(monkeypatch):
+def test_no_atm_fee_on_ones_own_square_and_an_unowned_squares_fee_goes_to_the_admin_bank():
     state = bank_game()
     set_owner(state, 12, "alice")
     state.players["alice"].square = 12
     state.players["bob"].square = 13
-    monkeypatch.setattr(shared, "has_building", lambda s, n, name: n in (12, 13) and name == "atm")
+    _with_buildings(state, {12: ["atm"], 13: ["atm"]})
     bank_before = state.admin_bank
     result = play(state, [game_mail(state, "alice", "ATM DEPOSIT 500"), game_mail(state, "bob", "ATM DEPOSIT 100")])
     after = result.state
@@ -266,11 +277,11 @@ def test_no_atm_fee_on_ones_own_square_and_an_unowned_squares_fee_goes_to_the_ad
     assert after.admin_bank == bank_before + 500 + 100 + 5
 
 
-def test_a_squares_net_worth_counts_the_buildings_on_it(monkeypatch):
+def test_a_squares_net_worth_counts_the_buildings_on_it():
     state = bank_game()
     set_owner(state, 14, "alice")
     state.players["alice"].square = 30
-    monkeypatch.setattr(shared, "buildings_on", lambda s, n: ["house", "atm"] if n == 14 else [])
+    _with_buildings(state, {14: ["house", "atm"]})
     assert shared.square_net_worth(state, 14) == 350 + 300 + 50  # VI.16, XXII.4's prices
     result = play(state, [game_mail(state, "alice", "MORTGAGE 14")])
     assert BankModule.of(result.state).mortgages == {14: 350}
