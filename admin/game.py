@@ -39,6 +39,7 @@ from admin.engine.dice import Seeds, player_commitments
 from admin.errors import StateError
 from admin.model import GameState, Proposal
 from admin.migrate import BURIED_V1
+from admin.statecache import StateCache
 from admin.statefiles import (  # noqa: F401 - state_files is part of this module's interface
     PUBLIC_FILES, state_files, state_from_files,
 )
@@ -80,6 +81,8 @@ class GameDir:
         self.state_dir = self.root / "state"
         self.log_dir = self.state_dir / "log"
         self.rules_dir = self.root / "rules_md"
+        #: the YAML state files' parsed data, kept beside them (admin/statecache.py)
+        self.cache = StateCache(self.state_dir)
 
     # -- settings --------------------------------------------------------------------------
     @property
@@ -196,13 +199,14 @@ class GameDir:
     def _read(self, name: str) -> Any:
         if name == "rules_history.yaml" and not (self.state_dir / name).exists():
             return {}
-        data = load_yaml(self.state_dir / name)
+        data = self.cache.read(name)
         if not isinstance(data, dict):
             raise StateError(f"{self.state_dir / name}: expected a mapping at the top; restore it with git")
         return data
 
     def stage_state(self, tx: Transaction, state: GameState) -> None:
-        files = state_files(state)
+        files = state_files(state, self.cache.dump)
+        tx.on_commit(self.cache.save)
         for name, text in files.items():
             tx.write(self.root / name, text)
         # files of the state's older shape (a migrated game), and of modules without state now

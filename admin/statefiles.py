@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from admin.errors import StateError
 from admin.mechanics import REGISTRY
@@ -34,6 +34,8 @@ from admin.store import dump_yaml, from_data, to_data
 
 SCHEMA = 2
 PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml", "rules_history.yaml")
+#: writes one YAML state file: (its path under state/, its data) -> its text
+Dump = Callable[[str, Any], str]
 _SPLIT = ("squares", "players", "proposals", "private", "rules", "rule_history", "mods")
 
 
@@ -96,11 +98,11 @@ def parse_table(text: str, row_type: type, where: Path) -> list[Any]:
 
 
 # -- a module's state --------------------------------------------------------------------------
-def _module_files(folder: str, name: str, value: Any, version: int) -> dict[str, str]:
+def _module_files(folder: str, name: str, value: Any, version: int, dump: Dump) -> dict[str, str]:
     cls = type(value)
     tables = {f.name for f in table_fields(cls)}
     data = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(cls) if f.name not in tables}
-    files = {f"state/{folder}/{name}.yaml": dump_yaml({"version": version, **data})}
+    files = {f"state/{folder}/{name}.yaml": dump(f"{folder}/{name}.yaml", {"version": version, **data})}
     for field_name in sorted(tables):
         files[f"state/{folder}/{name}.{field_name}.tsv"] = table_text(
             getattr(value, field_name), _row_type(cls, field_name))
@@ -132,25 +134,28 @@ def _decode_module(cls: type, data: dict[str, Any], files: dict[str, Any], folde
 _LATER = ("rule_aliases", "next_player_commitments")
 
 
-def state_files(state: GameState) -> dict[str, str]:
-    """The state as path (relative to the game folder) -> text."""
+def state_files(state: GameState, dump: Dump | None = None) -> dict[str, str]:
+    """The state as path (relative to the game folder) -> text. ``dump`` writes one YAML file's
+    data (its path under state/, the data), :func:`dump_yaml` by default; a game folder passes
+    its cache's, which keeps a file's text when its data has not changed."""
+    dump = dump or (lambda _name, data: dump_yaml(data))
     game = {f.name: to_data(getattr(state, f.name)) for f in dataclasses.fields(state) if f.name not in _SPLIT}
     for name in _LATER:  # fields added after games began: written only when set, so a game saved
         if not game.get(name):  # before reads back (and replays) byte for byte
             game.pop(name, None)
     game["schema"] = SCHEMA
     files = {
-        "state/game.yaml": dump_yaml(game),
-        "state/board.yaml": dump_yaml({"squares": to_data(state.squares)}),
-        "state/players.yaml": dump_yaml({"players": to_data(state.players)}),
-        "state/proposals.yaml": dump_yaml({"proposals": to_data(state.proposals)}),
-        "state/rules_history.yaml": dump_yaml({"rules": to_data(state.rule_history)}),
-        "state/private.yaml": dump_yaml({f.name: to_data(getattr(state.private, f.name))
-                                         for f in dataclasses.fields(state.private) if f.name != "mods"}),
+        "state/game.yaml": dump("game.yaml", game),
+        "state/board.yaml": dump("board.yaml", {"squares": to_data(state.squares)}),
+        "state/players.yaml": dump("players.yaml", {"players": to_data(state.players)}),
+        "state/proposals.yaml": dump("proposals.yaml", {"proposals": to_data(state.proposals)}),
+        "state/rules_history.yaml": dump("rules_history.yaml", {"rules": to_data(state.rule_history)}),
+        "state/private.yaml": dump("private.yaml", {f.name: to_data(getattr(state.private, f.name))
+                                                    for f in dataclasses.fields(state.private) if f.name != "mods"}),
     }
     for folder, mods in (("modules", state.mods), ("private", state.private.mods)):
         for name, value in sorted(mods.items()):
-            files.update(_module_files(folder, name, value, REGISTRY.known[name].version))
+            files.update(_module_files(folder, name, value, REGISTRY.known[name].version, dump))
     for section in state.rules.sections:
         files[f"rules_md/{section.filename}"] = dump_section(section)
     return files

@@ -319,6 +319,11 @@ class Transaction:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._staged: dict[Path, bytes] = {}
+        self._after: list[Callable[[], None]] = []
+
+    def on_commit(self, action: Callable[[], None]) -> None:
+        """Run ``action`` after a successful commit (a cache to refresh: it must not fail)."""
+        self._after.append(action)
 
     def write(self, path: Path, data: bytes | str) -> None:
         self._staged[Path(path)] = data.encode("utf-8") if isinstance(data, str) else data
@@ -357,6 +362,7 @@ class Transaction:
                 changed.append(path)
                 crashpoint("commit.temp")
             if not temps:
+                self._done()
                 return []
             journal = _write_temp(self.root / JOURNAL, json.dumps(temps).encode("utf-8"))
         except OSError as exc:  # nothing is in place yet: the old state stands, whole
@@ -368,7 +374,12 @@ class Transaction:
         fsync_dir(self.root)
         crashpoint("commit.journal")
         _roll_forward(self.root)
+        self._done()
         return changed
+
+    def _done(self) -> None:
+        for action in self._after:
+            action()
 
 
 def _roll_forward(root: Path) -> None:

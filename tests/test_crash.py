@@ -94,9 +94,10 @@ def drive(game: Path, steps: Sequence[str], env: dict[str, str] | None = None) -
 
 
 def snapshot(game: Path) -> dict[str, bytes]:
-    """Every file under state/ (but the lock) and rules_md/, by relative path."""
+    """Every file under state/ (but the lock and the parsed-state cache, which is not state) and
+    rules_md/, by relative path."""
     files = [p for d in ("state", "rules_md") for p in (game / d).rglob("*")
-             if p.is_file() and p.name != ".lock"]
+             if p.is_file() and p.name != ".lock" and ".cache" not in p.relative_to(game).parts]
     return {str(p.relative_to(game)): p.read_bytes() for p in files}
 
 

@@ -1,0 +1,88 @@
+"""The parsed-state cache (admin/statecache.py): a faster read and write of the same state, never
+a different one."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from admin.game import GameDir
+from admin.statecache import CACHE_DIR, CACHE_FILE
+from admin.statefiles import state_files
+from admin.store import Transaction, dump_yaml, to_data
+
+
+def _save(game: GameDir, state) -> None:
+    tx = Transaction(game.root)
+    game.stage_state(tx, state)
+    tx.commit()
+
+
+def _cache(game: GameDir) -> dict:
+    return json.loads((game.state_dir / CACHE_DIR / CACHE_FILE).read_text(encoding="utf-8"))["files"]
+
+
+def test_every_cached_file_holds_what_parsing_its_yaml_gives(game_dir):
+    state = game_dir.load()
+    state.squares[3].name = "tricky: a: b # not a comment\n  two  spaces, ' and \" \u00e9 \u2028 end "
+    state.players["bob"].money = 1234
+    _save(game_dir, state)
+    files = _cache(game_dir)
+    assert {"players.yaml", "game.yaml", "board.yaml"} <= set(files)
+    for name, (_sha, data, _dumped) in files.items():
+        assert json.loads(data) == yaml.safe_load((game_dir.state_dir / name).read_text(encoding="utf-8")), name
+
+
+def test_a_read_takes_the_data_from_the_cache_when_the_file_is_the_one_recorded(game_dir):
+    _save(game_dir, game_dir.load())
+    path = game_dir.state_dir / CACHE_DIR / CACHE_FILE
+    cache = json.loads(path.read_text(encoding="utf-8"))
+    sha, data, dumped = cache["files"]["players.yaml"]
+    players = json.loads(data)
+    players["players"]["alice"]["money"] = 777  # only the cache says so, not the file
+    cache["files"]["players.yaml"] = [sha, json.dumps(players), dumped]
+    path.write_text(json.dumps(cache), encoding="utf-8")
+    assert GameDir(game_dir.root).load().players["alice"].money == 777
+
+
+def test_a_file_edited_by_hand_is_read_from_its_yaml_and_then_written_as_a_dump_writes_it(game_dir):
+    state = game_dir.load()
+    state.players["alice"].money = 1234
+    _save(game_dir, state)
+    path = game_dir.state_dir / "players.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "money: 1234" in text
+    path.write_text("# edited by hand\n" + text.replace("money: 1234", "money:    1500"), encoding="utf-8")
+    game = GameDir(game_dir.root)
+    state = game.load()
+    assert state.players["alice"].money == 1500
+    _save(game, state)  # the data is unchanged, but the file is written as nomopoly writes it
+    assert path.read_text(encoding="utf-8") == dump_yaml({"players": to_data(state.players)})
+
+
+def test_a_damaged_or_missing_cache_is_only_slower(game_dir):
+    _save(game_dir, game_dir.load())
+    want = state_files(GameDir(game_dir.root).load())
+    path = game_dir.state_dir / CACHE_DIR / CACHE_FILE
+    path.write_text('{"format": 1, "files": {"players.yaml": ', encoding="utf-8")
+    assert state_files(GameDir(game_dir.root).load()) == want
+    path.unlink()
+    assert state_files(GameDir(game_dir.root).load()) == want
+
+
+def test_writing_through_the_cache_gives_the_bytes_a_plain_dump_gives(game_dir):
+    _save(game_dir, game_dir.load())
+    game = GameDir(game_dir.root)
+    state = game.load()
+    state.players["carol"].money -= 15
+    tx = Transaction(game.root)
+    game.stage_state(tx, state)
+    staged = {str(p.relative_to(game.root)): data for p, data in tx.staged().items() if data is not None}
+    plain = {name: text.encode("utf-8") for name, text in state_files(state).items()}
+    assert {n: staged[n] for n in plain} == plain
+
+
+def test_the_cache_folder_keeps_itself_out_of_git(game_dir):
+    _save(game_dir, game_dir.load())
+    assert (game_dir.state_dir / CACHE_DIR / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
