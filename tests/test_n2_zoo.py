@@ -7,6 +7,7 @@ The board has 55 squares, so its top row (51-55, running west from the east edge
 from collections import deque
 
 from fixtures.games import mail, new_state, texts
+from fixtures.n2_sections import with_buildings
 
 from admin.engine.board import add_square
 from admin.engine.context import UpdateContext
@@ -227,12 +228,8 @@ def test_riding_the_bison_jumps_rider_and_bison_to_the_square_named_once_an_upda
 def _skunk_on(state, number, buildings=(), rolls=None):
     """The Skunk lands on square ``number`` holding ``buildings`` (the real buildings section's
     state: the Skunk reads what stands there, XIX.3)."""
-    from admin.engine.config import enable_module
-
-    if buildings and not state.enabled("buildings"):
-        enable_module(state, REGISTRY, "buildings")
-    if state.enabled("buildings"):
-        state.mods["buildings"].on = {number: list(buildings)} if buildings else {}
+    if buildings or state.enabled("buildings"):
+        with_buildings(state, {number: buildings} if buildings else {})
     _put(state, ("skunk", 1, 100), *[(c.id, c.square, c.health) for c in ZooModule.of(state).creatures])
     skunk = ZooModule.of(state).creatures[0]
     ctx = _ctx(state, rolls)
