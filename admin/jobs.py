@@ -37,12 +37,14 @@ from admin.todo import describe_ruling  # noqa: F401 - part of the jobs' interfa
 
 # -- init and the admin's immediate actions -----------------------------------------------------
 def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
-              settings_text: str | None = None) -> GameDir:
+              settings_text: str | None = None, start: GameState | None = None) -> GameDir:
+    """A new game in ``root``: the ruleset's game as it starts, or ``start`` (a game already set
+    up, as a test needs it), logged as the init that replay starts from."""
     game = GameDir(root)
     if game.exists():
         raise StateError(f"{game.root} already holds a game (state/game.yaml); choose another folder")
     game.root.mkdir(parents=True, exist_ok=True)
-    state = initial_state(ruleset, name or game.root.name)
+    state = start if start is not None else initial_state(ruleset, name or game.root.name)
     if not game.settings_path.exists():
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
     mail = game.settings().section("mail")

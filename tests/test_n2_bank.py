@@ -4,6 +4,7 @@ no rent while mortgaged, un-mortgaging at what was received plus 10%, one free c
 player. Money paid in goes to the Admin Bank Account and comes back from it (XV)."""
 
 from fixtures.games import new_state, play, texts, total_money
+from fixtures.n2_sections import governing, with_buildings
 
 from admin.engine.events import Ruling
 from admin.engine.update import LineCommand, Submission
@@ -16,17 +17,6 @@ from admin.mechanics.nomopoly2.credit import CreditModule
 from admin.mechanics.ownership import owner_of, set_owner
 
 PLAYERS = ("alice", "bob", "carol")
-
-def _with_buildings(state, on: dict[int, list[str]]):
-    """The real buildings section in force, with ``on`` standing (square -> buildings)."""
-    from admin.engine.config import enable_module
-    from admin.mechanics import REGISTRY
-
-    if not state.enabled("buildings"):
-        enable_module(state, REGISTRY, "buildings")
-    state.mods["buildings"].on = {n: list(b) for n, b in on.items()}
-    return state
-
 
 
 def game_mail(state, player: str, text: str) -> Submission:
@@ -90,10 +80,9 @@ def test_rounding_down_is_a_standing_ruling_the_admin_can_change():
     assert balance_of(result.state, "bob") == 1249
 
 
-def test_the_governor_earns_3_percent(monkeypatch):
-    state = bank_game(paused=False)
+def test_the_governor_earns_3_percent():
+    state = governing(bank_game(paused=False), "bob")
     BankModule.private_of(state).balances.update({"alice": 1000, "bob": 1000})
-    monkeypatch.setattr(shared, "governor", lambda s: "bob")
     result = play(state)
     assert BankModule.private_of(result.state).balances == {"alice": 1020, "bob": 1030}
 
@@ -182,7 +171,7 @@ def test_an_atm_deposit_and_withdrawal_each_pay_5_dollars_to_the_squares_owner()
     state = bank_game()
     set_owner(state, 12, "bob")
     state.players["alice"].square = 12
-    _with_buildings(state, {12: ["atm"]})
+    with_buildings(state, {12: ["atm"]})
     result = play(state, [game_mail(state, "alice", "ATM DEPOSIT 500\nATM WITHDRAW 100\nDEPOSIT 5")])
     after = result.state
     assert after.players["alice"].money == 10000 - 500 + 100 - 10
@@ -219,7 +208,7 @@ def test_the_balance_counts_in_net_worth_and_a_reset_closes_the_account():
 
 def test_the_bank_page_lists_mortgaged_squares_card_holders_and_atms_never_balances():
     state = bank_game()
-    _with_buildings(state, {12: ["atm"]})
+    with_buildings(state, {12: ["atm"]})
     set_owner(state, 14, "alice")
     BankModule.of(state).mortgages[14] = 175
     BankModule.private_of(state).balances["alice"] = 4321
@@ -268,7 +257,7 @@ def test_no_atm_fee_on_ones_own_square_and_an_unowned_squares_fee_goes_to_the_ad
     set_owner(state, 12, "alice")
     state.players["alice"].square = 12
     state.players["bob"].square = 13
-    _with_buildings(state, {12: ["atm"], 13: ["atm"]})
+    with_buildings(state, {12: ["atm"], 13: ["atm"]})
     bank_before = state.admin_bank
     result = play(state, [game_mail(state, "alice", "ATM DEPOSIT 500"), game_mail(state, "bob", "ATM DEPOSIT 100")])
     after = result.state
@@ -281,7 +270,7 @@ def test_a_squares_net_worth_counts_the_buildings_on_it():
     state = bank_game()
     set_owner(state, 14, "alice")
     state.players["alice"].square = 30
-    _with_buildings(state, {14: ["house", "atm"]})
+    with_buildings(state, {14: ["house", "atm"]})
     assert shared.square_net_worth(state, 14) == 350 + 300 + 50  # VI.16, XXII.4's prices
     result = play(state, [game_mail(state, "alice", "MORTGAGE 14")])
     assert BankModule.of(result.state).mortgages == {14: 350}

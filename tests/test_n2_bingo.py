@@ -14,6 +14,7 @@ from admin.mechanics.nomopoly2.hoc_items import hs
 from admin.mechanics.nomopoly2.shared import has_condition
 from admin.mechanics.ownership import owner_of, set_owner
 from fixtures.games import play, texts
+from fixtures.n2_sections import riding
 
 #: a card whose columns are B 1-5, I 16-20, N 31-35, G 46-50, O 61-65 (top to bottom)
 CARD = [[1, 2, 3, 4, 5], [16, 17, 18, 19, 20], [31, 32, 33, 34, 35], [46, 47, 48, 49, 50], [61, 62, 63, 64, 65]]
@@ -149,15 +150,12 @@ def test_the_centre_gives_a_warp_bubble_the_perimeter_diplomatic_immunity_the_wh
 
 
 def test_springy_shoes_mark_no_bingo_numbers():
-    from unittest import mock
-
-    state = _bingo()
+    state = riding(_bingo(), "springy-shoes", "alice")
     ctx = _ctx(state)
     alice = state.players["alice"]
     alice.square = 14
     BingoModule().on_turn_start(ctx, alice, 0)
-    with mock.patch("admin.mechanics.nomopoly2.shared.transport_of", return_value="springy-shoes"):
-        move(ctx, alice, 3)
+    move(ctx, alice, 3)  # to 17, on the card: a landing, but not on foot
     assert BingoModule.private_of(state).cards["alice"][0].marked == []
 
 

@@ -239,16 +239,23 @@ def test_a_destroyed_square_leaves_its_block():
     assert BlocksModule.of(state).blocks == [Block(1, "residential", [5])]
 
 
-def test_every_module_hears_of_rent_paid_through_on_rent_paid(monkeypatch):
+def test_every_module_hears_of_rent_paid_through_on_rent_paid():
     """The core hook this section added: ownership's rent, and a Residential block's second rent,
-    each tell every enabled module who paid whom how much for which square."""
-    heard = []
-    monkeypatch.setattr(BlocksModule, "on_rent_paid",
-                        lambda self, ctx, payer, owner, square, amount: heard.append(
-                            (payer.name, owner.name, square.number, amount)))
-    _scenario({"squares": {5: {"owner": "alice", "block": "residential 5 6"}, 6: {"owner": "bob"}},
-               "updates": [{"order": ["carol", "alice", "bob"], "dice": [1, 3, 1, 2, 1, 2]}]})
-    assert heard == [("carol", "alice", 5, 15), ("carol", "bob", 6, 18)]
+    each tell every enabled module who paid whom how much for which square. The buildings section
+    hears them: a Corporate Headquarters gains a point of power for each rent paid on its square
+    (XXII.4). The scenario stands one on each square of the Residential block, where no player
+    could build one (XXII.3), because only the blocks and buildings sections listen to the hook."""
+    hq = ["corporate-headquarters"]
+    out = _scenario({"squares": {5: {"owner": "alice", "block": "residential 5 6", "buildings": hq},
+                                 6: {"owner": "bob", "buildings": hq}},
+                     "updates": [{"order": ["carol", "alice", "bob"], "dice": [1, 3, 1, 2, 1, 2]}]})
+    assert [line for line in texts(out.events) if "rent" in line or "corporate power" in line] == [
+        "carol paid $15 rent to alice for square 5.",
+        "Square 5's Corporate Headquarters gained a point of corporate power (now 1).",
+        "carol landed in residential block 1 and owes the rent of square 6 too.",
+        "carol paid $18 rent to bob for square 6.",
+        "Square 6's Corporate Headquarters gained a point of corporate power (now 1)."]
+    assert out.state.mods["buildings"].power == {5: 1, 6: 1}
 
 
 @pytest.mark.parametrize("cost_per, alice, bob", [("square", 2000, 1000), ("owner", 500, 500), ("split", 667, 333)])

@@ -309,27 +309,22 @@ def test_a_trade_moves_casino_items_through_the_casinos_functions():
     assert (items_held(state, "alice"), items_held(state, "bob")) == ({"grease": 1}, {"grease": 1})
 
 
-def test_a_blackjack_hand_by_mail_replays_and_verifies(tmp_path, monkeypatch):
+def test_a_blackjack_hand_by_mail_replays_and_verifies(tmp_path):
     """A game on disk whose Casino (on square 1, where everyone starts) deals a hand over three
     updates: ``replay --check`` rebuilds it from the log, and ``verify`` recomputes every roll."""
     from datetime import datetime, timedelta
 
     from fixtures.games import DIR_SETTINGS, deliver
+    from fixtures.n2_sections import in_force, with_buildings
 
     from admin import jobs
-    from admin.engine.config import enable_module
     from admin.games import initial_state
 
-    def with_a_casino(ruleset, name):
-        state = initial_state(ruleset, name)
-        for module in ("buildings", "casinos"):
-            enable_module(state, REGISTRY, module)
-        state.mods["buildings"].on[1] = ["casino"]
-        state.paused = True
-        return state
-
-    monkeypatch.setattr(jobs, "initial_state", with_a_casino)
-    game = jobs.init_game(tmp_path / "game", "nomopoly2", "Casino night", settings_text=DIR_SETTINGS)
+    start = in_force(initial_state("nomopoly2", "Casino night"), "buildings", "casinos")
+    with_buildings(start, {1: ["casino"]})
+    start.paused = True
+    game = jobs.init_game(tmp_path / "game", "nomopoly2", "Casino night", settings_text=DIR_SETTINGS,
+                          start=start)
     for name in ("alice", "bob", "carol"):
         jobs.add_player(game, name, f"{name}@example.org")
     inbox = game.root / "mail" / "inbox"

@@ -5,6 +5,7 @@ The board is grown to 50 squares so that square 42 exists; games are paused (no 
 test forces the dice through a scenario."""
 
 from fixtures.games import new_state, play, texts
+from fixtures.n2_sections import governing, riding, with_block, with_buildings
 
 from admin.engine.events import Ruling
 from admin.engine.update import LineCommand, Submission
@@ -286,10 +287,8 @@ def test_the_governor_may_not_buy_time_bombs_or_hammers():
     state = _game()
     state.players["alice"].square = 42
     cards.set_hand(state, "alice", ["7S", "7H", "2D", "2C"])
-    from unittest import mock
-
-    with mock.patch("admin.mechanics.nomopoly2.shared.governor", return_value="alice"):
-        result = play(state, [gmail(state, "alice", "EXCHANGE 7S 7H 2D 2C FOR TIME BOMB")])
+    governing(state, "alice")
+    result = play(state, [gmail(state, "alice", "EXCHANGE 7S 7H 2D 2C FOR TIME BOMB")])
     assert texts(result.events, "action") == [
         'alice: "EXCHANGE 7S 7H 2D 2C FOR TIME BOMB" was not done: the Governor may not buy or use '
         "time bombs (XXXV.3)"]
@@ -318,16 +317,12 @@ def test_a_jetpack_adds_one_die_to_the_next_turn():
     assert len(other.data["faces"]) == 2
 
 
-# -- what other sections' facts do to the items (their modules are mocked: owned elsewhere) ------
-from unittest import mock  # noqa: E402
-
+# -- what other sections' facts do to the items (those sections in force, their state set) --------
 from admin.engine.context import UpdateContext  # noqa: E402
 from admin.engine.dice import Dice  # noqa: E402
 from admin.engine.movement import jump, move  # noqa: E402
 from admin.engine.schedule import Slot  # noqa: E402
 from admin.mechanics import REGISTRY  # noqa: E402
-
-SHARED = "admin.mechanics.nomopoly2.shared"
 
 
 def _ctx(state):
@@ -335,17 +330,12 @@ def _ctx(state):
                          registry=REGISTRY)
 
 
-def _riding(method, who="alice"):
-    return mock.patch(f"{SHARED}.transport_of", side_effect=lambda _s, name: method if name == who else "foot")
-
-
 def test_clogs_walk_over_glue_which_stays():
     state = _game()
     hoc_items.hs(state).glued = [44]
     state.players["alice"].square = 40
-    ctx = _ctx(state)
-    with _riding("clogs"):
-        move(ctx, state.players["alice"], 6)
+    riding(state, "clogs", "alice")
+    move(_ctx(state), state.players["alice"], 6)
     assert state.players["alice"].square == 46 and hoc_items.hs(state).glued == [44]
 
 
@@ -353,9 +343,9 @@ def test_a_pogo_stick_in_glue_stops_and_its_rider_passes_out():
     state = _game()
     hoc_items.hs(state).glued = [44]
     state.players["alice"].square = 40
+    riding(state, "pogo-stick", "alice")
     ctx = _ctx(state)
-    with _riding("pogo-stick"):
-        move(ctx, state.players["alice"], 6)
+    move(ctx, state.players["alice"], 6)
     assert state.players["alice"].square == 44 and hoc_items.hs(state).glued == []
     assert health_of(state, "alice") == 85 and "alice" in ctx.barred
     from admin.mechanics.nomopoly2.conditions import ConditionsModule
@@ -366,10 +356,10 @@ def test_a_pogo_stick_in_glue_stops_and_its_rider_passes_out():
 def test_a_krazy_carpet_rides_over_a_time_bomb_which_waits_for_the_next_lander():
     state = _game()
     hoc_items.hp(state).bombs = {30: "carol"}
+    riding(state, "krazy-carpet", "alice")
     ctx = _ctx(state)
-    with _riding("krazy-carpet"):
-        jump(ctx, state.players["alice"], 30, rule="t", reason="t")
-        jump(ctx, state.players["bob"], 30, rule="t", reason="t")
+    jump(ctx, state.players["alice"], 30, rule="t", reason="t")
+    jump(ctx, state.players["bob"], 30, rule="t", reason="t")
     assert health_of(state, "alice") == 100 and health_of(state, "bob") == 80
     assert hoc_items.hp(state).bombs == {}
 
@@ -377,8 +367,8 @@ def test_a_krazy_carpet_rides_over_a_time_bomb_which_waits_for_the_next_lander()
 def test_anthrax_may_not_be_used_on_a_helicopter_user():
     state = _game()
     hoc_items.hs(state).items.give("alice", "anthrax")
-    with _riding("helicopter", "bob"):
-        result = play(state, [gmail(state, "alice", "USE ANTHRAX ON bob")])
+    riding(state, "helicopter", "bob")
+    result = play(state, [gmail(state, "alice", "USE ANTHRAX ON bob")])
     assert not has_condition(result.state, "bob", "infected")
     assert items(result.state, "alice") == {"anthrax": 1}
     assert texts(result.events, "action") == [
@@ -390,8 +380,8 @@ def test_the_governor_may_commit_no_atrocity_so_no_anthrax_on_others_nor_a_mask(
     state = _game()
     hoc_items.hs(state).items.give("alice", "anthrax")
     hoc_items.hs(state).items.give("alice", "mask")
-    with mock.patch(f"{SHARED}.governor", return_value="alice"):
-        result = play(state, [gmail(state, "alice", "USE ANTHRAX ON bob\nUSE MASK ON bob")])
+    governing(state, "alice")
+    result = play(state, [gmail(state, "alice", "USE ANTHRAX ON bob\nUSE MASK ON bob")])
     assert items(result.state, "alice") == {"anthrax": 1, "mask": 1}
     assert texts(result.events, "action") == [
         'alice: "USE ANTHRAX ON bob" was not done: the Governor may not commit any atrocities (XXXV.3)',
@@ -400,18 +390,16 @@ def test_the_governor_may_commit_no_atrocity_so_no_anthrax_on_others_nor_a_mask(
 
 def test_a_hospital_in_a_block_one_owns_part_of_cures_anthrax_and_another_does_not():
     from admin.mechanics.nomopoly2.conditions import grant
-    from admin.mechanics.nomopoly2.shared import Block
 
     state = _game()
     grant(state, "alice", "infected", 0)
     grant(state, "bob", "infected", 0)
     set_owner(state, 13, "alice")
+    with_buildings(state, {12: ["hospital"]})
+    with_block(state, "residential", [12, 13])
     ctx = _ctx(state)
-    with mock.patch(f"{SHARED}.has_building", side_effect=lambda _s, n, b: n == 12 and b == "hospital"), \
-            mock.patch(f"{SHARED}.block_of", side_effect=lambda _s, n: Block(1, "residential", [12, 13])
-                       if n in (12, 13) else None):
-        jump(ctx, state.players["alice"], 12, rule="t", reason="t")
-        jump(ctx, state.players["bob"], 12, rule="t", reason="t")
+    jump(ctx, state.players["alice"], 12, rule="t", reason="t")
+    jump(ctx, state.players["bob"], 12, rule="t", reason="t")
     assert not has_condition(state, "alice", "infected") and has_condition(state, "bob", "infected")
     assert ("alice is cured of anthrax (landing on the Hospital of square 12, in a block they own part "
             "of).") in texts(ctx.events)

@@ -7,6 +7,7 @@ The board has 55 squares, so its top row (51-55, running west from the east edge
 from collections import deque
 
 from fixtures.games import mail, new_state, texts
+from fixtures.n2_sections import with_buildings
 
 from admin.engine.board import add_square
 from admin.engine.context import UpdateContext
@@ -224,15 +225,11 @@ def test_riding_the_bison_jumps_rider_and_bison_to_the_square_named_once_an_upda
 
 
 # -- XIX.3: the Skunk's effects ----------------------------------------------------------------
-def _skunk_on(state, monkeypatch, number, buildings=(), rolls=None):
+def _skunk_on(state, number, buildings=(), rolls=None):
     """The Skunk lands on square ``number`` holding ``buildings`` (the real buildings section's
     state: the Skunk reads what stands there, XIX.3)."""
-    from admin.engine.config import enable_module
-
-    if buildings and not state.enabled("buildings"):
-        enable_module(state, REGISTRY, "buildings")
-    if state.enabled("buildings"):
-        state.mods["buildings"].on = {number: list(buildings)} if buildings else {}
+    if buildings or state.enabled("buildings"):
+        with_buildings(state, {number: buildings} if buildings else {})
     _put(state, ("skunk", 1, 100), *[(c.id, c.square, c.health) for c in ZooModule.of(state).creatures])
     skunk = ZooModule.of(state).creatures[0]
     ctx = _ctx(state, rolls)
@@ -240,42 +237,42 @@ def _skunk_on(state, monkeypatch, number, buildings=(), rolls=None):
     return ctx
 
 
-def test_skunk_on_a_hospital_heals_every_player_20_and_on_a_house_nothing(monkeypatch):
+def test_skunk_on_a_hospital_heals_every_player_20_and_on_a_house_nothing():
     state = _zoo()
     set_health(state, "bob", 50)
-    ctx = _skunk_on(state, monkeypatch, 12, ["house", "hospital"])
+    ctx = _skunk_on(state, 12, ["house", "hospital"])
     assert [health_of(state, n) for n in PLAYERS] == [120, 70, 120]
     assert "The Skunk on the House on square 12: no effect." in texts(ctx.events)
 
 
-def test_skunk_on_a_store_gives_the_player_with_fewest_squares_the_lowest_unowned_one(monkeypatch):
+def test_skunk_on_a_store_gives_the_player_with_fewest_squares_the_lowest_unowned_one():
     state = _zoo()
     for n, who in ((1, "alice"), (2, "bob"), (4, "bob"), (5, "carol")):
         set_owner(state, n, who)
-    _skunk_on(state, monkeypatch, 12, ["store"], {"zoo/skunk/store": [2]})
+    _skunk_on(state, 12, ["store"], {"zoo/skunk/store": [2]})
     assert owner_of(state, 3) == "carol"  # alice and carol own one each; the die picks carol
 
 
-def test_skunk_on_corporate_headquarters_charges_each_player_the_sum_of_their_square_numbers(monkeypatch):
+def test_skunk_on_corporate_headquarters_charges_each_player_the_sum_of_their_square_numbers():
     state = _zoo()
     for n, who in ((3, "alice"), (14, "alice"), (20, "bob")):
         set_owner(state, n, who)
     bank = state.admin_bank
-    _skunk_on(state, monkeypatch, 12, ["corporate-headquarters"])
+    _skunk_on(state, 12, ["corporate-headquarters"])
     assert [state.players[n].money for n in PLAYERS] == [10000 - 17, 10000 - 20, 10000]
     assert state.admin_bank == bank + 37
 
 
-def test_skunk_on_an_anti_missile_battery_pollutes_a_random_clean_square(monkeypatch):
+def test_skunk_on_an_anti_missile_battery_pollutes_a_random_clean_square():
     state = _zoo()
-    _skunk_on(state, monkeypatch, 12, ["anti-missile-battery"], {"zoo/skunk/pollute": [40]})
+    _skunk_on(state, 12, ["anti-missile-battery"], {"zoo/skunk/pollute": [40]})
     assert BoardModule.of(state).polluted == [40]
 
 
-def test_skunk_on_players_sprays_them_passed_out_minus_15_and_barred(monkeypatch):
+def test_skunk_on_players_sprays_them_passed_out_minus_15_and_barred():
     state = _zoo()
     state.players["alice"].square = 12
-    ctx = _skunk_on(state, monkeypatch, 12)
+    ctx = _skunk_on(state, 12)
     assert health_of(state, "alice") == 85 and health_of(state, "bob") == 100
     assert ctx.barred == {"alice"}
     assert shared.has_condition(state, "alice", "passed-out")
@@ -293,9 +290,9 @@ def test_a_player_passed_out_for_the_next_update_too_has_their_mail_refused():
         'alice: "SPAWN SKUNK" was not done: alice may take no voluntary action this update.']
 
 
-def test_skunk_on_the_zoo_spawns_another_skunk_and_two_skunks_meeting_both_die(monkeypatch):
+def test_skunk_on_the_zoo_spawns_another_skunk_and_two_skunks_meeting_both_die():
     state = _zoo()
-    _skunk_on(state, monkeypatch, 51)
+    _skunk_on(state, 51)
     assert _creatures(state) == {"skunk": (51, 100), "skunk-2": (51, 100)}
     ctx = _ctx(state)
     land_creature(ctx, ZooModule.of(state).creatures[1], 51, how="went", rule="XIX.3")
@@ -304,7 +301,7 @@ def test_skunk_on_the_zoo_spawns_another_skunk_and_two_skunks_meeting_both_die(m
     assert "Skunk 2 and the Skunk fight on square 51, so violently that both die." in texts(ctx.events)
 
 
-def test_skunk_on_a_railroad_pays_500_to_players_on_railroads_joined_to_it(monkeypatch):
+def test_skunk_on_a_railroad_pays_500_to_players_on_railroads_joined_to_it():
     state = _zoo()
     from fixtures.games import play
 
@@ -316,33 +313,33 @@ def test_skunk_on_a_railroad_pays_500_to_players_on_railroads_joined_to_it(monke
     state.players["alice"].square = 15
     state.players["bob"].square = 9
     state.players["carol"].square = 7
-    _skunk_on(state, monkeypatch, 6)
+    _skunk_on(state, 6)
     assert [state.players[n].money for n in PLAYERS] == [10500, 10000, 10000]
 
 
-def test_skunk_on_the_elephant_makes_it_take_15_turns_and_on_the_gorilla_7_peels(monkeypatch):
+def test_skunk_on_the_elephant_makes_it_take_15_turns_and_on_the_gorilla_7_peels():
     state = _zoo()
     _put(state, ("elephant", 12, 100), ("gorilla", 12, 100))
     # 15 turns: north (12 -> 29), then east and west seven times (29 -> 30 -> 29 ...)
-    _skunk_on(state, monkeypatch, 12, (), {"zoo/elephant": [1] + [3, 4] * 7,
+    _skunk_on(state, 12, (), {"zoo/elephant": [1] + [3, 4] * 7,
                                            "zoo/gorilla/throw": [1, 1, 1, 1, 1, 1, 1]})
     assert _creatures(state) == {"skunk": (12, 100), "elephant": (29, 100), "gorilla": (12, 100)}
     assert ZooModule.of(state).peels == [1, 2, 3, 4, 5, 6, 7]
 
 
-def test_skunk_on_the_bison_is_sent_to_a_random_square_and_the_bison_loses_20(monkeypatch):
+def test_skunk_on_the_bison_is_sent_to_a_random_square_and_the_bison_loses_20():
     state = _zoo()
     _put(state, ("bison", 12, 100))
-    _skunk_on(state, monkeypatch, 12, (), {"zoo/skunk/sent": [33]})
+    _skunk_on(state, 12, (), {"zoo/skunk/sent": [33]})
     assert _creatures(state) == {"skunk": (33, 100), "bison": (12, 80)}
 
 
-def test_skunk_on_a_legislative_building_gives_the_nearest_players_a_fake_id_used_on_a_vote(monkeypatch):
+def test_skunk_on_a_legislative_building_gives_the_nearest_players_a_fake_id_used_on_a_vote():
     state = _zoo()
     state.players["alice"].square = 13  # one step west of 12
     state.players["bob"].square = 9     # one step south of 12
     state.players["carol"].square = 40
-    _skunk_on(state, monkeypatch, 12, ["legislative-building"])
+    _skunk_on(state, 12, ["legislative-building"])
     assert ZooModule.of(state).fake_ids == {"alice": 1, "bob": 1}
 
 
@@ -412,21 +409,21 @@ def test_a_pokeball_sends_a_random_creature_to_the_square_chosen():
     assert move_random_creature(ctx, 40, "XXIV.2") is None
 
 
-def test_skunk_on_a_springboard_swaps_two_random_players_who_do_not_land(monkeypatch):
+def test_skunk_on_a_springboard_swaps_two_random_players_who_do_not_land():
     state = _zoo()
     for name, square in (("alice", 3), ("bob", 8), ("carol", 17)):
         state.players[name].square = square
     # the first die picks from alice, bob, carol (3: carol), the second from alice, bob (1: alice)
-    ctx = _skunk_on(state, monkeypatch, 12, ["springboard"], {"zoo/skunk/springboard": [3, 1]})
+    ctx = _skunk_on(state, 12, ["springboard"], {"zoo/skunk/springboard": [3, 1]})
     assert [state.players[n].square for n in PLAYERS] == [17, 8, 3]
     assert not [e for e in ctx.events if e.kind == "land"]
 
 
-def test_skunk_on_blackjack_brings_every_player_there(monkeypatch):
+def test_skunk_on_blackjack_brings_every_player_there():
     state = _zoo()
     state.square(12).name = "Blackjack"
     state.players["bob"].square = 12
-    ctx = _skunk_on(state, monkeypatch, 12)
+    ctx = _skunk_on(state, 12)
     assert [state.players[n].square for n in PLAYERS] == [12, 12, 12]
     said = texts(ctx.events)
     assert "alice jumped from square 1 to square 12 (the Skunk on Blackjack)." in said
@@ -434,9 +431,9 @@ def test_skunk_on_blackjack_brings_every_player_there(monkeypatch):
     assert "The Skunk sprayed bob, who passes out: no voluntary actions this update." in said
 
 
-def test_skunk_effects_through_sections_not_in_force_do_nothing_and_say_so(monkeypatch):
+def test_skunk_effects_through_sections_not_in_force_do_nothing_and_say_so():
     state = _zoo()
-    ctx = _skunk_on(state, monkeypatch, 12, ["missile-silo"])  # buildings in force, missiles not
+    ctx = _skunk_on(state, 12, ["missile-silo"])  # buildings in force, missiles not
     assert not state.enabled("missiles")
     assert texts(ctx.events)[-1] == (
         "The Skunk on the Missile Silo on square 12: nothing happens, XXVI (missiles) is not in force.")
@@ -507,12 +504,12 @@ def test_an_offer_nobody_takes_closes_saying_so():
     assert ZooModule.of(second.state).offers == []
 
 
-def test_property_tax_may_be_read_as_the_prices_paid(monkeypatch):
+def test_property_tax_may_be_read_as_the_prices_paid():
     state = _zoo(property_tax="prices")
     set_owner(state, 3, "alice", paid=0)   # a gift
     set_owner(state, 14, "alice")          # nothing recorded: the list price, 25 x 14
     set_owner(state, 20, "bob", paid=600)
-    _skunk_on(state, monkeypatch, 12, ["corporate-headquarters"])
+    _skunk_on(state, 12, ["corporate-headquarters"])
     assert [state.players[n].money for n in PLAYERS] == [10000 - 350, 10000 - 600, 10000]
 
 

@@ -336,7 +336,7 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
 #        random square within its range)
 #   admin.mechanics.nomopoly2.jokers.give_joker(ctx, player: str, rule: str) -> None
 #       (the Skunk on the House of Cards, XIX.3; a Joker bought at a Casino, XXXIII.5)
-#   admin.mechanics.nomopoly2.blocks.make_free_block(ctx, rule: str) -> None
+#   admin.mechanics.nomopoly2.blocks_making.make_free_block(ctx, rule: str) -> None
 #       (the Skunk on a Mall, XIX.3)
 #   admin.mechanics.nomopoly2.credit.raise_limits(ctx, percent: int, rule: str) -> None
 #       (the Skunk on the Bank, XIX.3)
