@@ -343,14 +343,14 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
                    "digest": dice.digest, "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
                     "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls]}
+    events = [to_data(e) for e in result.events]  # once: the log keeps them all, the results the public ones
     tx.write(game.next_log_path(f"update-{update}"), dump_json({
         "kind": "update", "inputs": inputs, "dice": private_dice,
-        "events": [to_data(e) for e in result.events],
+        "events": events,
         "next_commitment": result.state.next_commitment,
         "next_hidden_commitment": result.state.next_hidden_commitment,
         "next_player_commitments": result.state.next_player_commitments}))
-    tx.write(game.results_path(update), dump_json(public_results(result.state, result.events, inputs,
-                                                                 dice_record)))
+    tx.write(game.results_path(update), dump_json(public_results(result.state, events, inputs, dice_record)))
     if result.state.ended:  # the game is over: every hidden seed is published (verify --hidden)
         # the first update after the end reads every log once; later ones add their own seed to
         # what is published already (a finished game re-read all its logs every update)
@@ -369,12 +369,13 @@ def hidden_roll_record(r) -> list:
     return [r.label, r.sides, r.value] + ([r.player] if r.player else [])
 
 
-def public_results(state: GameState, events: list[Event], inputs: dict[str, Any],
+def public_results(state: GameState, events: list[dict[str, Any]], inputs: dict[str, Any],
                    dice_record: dict[str, Any]) -> dict[str, Any]:
+    """The update's public record; ``events`` are its events as data (``to_data``), all of them."""
     slots = REGISTRY.params(state, "schedule")["slots"]
     _, slot = slot_of(slots, state.update)
-    public = [{k: v for k, v in to_data(e).items() if k not in ("private", "ref")}
-              for e in events if e.text is not None]
+    public = [{k: v for k, v in e.items() if k not in ("private", "ref")}
+              for e in events if e["text"] is not None]
     public_state = state.public_copy()
     return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
             "events": public, "dice": dice_record, "next_commitment": state.next_commitment,

@@ -28,6 +28,7 @@ from admin.game import GameDir
 from admin.mail.imap import ImapConfig, ImapSource
 from admin.mail.mailout import mail_out
 from admin.site.build import build_site
+from admin.store import Transaction
 from admin.testing.dovecot import PASSWORD, DovecotServer, Message
 from bench import workload
 
@@ -63,6 +64,12 @@ def prepare(base: GameDir, spec: workload.Spec, server: DovecotServer, into: Pat
     # code first (untimed), as an admin's previous update would have, so the timed build is the
     # incremental one of a real update and not a full one caused by the code having changed
     build_site(game)
+    # likewise the parsed-state cache an update by this code leaves beside the state files
+    # (admin/statecache.py): saving the loaded state again writes it (and no state file changes)
+    with game.lock():
+        tx = Transaction(game.root)
+        game.stage_state(tx, game.load())
+        tx.commit()
     update, mails = workload.next_emails(game, spec)
     messages = [Message(raw, received) for received, raw in mails]
     user, floor_user = server.new_user(), server.new_user()

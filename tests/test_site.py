@@ -411,6 +411,25 @@ def test_an_incremental_build_after_another_update_equals_a_full_one(tmp_path: P
     assert len(full.written) == full.files and inc.kept >= 2
 
 
+def test_player_pages_taking_their_older_updates_from_the_last_build_equal_a_full_build(tmp_path: Path) -> None:
+    """Past the player pages' window: each incremental build takes the blocks of updates it
+    showed already from the old page, drops the oldest and renders the new one; the pages are
+    byte for byte what a full build makes."""
+    from admin.site.pages import PLAYER_HISTORY
+
+    last = PLAYER_HISTORY + 2
+    build_site(make_game(tmp_path / "before", updates=last - 1), tmp_path / "site")
+    game = make_game(tmp_path / "after", updates=last)
+    inc = build(game, tmp_path / "site")
+    full = build(game, tmp_path / "full", full=True)
+    players = sorted(p.relative_to(full.out).as_posix() for p in (full.out / "players").glob("*.html"))
+    assert players and set(players) <= set(inc.rendered)
+    for page in players:
+        html = (inc.out / page).read_text(encoding="utf-8")
+        assert html == (full.out / page).read_text(encoding="utf-8"), page
+    assert f"<!-- block {last - PLAYER_HISTORY} " not in html and f"<!-- block {last - PLAYER_HISTORY + 1} " in html
+
+
 def test_a_kept_page_is_rendered_again_when_a_link_it_shows_changes(tmp_path: Path) -> None:
     game = make_game(tmp_path / "g", updates=2)
     out = build_site(game)
@@ -581,8 +600,9 @@ def test_an_incremental_build_reads_only_changed_and_recent_results_files(tmp_pa
     results = game.state_dir / "results" / "0002.json"
     results.write_text(results.read_text(encoding="utf-8").replace("Sunday", "Sunday "), encoding="utf-8")
     report = build(game)
-    recent = list(range(last - PLAYER_HISTORY + 1, last + 1))  # the player pages list these
-    assert sorted(set(read)) == [2] + recent
+    # the player pages list the last PLAYER_HISTORY updates but take their blocks from themselves;
+    # only the newest is read in full (the home page's news)
+    assert sorted(set(read)) == [2, last]
     assert "updates/0002.html" in report.rendered
     assert not {"updates/0001.html", "updates/0003.html"} & set(report.rendered)
     read.clear()

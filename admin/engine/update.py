@@ -59,7 +59,7 @@ class UpdateResult:
 
 def run_update(state: GameState, submissions: list[Submission], rulings: list[Ruling],
                dice: Dice, registry: Registry) -> UpdateResult:
-    state = copy.deepcopy(state)
+    state, _ = _restore(_snapshot(state, {}))  # a copy: the caller's state stays as it was
     slots = registry.params(state, "schedule")["slots"]
     state.update += 1
     state.week, slot = slot_of(slots, state.update)

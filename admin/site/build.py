@@ -198,7 +198,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             render_all(w)
             _copy_static(game, tmp)
             (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
-            manifest = {"format": MANIFEST_FORMAT, "pages": w.manifest}
+            manifest = {"format": MANIFEST_FORMAT, "base": w.base, "pages": w.manifest}
             # compact: json's C encoder (indented, the pure-Python one took 0.16 s at 600 pages)
             (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, ensure_ascii=False,
                                                    separators=(",", ":")) + "\n", encoding="utf-8")

@@ -5,6 +5,7 @@ by :mod:`admin.site.history`.)"""
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import re
 import unicodedata
@@ -28,16 +29,24 @@ def _attribute_filter(tag: str, attr: str, value: str) -> str | None:
     return value
 
 
+@functools.lru_cache(maxsize=4096)
 def render_markdown(text: str | None) -> Markup:
-    """A player's markdown as sanitised HTML: raw HTML is cleaned, scripts and handlers dropped."""
+    """A player's markdown as sanitised HTML: raw HTML is cleaned, scripts and handlers dropped.
+    (Remembered per text: the rules page shows every rule and its revisions.)"""
     if not text:
         return Markup("")
-    html = markdown.markdown(str(text), extensions=["tables", "fenced_code", "sane_lists"],
-                             output_format="html")
+    html = _converter().reset().convert(str(text))
     clean = nh3.clean(html, tags=set(ALLOWED_TAGS), attribute_filter=_attribute_filter,
                       url_schemes={"http", "https", "mailto"},
                       link_rel="nofollow noopener noreferrer")
     return Markup(clean)
+
+
+@functools.cache
+def _converter() -> markdown.Markdown:
+    """One converter, reset before each text: making a new one per text (``markdown.markdown``)
+    costs more than converting a rule."""
+    return markdown.Markdown(extensions=["tables", "fenced_code", "sane_lists"], output_format="html")
 
 
 # -- slugs -----------------------------------------------------------------------------------
@@ -124,6 +133,41 @@ def _event_html(e: dict[str, Any], root: str, rule_href: Any) -> str:
     return "".join(['<li class="ev ev-', esc(kind), "" if ok else " failed",
                     '">\n  <span class="kind">', esc(label), '</span>\n  <span class="what">',
                     *what, "</span>\n  ", *link, "\n</li>"])
+
+
+#: a player's page marks each update's block of events with the update and its results file's
+#: hash, and lists the updates it was made from, so the next build takes the blocks it still shows
+#: from the page instead of reading those results and rendering their events again
+_BLOCK = re.compile(r"<!-- block (\d+) ([0-9a-f]{64}) -->\n.*?<!-- /block -->\n", re.S)
+_WINDOW = re.compile(r"<!-- history-of ([0-9a-f: ]*) -->")
+
+
+def history_block(u: dict[str, Any], events: list[dict[str, Any]], root: str, rule_href: Any) -> str:
+    """One update's events on a player's page: a heading linking the update, then the events."""
+    week = "?" if u["week"] is None else u["week"]
+    slot = f", {_esc(u['slot'])}" if u["slot"] else ""
+    items = "".join([f"  {_event_html(e, root, rule_href)}\n" for e in events])
+    return "".join([f"<!-- block {u['number']} {u['sha']} -->\n",
+                    f'<h3 class="hist-h"><a href="{_esc(root)}{_esc(u["page"])}">Update {u["number"]}</a> ',
+                    f'<span class="meta">week {_esc(week)}{slot}</span></h3>\n',
+                    f'<ol class="events compact">\n{items}</ol>\n<!-- /block -->\n'])
+
+
+def history_window(shown: list[tuple[int, str]]) -> str:
+    """The marker of the updates (number and results hash) a player's page was made from."""
+    return "<!-- history-of " + " ".join(f"{n}:{sha}" for n, sha in shown) + " -->"
+
+
+def history_blocks(page: str) -> tuple[set[tuple[int, str]], dict[tuple[int, str], str]]:
+    """What :func:`history_block` and :func:`history_window` left in a page: the updates it was
+    made from, and its blocks by (update, results hash)."""
+    found = _WINDOW.search(page)
+    window: set[tuple[int, str]] = set()
+    for item in (found[1].split() if found else []):
+        number, _, sha = item.partition(":")
+        if number.isdigit() and len(sha) == 64:
+            window.add((int(number), sha))
+    return window, {(int(m[1]), m[2]): m[0] for m in _BLOCK.finditer(page)}
 
 
 @pass_context

@@ -3,7 +3,7 @@ show. Built only from the public state; nothing in :attr:`GameState.private` is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from admin.engine.module import Fact
 from admin.engine.schedule import next_slot
@@ -40,12 +40,12 @@ def square_facts(state: GameState, square: Square) -> list[Fact]:
     return sorted(facts, key=lambda f: f.order)
 
 
-def _player(state: GameState, player: Player) -> dict[str, Any]:
+def _player(state: GameState, player: Player, worth: Callable[[Player], int] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": player.name,
         "money": player.money,
         "square": player.square,
-        "net_worth": player_worth(state, player),
+        "net_worth": worth(player) if worth else player_worth(state, player),
         "status": player.status,
         "bankrupt": player.money < 0,
         "joined_week": player.joined_week,
@@ -84,8 +84,9 @@ def _proposal(proposal: Proposal) -> dict[str, Any]:
     }
 
 
-def public_status(state: GameState) -> dict[str, Any]:
-    """The game as plain JSON-able data: players, squares, proposals, week, phase, winner ..."""
+def public_status(state: GameState, worth: Callable[[Player], int] | None = None) -> dict[str, Any]:
+    """The game as plain JSON-able data: players, squares, proposals, week, phase, winner ...
+    (``worth``: each player's net worth, when the caller has worked it out already)."""
     return {
         "name": state.name,
         "week": state.week,
@@ -97,7 +98,7 @@ def public_status(state: GameState) -> dict[str, Any]:
         "end_reason": state.end_reason,
         "admin_bank": state.admin_bank,
         "next_commitment": state.next_commitment,
-        "players": [_player(state, p) for p in sorted(state.players.values(), key=lambda p: p.name)],
+        "players": [_player(state, p, worth) for p in sorted(state.players.values(), key=lambda p: p.name)],
         "squares": [_square(state, s) for s in state.squares],
         "proposals": [_proposal(p) for p in state.proposals],
     }

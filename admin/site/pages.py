@@ -11,12 +11,14 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup
+
 from admin.engine.howto import commands_in_force
 from admin.mechanics import REGISTRY
 from admin.model import Proposal
 from admin.ruleset import rule_anchor
 from admin.site.calendar import deadlines_ics
-from admin.site.content import diff_words, highlights
+from admin.site.content import diff_words, highlights, history_block, history_blocks, history_window
 from admin.site.export import next_phase, public_status, square_facts
 from admin.site.history import UpdateSummary
 from admin.engine.layouts import layout
@@ -63,26 +65,50 @@ def _update_pages(w: Writer) -> None:
 
 
 def _player_pages(w: Writer) -> None:
+    """Each player's page: their facts, their chart, and what happened to them in the last
+    :data:`PLAYER_HISTORY` updates, newest first. Every page is rendered again each update (money
+    changes), but the blocks of the updates it showed already are taken from the page as it was
+    (see :func:`history_blocks`): only the new update's results are read and its events rendered."""
     site = w.site
-    mine: dict[str, list[dict[str, Any]]] = {}  # player -> their updates, newest first
-    recent = site.history.last(PLAYER_HISTORY)
-    for r in recent:
-        by_player: dict[str, list[dict[str, Any]]] = {}
-        for e in r.events:
-            if isinstance(e.get("player"), str):
-                by_player.setdefault(e["player"], []).append(e)
-        for name, events in by_player.items():
-            mine.setdefault(name, []).append({"number": r.number, "page": r.page, "week": r.week,
-                                              "slot": r.slot, "events": events})
+    window = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot, "sha": s.sha}
+              for s in reversed(site.history.updates[-PLAYER_HISTORY:])]
+    shown = [(u["number"], u["sha"]) for u in window]
     older = len(site.history.updates) > PLAYER_HISTORY
+    grouped: dict[int, dict[str, list[dict[str, Any]]]] = {}  # update -> player -> their events
+
+    def events_of(number: int, name: str) -> list[dict[str, Any]]:
+        if number not in grouped:
+            by_player: dict[str, list[dict[str, Any]]] = {}
+            for e in site.history.full(number).events:
+                if isinstance(e.get("player"), str):
+                    by_player.setdefault(e["player"], []).append(e)
+            grouped[number] = by_player
+        return grouped[number].get(name, [])
+
+    def history(path: str, name: str) -> dict[str, Any]:
+        made_from, blocks = history_blocks(w.previous_page(path))
+        assert w.lookups is not None
+        out = []
+        for u in window:
+            key = (u["number"], u["sha"])
+            if key in made_from:  # the page showed this update: its block, or none
+                block = blocks.get(key)
+            else:
+                events = events_of(u["number"], name)
+                block = history_block(u, events, "../" * path.count("/"), w.lookups.rule_href) if events else None
+            if block:
+                out.append(Markup(block))
+        return {"history": out, "window": Markup(history_window(shown))}
+
     for row in site.standings():
         name = row["name"]
+        path = site.player_href(name)
         chart = site.chart_data([name], worth=True, money_too=True, title=f"{name}: money and net worth")
-        history = mine.get(name, [])
-        # the chart's data keyed by its repr: the same data, and json's encoder is slow on 520 points
-        w.page("player.html", site.player_href(name), inputs=[row, history, older, repr(chart)],
-               lazy=lambda data=chart: {"chart": draw_chart(data)},
-               p=row, history=history, older=older)
+        # keyed by the results files its events come from (a hash each) and the chart's data by
+        # its repr: the same key, without json-encoding every event shown
+        w.page("player.html", path, inputs=[row, shown, older, repr(chart)],
+               lazy=lambda data=chart, path=path, name=name: {"chart": draw_chart(data), **history(path, name)},
+               p=row, older=older)
 
 
 def _history(site: Site, rule_id: str) -> list[Any]:
@@ -297,7 +323,7 @@ def render_all(w: Writer) -> None:
     # served for any missing path, so its links are absolute when the site has a URL
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
-    w.write("state.json", json.dumps(public_status(state), indent=2, sort_keys=True,
+    w.write("state.json", json.dumps(public_status(state, site.worth), indent=2, sort_keys=True,
                                      ensure_ascii=False) + "\n")
     w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming))
     if site.url:

@@ -131,6 +131,13 @@ class Site:
         """A square's public facts by key (``card``, ``owner`` ...), for templates."""
         return {f.key: f.value for f in square_facts(self.state, square)}
 
+    def worth(self, p: Player) -> int:
+        """A player's net worth, worked out once a build (the standings and state.json show it)."""
+        memo = self.__dict__.setdefault("_worth", {})
+        if p.name not in memo:
+            memo[p.name] = player_worth(self.state, p)
+        return memo[p.name]
+
     def player_row(self, p: Player) -> dict[str, Any]:
         """A player as the standings and their page show them: the core's facts, and each
         module's (``facts``: before the square, ``after``: after it; see ``Fact.order``)."""
@@ -143,7 +150,7 @@ class Site:
                 f["value"] = [squares[n] for n in f["value"] if n in squares]
         return {"name": p.name, "player": p, "money": p.money, "square": p.square,
                 "facts": [f for f in facts if f["order"] < 20], "after": [f for f in facts if f["order"] >= 20],
-                "net_worth": player_worth(self.state, p), "active": p.active,
+                "net_worth": self.worth(p), "active": p.active,
                 "bankrupt": p.money < 0, "colour": colour,
                 "ink": ink_on(colour), "href": self.player_href(p.name), "slug": self.slugs[p.name]}
 

@@ -135,10 +135,15 @@ class Writer:
         self.manifest: dict[str, Any] = {}
         self.report = BuildReport(out=into)
         self.previous: dict[str, Any] = {}
+        #: the templates and code the previous build was made with
+        self.previous_base = ""
+        #: the look-ups of the page being rendered
+        self.lookups: Lookups | None = None
         if old is not None and not full:
             try:
                 data = json.loads((old / MANIFEST).read_text(encoding="utf-8"))
                 self.previous = data.get("pages", {}) if data.get("format") == MANIFEST_FORMAT else {}
+                self.previous_base = str(data.get("base", "")) if self.previous else ""
             except (OSError, ValueError, AttributeError):
                 self.previous = {}
 
@@ -168,7 +173,7 @@ class Writer:
                 and self._keep(path)):
             self.manifest[path] = before
             return
-        lookups = Lookups(self.site)
+        lookups = self.lookups = Lookups(self.site)
         ctx = self.common(path, lookups)
         ctx.update(context)
         if lazy is not None:
@@ -177,6 +182,23 @@ class Writer:
         self.report.rendered.append(path)
         self.manifest[path] = {"key": key, "deps": lookups.record()}
         self.write(path, text)
+
+    def previous_page(self, path: str) -> str:
+        """The previous build's ``path``, for a page that takes parts of itself from it (called
+        while it renders): only when that build had the same templates and code and every link
+        and colour it looked up still answers the same, which the page being rendered then
+        depends on too; else ''."""
+        before = self.previous.get(path)
+        if (self.old is None or self.full or self.lookups is None or self.previous_base != self.base
+                or not isinstance(before, dict) or not self.site_lookups_still(before.get("deps", []))):
+            return ""
+        try:
+            text = (self.old / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+        for kind, arg, _ in before["deps"]:
+            self.lookups.ask(kind, arg)
+        return text
 
     def site_lookups_still(self, record: Any) -> bool:
         return isinstance(record, list) and Lookups(self.site).still(record)
