@@ -5,7 +5,12 @@ Rating. (IV.1's $1000 is the library money module's ``start_money``; IV.4's roun
 A forced payment may leave a player below $0: she is Bankrupt (IV.5), and this module settles it
 after each turn and at the end of each update: her Teammates pay her debt in equal shares if
 together they can; if not, her squares go to The Government for their market value; if that is
-not enough, what she still owes is written off and she gets a Bad Credit Rating."""
+not enough, what she still owes is written off and she gets a Bad Credit Rating.
+
+How the shares are rounded, whether a Teammate with $0 pays one, and whether the Team helps a
+Teammate its help made Bankrupt are a standing ruling (the ``shares``, ``broke_teammates_pay``
+and ``team_helps_payer`` parameters; docs/games/nomoteams.md). Whatever they are, a settlement
+ends, in work bounded by the players."""
 
 from __future__ import annotations
 
