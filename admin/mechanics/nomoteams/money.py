@@ -14,6 +14,7 @@ ends, in work bounded by the players."""
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -116,8 +117,6 @@ def settle_bankrupts(ctx) -> None:
     settlement, and a player settled without the Team's help ends at $0 or more (her squares, then
     a written-off debt); under the default ruling a Teammate made Bankrupt by her share is settled
     without the Team's help, so no chain comes back."""
-    import heapq
-
     players = ctx.state.players
     waiting = [p.name for p in ctx.state.active_players() if p.money < 0]
     if not waiting:
