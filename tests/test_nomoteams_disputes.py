@@ -220,3 +220,23 @@ def test_where_you_stand_shows_open_disputes_chains_and_dues():
              + WethaModule().results_lines(out.state, alice)]
     assert lines == ["  Dispute 1 with bob: settled at update 2; your choice: Trial (DISPUTE 1 COURT|TRIAL)",
                      "  Chains: 30 lb", "  WETHA Dues paid: $2 (a rent roll of four dice for each dollar)"]
+
+
+def test_settled_disputes_are_pickled_once_and_the_rest_each_time():
+    """XXII.4's snapshot pickles the state before every action: the settled and lapsed disputes
+    (never changed again) go as one blob made once; an open one's change is in the next pickle."""
+    import copy
+    import pickle
+
+    from admin.mechanics.nomoteams.disputes import Dispute, DisputesState
+
+    ds = DisputesState([Dispute(1, "a", "b", "x", "pay", 5, status="settled", outcome="b won"),
+                        Dispute(2, "a", "b", "y", "pay", 5, status="lapsed"),
+                        Dispute(3, "b", "a", "z", "pay", 5)], next_number=4, chains={"a": 40})
+    first = pickle.dumps(ds, 5)
+    again = pickle.loads(first)
+    assert again == ds and pickle.dumps(again, 5) == first and copy.deepcopy(ds) == ds
+    ds.disputes[2].choices["b"] = "Court"
+    assert pickle.loads(pickle.dumps(ds, 5)).disputes[2].choices == {"b": "Court"}
+    ds.disputes[2].status = "settled"  # now three settled: the blob is made again
+    assert pickle.loads(pickle.dumps(ds, 5)) == ds and len(ds.__dict__["_final"][0]) == 3

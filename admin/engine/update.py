@@ -223,6 +223,7 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
                 ctx.state.__dict__.update(state.__dict__)
                 ctx.scratch.clear()
                 ctx.scratch.update(scratch)
+                ctx.scratch["received"] = sub.received
             clean[0] = saved if isinstance(saved, _Snapshot) else None
         refused(str(exc), data={"cmd": cmd.cmd})
         return
@@ -235,6 +236,9 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
             module.on_action(ctx, player, cmd)
     ctx.emit("action", None if spec.private else text, player=name, ok=True, ref=ref,
              private=text if spec.private else None, data={"cmd": cmd.cmd})
+
+
+_NONE = object()
 
 
 @dataclass
@@ -256,12 +260,16 @@ def _snapshot(state: GameState, scratch: dict[str, Any]) -> _Snapshot | tuple[Ga
     that cannot be pickled falls back to ``copy.deepcopy``."""
     rules, history = state.rules, state.rule_history
     state.rules, state.rule_history = None, {}  # type: ignore[assignment]
+    # the email being carried out is set before each action: not part of what an action changes
+    received = scratch.pop("received", _NONE)
     try:
         blob = pickle.dumps((state, scratch), pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError):
         blob = None
     finally:
         state.rules, state.rule_history = rules, history
+        if received is not _NONE:
+            scratch["received"] = received
     if blob is None:
         return copy.deepcopy((state, scratch))
     return _Snapshot(blob, rules, {k: list(v) for k, v in history.items()})

@@ -7,12 +7,13 @@ successors and predecessors are the core's (VI.8). This module adds what the rul
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.board import add_square, layout_of
 from admin.engine.commands import command_type
-from admin.engine.layouts import compass_step
+from admin.engine.layouts import compass_step, layout
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.errors import CommandError
 from admin.mechanics.nomoteams.shared import GOVERNMENT, TEAMS, mentioned_squares, owner_of
@@ -158,17 +159,21 @@ def first_square(state, name: str) -> int:
 # -- geometry: corners and bases (VI.5, VI.6) ---------------------------------------------------
 def corners(state) -> dict[str, int]:
     """VI.5's four corners of the board as it stands (the layout's cells, destroyed squares kept)."""
-    count = len(state.squares)
-    lay = layout_of(state)
+    return dict(_corners(state.layout, len(state.squares)))
+
+
+@functools.lru_cache(maxsize=64)
+def _corners(layout_name: str, count: int) -> tuple[tuple[str, int], ...]:
+    lay = layout(layout_name, 10)
     width = lay.size(count)[1]
     last = (count - 1) // width
     top = last if count % width == 0 or last == 0 else last - 1
-    return {"Southwest": 1, "Southeast": lay.number_at(0, width - 1, count) or count,
-            "Northwest": lay.number_at(top, 0, count), "Northeast": lay.number_at(top, width - 1, count)}
+    return (("Southwest", 1), ("Southeast", lay.number_at(0, width - 1, count) or count),
+            ("Northwest", lay.number_at(top, 0, count)), ("Northeast", lay.number_at(top, width - 1, count)))
 
 
-def _run(state, start: int, direction: str, stop: int) -> list[int]:
-    lay, count, out, here = layout_of(state), len(state.squares), [], start
+def _run(lay, count: int, start: int, direction: str, stop: int) -> list[int]:
+    out, here = [], start
     while here is not None:
         out.append(here)
         if here == stop:
@@ -179,10 +184,17 @@ def _run(state, start: int, direction: str, stop: int) -> list[int]:
 
 def base(state, team: str) -> list[int]:
     """VI.6: a Team's base, on a board of nine squares or more: the squares between two corners."""
-    if len(state.squares) < 9:
-        return []
-    c = corners(state)
+    return list(_base(state.layout, len(state.squares), team))
+
+
+@functools.lru_cache(maxsize=256)
+def _base(layout_name: str, count: int, team: str) -> tuple[int, ...]:
+    """:func:`base` from what it depends on: the layout and the number of squares (the site asks
+    for every square)."""
+    if count < 9:
+        return ()
+    c = dict(_corners(layout_name, count))
     ends = {"West": ("Southwest", "north", "Northwest"), "East": ("Southeast", "north", "Northeast"),
             "South": ("Southwest", "east", "Southeast"), "North": ("Northwest", "east", "Northeast")}
     start, direction, stop = ends[team]
-    return sorted(_run(state, c[start], direction, c[stop]))
+    return tuple(sorted(_run(layout(layout_name, 10), count, c[start], direction, c[stop])))

@@ -13,6 +13,7 @@ refused or unaffordable, Chains instead: 10 lb x the ceiling of its binary logar
 from __future__ import annotations
 
 import math
+import pickle
 import re
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -78,12 +79,37 @@ class Dispute:
     outcome: str = ""
 
 
+#: a dispute in one of these is never changed again
+FINAL = ("settled", "lapsed")
+
+
 @dataclass
 class DisputesState:
     disputes: list[Dispute] = field(default_factory=list)
     next_number: int = 1
     #: player -> pounds of Chains (XXVII.4, XXVII.5)
     chains: dict[str, int] = field(default_factory=dict)
+
+    def __reduce__(self):
+        """Pickled (XXII.4's snapshot before every action) with the disputes already settled or
+        lapsed, which are never changed again and are most of them (hundreds in a long game), as
+        one blob pickled once and kept, so that each snapshot does not pickle them again."""
+        done = 0
+        for d in self.disputes:
+            if d.status not in FINAL:
+                break
+            done += 1
+        cached = self.__dict__.get("_final")
+        if cached is None or len(cached[0]) != done or any(a is not b for a, b in zip(cached[0], self.disputes)):
+            cached = self.__dict__["_final"] = (self.disputes[:done], pickle.dumps(self.disputes[:done], 5))
+        return (_unpickle_disputes, (cached[1], self.disputes[done:], self.next_number, self.chains))
+
+
+def _unpickle_disputes(final: bytes, rest: list[Dispute], next_number: int, chains: dict[str, int]) -> DisputesState:
+    done = pickle.loads(final)
+    ds = DisputesState(done + rest, next_number, chains)
+    ds.__dict__["_final"] = (done, final)
+    return ds
 
 
 _ACCUSE = re.compile(r"^(\S+)\s+PENALTY\s+(.+?)\s*:\s*(.+)$", re.IGNORECASE | re.DOTALL)

@@ -7,6 +7,7 @@ rounded by :func:`dollars`."""
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
@@ -74,12 +75,18 @@ def mentioned_squares(state: GameState) -> set[int]:
     (VI.2, VI.5), Public Property (X.2), National Parks (X.3) and the Zoo (X.7), up to the board's
     highest number, and any the Admin lists (``teams-board.mentioned``)."""
     top = max((s.number for s in state.squares), default=0)
+    listed = frozenset(int(n) for n in params(state, "teams-board", "mentioned", []) or [])  # type: ignore[union-attr]
+    return set(_mentioned(top, state.enabled("teams-wetha"), listed))
+
+
+@functools.lru_cache(maxsize=64)
+def _mentioned(top: int, wetha: bool, listed: frozenset[int]) -> frozenset[int]:
+    """:func:`mentioned_squares` from what it depends on (the site asks once per square)."""
     found = {1} | {n for n in range(1, top + 1) if is_public_property(n) or is_national_park(n)}
     found |= {45} & set(range(1, top + 1))
-    if state.enabled("teams-wetha"):  # XXVIII.4 names the Lodges' squares
+    if wetha:  # XXVIII.4 names the Lodges' squares
         found |= set(LODGE_SQUARES) & set(range(1, top + 1))
-    found |= {int(n) for n in params(state, "teams-board", "mentioned", []) or []}  # type: ignore[union-attr]
-    return found
+    return frozenset(found | listed)
 
 
 def owner_of(state: GameState, number: int) -> str | None:
