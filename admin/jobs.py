@@ -12,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from admin.gcpause import few_collections
 from admin.crashpoints import crashpoint
 from admin.deadlines import deadline, show_time, upcoming
 from admin import roster as admin_ops
@@ -256,6 +257,7 @@ def open_source(game: GameDir, maildir: Path | None) -> MailSource:
     raise StateError(f'nomopoly.toml [mail] source = {kind!r}: use "maildir" or "imap"')
 
 
+@few_collections
 def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path | None = None,
                    dry_run: bool = False, source: MailSource | None = None, early: bool = False,
                    now: datetime | None = None) -> UpdateOutcome:

@@ -30,6 +30,7 @@ from email.parser import BytesParser
 from functools import partial
 from typing import Any
 
+from admin.gcpause import few_collections
 from admin.mechanics import REGISTRY
 from admin.engine.schedule import slot_of
 from admin.errors import MailError
@@ -283,6 +284,7 @@ def deliver(game: GameDir, ms: MailSettings) -> DeliveryReport:
         return outbox.not_delivered(str(e))
 
 
+@few_collections
 def mail_out(game: GameDir, update: int, *, state: GameState | None = None, send: bool = True) -> DeliveryReport:
     """Queue the receipts, results and admin report of ``update`` (one batch), then deliver.
     Idempotent: a re-run writes only what is missing from the outbox, and sends nothing twice.

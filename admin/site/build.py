@@ -26,6 +26,7 @@ from typing import Any, Iterator
 import jinja2
 
 import admin
+from admin.gcpause import few_collections
 from admin.errors import StateError
 from admin.game import GameDir, read_archive
 from admin.mechanics import REGISTRY
@@ -158,6 +159,7 @@ def build_site(game: GameDir, out: Path | None = None, *, full: bool = False,
     return build(game, out, full=full, state=state).out
 
 
+@few_collections
 def build(game: GameDir, out: Path | None = None, *, full: bool = False,
           state: GameState | None = None) -> BuildReport:
     """:func:`build_site`, returning what it rendered, rewrote and kept."""
