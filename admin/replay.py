@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from admin import roster as admin_ops
@@ -82,6 +84,20 @@ def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
     return state, files
 
 
+def _same_file(path: Path, text: str) -> bool:
+    """Whether ``path`` holds ``text``; a JSON record (a week's archive) holds the same data
+    (records written before 2026-11-25 are indented by one space, later ones by two)."""
+    on_disk = path.read_text(encoding="utf-8")
+    if on_disk == text:
+        return True
+    if path.suffix != ".json":
+        return False
+    try:
+        return json.loads(on_disk) == json.loads(text)
+    except ValueError:
+        return False
+
+
 def replay_check(game: GameDir) -> list[str]:
     """Differences between the replayed state and the files on disk (empty: identical)."""
     with game.lock():
@@ -98,7 +114,7 @@ def replay_check(game: GameDir) -> list[str]:
                     problems.append(f"{name} differs from the replayed state")
             elif not path.exists():
                 problems.append(f"{name} is missing; the replayed state has it")
-            elif path.read_text(encoding="utf-8") != text:
+            elif not _same_file(path, text):
                 problems.append(f"{name} differs from the replayed state")
         extra = ({f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")}
                  | {f"state/proposals/{p.name}" for p in game.archive_files()}

@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
+import orjson
 import yaml
 
 from admin.crashpoints import crashpoint
@@ -74,9 +75,19 @@ def load_yaml(path: Path) -> Any:
         ) from None
 
 
+_RECORD = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
 def dump_json(data: Any) -> str:
-    """Deterministic JSON for records: sorted keys, one value per line, unicode kept."""
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """Deterministic JSON for records: sorted keys, one value per line (two-space indents), unicode
+    kept. orjson writes it: json's own encoder is pure Python once it indents, 40 ms for a large
+    update's results against 1 ms. Its bytes are ``json.dumps(data, indent=2, sort_keys=True,
+    ensure_ascii=False)``'s, which writes what orjson refuses (an integer beyond 64 bits).
+    (Records written before 2026-11-25 are indented by one space; they read the same.)"""
+    try:
+        return orjson.dumps(data, option=_RECORD).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def load_json(path: Path) -> Any:
@@ -88,7 +99,8 @@ def load_json(path: Path) -> Any:
 
 
 def parse_json(data: bytes, path: Path) -> Any:
-    """A record's bytes (read from ``path``) as data; errors name the file, line and column."""
+    """A record's bytes (read from ``path``) as data; errors name the file, line and column.
+    (json reads it, not orjson: orjson reads an integer beyond 64 bits as a float.)"""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
