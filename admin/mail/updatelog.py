@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -137,6 +137,8 @@ class ResultsIndex:
     game_over: str | None
     #: the update's dice (private log), for each player's check of their own hidden draws
     dice: dict[str, Any] | None = None
+    #: the hidden draws made with each player's key, gathered once (each player's results show theirs)
+    draws: dict[str, list[Any]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: GameDir, state: GameState, log: UpdateLog, events: EventIndex,
@@ -149,6 +151,7 @@ class ResultsIndex:
         return cls(update=log.update, week=log.week, slot=log.slot, events=events,
                    voting=tuple(p for p in state.proposals if p.status == "voting"),
                    deadline=deadline(game, state), game_over=over, dice=log.dice,
+                   draws=draws_by_player(log.dice),
                    link=f"{site_url}/updates/{log.update:04d}.html" if site_url else None)
 
 
@@ -173,13 +176,25 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         happened=tuple(line for e in index.events.about(name)
                        for line in [texts.event_line(e, name)] if line),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
-        everything=index.events.public, game_over=index.game_over, draws=own_draws(index.dice, name))
+        everything=index.events.public, game_over=index.game_over,
+        draws=own_draws(index.dice, name, index.draws.get(name, [])))
 
 
-def own_draws(dice: dict[str, Any] | None, name: str) -> tuple[str, ...]:
+def draws_by_player(dice: dict[str, Any] | None) -> dict[str, list[Any]]:
+    """The update's hidden draws made with a player's key, by player, in order."""
+    out: dict[str, list[Any]] = {}
+    for r in (dice or {}).get("hidden_rolls") or []:
+        if len(r) > 3:
+            out.setdefault(r[3], []).append(r)
+    return out
+
+
+def own_draws(dice: dict[str, Any] | None, name: str, mine: list[Any] | None = None) -> tuple[str, ...]:
     """How ``name`` checks their hidden draws of this update from this email alone (scheme 2):
-    their key, its commitment (published before the update), the digest, and each draw."""
-    mine = [r for r in (dice or {}).get("hidden_rolls") or [] if len(r) > 3 and r[3] == name]
+    their key, its commitment (published before the update), the digest, and each draw
+    (``mine``: those draws, when the caller has gathered them already)."""
+    if mine is None:
+        mine = draws_by_player(dice).get(name, [])
     if not mine:
         return ()
     key = player_key(bytes.fromhex(dice["hidden_seed"]), name)  # type: ignore[index]

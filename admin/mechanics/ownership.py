@@ -164,7 +164,8 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
 
     def worth(self, state, player) -> int:
         price = int(state.params(self.name).get("price_per_number", self.defaults["price_per_number"]))
-        return sum(s.number * price for s in state.squares if self.of(state).owners.get(s.number) == player.name)
+        numbers = {s.number for s in state.squares}  # one pass over the owners, not the board per player
+        return sum(n * price for n, owner in self.of(state).owners.items() if owner == player.name and n in numbers)
 
     def player_facts(self, state, player) -> list[Fact]:
         owned = self.of(state).owned_by(state, player.name)
