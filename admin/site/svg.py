@@ -353,21 +353,22 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
                f'{escape(x_label)}</text>')
     x_text = [f"{px(i):.1f}" for i in range(n)]  # the same for every series
     y_text: dict[float, str] = {}  # money often stays put from one update to the next
-
-    def point(i: int, val: float) -> str:
-        y = y_text.get(val)
-        if y is None:
-            y = y_text[val] = f"{py(val):.1f}"
-        return f"{x_text[i]},{y}"
-
     for s in series:
         dash = ' stroke-dasharray="7 5"' if s.dashed else ""
+        for val in s.values:
+            if val is not None and val not in y_text:
+                y_text[val] = f"{py(val):.1f}"
+        # the points as "x,y", a None (no value) breaking the line into runs
+        points = [None if val is None else f"{x},{y_text[val]}" for x, val in zip(x_text, s.values)]
         runs: list[list[str]] = [[]]
-        for i, val in enumerate(s.values):
-            if val is None:
-                runs.append([])
-            else:
-                runs[-1].append(point(i, val))
+        if None not in s.values:  # the usual case: one line
+            runs = [points]  # type: ignore[list-item]
+        else:
+            for pt in points:
+                if pt is None:
+                    runs.append([])
+                else:
+                    runs[-1].append(pt)
         for run in runs:
             if len(run) > 1:
                 pts = " ".join(run)
