@@ -64,3 +64,20 @@ def test_games_lists_every_bundled_game():
     out = subprocess.run([sys.executable, "-m", "admin", "games"], capture_output=True, text=True, check=True)
     names = [line.split()[0] for line in out.stdout.splitlines()]
     assert names == available() and {"nomopoly2", "nomopoly2-full", "timopoly"} <= set(names)
+
+
+def test_the_demo_mail_script_writes_the_shipped_maildir(tmp_path) -> None:
+    """scripts/demo_mail/timopoly.py plays the demo as it writes its mail (answers to what the game
+    asked, a Nom and a mortgage on what the players hold by then): the shipped Maildir is its output."""
+    import importlib.util
+
+    from admin.games import spec
+
+    path = spec("timopoly").path.parents[2] / "scripts" / "demo_mail" / "timopoly.py"
+    loaded = importlib.util.spec_from_file_location("timopoly_mail", path)
+    script = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(script)
+    assert script.write(tmp_path / "maildir") == 14
+    shipped = spec("timopoly").demo_maildir / "new"
+    assert {p.name: p.read_bytes() for p in (tmp_path / "maildir" / "new").iterdir()} == \
+        {p.name: p.read_bytes() for p in shipped.iterdir()}

@@ -16,6 +16,8 @@ sys.path.insert(0, str(REPO))
 
 from admin.demo import write_demo_mail  # noqa: E402
 from admin.mechanics.interactions import InteractionsModule  # noqa: E402
+from admin.mechanics.timopoly.deeds import TimoDeedsModule  # noqa: E402
+from admin.mechanics.timopoly.spaces import space  # noqa: E402
 from admin.model import GameState  # noqa: E402
 
 ADDR = {"tim": "Tim T. <tim@example.org>", "ursula": "Ursula <ursula@example.net>",
@@ -27,12 +29,27 @@ FIXED = [
     (1, "2026-11-02T12:30", "ursula", "orders", "ORDER BUY ALL\n"),
     (1, "2026-11-03T08:15", "vera", "Jail and buying", "ORDER BUY NONE\nORDER PAY JAIL FINE\n"),
     (1, "2026-11-04T21:00", "walt", "Count me in", "Hi SMOF, count me in!\nORDER ASK\n\n-- \nWalt\n"),
-    (2, "2026-11-06T10:00", "tim", "A Nom", "BUY NOM ON Fan Writer\n"),
     (2, "2026-11-06T11:00", "vera", "Buying after all", "ORDER BUY UNDER 25\n"),
-    (3, "2026-11-09T11:00", "ursula", "Mortgage", "MORTGAGE GoodishReads\n"),
     (4, "2026-11-13T18:00", "vera", "Status", "STATUS\n"),
 ]
 CUTOFFS = [f"2026-11-{d:02d}T23:59:59+00:00" for d in (4, 7, 11, 14)]
+
+
+def controlled(state: GameState, name: str) -> list[str]:
+    """The names of the deeds ``name`` controls, in board order."""
+    deeds = TimoDeedsModule.of(state).deeds
+    return [space(state, n).name for n, d in sorted(deeds.items()) if d.owner == name]
+
+
+def situational(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
+    """Emails about what a player holds by then: tim buys a Nom on his first deed (update 2),
+    ursula mortgages her last one (update 3)."""
+    out = []
+    if update == 2 and controlled(state, "tim"):
+        out.append(("2026-11-06T10:00", "tim", "A Nom", f"BUY NOM ON {controlled(state, 'tim')[0]}\n"))
+    if update == 3 and controlled(state, "ursula"):
+        out.append(("2026-11-09T11:00", "ursula", "Mortgage", f"MORTGAGE {controlled(state, 'ursula')[-1]}\n"))
+    return out
 
 
 def answers(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
@@ -50,16 +67,20 @@ def answers(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def main() -> None:
+def write(out: Path) -> int:
+    """Play the demo's four updates, writing each one's emails into the Maildir ``out``."""
     def mail_for(state: GameState, update: int) -> list[tuple[str, str, str, str]]:
         mail = [(w, who, s, b) for u, w, who, s, b in FIXED if u == update]
         if update > 1:
-            mail += answers(state, update)
+            mail += answers(state, update) + situational(state, update)
         return [(when, ADDR[who], subject, body) for when, who, subject, body in sorted(mail)]
 
+    return write_demo_mail("timopoly", out, CUTOFFS, "Timopoly SMOF <admin@example.org>", "timopoly-demo", mail_for)
+
+
+def main() -> None:
     out = HERE / "maildir"
-    n = write_demo_mail("timopoly", out, CUTOFFS, "Timopoly SMOF <admin@example.org>", "timopoly-demo", mail_for)
-    print(f"wrote {n} emails to {out}")
+    print(f"wrote {write(out)} emails to {out}")
 
 
 if __name__ == "__main__":
