@@ -31,10 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from email.message import EmailMessage
-from email.utils import format_datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from admin import jobs
@@ -49,38 +46,11 @@ from admin.statefiles import state_from_data
 from admin.store import Transaction, dump_json, load_json, to_data
 from bench import workload_n2
 from bench import workload_teams
+from bench.spec import START, STREETS, VERSION, WORDS, Spec, cutoff, message  # noqa: F401 - its interface
 
-#: bump when the generated game or mail changes, so stale caches are not reused
-VERSION = 6  # 4: mechanics own their state (schema 2); 5: layout, currency, per-game rule ids;
-# 6: the later Nomopoly II sections' commands from each player's situation (bench/workload_n2.py)
 OUT = Path(__file__).resolve().parent / "out"
-START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday: week 1
 SECTIONS = ("V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV")
-WORDS = ("square", "dice", "bank", "rent", "health", "card", "vote", "player", "week", "board",
-         "money", "owner", "admin", "proposal", "token", "bonus", "fine", "end", "start", "turn")
-STREETS = ("Park Lane", "Baker Street", "Mayfair", "Old Kent Road", "Fleet Street", "The Strand",
-           "Bow Street", "Pall Mall", "Whitehall", "Euston Road", "Vine Street", "Oxford Street")
 SUITS = "SHDC"
-
-
-@dataclass(frozen=True)
-class Spec:
-    players: int = 200
-    squares: int = 100
-    seed: int = 7
-    proposals_per_week: int = 3
-    #: put the players into the init state (one edit) instead of one ``player add`` each; the
-    #: state is the same, the log has no player-add entries. Setting up 1,000 players one by one
-    #: costs O(n^2) (each ``add_player`` loads and saves every player): about 17 CPU-minutes.
-    bulk_players: bool = False
-    #: the bundled game it plays (nomopoly2-full: every section in force, and their commands mailed)
-    game: str = "nomopoly2"
-
-    @property
-    def key(self) -> str:
-        bulk = "-bulk" if self.bulk_players else ""
-        game = "" if self.game == "nomopoly2" else f"-{self.game}"
-        return f"v{VERSION}-p{self.players}-s{self.squares}-r{self.seed}-w{self.proposals_per_week}{bulk}{game}"
 
 
 SETTINGS = '''# A benchmark game made by bench/workload.py. Never a real game: the dice key is public.
@@ -113,13 +83,6 @@ def player_name(i: int) -> str:
 
 def player_address(i: int) -> str:
     return f"{player_name(i)}@example.org"
-
-
-def cutoff(update: int) -> datetime:
-    """The deadline of the ``update``-th update: midnight Wednesday or midnight Saturday (IX.4)."""
-    week, slot = divmod(update - 1, 2)
-    day = 2 if slot == 0 else 5
-    return START + timedelta(weeks=week, days=day + 1) - timedelta(seconds=1)
 
 
 # -- the game ----------------------------------------------------------------------------------
@@ -192,7 +155,7 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
         if name in proposers:
             lines += _proposal(rng, rule_ids)
         received = start + timedelta(seconds=rng.randint(1, window))
-        out.append((received, _message(name, update, spec.seed, received, lines, rng)))
+        out.append((received, message(name, update, spec.seed, received, lines, rng)))
     out.sort(key=lambda m: m[0])
     return out
 
@@ -279,21 +242,6 @@ def _proposal(rng: random.Random, rule_ids: list[str]) -> list[str]:
     else:
         directive = f"ADD RULE {rng.choice(SECTIONS)}: A {words}."
     return [f"PROPOSE {title}", f"Because the {rng.choice(WORDS)} needs it.", "", directive, "END"]
-
-
-def _message(name: str, update: int, seed: int, received: datetime, lines: list[str],
-             rng: random.Random) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"Player {name} <{name}@example.org>"
-    msg["To"] = "Nomopoly Admin <admin@example.org>"
-    msg["Subject"] = rng.choice(("moves", f"Re: Nomopoly update {update - 1}", "my turn", ""))
-    msg["Date"] = format_datetime(received)
-    msg["Message-ID"] = f"<u{update:04d}.{name}.{seed}@bench.invalid>"
-    body = "\n".join(lines) + "\n\n-- \n" + name + "\n"
-    if rng.random() < 0.3:  # a reply quoting the game's last mail: never executed
-        body += f"\nOn Sun, the game wrote:\n> VOTE 1 NO\n> Results of update {update - 1}\n"
-    msg.set_content(body)
-    return bytes(msg)
 
 
 def write_maildir(maildir: Path, update: int, mails: list[tuple[datetime, bytes]]) -> None:

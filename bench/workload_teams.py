@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from admin import jobs
 from admin.engine.events import Ruling
@@ -41,9 +40,7 @@ from admin.mechanics.nomoteams.ownership import TeamsOwnershipModule
 from admin.mechanics.nomoteams.proposals import ranks, undecided
 from admin.mechanics.nomoteams.shared import balance, market_value, owner_of
 from admin.model import GameState
-
-if TYPE_CHECKING:
-    from bench.workload import Spec
+from bench.spec import START, STREETS, WORDS, Spec, cutoff, message
 
 GAME = "nomoteams"
 CORPORATE = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo")
@@ -56,11 +53,9 @@ JOBS = ("Dog Catcher", "Square Inspector", "Paint Mixer", "Tree Surgeon", "Aucti
 
 def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime, bytes]]:
     """The (received time, raw message) of every email of ``update``, from the state before it."""
-    from bench import workload as w
-
     rng = random.Random(f"{spec.seed}/{update}")
-    start = w.cutoff(update - 1) if update > 1 else w.START - timedelta(days=1)
-    window = int((w.cutoff(update) - start).total_seconds())
+    start = cutoff(update - 1) if update > 1 else START - timedelta(days=1)
+    window = int((cutoff(update) - start).total_seconds())
     names = sorted(n for n, p in state.players.items() if p.active)
     proposers = set(rng.sample(names, min(spec.proposals_per_week, len(names))))
     rule_ids = [r.id for r in state.rules.rules()] if state.rules else []
@@ -72,7 +67,7 @@ def emails_for(state: GameState, spec: Spec, update: int) -> list[tuple[datetime
         if name in proposers:
             lines += _proposal(rng, rule_ids, sections)
         received = start + timedelta(seconds=rng.randint(1, window))
-        out.append((received, w._message(name, update, spec.seed, received, lines, rng)))
+        out.append((received, message(name, update, spec.seed, received, lines, rng)))
     out.sort(key=lambda m: m[0])
     return out
 
@@ -182,8 +177,6 @@ def _commands(rng: random.Random, state: GameState, world: _World, name: str, co
 
 def _proposal(rng: random.Random, rule_ids: list[str], sections: list[str]) -> list[str]:
     """A PROPOSE block (IX.1): ADD RULE to one of the game's sections, or AMEND one of its rules."""
-    from bench.workload import WORDS
-
     words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 30)))
     title = " ".join(rng.choice(WORDS) for _ in range(3)).capitalize()
     if rule_ids and rng.random() < 0.3:
@@ -194,8 +187,6 @@ def _proposal(rng: random.Random, rule_ids: list[str], sections: list[str]) -> l
 
 
 def _streets() -> tuple[str, ...]:
-    from bench.workload import STREETS
-
     return STREETS
 
 
