@@ -94,13 +94,18 @@ class DisputesState:
         """Pickled (XXII.4's snapshot before every action) with the disputes already settled or
         lapsed, which are never changed again and are most of them (hundreds in a long game), as
         one blob pickled once and kept, so that each snapshot does not pickle them again."""
-        done = 0
-        for d in self.disputes:
+        cached = self.__dict__.get("_final")
+        known = len(cached[0]) if cached is not None else 0
+        # the settled ones pickled last time are still the first ones (the list comparison, in C,
+        # takes the same objects as equal at once), so only the disputes after them are looked at
+        if not known or len(self.disputes) < known or self.disputes[:known] != cached[0]:
+            known, cached = 0, None
+        done = known
+        for d in self.disputes[known:]:
             if d.status not in FINAL:
                 break
             done += 1
-        cached = self.__dict__.get("_final")
-        if cached is None or len(cached[0]) != done or any(a is not b for a, b in zip(cached[0], self.disputes)):
+        if cached is None or done != known:
             cached = self.__dict__["_final"] = (self.disputes[:done], pickle.dumps(self.disputes[:done], 5))
         return (_unpickle_disputes, (cached[1], self.disputes[done:], self.next_number, self.chains))
 
