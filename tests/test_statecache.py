@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from admin.game import GameDir
 from admin.statecache import CACHE_DIR, CACHE_FILE
@@ -86,3 +88,19 @@ def test_writing_through_the_cache_gives_the_bytes_a_plain_dump_gives(game_dir):
 def test_the_cache_folder_keeps_itself_out_of_git(game_dir):
     _save(game_dir, game_dir.load())
     assert (game_dir.state_dir / CACHE_DIR / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+_plain = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | _text
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
+    max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(_text, _plain, max_size=6))
+def test_what_the_cache_records_for_a_dump_is_what_parsing_the_dump_gives(data) -> None:
+    """The cache records a dumped file's data as the data that was dumped, which is only right if
+    PyYAML reads back exactly what it wrote, for any text, number and nesting a state may hold."""
+    assert yaml.load(dump_yaml(data), Loader=yaml.CSafeLoader) == data
