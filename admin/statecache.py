@@ -104,7 +104,14 @@ class StateCache:
         known = self._known.get(name)
         if canonical is not None and known is not None and known[1] == canonical and known[2]:
             return known[0]
-        text = dump_yaml(data)
+        text = None
+        if canonical is not None and known is not None and known[2] and isinstance(data, dict):
+            try:
+                text = dump_by_entries(data, json.loads(known[1]), known[0])
+            except (TypeError, ValueError):  # keys that do not sort, and the like: dump it whole
+                text = None
+        if text is None:
+            text = dump_yaml(data)
         if canonical is not None:
             self._known[name] = (text, canonical, True)
         return text
@@ -135,3 +142,89 @@ class StateCache:
         except OSError:
             return
         self._recorded = {name: (sha, canonical, dumped) for name, (sha, canonical, dumped) in files.items()}
+
+
+# -- a big file written entry by entry ------------------------------------------------------------
+def _split(lines: list[str], starts: Any) -> list[list[str]]:
+    """``lines`` cut before each line for which ``starts(line)`` holds (the first always starts)."""
+    out: list[list[str]] = []
+    for line in lines:
+        if not out or starts(line):
+            out.append([line])
+        else:
+            out[-1].append(line)
+    return out
+
+
+def _top(line: str) -> bool:  # a key of the top mapping (a sequence under it is "- " at column 0;
+    # an empty line is inside a quoted text that runs over several lines)
+    return not line.startswith((" ", "- ", "\n")) and line != "-\n"
+
+
+def _entry(line: str) -> bool:  # a key of a mapping under a top key
+    return line.startswith("  ") and not line.startswith(("   ", "  - ")) and line != "  -\n"
+
+
+def _item(line: str) -> bool:  # an item of a sequence under a top key
+    return line.startswith(("- ", "-\n"))
+
+
+def dump_by_entries(data: dict[str, Any], old: Any, old_text: str) -> str | None:
+    """``dump_yaml(data)``, made from the text of the same file as it was (``old_text``, the dump
+    of ``old``): a top key whose value has not changed keeps its lines, and in a list or mapping
+    under a top key (the disputes of a game, the bingo cards of every player) each item or entry
+    that has not changed keeps its lines; only what changed is dumped. (PyYAML writes a block
+    mapping or sequence as its entries' texts one after the other, each as it would be alone:
+    ``tests/test_statecache.py`` holds it to that.) None when the old text does not cut into as
+    many pieces as the old data has entries: then the caller dumps the whole. ``data`` holds no
+    object twice, as :func:`admin.store.to_data` makes it (PyYAML would write a shared one once,
+    with an anchor)."""
+    if not isinstance(old, dict) or not data or not old or not old_text.endswith("\n"):
+        return None
+    keys, old_keys = sorted(data), sorted(old)
+    pieces = _split(old_text.splitlines(keepends=True), _top)
+    if len(pieces) != len(old_keys) or any(not p[0].startswith(f"{k}:") for k, p in zip(old_keys, pieces)
+                                           if isinstance(k, str) and k.isidentifier()):
+        return None
+    before = dict(zip(old_keys, pieces))
+    out: list[str] = []
+    for key in keys:
+        value = data[key]
+        lines = before.get(key)
+        was = old.get(key) if lines is not None else None
+        if lines is not None and _canonical(value) == _canonical(was):
+            out.extend(lines)
+            continue
+        if lines is not None and len(lines) > 1 and value and isinstance(value, (list, dict)) \
+                and type(value) is type(was) and was:
+            made = _by_parts(key, value, was, lines)
+            if made is not None:
+                out.append(made)
+                continue
+        out.append(dump_yaml({key: value}))
+    text = "".join(out)
+    return None if "&id" in text else text  # an anchor (a shared object) is numbered per document
+
+
+def _by_parts(key: str, value: list[Any] | dict[str, Any], was: list[Any] | dict[str, Any],
+              lines: list[str]) -> str | None:
+    head, body = lines[0], lines[1:]
+    parts = _split(body, _item if isinstance(value, list) else _entry)
+    old_entries = list(was) if isinstance(was, list) else sorted(was.items())
+    if len(parts) != len(old_entries) or (not isinstance(value, list) and len(parts) and
+                                          any(not p[0].startswith("  ") for p in parts)):
+        return None
+    texts = {}
+    for entry, part in zip(old_entries, parts):
+        texts.setdefault(_canonical(entry), "".join(part))
+    new_entries = list(value) if isinstance(value, list) else sorted(value.items())
+    out = [head]
+    for entry in new_entries:
+        text = texts.get(_canonical(entry))
+        if text is None:
+            alone = dump_yaml({key: [entry]} if isinstance(value, list) else {key: dict([entry])})
+            if not alone.startswith(head):
+                return None
+            text = alone[len(head):]
+        out.append(text)
+    return "".join(out)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from admin.game import GameDir
-from admin.statecache import CACHE_DIR, CACHE_FILE
+from admin.statecache import CACHE_DIR, CACHE_FILE, dump_by_entries
 from admin.statefiles import state_files
 from admin.store import Transaction, dump_yaml, to_data
 
@@ -91,8 +91,11 @@ def test_the_cache_folder_keeps_itself_out_of_git(game_dir):
 
 
 _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+#: long enough to be folded over several lines (dump_yaml's width is 100), blank lines and all
+_long = st.lists(st.sampled_from(["word", "a: b", "#", "\n", "\n\n", " ", "  ", "'", '"', "- x", "é"]),
+                 min_size=30, max_size=120).map(" ".join)
 _plain = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | _text
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | _text | _long
     | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_text, inner, max_size=4),
     max_leaves=25)
@@ -104,3 +107,48 @@ def test_what_the_cache_records_for_a_dump_is_what_parsing_the_dump_gives(data) 
     """The cache records a dumped file's data as the data that was dumped, which is only right if
     PyYAML reads back exactly what it wrote, for any text, number and nesting a state may hold."""
     assert yaml.load(dump_yaml(data), Loader=yaml.CSafeLoader) == data
+
+
+def _copied(data):
+    """``data`` with no object in it twice (json keeps integers beyond 64 bits)."""
+    return json.loads(json.dumps(data))
+
+
+_entries = st.dictionaries(_text, _plain, max_size=5)
+_file = st.dictionaries(_text, st.lists(_plain, max_size=6) | _entries | _plain, min_size=1, max_size=4)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_file, _file, st.randoms(use_true_random=False))
+def test_a_file_written_entry_by_entry_is_byte_for_byte_its_whole_dump(old, other, rnd) -> None:
+    """``dump_by_entries`` keeps the lines of what did not change and dumps the rest; the text is
+    exactly ``dump_yaml`` of the new data, whatever changed (keys, items, entries added, removed,
+    changed, reordered), or None (then the caller dumps the whole)."""
+    new = {}
+    for key in list(old) + list(other):  # a mix of the old file and another one
+        source = old if key in old and (key not in other or rnd.random() < 0.5) else other
+        value = source[key]
+        if isinstance(value, list) and rnd.random() < 0.5:
+            value = [v for v in value if rnd.random() < 0.8] + (other.get(key) if isinstance(other.get(key), list) else [])
+        new[key] = value
+    # as to_data makes it: no object twice (PyYAML would write a shared one once, with an anchor)
+    old, new = _copied(old), _copied(new)
+    made = dump_by_entries(new, old, dump_yaml(old))
+    assert made is None or made == dump_yaml(new)
+
+
+def test_a_long_list_with_one_item_changed_keeps_the_others_lines() -> None:
+    text = " ".join(["a rule's text: long enough to fold,", "with a blank line\n\nand   spaces"] * 8)
+    old = {"version": 1, "disputes": [{"number": n, "charge": f"charge {n}", "status": "settled",
+                                       "arguments": {"a": ["x", "y"]}} for n in range(50)],
+           "rules": {f"VI.{n}": [{"rev": 1, "text": text}, {"rev": 2, "text": text + str(n)}] for n in range(30)},
+           "note": text,
+           "cards": {f"p{n:04d}": [[n, n + 1], {"marked": [n]}] for n in range(20)}}
+    new = json.loads(json.dumps(old))
+    new["disputes"][7]["status"] = "lapsed"
+    new["disputes"].append({"number": 50, "charge": "new", "status": "open", "arguments": {}})
+    new["cards"]["p0003"][1]["marked"].append(99)
+    new["rules"]["VI.4"].append({"rev": 3, "text": "amended"})
+    new["rules"]["VI.99"] = [{"rev": 1, "text": text}]
+    made = dump_by_entries(new, old, dump_yaml(old))
+    assert made is not None and made == dump_yaml(new)
