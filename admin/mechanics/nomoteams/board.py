@@ -16,9 +16,9 @@ from admin.engine.commands import command_type
 from admin.engine.layouts import compass_step, layout
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.errors import CommandError
-from admin.mechanics.nomoteams.shared import GOVERNMENT, TEAMS, mentioned_squares, owner_of
+from admin.mechanics.nomoteams.shared import (GOVERNMENT, TEAMS, WHITE, any_white, colour_of,  # noqa: F401
+                                              mentioned_squares, owner_of, set_colour, set_owner)
 
-WHITE = "White"
 #: XIII.1's colours as the board picture draws them
 COLOUR_HEX = {"Red": "#d32f2f", "Orange": "#f08a24", "Yellow": "#e6c619", "Green": "#2e9e4f",
               "Blue": "#1f4fa8", "Indigo": "#4b3f9e", "Maroon": "#800000", "Khaki": "#b5a642",
@@ -96,26 +96,7 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
         return SquareLook(notes=((15, f"painted {colour}"),), band=COLOUR_HEX.get(colour))
 
 
-# -- colours ---------------------------------------------------------------------------------
-def colour_of(state, number: int) -> str:
-    """A square's colour (XIII.2: White until coloured otherwise)."""
-    return TeamsBoardModule.of(state).colours.get(number, WHITE)
-
-
-def set_colour(state, number: int, colour: str) -> None:
-    colours = TeamsBoardModule.of(state).colours
-    if colour == WHITE:
-        colours.pop(number, None)
-    else:
-        colours[number] = colour
-
-
-def any_white(state) -> bool:
-    """VII.1: whether any square of the board is White (stops at the first)."""
-    colours = TeamsBoardModule.of(state).colours
-    return any(s.number not in colours for s in state.squares if not s.destroyed)
-
-
+# -- colours: kept in this section's state, read and set by shared.colour_of and set_colour ------
 def white_squares(state) -> list[int]:
     return [s.number for s in state.live_squares() if colour_of(state, s.number) == WHITE]
 
@@ -142,8 +123,6 @@ def fish(ctx, player, cmd: NewClearFishing) -> str:
 def first_square(state, name: str) -> int:
     """II.7: a new player owns the lowest numbered unowned square the rules do not mention; if
     there is none, New Clear Fishing makes one (nobody pays)."""
-    from admin.mechanics.nomoteams.ownership import set_owner
-
     mentioned = mentioned_squares(state)
     free = [s.number for s in state.live_squares()
             if owner_of(state, s.number) is None and s.number not in mentioned]

@@ -21,8 +21,7 @@ from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.syntax import parse_square
 from admin.errors import CommandError, IllegalAction
-from admin.mechanics.nomoteams.ownership import check_square
-from admin.mechanics.nomoteams.shared import GOVERNMENT, owner_of
+from admin.mechanics.nomoteams.shared import GOVERNMENT, check_square, owner_of
 from admin.mechanics.nomoteams.turns import one_die
 
 TEFFLON, GLUE, GREASE = "Tefflon", "glue", "grease"

@@ -5,7 +5,8 @@ Government's is paid for at market value, and repainted if it was a Corporate Co
 Explosive Insurance (XVIII.4); destroying a Best Friend's property makes a Freemason (XVIII.5).
 
 Every destruction of this variant goes through :func:`destroy` (VIII.10's fifth rename, the
-Admin's ``destroy`` ruling for the pieces and products whose effects she carries out); another
+Admin's ``destroy`` ruling for the pieces and products whose effects she carries out), which the
+others reach by name, ``teams-destruction.destroy`` (``ownership_state.destroy``); another
 section that destroys something a player owns asks :func:`insured_against` first and calls
 :func:`destroyed_by` for XVIII.5."""
 
@@ -19,8 +20,10 @@ from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.errors import CommandError, IllegalAction, RuleError
-from admin.mechanics.nomoteams.shared import (GOVERNMENT, best_friend, is_national_park, is_public_property,
-                                              market_value, mentioned_squares, owner_of)
+from admin.engine.services import provides
+from admin.mechanics.nomoteams.shared import (CORPORATE_COLOURS, GOVERNMENT, GOVERNMENT_COLOURS, best_friend,
+                                              colour_of, is_national_park, is_public_property, market_value,
+                                              mentioned_squares, owner_of, set_colour)
 
 NAME = "teams-destruction"
 
@@ -190,6 +193,7 @@ def closest_public_property(state, number: int) -> int:
     return best[1] if best else numbers[0]
 
 
+@provides("teams-destruction.destroy")
 def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
     """Destroy square ``number`` (XVIII): True if it was destroyed, False if Explosive Insurance
     averted it; an :class:`IllegalAction` if the rules name it (XVIII.1)."""
@@ -245,9 +249,6 @@ def _compensate(ctx, before: dict[int, str], came_from: dict[int, int]) -> None:
     """XVIII.3: a player's square the destruction made The Government's is paid for at its market
     value (from nowhere, IV.3); a Corporate Colour on it becomes a random Government Colour. An
     insured owner is unaffected: she keeps it (and pays the claim)."""
-    from admin.mechanics.nomoteams.board import colour_of, set_colour
-    from admin.mechanics.nomoteams.ownership import CORPORATE_COLOURS, GOVERNMENT_COLOURS
-
     state = ctx.state
     owners = state.mods["teams-ownership"].owners
     for number, now in sorted(owners.items()):

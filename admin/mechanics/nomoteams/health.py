@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.module import Fact, Mechanic
+from admin.engine.services import use
 from admin.errors import RuleError
 
 
@@ -57,10 +58,8 @@ def cure(ctx, name: str, *, rule: str, why: str) -> bool:
 
 
 def _after_change(ctx, name: str) -> None:
-    if ctx.state.enabled("teams-products"):
-        from admin.mechanics.nomoteams.product_uses import settle_bath
-
-        settle_bath(ctx, name)
+    if ctx.state.enabled("teams-products"):  # XIX.6: the Products section offers it by name
+        use("teams-products.settle_bath")(ctx, name)
 
 
 def _truth(value: object, key: str) -> bool:

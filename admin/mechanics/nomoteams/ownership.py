@@ -5,63 +5,20 @@ Charity. Squares may be owned by players and by the pseudoplayers (X.2, X.3)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 
-from admin.engine.board import destroy_square
 from admin.engine.context import BANK
 from admin.engine.module import Fact, Mechanic, SquareLook
-from admin.errors import IllegalAction
-from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, PSEUDOPLAYERS, best_friend, dollars,
-                                              is_freemason, is_national_park, is_public_property, market_value,
-                                              rent_value)
-
-CHARITY = "Charity"
-CORPORATE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo")
-GOVERNMENT_COLOURS = ("Maroon", "Khaki", "Navy", "Teal", "Lime", "Fuschia")
-
-
-@dataclass
-class BuyRight:
-    """VIII.4: a player landed on an unowned square and may buy it until their next turn."""
-
-    square: int
-    player: str
-    update: int
-
-
-@dataclass
-class CharityRequest:
-    player: str
-    square: int
-    week: int
-
-
-@dataclass
-class Stay:
-    """Where a player ended each week, to count VIII.12's three consecutive weeks."""
-
-    square: int
-    weeks: int
-
-
-@dataclass
-class TeamsOwnershipState:
-    #: square -> its owner: a player, a pseudoplayer, or Charity
-    owners: dict[int, str] = field(default_factory=dict)
-    #: square -> how many times it was renamed (VIII.10)
-    renamed: dict[int, int] = field(default_factory=dict)
-    buy_rights: list[BuyRight] = field(default_factory=list)
-    #: player -> the squares they have a Homestead on (VIII.12)
-    homesteads: dict[str, list[int]] = field(default_factory=dict)
-    stays: dict[str, Stay] = field(default_factory=dict)
-    #: squares given to Charity, waiting for the poorest player who asks (VIII.13)
-    charity: list[int] = field(default_factory=list)
-    charity_requests: list[CharityRequest] = field(default_factory=list)
+from admin.mechanics.nomoteams.ownership_commands import COMMANDS
+from admin.mechanics.nomoteams.ownership_state import (  # noqa: F401 - part of the ownership interface
+    CHARITY, NAME, BuyRight, CharityRequest, Stay, TeamsOwnershipState, destroy, halved_for_friend, section_viii_pay)
+from admin.mechanics.nomoteams.shared import (  # noqa: F401 - also read from here by the others
+    CORPORATE_COLOURS, CORPORATION, GOVERNMENT, GOVERNMENT_COLOURS, PSEUDOPLAYERS, check_square, colour_of, dollars,
+    is_freemason, is_national_park, is_public_property, market_value, rent_value, set_owner)
 
 
 class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
-    name = "teams-ownership"
+    name = NAME
     rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "VIII.6", "VIII.7", "VIII.9", "VIII.10", "VIII.11",
              "VIII.12", "VIII.13", "X.2")
     defaults = {"market_value_per_number": 10, "rent_per_number": 2, "white_fine": 50,
@@ -72,8 +29,6 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
     State = TeamsOwnershipState
 
     def commands(self):
-        from admin.mechanics.nomoteams.ownership_commands import COMMANDS
-
         return COMMANDS
 
     def on_square_added(self, state, square) -> None:
@@ -201,15 +156,6 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
 
 
 # -- helpers the other sections use ---------------------------------------------------------------
-def set_owner(state, number: int, name: str | None) -> None:
-    """Make ``name`` (a player, a pseudoplayer, Charity; None: nobody) the owner of ``number``."""
-    owners = TeamsOwnershipModule.of(state).owners
-    if name is None:
-        owners.pop(number, None)
-    else:
-        owners[number] = str(name)
-
-
 def can_hold_money(state, name: str) -> bool:
     """An owner rent can be paid to: an active player, or a pseudoplayer with money."""
     if name in state.players:
@@ -217,26 +163,10 @@ def can_hold_money(state, name: str) -> bool:
     return name in state.mods["teams-pseudo"].money
 
 
-def halved_for_friend(state, payer: str, payee: str, amount: int) -> int:
-    """VIII.9: what a player pays her Best Friend under a rule of section VIII: half, rounded down."""
-    return amount // 2 if best_friend(state, payer) == payee else amount
-
-
-def section_viii_pay(ctx, payer: str, payee: str, amount: int, *, rule: str, reason: str,
-                     voluntary: bool = False) -> int:
-    """A payment under a rule of section VIII (VIII.9 applied); what was paid."""
-    amount = halved_for_friend(ctx.state, payer, payee, amount)
-    if amount > 0:
-        ctx.transfer(payer, payee, amount, rule=rule, reason=reason, voluntary=voluntary)
-    return amount
-
-
 def collect_rent(ctx, player, number: int, owner: str) -> int:
     """VIII.5: a player landing on a named square owned by another entity pays its rent value (less
     a Best Friend's half, none on a Homestead); a Corporate Colour's collector then passes 20% of it
     to The Corporation (VIII.6). The rent paid."""
-    from admin.mechanics.nomoteams.board import colour_of
-
     square = ctx.state.square(number)
     own = TeamsOwnershipModule.of(ctx.state)
     if owner == player.name or not square.name or not can_hold_money(ctx.state, owner):
@@ -275,8 +205,6 @@ def collect_rent(ctx, player, number: int, owner: str) -> int:
 def block_owner(state, colour: str) -> str | None:
     """VIII.8: the player who owns a block of ``colour`` (three or more squares of it, and nobody
     else owns one), or None."""
-    from admin.mechanics.nomoteams.board import colour_of
-
     owners = [o for n, o in TeamsOwnershipModule.of(state).owners.items()
               if o in state.players and not state.squares[n - 1].destroyed and colour_of(state, n) == colour]
     return owners[0] if owners and len(owners) >= 3 and len(set(owners)) == 1 else None
@@ -291,8 +219,6 @@ def dues_payers(state) -> set[str]:
 def weekly_upkeep(ctx) -> None:
     """Once a week: the property tax on Government Colours (VIII.7) and the fine on White squares
     (VIII.11), squares in board order."""
-    from admin.mechanics.nomoteams.board import colour_of
-
     p = ctx.params(TeamsOwnershipModule.name)
     own = TeamsOwnershipModule.of(ctx.state)
     state = ctx.state
@@ -357,34 +283,6 @@ def award_charity(ctx) -> None:
         ctx.emit("charity", f"Charity gave square {number} to {winner}, the poorest of "
                             f"{', '.join(asking)} (VIII.13).", player=winner, rule="VIII.13",
                  data={"square": number, "asking": asking})
-
-
-def destroy(ctx, number: int, reason: str, rule: str, by: str | None = None) -> bool:
-    """Destroy a square as XVIII says (the destruction section's ``destroy``: XVIII.1's protected
-    squares, the renumbering, Explosive Insurance); without that section, the core's
-    ``destroy_square`` (every module forgets it). A square a section marks ``indestructible`` (a
-    WETHA Lodge, XXVIII.4) stands. False: it was not destroyed."""
-    from admin.mechanics.nomoteams.shared import marked
-
-    if marked(ctx.state, number, "indestructible"):
-        ctx.emit("destroyed", f"Square {number} cannot be destroyed (a Lodge, XXVIII.4): {reason} left it "
-                              "standing.", rule="XXVIII.4", data={"square": number, "destroyed": False})
-        return False
-    if "teams-destruction" in ctx.state.mods:
-        from admin.mechanics.nomoteams.destruction import destroy as section_xviii
-
-        return section_xviii(ctx, number, reason=reason, rule=rule, by=by)
-    destroy_square(ctx.state, number, ctx.registry.enabled(ctx.state))
-    ctx.emit("destroyed", f"Square {number} was destroyed: {reason}.", rule=rule, data={"square": number})
-    return True
-
-
-def check_square(ctx, number: int):
-    square = ctx.state.square(number)
-    if square is None or square.destroyed:
-        live = [s.number for s in ctx.state.live_squares()]
-        raise IllegalAction(f"there is no square {number} on the board (squares {live[0]}-{live[-1]})")
-    return square
 
 
 __all__ = ["CHARITY", "PSEUDOPLAYERS", "TeamsOwnershipModule", "collect_rent", "set_owner", "section_viii_pay"]

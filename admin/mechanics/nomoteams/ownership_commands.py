@@ -1,5 +1,6 @@
 """VIII's commands: BUY, NAME SQUARE, RENAME SQUARE, GIVE, HOMESTEAD, DONATE ... TO CHARITY and
-REQUEST CHARITY (the module's state and rules are in ownership.py)."""
+REQUEST CHARITY (the module's state is in ownership_state.py, its rules in ownership.py, which
+lists these)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.errors import CommandError, IllegalAction
-from admin.mechanics.nomoteams.ownership import (CHARITY, CharityRequest, TeamsOwnershipModule, check_square,
-                                                 destroy, section_viii_pay)
-from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, live_player, market_value, move_object,
-                                              objects_of)
+from admin.mechanics.nomoteams.ownership_state import (CHARITY, NAME, CharityRequest, destroy, halved_for_friend,
+                                                       of, section_viii_pay)
+from admin.mechanics.nomoteams.shared import (CORPORATION, GOVERNMENT, check_square, live_player, market_value,
+                                              move_object, objects_of)
 
 
 @command_type
@@ -125,7 +126,7 @@ def _parse_request(rest: str, line: object) -> Charity:
 
 
 def buy(ctx, player, cmd: TeamsBuy) -> str:
-    own = TeamsOwnershipModule.of(ctx.state)
+    own = of(ctx.state)
     mine = [r for r in own.buy_rights if r.player == player.name]
     right = next((r for r in mine if r.square == cmd.square), None) if cmd.square is not None else \
         (mine[-1] if mine else None)
@@ -151,7 +152,7 @@ def buy(ctx, player, cmd: TeamsBuy) -> str:
 
 
 def name_square(ctx, player, cmd: NameSquare) -> str:
-    own = TeamsOwnershipModule.of(ctx.state)
+    own = of(ctx.state)
     square = check_square(ctx, cmd.square)
     if own.owners.get(square.number) != player.name:
         raise IllegalAction(f"only the owner may {'rename' if cmd.rename else 'name'} square {square.number} "
@@ -177,9 +178,9 @@ def rename(ctx, player, square, new: str) -> str:
     player; the fourth rename is free and makes the renamer a Freemason; a fifth destroys it."""
     from admin.mechanics.nomoteams.teams import make_freemason
 
-    own = TeamsOwnershipModule.of(ctx.state)
+    own = of(ctx.state)
     times = own.renamed.get(square.number, 0)
-    fees = [int(f) for f in ctx.params(TeamsOwnershipModule.name)["rename_fees"]]
+    fees = [int(f) for f in ctx.params(NAME)["rename_fees"]]
     if times >= len(fees) + 1:
         if not destroy(ctx, square.number, f"{player.name} tried to rename it a {times + 1}th time", "VIII.10",
                        by=player.name):
@@ -193,8 +194,6 @@ def rename(ctx, player, square, new: str) -> str:
                 "a Freemason (VIII.10).")
     fee = fees[times]
     payees = [GOVERNMENT, CORPORATION] + sorted(p.name for p in ctx.state.active_players() if p.name != player.name)
-    from admin.mechanics.nomoteams.ownership import halved_for_friend
-
     total = sum(halved_for_friend(ctx.state, player.name, p, fee) for p in payees)
     if player.money < total:
         raise IllegalAction(f"renaming square {square.number} costs {ctx.state.money(fee)} to each of "
@@ -212,7 +211,7 @@ def rename(ctx, player, square, new: str) -> str:
 def give(ctx, player, cmd: GiveSquare) -> str:
     if cmd.square is None:
         return give_object(ctx, player, cmd)
-    own = TeamsOwnershipModule.of(ctx.state)
+    own = of(ctx.state)
     square = check_square(ctx, cmd.square)
     if own.owners.get(square.number) != player.name:
         raise IllegalAction(f"you do not own square {square.number} (VIII.1); its owner is "
@@ -244,8 +243,8 @@ def give_object(ctx, player, cmd: GiveSquare) -> str:
 
 
 def homestead(ctx, player, cmd: Homestead) -> str:
-    own = TeamsOwnershipModule.of(ctx.state)
-    need = int(ctx.params(TeamsOwnershipModule.name)["homestead_weeks"])
+    own = of(ctx.state)
+    need = int(ctx.params(NAME)["homestead_weeks"])
     stay = own.stays.get(player.name)
     weeks = stay.weeks if stay and stay.square == player.square else 0
     if weeks < need:
@@ -259,7 +258,7 @@ def homestead(ctx, player, cmd: Homestead) -> str:
 
 
 def charity(ctx, player, cmd: Charity) -> str:
-    own = TeamsOwnershipModule.of(ctx.state)
+    own = of(ctx.state)
     square = check_square(ctx, cmd.square)
     if cmd.request:
         if square.number not in own.charity:

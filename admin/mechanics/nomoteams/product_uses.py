@@ -1,7 +1,9 @@
 """XIX.3-XIX.14: what Products do when used. ``USE <product> [TO <square> | ON <square or player>]``
 (also said ``DRINK``, ``PLACE``, ``DROP``, ``RELEASE``), ``BUILD JUMPGATE <a> <b>`` and ``DISARM
 BLOCKBUSTER ON <square>``. A Repackaged Product does what its Original does; a new Product whose
-effect no module carries out is used up and its effect is the Admin's (a to-do line)."""
+effect no module carries out is used up and its effect is the Admin's (a to-do line). Placing,
+disarming and building (XIX.4, XIX.5) are in :mod:`blockbusters`; the Hot Spring Bath's check is
+offered to the health section by name, ``teams-products.settle_bath``."""
 
 from __future__ import annotations
 
@@ -12,11 +14,14 @@ from typing import ClassVar
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec
 from admin.engine.movement import jump
-from admin.engine.syntax import parse_square
+from admin.engine.services import provides
 from admin.errors import CommandError, IllegalAction
+from admin.mechanics.nomoteams.blockbusters import (BuildJumpgate, DisarmBlockbuster, build_jumpgate, detonate,
+                                                    disarm, parse_disarm, parse_jumpgate, place_blockbuster)
 from admin.mechanics.nomoteams.health import cure, is_sick, make_sick
-from admin.mechanics.nomoteams.products import Blockbuster, ProductsModule, find_product, pay_for, roll_label
-from admin.mechanics.nomoteams.shared import CORPORATION, TEAMS, live_player, owner_of, team_of
+from admin.mechanics.nomoteams.product_state import (NAME, find_product, of, private_of, roll_label, target_square,
+                                                     used_up)
+from admin.mechanics.nomoteams.shared import live_player
 
 
 @command_type
@@ -60,24 +65,6 @@ VERBS = {"USE": UseProduct, "DRINK": DrinkProduct, "PLACE": PlaceProduct, "DROP"
          "RELEASE": ReleaseProduct}
 
 
-@command_type
-@dataclass(frozen=True)
-class BuildJumpgate:
-    """``BUILD JUMPGATE <a> <b>`` (XIX.5)."""
-
-    a: int
-    b: int
-    cmd: ClassVar[str] = "teams-jumpgate"
-
-
-@command_type
-@dataclass(frozen=True)
-class DisarmBlockbuster:
-    """``DISARM BLOCKBUSTER ON <square>`` (XIX.4)."""
-
-    square: int
-    cmd: ClassVar[str] = "teams-disarm"
-
 
 _TARGET = re.compile(r"^(.*?)\s+(?:to|on)\s+(.+)$", re.IGNORECASE)
 
@@ -93,21 +80,9 @@ def _parser(verb: str):
     return parse
 
 
-def _parse_jumpgate(rest: str, line: object) -> BuildJumpgate:
-    m = re.match(r"^jumpgates?\s+#?(\d+)\s+(?:(?:and|to)\s+)?#?(\d+)$", " ".join(rest.split()), re.IGNORECASE)
-    if not m:
-        raise CommandError(f"say BUILD JUMPGATE <your square> <other square>, like BUILD JUMPGATE 3 17; "
-                           f"found BUILD {rest.strip()!r}.")
-    return BuildJumpgate(int(m.group(1)), int(m.group(2)))
-
-
-def _parse_disarm(rest: str, line: object) -> DisarmBlockbuster:
-    m = re.match(r"^(?:blockbuster\s+)?(?:on\s+)?(.+)$", " ".join(rest.split()), re.IGNORECASE)
-    return DisarmBlockbuster(parse_square(m.group(1) if m else rest))
-
 
 def _take(ctx, player, cmd: UseProduct):
-    ps = ProductsModule.of(ctx.state)
+    ps = of(ctx.state)
     held = list(ps.held.items(player.name))
     if not held:
         raise IllegalAction("you hold no Products; PURCHASE one first (the Products page lists them)")
@@ -118,138 +93,28 @@ def use(ctx, player, cmd: UseProduct) -> str:
     product = _take(ctx, player, cmd)
     effect = EFFECTS.get(product.effect)
     if effect is None:  # a Product the rules made whose effect no module carries out
-        ProductsModule.of(ctx.state).held.take(player.name, product.name)
+        of(ctx.state).held.take(player.name, product.name)
         ctx.emit("admin", f"{player.name} used a {product.name} ({cmd.target or 'no target'}): carry out its "
                           "effect (nomopoly ruling adjust ...).", rule=product.rule)
         return f"{player.name} used a {product.name}; the Admin carries out its effect ({product.rule})."
     return effect(ctx, player, product, cmd.target)
 
 
-def _gone(ctx, player, product) -> None:
-    ProductsModule.of(ctx.state).held.take(player.name, product.name)
-
-
-def _square(ctx, target: str, what: str) -> int:
-    if not target:
-        raise IllegalAction(f"say which square: {what}")
-    number = parse_square(target)
-    square = ctx.state.square(number)
-    if square is None or square.destroyed:
-        raise IllegalAction(f"there is no square {number} on the board (squares 1-{len(ctx.state.squares)})")
-    return number
-
 
 def warp(ctx, player, product, target: str) -> str:
     """XIX.3: transported to any square, landing on it; then the Warp Bubble is gone."""
-    number = _square(ctx, target, f"USE {product.name.upper()} TO <square>")
-    _gone(ctx, player, product)
+    number = target_square(ctx, target, f"USE {product.name.upper()} TO <square>")
+    used_up(ctx, player, product)
     jump(ctx, player, number, rule="XIX.3", reason=f"a {product.name}")
     return f"{player.name} used a {product.name} and landed on square {number} (XIX.3)."
 
 
-def place_blockbuster(ctx, player, product, target: str) -> str:
-    """XIX.4: delivered to a square in secret; a Team whose base it is in is told."""
-    from admin.mechanics.nomoteams.board import base
 
-    number = _square(ctx, target, f"PLACE {product.name.upper()} ON <square>")
-    _gone(ctx, player, product)
-    priv = ProductsModule.private_of(ctx.state)
-    bomb = Blockbuster(priv.next_id, number, player.name, ctx.state.update, product.name)
-    priv.next_id += 1
-    priv.blockbusters.append(bomb)
-    for team in TEAMS:
-        if number in base(ctx.state, team):
-            need = int(ctx.params(ProductsModule.name)["disarm_payers"])
-            for member in _members(ctx.state, team):
-                ctx.emit("blockbuster", None, player=member, rule="XIX.4",
-                         private=f"A {product.name} was placed on square {number}, in the {team} Team's base: it "
-                                 f"destroys the square in a week unless someone lands there, or {need} of your Team "
-                                 f"(all, if fewer) each pay $"
-                                 f"{ctx.params(ProductsModule.name)['disarm_payment']}: DISARM BLOCKBUSTER ON {number} "
-                                 "(XIX.4).")
-    return f"{player.name} placed a {product.name} on square {number}; it stays secret (XIX.4)."
-
-
-def _members(state, team: str) -> list[str]:
-    return [p.name for p in state.active_players() if team_of(state, p.name) == team]
-
-
-def disarm(ctx, player, cmd: DisarmBlockbuster) -> str:
-    """XIX.4: at least three members of the Team whose base holds it (all, if fewer) pay $50."""
-    from admin.mechanics.nomoteams.board import base
-
-    team = team_of(ctx.state, player.name)
-    priv = ProductsModule.private_of(ctx.state)
-    bombs = [b for b in priv.blockbusters if b.square == cmd.square and team and cmd.square in base(ctx.state, team)]
-    if not bombs:
-        raise IllegalAction(f"your Team was told of no Blockbuster on square {cmd.square}; only a Team told of one "
-                            "in its base may pay to disarm it (XIX.4)")
-    bomb = bombs[0]
-    if player.name in bomb.paid:
-        raise IllegalAction("you have paid to disarm it already")
-    p = ctx.params(ProductsModule.name)
-    ctx.transfer(player.name, CORPORATION, int(p["disarm_payment"]), rule="XIX.4",
-                 reason="disarming a Blockbuster", voluntary=True)
-    bomb.paid.append(player.name)
-    need = min(int(p["disarm_payers"]), len(_members(ctx.state, team)))
-    if len(bomb.paid) >= need:
-        priv.blockbusters.remove(bomb)
-        ctx.emit("blockbuster", f"The {team} Team disarmed a {bomb.product} on square {bomb.square} (XIX.4).",
-                 rule="XIX.4", data={"square": bomb.square})
-        return f"{player.name} paid; the {bomb.product} on square {bomb.square} is disarmed (XIX.4)."
-    return f"{player.name} paid to disarm it: {len(bomb.paid)} of {need} (XIX.4)."
-
-
-def detonate(ctx, bomb: Blockbuster) -> None:
-    """XIX.4: the square is destroyed, and every square of its block."""
-    from admin.mechanics.nomoteams.board import colour_of
-    from admin.mechanics.nomoteams.ownership import block_owner, destroy
-
-    owner = owner_of(ctx.state, bomb.square)
-    colour = colour_of(ctx.state, bomb.square)
-    block = []
-    if owner and block_owner(ctx.state, colour) == owner:
-        block = [s.number for s in ctx.state.live_squares()
-                 if owner_of(ctx.state, s.number) == owner and colour_of(ctx.state, s.number) == colour]
-    for number in [bomb.square] + [n for n in block if n != bomb.square]:
-        square = ctx.state.square(number)
-        if square is not None and not square.destroyed:
-            destroy(ctx, number, f"a {bomb.product} went off" + (" in its block" if number != bomb.square else ""),
-                    "XIX.4")
-
-
-def build_jumpgate(ctx, player, cmd: BuildJumpgate) -> str:
-    """XIX.5: $500 to The Corporation for a Jumpgate between two squares she owns, or one she owns and
-    an unowned one (which becomes hers); used as it is bought."""
-    from admin.mechanics.nomoteams.ownership import set_owner
-
-    ps = ProductsModule.of(ctx.state)
-    product = find_product(ctx.state, "Jumpgate Builder")
-    for n in (cmd.a, cmd.b):
-        _square(ctx, str(n), "BUILD JUMPGATE <a> <b>")
-    if cmd.a == cmd.b:
-        raise IllegalAction("a Jumpgate joins two different squares")
-    owners = (owner_of(ctx.state, cmd.a), owner_of(ctx.state, cmd.b))
-    if player.name not in owners or any(o not in (player.name, None) for o in owners):
-        raise IllegalAction(f"a Jumpgate joins two squares you own, or one you own and an unowned one; square "
-                            f"{cmd.a} is {owners[0] or 'unowned'}'s, square {cmd.b} {owners[1] or 'unowned'} (XIX.5)")
-    if player.money < product.price:
-        raise IllegalAction(f"a Jumpgate Builder costs {ctx.state.money(product.price)} and you have "
-                            f"{ctx.state.money(player.money)}")
-    pay_for(ctx, player.name, product)
-    product.bought += 1
-    gained = [n for n, o in zip((cmd.a, cmd.b), owners) if o is None]
-    for n in gained:
-        set_owner(ctx.state, n, player.name)
-    ps.jumpgates.append(sorted([cmd.a, cmd.b]))
-    extra = f"; square {gained[0]} is now {player.name}'s" if gained else ""
-    return f"{player.name} built a Jumpgate between squares {cmd.a} and {cmd.b}{extra} (XIX.5)."
-
-
+@provides("teams-products.settle_bath")
 def settle_bath(ctx, name: str) -> str:
     """XIX.6: a Sick owner of a Hot Spring Bath is cured; Chains that are not Rusty become Rusty; a
     bath whose owner is neither Sick nor in non-Rusty Chains disappears."""
-    ps = ProductsModule.of(ctx.state)
+    ps = of(ctx.state)
     baths = [p for p, _ in ps.held.items(name).items() if find_product(ctx.state, p).effect == "bath"]
     if not baths or ctx.scratch.get("teams-bath") == name:
         return ""
@@ -274,24 +139,24 @@ def settle_bath(ctx, name: str) -> str:
 
 def eye_opener(ctx, player, product, target: str) -> str:
     """XIX.7: drunk, her mail this week counts as arriving before everyone else's without one."""
-    _gone(ctx, player, product)
-    ProductsModule.of(ctx.state).eye_opener[player.name] = ctx.state.week
+    used_up(ctx, player, product)
+    of(ctx.state).eye_opener[player.name] = ctx.state.week
     return f"{player.name} drank an {product.name}: this week her mail counts as arriving first (XIX.7)."
 
 
 def all_nighter(ctx, player, product, target: str) -> str:
     """XIX.8: at most one a week; one extra proposal this week, with all its perks."""
-    ps = ProductsModule.of(ctx.state)
+    ps = of(ctx.state)
     if ps.all_nighter.get(player.name) == ctx.state.week:
         raise IllegalAction("you drank an All-Nighter this week already: at most one a week (XIX.8)")
-    _gone(ctx, player, product)
+    used_up(ctx, player, product)
     ps.all_nighter[player.name] = ctx.state.week
     return f"{player.name} drank an {product.name}: one extra proposal this week (XIX.8)."
 
 
 def v8(ctx, player, product, target: str) -> str:
     """XIX.9: she becomes non-Sick and another player, drawn with the dice, becomes Sick."""
-    _gone(ctx, player, product)
+    used_up(ctx, player, product)
     cure(ctx, player.name, rule="XIX.9", why=f"a {product.name}")
     others = sorted(p.name for p in ctx.state.active_players() if p.name != player.name)
     if not others:
@@ -310,9 +175,9 @@ def disguise(ctx, player, product, target: str) -> str:
     victim = live_player(ctx, target).name
     if victim == player.name:
         raise IllegalAction("the Victim is another player")
-    _gone(ctx, player, product)
+    used_up(ctx, player, product)
     rule, limit = ("XIX.12", 1000) if product.effect == "impersonate" else ("XIX.11", 500)
-    ProductsModule.of(ctx.state).disguises[player.name] = [victim, product.name, ctx.state.update]
+    of(ctx.state).disguises[player.name] = [victim, product.name, ctx.state.update]
     ctx.emit("admin", f"{player.name} used a {product.name} on {victim} ({rule}): until this week's end or until "
                       f"{victim} has lost {ctx.state.money(limit)}, "
                       + ("the effects of her landings and passages fall on the Victim"
@@ -323,16 +188,16 @@ def disguise(ctx, player, product, target: str) -> str:
 
 def vomit(ctx, player, product, target: str) -> str:
     """XIX.13: dropped on her square; any other player who comes there later becomes Sick."""
-    _gone(ctx, player, product)
-    ProductsModule.of(ctx.state).vomit[player.square] = player.name
+    used_up(ctx, player, product)
+    of(ctx.state).vomit[player.square] = player.name
     return f"{player.name} dropped {product.name} on square {player.square} (XIX.13)."
 
 
 def gremlins(ctx, player, product, target: str) -> str:
     """XIX.14: on her square, Jumpgates and Blockbusters disappear, and players there lose their
     Blockbusters and Warp Bubbles (the other items it names are never defined here)."""
-    ps, priv = ProductsModule.of(ctx.state), ProductsModule.private_of(ctx.state)
-    _gone(ctx, player, product)
+    ps, priv = of(ctx.state), private_of(ctx.state)
+    used_up(ctx, player, product)
     here = player.square
     lost = [f"{len([g for g in ps.jumpgates if here in g])} Jumpgate(s)"]
     ps.jumpgates = [g for g in ps.jumpgates if here not in g]
@@ -362,7 +227,7 @@ EFFECTS = {"warp": warp, "blockbuster": place_blockbuster, "eye-opener": eye_ope
 
 def on_land(ctx, player, square) -> None:
     """XIX.4: landing on a Blockbuster disarms it; XIX.13: Fake Vomit makes her Sick."""
-    ps, priv = ProductsModule.of(ctx.state), ProductsModule.private_of(ctx.state)
+    ps, priv = of(ctx.state), private_of(ctx.state)
     for bomb in [b for b in priv.blockbusters if b.square == square.number]:
         priv.blockbusters.remove(bomb)
         ctx.emit("blockbuster", f"{player.name} landed on square {square.number} and disarmed a {bomb.product} "
@@ -374,8 +239,8 @@ def on_land(ctx, player, square) -> None:
 
 def update_end(ctx) -> None:
     """Blockbusters a week old go off (XIX.4); Disguises and Impersonations end with the week."""
-    ps, priv = ProductsModule.of(ctx.state), ProductsModule.private_of(ctx.state)
-    fuse = int(ctx.params(ProductsModule.name)["fuse_updates"])
+    ps, priv = of(ctx.state), private_of(ctx.state)
+    fuse = int(ctx.params(NAME)["fuse_updates"])
     for bomb in [b for b in priv.blockbusters if ctx.state.update >= b.update + fuse]:
         priv.blockbusters.remove(bomb)
         detonate(ctx, bomb)
@@ -396,10 +261,10 @@ COMMANDS = (
     CommandSpec("PLACE", PlaceProduct, use, _parser("PLACE"), "PLACE BLOCKBUSTER ON <square>", listing=163,
                 private=True, summary="place a Blockbuster in secret: it destroys the square (and its block) in a "
                                       "week unless disarmed", example="PLACE BLOCKBUSTER ON 12", rules=("XIX.4",)),
-    CommandSpec("DISARM", DisarmBlockbuster, disarm, _parse_disarm, "DISARM BLOCKBUSTER ON <square>", listing=164,
+    CommandSpec("DISARM", DisarmBlockbuster, disarm, parse_disarm, "DISARM BLOCKBUSTER ON <square>", listing=164,
                 summary="pay $50 toward disarming a Blockbuster in your Team's base", example="DISARM BLOCKBUSTER ON 3",
                 rules=("XIX.4",)),
-    CommandSpec("BUILD", BuildJumpgate, build_jumpgate, _parse_jumpgate, "BUILD JUMPGATE <a> <b>", listing=165,
+    CommandSpec("BUILD", BuildJumpgate, build_jumpgate, parse_jumpgate, "BUILD JUMPGATE <a> <b>", listing=165,
                 summary="$500 to The Corporation: a Jumpgate between your square and another of yours or an "
                         "unowned one (which becomes yours)", example="BUILD JUMPGATE 3 17", rules=("XIX.5",)),
     CommandSpec("DROP", DropProduct, use, _parser("DROP"), "DROP FAKE VOMIT", listing=166,

@@ -4,7 +4,9 @@ A Product is an object for sale with a price and a patent holder (XIX.3-XIX.14 a
 rulebook's own, each "Passed Testing"). A Repackaged Product (XIX.2) duplicates an Original
 Product's effects: it is sold by its maker, and its royalty goes to the Original's patent holder.
 A player buys one with ``PURCHASE <product>`` and uses it with ``USE`` (``DRINK``, ``PLACE``,
-``DROP``, ``RELEASE``, ``BUILD JUMPGATE``): the effects are in :mod:`product_uses`.
+``DROP``, ``RELEASE``, ``BUILD JUMPGATE``): the effects are in :mod:`product_uses` (Blockbusters
+and Jumpgates in :mod:`blockbusters`), the state, the catalogue and the payments in
+:mod:`product_state`.
 
 The Admin creates new Products (an accepted proposal) with the ruling ``product``; a new Product
 nobody has bought two weeks after its creation is removed (XIX.1). Who receives money:
@@ -13,77 +15,17 @@ or Vynd, takes no money: it leaves the game, a standing ruling)."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.context import BANK
-from admin.engine.inventory import Inventory
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.errors import CommandError, IllegalAction, RuleError
-from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, dollars
-
-
-@dataclass
-class Product:
-    """One Product on the market (or off it: ``sold`` False)."""
-
-    name: str
-    kind: str
-    price: int
-    #: the patent holder: who receives an Original Product's price
-    patent: str
-    #: what it does when used (a key of product_uses.EFFECTS), "" for the Admin to carry out
-    effect: str = ""
-    rule: str = "XIX.2"
-    #: a Repackaged Product (XIX.2): the Original it duplicates, its royalty, who sells it
-    original: str = ""
-    royalty: int = 0
-    maker: str = ""
-    #: the update it was created (0: the rulebook's own, which "Passed Testing")
-    created: int = 0
-    bought: int = 0
-    sold: bool = True
-    #: XIX.12: the share of what its patent holder receives that goes on to another Product's
-    share_to: str = ""
-    share_percent: int = 0
-
-
-def _p(name: str, kind: str, price: int, patent: str, effect: str, rule: str, **kw: object) -> Product:
-    return Product(name, kind, price, patent, effect, rule, **kw)  # type: ignore[arg-type]
-
-
-#: the rulebook's Products (XIX.3-XIX.14) and their repackagings, as the seed lists them
-CATALOGUE: tuple[Product, ...] = (
-    _p("Warp Bubble", "Experimental Technology", 500, CORPORATION, "warp", "XIX.3"),
-    _p("Blockbuster", "Experimental Technology", 300, CORPORATION, "blockbuster", "XIX.4"),
-    _p("Fake Toy Bomb", "Novelty", 325, CORPORATION, "blockbuster", "XIX.4", original="Blockbuster", royalty=275),
-    _p("Jumpgate Builder", "Experimental Technology", 500, CORPORATION, "jumpgate", "XIX.5"),
-    _p("Hot Spring Bath", "item", 40, "Vynd", "bath", "XIX.6"),
-    _p("Eye Opener", "Caffeinity", 50, "Geppetto", "eye-opener", "XIX.7"),
-    _p("Chez Caffeine's Eye Opener", "Beverage", 50, "Geppetto", "eye-opener", "XIX.7", original="Eye Opener",
-       royalty=40, maker="Geppetto"),
-    _p("All-Nighter", "Caffeinity", 100, "Geppetto", "all-nighter", "XIX.8"),
-    _p("Chez Caffeine's All-Nighter", "Beverage", 100, "Geppetto", "all-nighter", "XIX.8", original="All-Nighter",
-       royalty=75, maker="Geppetto"),
-    _p("V-8", "Beverage", 50, "Geppetto", "v8", "XIX.9"),
-    _p("Fancy Ketchup", "Candy", 60, "Geppetto", "v8", "XIX.9", original="V-8", royalty=10, maker="Death"),
-    _p("'Bot", "Experimental Technology", 150, CORPORATION, "bot", "XIX.10"),
-    _p("Disguise Kit", "Novelty", 200, "Geppetto", "disguise", "XIX.11"),
-    _p("Impersonator 2000", "Experimental Technology", 600, "Pabrowil", "impersonate", "XIX.12", sold=False,
-       share_to="Disguise Kit", share_percent=50),
-    _p("Better Disguise Kit", "Novelty", 600, "Pabrowil", "impersonate", "XIX.12", original="Impersonator 2000",
-       royalty=60),
-    _p("Fake Vomit", "Novelty", 50, "Geppetto", "vomit", "XIX.13"),
-    _p("Gremlins", "Novelty", 150, "Geppetto", "gremlins", "XIX.14"),
-)
-
-#: XIX.2: what a Repackaged Product may duplicate that is no Product here, and the Original's
-#: patent holder ("paint" depends on the paint's colour: the Admin says which)
-DUPLICATES = {"paint-government": GOVERNMENT, "paint-corporation": CORPORATION, "glue": GOVERNMENT,
-              "lottery": GOVERNMENT, "extra-dice": GOVERNMENT, "tefflon": CORPORATION,
-              "detefflon": CORPORATION, "new-clear-fishing": CORPORATION, "explosive-insurance": CORPORATION}
+from admin.mechanics.nomoteams.product_state import (  # noqa: F401 - part of the Products interface
+    CATALOGUE, DUPLICATES, NAME, Blockbuster, Product, ProductsPrivate, ProductsState, find_product, norm, pay_for,
+    pay_patent, payee, roll_label)
+from admin.mechanics.nomoteams.product_uses import COMMANDS, UseProduct, on_land, settle_bath, update_end
+from admin.mechanics.nomoteams.shared import GOVERNMENT
 
 
 @command_type
@@ -93,85 +35,6 @@ class Purchase:
 
     product: str
     cmd: ClassVar[str] = "teams-purchase"
-
-
-@dataclass
-class ProductsState:
-    products: list[Product] = field(default_factory=list)
-    #: who holds which Products (by name)
-    held: Inventory = field(default_factory=Inventory)
-    #: Jumpgates (XIX.5): pairs of squares
-    jumpgates: list[list[int]] = field(default_factory=list)
-    #: Fake Vomit dropped (XIX.13): square -> who dropped it
-    vomit: dict[int, str] = field(default_factory=dict)
-    #: Disguises and Impersonations in force (XIX.11, XIX.12): user -> [victim, product, until update]
-    disguises: dict[str, list] = field(default_factory=dict)
-    #: the week each player last drank an All-Nighter (XIX.8), an Eye Opener (XIX.7)
-    all_nighter: dict[str, int] = field(default_factory=dict)
-    eye_opener: dict[str, int] = field(default_factory=dict)
-    #: 'Bots' absorbed payments so far (XIX.10): player -> count for the 'Bot she uses
-    bot_uses: dict[str, int] = field(default_factory=dict)
-    #: Chains (XIX.6; never defined here: the Admin records them): player -> "non-Rusty" | "Rusty"
-    chains: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Blockbuster:
-    id: int
-    square: int
-    placer: str
-    update: int
-    product: str = "Blockbuster"
-    #: Team members who paid to disarm it (XIX.4)
-    paid: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ProductsPrivate:
-    #: Blockbusters placed and not yet disarmed or gone off (their squares are secret, XIX.4)
-    blockbusters: list[Blockbuster] = field(default_factory=list)
-    next_id: int = 1
-
-
-def norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def find_product(state, text: str, among: list[str] | None = None) -> Product:
-    """The Product ``text`` names (its name, or a part of it: "bubble", "V8"); ``among``: only
-    those names (what a player holds)."""
-    ps = ProductsModule.of(state)
-    pool = [p for p in ps.products if among is None or p.name in among]
-    key = norm(text)
-    exact = [p for p in pool if norm(p.name) == key]
-    # a part of its name, or of its Original's ("PLACE BLOCKBUSTER" with a Fake Toy Bomb)
-    found = exact or [p for p in pool if key and key in norm(p.name)] or \
-        [p for p in pool if key and p.original and key in norm(p.original)]
-    if len(found) >= 1 and (len(found) == 1 or exact):
-        return found[0]
-    names = ", ".join(p.name for p in (found or pool)) or "none"
-    what = "you hold" if among is not None else "are on the market"
-    raise IllegalAction(f"{text!r} names {'several' if found else 'no'} Product(s); Products {what}: {names}")
-
-
-def payee(state, name: str) -> str:
-    """Who receives money meant for ``name``: a player in the game or a pseudoplayer; anyone else
-    (a patent holder from the rulebook's history) receives nothing: it leaves the game."""
-    player = state.players.get(name)
-    if (player is not None and player.active) or name in PSEUDOPLAYERS:
-        return name
-    return BANK
-
-
-def pay_patent(ctx, buyer: str, product: Product, amount: int, why: str) -> None:
-    """``amount`` from ``buyer`` to ``product``'s patent holder, who passes on its share (XIX.12)."""
-    ctx.transfer(buyer, payee(ctx.state, product.patent), amount, rule=product.rule, reason=why, voluntary=True)
-    if product.share_to and product.share_percent:
-        other = next((p for p in ProductsModule.of(ctx.state).products if p.name == product.share_to), None)
-        holder = payee(ctx.state, product.patent)
-        if other is not None and holder != BANK:
-            ctx.transfer(holder, payee(ctx.state, other.patent), dollars(amount * product.share_percent / 100),
-                         rule="XIX.12", reason=f"half of what the {product.name}'s patent holder received")
 
 
 def purchase(ctx, player, cmd: Purchase) -> str:
@@ -190,37 +53,8 @@ def purchase(ctx, player, cmd: Purchase) -> str:
     product.bought += 1
     text = f"{player.name} bought a {product.name} for {ctx.state.money(product.price)} ({product.rule})."
     if product.effect == "bath":
-        from admin.mechanics.nomoteams.product_uses import settle_bath
-
         text += settle_bath(ctx, player.name)
     return text
-
-
-def pay_for(ctx, buyer: str, product: Product) -> None:
-    """The price of ``product``: to its patent holder, or (Repackaged) the royalty to the
-    Original's patent holder and the rest to its maker (XIX.2)."""
-    why = f"a {product.name}"
-    if not product.original:
-        pay_patent(ctx, buyer, product, product.price, why)
-        return
-    original = next((p for p in ProductsModule.of(ctx.state).products if p.name == product.original), None)
-    holder = original.patent if original else DUPLICATES.get(product.original, product.patent)
-    royalty = min(product.royalty, product.price)
-    if original is not None:
-        pay_patent(ctx, buyer, original, royalty, f"the royalty on {why}")
-    else:
-        ctx.transfer(buyer, payee(ctx.state, holder), royalty, rule="XIX.2", reason=f"the royalty on {why}",
-                     voluntary=True)
-    ctx.transfer(buyer, payee(ctx.state, product.maker), product.price - royalty, rule="XIX.2",
-                 reason=f"{why}, to its maker", voluntary=True)
-
-
-def roll_label(ctx, what: str) -> str:
-    """A die label unique in this update for the ``what``-th use of a Product (two V-8s drunk in
-    one update roll apart)."""
-    seen = ctx.scratch.setdefault("teams-product-rolls", {})
-    seen[what] = seen.get(what, 0) + 1
-    return f"{what}/{seen[what]}"
 
 
 def expire(ctx) -> None:
@@ -285,7 +119,7 @@ def _parse_purchase(rest: str, line: object) -> Purchase:
 
 
 class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
-    name = "teams-products"
+    name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
              "XIX.13", "XIX.14")
     requires = ("teams-health",)
@@ -302,8 +136,6 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
             ps.products = [Product(**vars(p)) for p in CATALOGUE]
 
     def commands(self):
-        from admin.mechanics.nomoteams.product_uses import COMMANDS
-
         return (CommandSpec("PURCHASE", Purchase, purchase, _parse_purchase, "PURCHASE <product>", listing=160,
                             phase=5, summary="buy a Product (the Products page lists them, their prices and patent "
                                              "holders)", example="PURCHASE WARP BUBBLE", rules=("XIX.2",)),
@@ -316,20 +148,14 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
         expire(ctx)
 
     def on_land(self, ctx, player, square) -> None:
-        from admin.mechanics.nomoteams.product_uses import on_land
-
         on_land(ctx, player, square)
 
     def on_update_end(self, ctx) -> None:
-        from admin.mechanics.nomoteams.product_uses import update_end
-
         update_end(ctx)
 
     def mail_first(self, ctx, player: str, commands) -> bool:
         """XIX.7: an Eye Opener drunk this week (or in this very mail, if she holds one) puts her mail
         before everyone's who drank none."""
-        from admin.mechanics.nomoteams.product_uses import UseProduct
-
         ps = self.of(ctx.state)
         if ps.eye_opener.get(player) == ctx.state.week:
             return True

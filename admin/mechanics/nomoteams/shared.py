@@ -1,5 +1,5 @@
 """What the Teams variant's modules share: the pseudoplayers' names, the Teams, rounding (IV.4),
-market and rent value, the squares the rules mention, and who owns a square.
+market and rent value, the squares the rules mention, who owns a square and its colour.
 
 Every other section of this variant builds on these helpers, so each piece of logic lives in one
 place: a square's owner is :func:`owner_of`, its value :func:`market_value`, an amount of money is
@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
-from admin.errors import IllegalAction
+from admin.errors import IllegalAction, RuleError
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -30,6 +30,10 @@ FREEMASON = "Freemason"
 WETHA = "The WETHA"
 #: the squares XXVIII.4 names for the WETHA's Lodges (the 83rd only once the board reaches it)
 LODGE_SQUARES = (28, 53, 83)
+#: a square's colour until it is painted (XIII.2), and XIII.1's two families of colours
+WHITE = "White"
+CORPORATE_COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Indigo")
+GOVERNMENT_COLOURS = ("Maroon", "Khaki", "Navy", "Teal", "Lime", "Fuschia")
 
 
 def dollars(amount: Fraction | float | int) -> int:
@@ -92,6 +96,57 @@ def _mentioned(top: int, wetha: bool, listed: frozenset[int]) -> frozenset[int]:
 def owner_of(state: GameState, number: int) -> str | None:
     """Who owns square ``number``: a player, a pseudoplayer, or None."""
     return state.mods["teams-ownership"].owners.get(number)
+
+
+def section_state(state: GameState, name: str, *, private: bool = False):
+    """Module ``name``'s state in ``state`` (its ``Mechanic.of``, or ``private_of``), for the helpers
+    here and the leaves that do not import the module's class: an error if the game lacks it."""
+    try:
+        return (state.private.mods if private else state.mods)[name]
+    except KeyError:
+        if private:
+            raise RuleError(f"the {name} module's private state is missing; enable it first "
+                            f"(nomopoly ruling enable {name})") from None
+        raise RuleError(f"the {name} module is not part of this game; enable it first "
+                        f"(nomopoly ruling enable {name})") from None
+
+
+def set_owner(state: GameState, number: int, name: str | None) -> None:
+    """Make ``name`` (a player, a pseudoplayer, Charity; None: nobody) the owner of ``number``."""
+    owners = section_state(state, "teams-ownership").owners
+    if name is None:
+        owners.pop(number, None)
+    else:
+        owners[number] = str(name)
+
+
+def check_square(ctx: UpdateContext, number: int):
+    """The live square ``number``, or an error naming the board's squares."""
+    square = ctx.state.square(number)
+    if square is None or square.destroyed:
+        live = [s.number for s in ctx.state.live_squares()]
+        raise IllegalAction(f"there is no square {number} on the board (squares {live[0]}-{live[-1]})")
+    return square
+
+
+# -- colours: the board section's ``colours`` (XIII.2: every square is White until painted) -------
+def colour_of(state: GameState, number: int) -> str:
+    """A square's colour (XIII.2: White until coloured otherwise)."""
+    return section_state(state, "teams-board").colours.get(number, WHITE)
+
+
+def set_colour(state: GameState, number: int, colour: str) -> None:
+    colours = section_state(state, "teams-board").colours
+    if colour == WHITE:
+        colours.pop(number, None)
+    else:
+        colours[number] = colour
+
+
+def any_white(state: GameState) -> bool:
+    """VII.1: whether any square of the board is White (stops at the first)."""
+    colours = section_state(state, "teams-board").colours
+    return any(s.number not in colours for s in state.squares if not s.destroyed)
 
 
 def squares_of(state: GameState, name: str) -> list[int]:

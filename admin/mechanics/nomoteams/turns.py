@@ -16,7 +16,7 @@ from admin.engine.context import BANK
 from admin.engine.module import Fact, Mechanic
 from admin.engine.rulings import ruling_player
 from admin.errors import RuleError
-from admin.mechanics.nomoteams.shared import fine
+from admin.mechanics.nomoteams.shared import any_white, fine
 from admin.mechanics.turns import take_turn
 
 #: the conditions a turn reads: Sick and Hurt roll one die (VII.1), In Reverse moves back
@@ -157,8 +157,6 @@ def speeding_count(ctx, name: str, turn: int) -> int:
 
 def take_turn_for(ctx, player, why: str) -> None:
     """``player`` takes a turn now (and any turns her doubles earn), because of ``why``."""
-    from admin.mechanics.nomoteams.board import any_white
-
     if not any_white(ctx.state):
         ctx.emit("no-move", f"{player.name}'s turn ({why}) changes nothing: no square is White (VII.2).",
                  player=player.name, rule="VII.2")
