@@ -174,15 +174,8 @@ def test_a_modules_page_joins_the_site_and_its_navigation(full_demo):
 
 def test_the_shipped_mail_is_what_the_demo_script_writes(tmp_path):
     """The Maildir in the game package is the script's output (edit the script, not the mail)."""
-    import importlib.util
-
     from admin.games import spec
+    from fixtures.games import demo_mail_script, maildir_files
 
-    path = spec("nomopoly2-full").path.parents[2] / "scripts" / "demo_mail" / "nomopoly2_full.py"
-    loaded = importlib.util.spec_from_file_location("nomopoly2_full_mail", path)
-    script = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(script)
-    assert script.write(tmp_path / "maildir") == 36
-    shipped = spec("nomopoly2-full").demo_maildir / "new"
-    assert {p.name: p.read_bytes() for p in (tmp_path / "maildir" / "new").iterdir()} == \
-        {p.name: p.read_bytes() for p in shipped.iterdir()}
+    assert demo_mail_script("nomopoly2-full", "nomopoly2_full").write(tmp_path / "maildir") == 36
+    assert maildir_files(tmp_path / "maildir") == maildir_files(spec("nomopoly2-full").demo_maildir)

@@ -69,15 +69,8 @@ def test_games_lists_every_bundled_game():
 def test_the_demo_mail_script_writes_the_shipped_maildir(tmp_path) -> None:
     """scripts/demo_mail/timopoly.py plays the demo as it writes its mail (answers to what the game
     asked, a Nom and a mortgage on what the players hold by then): the shipped Maildir is its output."""
-    import importlib.util
-
     from admin.games import spec
+    from fixtures.games import demo_mail_script, maildir_files
 
-    path = spec("timopoly").path.parents[2] / "scripts" / "demo_mail" / "timopoly.py"
-    loaded = importlib.util.spec_from_file_location("timopoly_mail", path)
-    script = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(script)
-    assert script.write(tmp_path / "maildir") == 14
-    shipped = spec("timopoly").demo_maildir / "new"
-    assert {p.name: p.read_bytes() for p in (tmp_path / "maildir" / "new").iterdir()} == \
-        {p.name: p.read_bytes() for p in shipped.iterdir()}
+    assert demo_mail_script("timopoly", "timopoly").write(tmp_path / "maildir") == 14
+    assert maildir_files(tmp_path / "maildir") == maildir_files(spec("timopoly").demo_maildir)
