@@ -189,12 +189,10 @@ def draws_by_player(dice: dict[str, Any] | None) -> dict[str, list[Any]]:
     return out
 
 
-def own_draws(dice: dict[str, Any] | None, name: str, mine: list[Any] | None = None) -> tuple[str, ...]:
+def own_draws(dice: dict[str, Any] | None, name: str, mine: list[Any]) -> tuple[str, ...]:
     """How ``name`` checks their hidden draws of this update from this email alone (scheme 2):
-    their key, its commitment (published before the update), the digest, and each draw
-    (``mine``: those draws, when the caller has gathered them already)."""
-    if mine is None:
-        mine = draws_by_player(dice).get(name, [])
+    their key, its commitment (published before the update), the digest, and each of ``mine``
+    (their draws, from :func:`draws_by_player`)."""
     if not mine:
         return ()
     key = player_key(bytes.fromhex(dice["hidden_seed"]), name)  # type: ignore[index]
