@@ -7,15 +7,17 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from admin import jobs
 from admin.errors import NomopolyError, StateError
 from admin.game import GameDir
-from admin.model import GameState
-
 from admin.cli_common import GAME_OPTION, game as _game
+
+if TYPE_CHECKING:
+    from admin.site.writer import BuildReport
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -105,17 +107,18 @@ def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, pre
         click.echo(f"The {len(written)} message(s) it would send (receipts, results, your report) are in "
                    f"{folder}; nothing was saved or sent.")
     site_error = None
-    if not dry_run and not no_site:
-        try:
-            _build(game, None, state=outcome.state)
-        except NomopolyError as exc:  # the update is saved: its mail still goes out
-            site_error = exc
-            click.echo(f"error: update {outcome.update} is saved, but {exc}", err=True)
-    if not dry_run and not no_mail:
-        from admin.mail.mailout import mail_out
+    if not dry_run and not (no_site and no_mail):
+        from admin.followup import site_and_mail
 
         # the update is committed: mail trouble is reported, and `nomopoly mail-out` retries it
-        click.echo(mail_out(game, outcome.update, state=outcome.state).summary())
+        done = site_and_mail(game, outcome.update, outcome.state, site=not no_site, mail=not no_mail)
+        if done.site is not None:
+            _said_built(done.site)
+        site_error = done.site_error
+        if site_error is not None:  # the update is saved: its mail went out all the same
+            click.echo(f"error: update {outcome.update} is saved, but {site_error}", err=True)
+        if done.mail is not None:
+            click.echo(done.mail.summary())
     if site_error is not None:
         sys.exit(site_error.exit_code)
     if not dry_run and not no_site and not _published(game):
@@ -148,12 +151,16 @@ def fetch(at: str | None, maildir: Path | None, ack: bool, game_dir: Path | None
         click.echo(ack_mail(game, [s for s in screened if s.status == "applied"], state).summary())
 
 
-def _build(game: GameDir, out: Path | None, full: bool = False, state: GameState | None = None) -> Path:
+def _build(game: GameDir, out: Path | None, full: bool = False) -> Path:
     from admin.site.build import build as build_site_report
 
-    report = build_site_report(game, out, full=full, state=state)
-    click.echo(f"Site: {report.out / 'index.html'} ({report.summary()})")
+    report = build_site_report(game, out, full=full)
+    _said_built(report)
     return report.out
+
+
+def _said_built(report: BuildReport) -> None:
+    click.echo(f"Site: {report.out / 'index.html'} ({report.summary()})")
 
 
 @cli.command()

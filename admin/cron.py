@@ -42,8 +42,7 @@ class RunReport:
 def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None = None,
             echo: Callable[[str], None] = lambda _: None) -> RunReport:
     """Do what is due at ``now`` (default: the clock); see the module docstring."""
-    from admin.mail.mailout import mail_out
-    from admin.site.build import build
+    from admin.followup import site_and_mail
 
     now = now or datetime.now(timezone.utc)
     now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
@@ -61,12 +60,17 @@ def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None 
         outcome = jobs.run_update_job(game, at=due, maildir=maildir)
         applied = sum(1 for s in outcome.screened if s.status == "applied")
         say(f"Ran update {outcome.update} (mail up to {due.isoformat()}): {applied} email(s) acted on.")
+        done = site_and_mail(game, outcome.update, outcome.state)
         try:
-            say(f"Site: {build(game, state=outcome.state).summary()}")
+            if done.site_error is not None:
+                raise done.site_error
+            assert done.site is not None
+            say(f"Site: {done.site.summary()}")
             publish.mark_pending(game, outcome.update)
         except NomopolyError as exc:  # the update is saved; the next run builds again
             report.errors.append(f"update {outcome.update} is saved, but {exc}")
-        say(mail_out(game, outcome.update, state=outcome.state).summary())
+        assert done.mail is not None
+        say(done.mail.summary())
     else:
         report.errors.append(f"more than {MAX_CATCH_UP} deadlines have passed: ran {MAX_CATCH_UP} "
                              "updates; run again for the rest (is the clock right?)")

@@ -3,8 +3,10 @@
 The update: the game's next emails are MULTIAPPENDed to a fresh Dovecot account (not timed), then
 the timed part runs what ``nomopoly update`` and the mail-out do: :func:`admin.jobs.run_update_job`
 with an :class:`~admin.mail.imap.ImapSource` (fetch, archive, ledger, parse, engine, state),
-:func:`admin.site.build.build_site` (incremental: unchanged update pages are reused) and
-:func:`admin.mail.mailout.mail_out` (receipts and results into the outbox folder).
+:func:`admin.followup.site_and_mail`: the site build (incremental: unchanged update pages are
+reused) and, beside it in a second process in a large game, the mail-out (receipts and results
+into the outbox folder). Its ``site`` figure is the build's own time; ``outbox`` is what waiting
+for the mail-out added after the build (near 0 when it ran beside it).
 
 The floor: a bare ``imapclient`` connect, LOGIN, SELECT, SEARCH and ``FETCH BODY.PEEK[]`` of the
 same messages, plus as many bare jinja2 page writes (one small template, a 20-row list) as the
@@ -24,9 +26,9 @@ import jinja2
 from imapclient import IMAPClient
 
 from admin import jobs
+from admin.followup import site_and_mail
 from admin.game import GameDir
 from admin.mail.imap import ImapConfig, ImapSource
-from admin.mail.mailout import mail_out
 from admin.site.build import build_site
 from admin.store import Transaction
 from admin.testing.dovecot import PASSWORD, DovecotServer, Message
@@ -53,8 +55,8 @@ class Prepared:
 class Timing:
     total: float
     update: float  #: intake, parse, engine, state
-    site: float
-    outbox: float
+    site: float  #: the site build
+    outbox: float  #: the mail-out, or what waiting for it added when it ran beside the build
     pages: int
 
 
@@ -92,17 +94,20 @@ def run_update(p: Prepared, server: DovecotServer) -> Timing:
     source = ImapSource(config, environ={config.password_env: PASSWORD})
     outcome = jobs.run_update_job(p.game, at=p.cutoff, source=source)
     t_update = time.perf_counter()
-    site = build_site(p.game, state=outcome.state)  # as `nomopoly update` does
-    t_site = time.perf_counter()
-    report = mail_out(p.game, p.update, state=outcome.state)  # as `nomopoly update` does
-    done = time.perf_counter()
+    done = site_and_mail(p.game, outcome.update, outcome.state)  # as `nomopoly update` does
+    finished = time.perf_counter()
+    if done.site is None or done.mail is None:
+        raise SystemExit(f"update {p.update}: the site was not built ({done.site_error})")
+    report, site = done.mail, done.site.out
+    # the site build's own time; the mail-out ran beside it: what it added is the rest
+    t_site = t_update + done.site.seconds
     applied = sum(1 for s in outcome.screened if s.status == "applied")
     if outcome.update != p.update or applied != p.emails:
         raise SystemExit(f"update {p.update}: ran {outcome.update}, acted on {applied} of {p.emails} emails")
     if len(report.queued) < p.emails:
         raise SystemExit(f"update {p.update}: queued {report.queued} messages for {p.emails} emails")
-    return Timing(total=done - started, update=t_update - started, site=t_site - t_update,
-                  outbox=done - t_site, pages=len(list(site.rglob("*.html"))))
+    return Timing(total=finished - started, update=t_update - started, site=t_site - t_update,
+                  outbox=finished - t_site, pages=len(list(site.rglob("*.html"))))
 
 
 def run_floor(server: DovecotServer, user: str, expected: int, pages: int) -> float:

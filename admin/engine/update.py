@@ -153,11 +153,16 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
 
 
 def _mail_first(ctx: UpdateContext, submissions: list[Submission]) -> set[str]:
-    """The players whose mail a module counts as arriving before everyone else's (XIX.7)."""
-    names = {s.player for s in submissions if s.player}
-    return {n for n in names
-            if any(m.mail_first(ctx, n, [lc.command for s in submissions if s.player == n for lc in s.commands])
-                   for m in ctx.registry.enabled(ctx.state))}
+    """The players whose mail a module counts as arriving before everyone else's (XIX.7). Only
+    the modules that decide it are asked, each player's commands gathered once."""
+    deciders = [m for m in ctx.registry.enabled(ctx.state) if type(m).mail_first is not Mechanic.mail_first]
+    if not deciders:
+        return set()
+    commands: dict[str, list[Any]] = {}
+    for s in submissions:
+        if s.player:
+            commands.setdefault(s.player, []).extend(lc.command for lc in s.commands)
+    return {n for n, said in commands.items() if any(m.mail_first(ctx, n, said) for m in deciders)}
 
 
 def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,

@@ -198,6 +198,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             os.chmod(tmp, 0o755)
             w = Writer(env, site, tmp, out if out.is_dir() else None, _sources(game), full)
             render_all(w)
+            w.finish()
             _copy_static(game, tmp)
             (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
             manifest = {"format": MANIFEST_FORMAT, "base": w.base, "pages": w.manifest}

@@ -19,11 +19,15 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import jinja2
 
+from admin import forking
+
 if TYPE_CHECKING:
     from admin.site.sitedata import Site
 
 MANIFEST = ".nomopoly-build.json"
 MANIFEST_FORMAT = 2
+#: a build renders its pages in two processes from this many (see :meth:`Writer.finish`)
+PARALLEL_FROM = 64
 
 
 def _plain(obj: Any) -> Any:
@@ -124,6 +128,17 @@ class BuildReport:
                 f"{self.kept} kept as they were ({self.seconds:.2f} s)")
 
 
+@dataclass
+class _Render:
+    """A page :meth:`Writer.page` found changed, to render in :meth:`Writer.finish`."""
+
+    template: str
+    path: str
+    key: str
+    context: dict[str, Any]
+    lazy: Callable[[], dict[str, Any]] | None
+
+
 class Writer:
     """Writes the pages into the new site; a page whose inputs match the previous build's manifest
     is not rendered: its file is kept (hard-linked) from the previous site."""
@@ -139,6 +154,8 @@ class Writer:
         self.previous_base = ""
         #: the look-ups of the page being rendered
         self.lookups: Lookups | None = None
+        #: the pages to render (:meth:`finish`)
+        self.pending: list[_Render] = []
         if old is not None and not full:
             try:
                 data = json.loads((old / MANIFEST).read_text(encoding="utf-8"))
@@ -173,15 +190,38 @@ class Writer:
                 and self._keep(path)):
             self.manifest[path] = before
             return
+        self.pending.append(_Render(template, path, key, context, lazy))
+
+    def finish(self) -> None:
+        """Render the pages :meth:`page` left to render: in two processes when there are many
+        (a large game's player pages) and the machine has a second CPU (:mod:`admin.forking`),
+        the child taking every other page. The report lists them in the order they were asked
+        for, whichever process rendered them."""
+        jobs, self.pending = self.pending, []
+        child = None
+        if len(jobs) >= PARALLEL_FROM:
+            child = forking.start(lambda: [self._render(job) for job in jobs[1::2]], "the site's pages")
+        done: list[tuple[str, dict[str, Any], bool]] = [None] * len(jobs)  # type: ignore[list-item]
+        done[::2 if child else 1] = [self._render(job) for job in (jobs[::2] if child else jobs)]
+        if child is not None:
+            done[1::2] = child.result()
+        for path, entry, written in done:
+            self.report.rendered.append(path)
+            self.manifest[path] = entry
+            self.report.files += 1
+            if written:
+                self.report.written.append(path)
+
+    def _render(self, job: _Render) -> tuple[str, dict[str, Any], bool]:
+        """Render and write one page: its path, its manifest entry, and whether its file was
+        written (False: the bytes were the previous site's, kept)."""
         lookups = self.lookups = Lookups(self.site)
-        ctx = self.common(path, lookups)
-        ctx.update(context)
-        if lazy is not None:
-            ctx.update(lazy())
-        text = self.env.get_template(template).render(ctx)
-        self.report.rendered.append(path)
-        self.manifest[path] = {"key": key, "deps": lookups.record()}
-        self.write(path, text)
+        ctx = self.common(job.path, lookups)
+        ctx.update(job.context)
+        if job.lazy is not None:
+            ctx.update(job.lazy())
+        text = self.env.get_template(job.template).render(ctx)
+        return job.path, {"key": job.key, "deps": lookups.record()}, self._put(job.path, text)
 
     def previous_page(self, path: str) -> str:
         """The previous build's ``path``, for a page that takes parts of itself from it (called
@@ -205,6 +245,13 @@ class Writer:
 
     def _keep(self, path: str) -> bool:
         """Put the previous site's file in the new one, untouched (same inode, same mtime)."""
+        if not self._link(path):
+            return False
+        self.report.files += 1
+        return True
+
+    def _link(self, path: str) -> bool:
+        """:meth:`_keep` without the report."""
         assert self.old is not None
         source, target = self.old / path, self.into / path
         if not source.is_file():
@@ -214,21 +261,25 @@ class Writer:
             os.link(source, target)
         except OSError:
             shutil.copy2(source, target)
-        self.report.files += 1
         return True
 
     def write(self, path: str, text: str | bytes) -> None:
         """Write a file; one whose bytes equal the previous site's is kept instead of rewritten."""
+        self.report.files += 1
+        if self._put(path, text):
+            self.report.written.append(path)
+
+    def _put(self, path: str, text: str | bytes) -> bool:
+        """:meth:`write` without the report: True when the file was written, False when kept."""
         data = text.encode("utf-8") if isinstance(text, str) else text
         if self.old is not None and not self.full:
             try:
                 same = (self.old / path).read_bytes() == data
             except OSError:
                 same = False
-            if same and self._keep(path):
-                return
+            if same and self._link(path):
+                return False
         target = self.into / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-        self.report.files += 1
-        self.report.written.append(path)
+        return True
