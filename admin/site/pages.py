@@ -21,6 +21,7 @@ from admin.site.calendar import deadlines_ics
 from admin.site.content import diff_words, highlights, history_block, history_blocks, history_window
 from admin.site.export import next_phase, public_status, square_facts
 from admin.site.history import UpdateSummary
+from admin.store import dump_json
 from admin.engine.layouts import layout
 from admin.site.svg import board_svg, draw_chart, square_look
 from admin.site.writer import Writer
@@ -323,8 +324,7 @@ def render_all(w: Writer) -> None:
     # served for any missing path, so its links are absolute when the site has a URL
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
-    w.write("state.json", json.dumps(public_status(state, site.worth), indent=2, sort_keys=True,
-                                     ensure_ascii=False) + "\n")
+    w.write("state.json", dump_json(public_status(state, site.worth)))
     w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,

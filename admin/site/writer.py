@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import jinja2
+import orjson
 
 from admin import forking
 
@@ -43,9 +44,18 @@ def _plain(obj: Any) -> Any:
     return repr(obj)
 
 
+_KEY = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def _digest(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, default=_plain, sort_keys=True, ensure_ascii=False,
-                                     separators=(",", ":")).encode("utf-8")).hexdigest()
+    """The hash of what a page is made from, as sorted JSON (orjson: json's encoder is pure
+    Python when it calls ``default``, a third of what deciding that 600 pages are unchanged cost)."""
+    try:
+        raw = orjson.dumps(parts, default=_plain, option=_KEY)
+    except TypeError:  # what orjson refuses (an integer beyond 64 bits), json writes
+        raw = json.dumps(parts, default=_plain, sort_keys=True, ensure_ascii=False,
+                         separators=(",", ":")).encode("utf-8")
+    return hashlib.sha256(raw).hexdigest()
 
 
 class Lookups:
