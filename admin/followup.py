@@ -10,7 +10,7 @@ it saves. Either way the files written are the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from admin import forking
 from admin.errors import NomopolyError
@@ -44,7 +44,10 @@ def site_and_mail(game: GameDir, update: int, state: GameState, *, site: bool = 
     from admin.site.build import build
 
     done = FollowUp()
-    mailing: Callable[[], DeliveryReport] = lambda: mail_out(game, update, state=state, send=send)  # noqa: E731
+
+    def mailing() -> DeliveryReport:
+        return mail_out(game, update, state=state, send=send)
+
     child = (forking.start(mailing, "the mail-out")
              if site and mail and len(state.players) >= PARALLEL_FROM else None)
     try:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+from itertools import zip_longest
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -211,10 +212,12 @@ class Writer:
         child = None
         if len(jobs) >= PARALLEL_FROM:
             child = forking.start(lambda: [self._render(job) for job in jobs[1::2]], "the site's pages")
-        done: list[tuple[str, dict[str, Any], bool]] = [None] * len(jobs)  # type: ignore[list-item]
-        done[::2 if child else 1] = [self._render(job) for job in (jobs[::2] if child else jobs)]
-        if child is not None:
-            done[1::2] = child.result()
+        if child is None:
+            done = [self._render(job) for job in jobs]
+        else:
+            mine = [self._render(job) for job in jobs[::2]]
+            theirs = child.result()
+            done = [page for pair in zip_longest(mine, theirs) for page in pair if page is not None]
         for path, entry, written in done:
             self.report.rendered.append(path)
             self.manifest[path] = entry
