@@ -3,7 +3,7 @@ show. Built only from the public state; nothing in :attr:`GameState.private` is 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from admin.engine.module import Fact
 from admin.engine.schedule import next_slot
@@ -40,23 +40,49 @@ def square_facts(state: GameState, square: Square) -> list[Fact]:
     return sorted(facts, key=lambda f: f.order)
 
 
-def _player(state: GameState, player: Player, worth: Callable[[Player], int] | None = None) -> dict[str, Any]:
+class Facts:
+    """Each player's net worth and public facts, and each square's, worked out once for one state:
+    a build shows them on several pages and in state.json, and each asks every enabled module."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._worth: dict[str, int] = {}
+        self._player: dict[str, list[Fact]] = {}
+        self._square: dict[int, list[Fact]] = {}
+
+    def worth(self, player: Player) -> int:
+        if player.name not in self._worth:
+            self._worth[player.name] = player_worth(self.state, player)
+        return self._worth[player.name]
+
+    def player(self, player: Player) -> list[Fact]:
+        if player.name not in self._player:
+            self._player[player.name] = player_facts(self.state, player)
+        return self._player[player.name]
+
+    def square(self, square: Square) -> list[Fact]:
+        if square.number not in self._square:
+            self._square[square.number] = square_facts(self.state, square)
+        return self._square[square.number]
+
+
+def _player(player: Player, facts: Facts) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": player.name,
         "money": player.money,
         "square": player.square,
-        "net_worth": worth(player) if worth else player_worth(state, player),
+        "net_worth": facts.worth(player),
         "status": player.status,
         "bankrupt": player.money < 0,
         "joined_week": player.joined_week,
     }
-    out.update({f.key: f.value for f in player_facts(state, player)})
+    out.update({f.key: f.value for f in facts.player(player)})
     return out
 
 
-def _square(state: GameState, square: Square) -> dict[str, Any]:
+def _square(square: Square, facts: Facts) -> dict[str, Any]:
     out: dict[str, Any] = {"number": square.number, "name": square.name, "destroyed": square.destroyed}
-    out.update({f.key: f.value for f in square_facts(state, square)})
+    out.update({f.key: f.value for f in facts.square(square)})
     return out
 
 
@@ -84,9 +110,10 @@ def _proposal(proposal: Proposal) -> dict[str, Any]:
     }
 
 
-def public_status(state: GameState, worth: Callable[[Player], int] | None = None) -> dict[str, Any]:
+def public_status(state: GameState, facts: Facts | None = None) -> dict[str, Any]:
     """The game as plain JSON-able data: players, squares, proposals, week, phase, winner ...
-    (``worth``: each player's net worth, when the caller has worked it out already)."""
+    (``facts``: the players' and squares' facts, when the caller has worked them out already)."""
+    facts = facts if facts is not None else Facts(state)
     return {
         "name": state.name,
         "week": state.week,
@@ -98,8 +125,8 @@ def public_status(state: GameState, worth: Callable[[Player], int] | None = None
         "end_reason": state.end_reason,
         "admin_bank": state.admin_bank,
         "next_commitment": state.next_commitment,
-        "players": [_player(state, p, worth) for p in sorted(state.players.values(), key=lambda p: p.name)],
-        "squares": [_square(state, s) for s in state.squares],
+        "players": [_player(p, facts) for p in sorted(state.players.values(), key=lambda p: p.name)],
+        "squares": [_square(s, facts) for s in state.squares],
         "proposals": [_proposal(p) for p in state.proposals],
     }
 

@@ -19,7 +19,7 @@ from admin.model import Proposal
 from admin.ruleset import rule_anchor
 from admin.site.calendar import deadlines_ics
 from admin.site.content import diff_words, highlights, history_block, history_blocks, history_window
-from admin.site.export import next_phase, public_status, square_facts
+from admin.site.export import next_phase, public_status
 from admin.site.history import UpdateSummary
 from admin.store import dump_json
 from admin.engine.layouts import layout
@@ -293,9 +293,12 @@ def render_all(w: Writer) -> None:
     standings = site.standings()
     others = site.others()  # pseudoplayers, marked as such, below the players
     board = board_svg(state, site.colours)
-    squares = [{"sq": s, "here": sorted(p.name for p in state.players.values()
-                                        if p.active and p.square == s.number),
-                "facts": [f for f in square_facts(state, s) if f.column],
+    here: dict[int, list[str]] = {}
+    for p in state.players.values():
+        if p.active:
+            here.setdefault(p.square, []).append(p.name)
+    squares = [{"sq": s, "here": sorted(here.get(s.number, [])),
+                "facts": [f for f in site.facts.square(s) if f.column],
                 "flags": [long for _, _, long in square_look(state, s).flags]}
                for s in state.squares]
     news = site.history.last(1)[0] if site.history.updates else None
@@ -324,7 +327,7 @@ def render_all(w: Writer) -> None:
     # served for any missing path, so its links are absolute when the site has a URL
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
-    w.write("state.json", dump_json(public_status(state, site.worth)))
+    w.write("state.json", dump_json(public_status(state, site.facts)))
     w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,

@@ -14,7 +14,7 @@ from admin.game import GameDir
 from admin.mechanics import REGISTRY
 from admin.model import GameState, Player, Square
 from admin.ruleset import Ruleset, rule_anchor
-from admin.site.export import player_facts, player_worth, square_facts
+from admin.site.export import Facts
 from admin.site.history import Archives, History
 from admin.site.svg import Series, draw_chart, ink_on
 
@@ -44,6 +44,11 @@ class Site:
     upcoming: list[tuple[int, int, str, str, str]] = field(default_factory=list)
     #: the pages the enabled modules add (the Zoo, the Lottery ...), in order
     panels: list[Panel] = field(default_factory=list)
+    #: each player's net worth and facts and each square's, worked out once a build
+    facts: Facts = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.facts = Facts(self.state)
 
     @property
     def nav(self) -> tuple[tuple[str, str, str], ...]:
@@ -115,7 +120,7 @@ class Site:
         (the Teams variant's pseudoplayers): every enabled module's, by net worth; ``cells``:
         their facts by key, for the players' columns of the same key."""
         rows: list[StandingRow] = [r for m in REGISTRY.enabled(self.state) for r in m.standing_rows(self.state)]
-        squares = {s.number: s for s in self.state.squares}
+        squares = self.squares_by_number()
         out = []
         for r in sorted(rows, key=lambda r: (-r.net_worth, r.name)):
             cells = {}
@@ -129,22 +134,25 @@ class Site:
 
     def square_fact_values(self, square: Square) -> dict[str, Any]:
         """A square's public facts by key (``card``, ``owner`` ...), for templates."""
-        return {f.key: f.value for f in square_facts(self.state, square)}
+        return {f.key: f.value for f in self.facts.square(square)}
 
     def worth(self, p: Player) -> int:
         """A player's net worth, worked out once a build (the standings and state.json show it)."""
-        memo = self.__dict__.setdefault("_worth", {})
-        if p.name not in memo:
-            memo[p.name] = player_worth(self.state, p)
-        return memo[p.name]
+        return self.facts.worth(p)
+
+    def squares_by_number(self) -> dict[int, Square]:
+        cached = self.__dict__.get("_squares")
+        if cached is None:
+            cached = self.__dict__["_squares"] = {s.number: s for s in self.state.squares}
+        return cached
 
     def player_row(self, p: Player) -> dict[str, Any]:
         """A player as the standings and their page show them: the core's facts, and each
         module's (``facts``: before the square, ``after``: after it; see ``Fact.order``)."""
         colour = self.colours.get(p.name, "#777777")
         facts = [{"key": f.key, "value": f.value, "label": f.label, "column": f.column, "kind": f.kind,
-                  "shown": f.shown, "order": f.order} for f in player_facts(self.state, p)]
-        squares = {s.number: s for s in self.state.squares}
+                  "shown": f.shown, "order": f.order} for f in self.facts.player(p)]
+        squares = self.squares_by_number()
         for f in facts:
             if f["kind"] == "squares":  # square numbers -> the squares, for links and chips
                 f["value"] = [squares[n] for n in f["value"] if n in squares]
