@@ -10,6 +10,7 @@ removal, the end of the game).
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
 from dataclasses import dataclass, field
 
@@ -225,13 +226,14 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
     except IllegalAction as exc:
         del ctx.events[before:]  # a failed action leaves no trace but its verdict
         if saved is not None:  # nor any change it made before it failed
-            if not _unchanged(saved, ctx.state, ctx.scratch):
+            if _unchanged(saved, ctx.state, ctx.scratch):
+                clean[0] = saved
+            else:  # put back (the state's rule histories are new lists then: the next action snapshots anew)
                 state, scratch = _restore(saved)
                 ctx.state.__dict__.update(state.__dict__)
                 ctx.scratch.clear()
                 ctx.scratch.update(scratch)
                 ctx.scratch["received"] = sub.received
-            clean[0] = saved if isinstance(saved, _Snapshot) else None
         refused(str(exc), data={"cmd": cmd.cmd})
         return
     except NomopolyError as exc:  # pragma: no cover - a rule module bug must not sink the update
@@ -254,7 +256,11 @@ class _Snapshot:
 
     blob: bytes
     rules: Any
+    #: each rule's history (the same list objects as the state's then) and, in the same order,
+    #: their lengths then: a history is only ever added to, so its first ``n`` revisions are the
+    #: history as it was, and nothing is copied unless an action has to be undone
     rule_history: dict[str, list[Any]]
+    lengths: list[int]
 
 
 def _snapshot(state: GameState, scratch: dict[str, Any]) -> _Snapshot | tuple[GameState, dict[str, Any]]:
@@ -262,8 +268,8 @@ def _snapshot(state: GameState, scratch: dict[str, Any]) -> _Snapshot | tuple[Ga
     same copy as ``copy.deepcopy`` at a fraction of its cost, which is paid before every action of
     a 200-player update, while the copy is read back only when an action fails. The rules are
     kept by reference (they are never changed in place: a change makes a new Ruleset, see
-    ``apply_directives``) and their history as new lists of the same revisions (it is only ever
-    added to), so that the snapshot's cost does not grow with every accepted proposal. Something
+    ``apply_directives``) and their history as its lists and their lengths (it is only ever added
+    to), so that the snapshot's cost does not grow with every accepted proposal. Something
     that cannot be pickled falls back to ``copy.deepcopy``."""
     rules, history = state.rules, state.rule_history
     state.rules, state.rule_history = None, {}  # type: ignore[assignment]
@@ -279,15 +285,18 @@ def _snapshot(state: GameState, scratch: dict[str, Any]) -> _Snapshot | tuple[Ga
             scratch["received"] = received
     if blob is None:
         return copy.deepcopy((state, scratch))
-    return _Snapshot(blob, rules, {k: list(v) for k, v in history.items()})
+    return _Snapshot(blob, rules, dict(history), list(map(len, history.values())))
 
 
 def _unchanged(saved: _Snapshot | tuple[GameState, dict[str, Any]], state: GameState, scratch: dict[str, Any]) -> bool:
     """Whether a failed action left the state as the snapshot has it (most fail before changing
     anything): then there is nothing to put back, and the snapshot serves the next action too.
-    The rules and their history, which the snapshot keeps aside, must be the ones it kept."""
+    The rules and every rule's history list, which the snapshot keeps aside, must be the very
+    objects it kept, the lists no longer than they were."""
     if not isinstance(saved, _Snapshot) or state.rules is not saved.rules or \
-            {k: len(v) for k, v in state.rule_history.items()} != {k: len(v) for k, v in saved.rule_history.items()}:
+            list(state.rule_history) != list(saved.rule_history) or \
+            not all(map(operator.is_, state.rule_history.values(), saved.rule_history.values())) or \
+            list(map(len, state.rule_history.values())) != saved.lengths:
         return False
     again = _snapshot(state, scratch)
     return isinstance(again, _Snapshot) and again.blob == saved.blob
@@ -297,7 +306,8 @@ def _restore(saved: _Snapshot | tuple[GameState, dict[str, Any]]) -> tuple[GameS
     if not isinstance(saved, _Snapshot):
         return saved
     state, scratch = pickle.loads(saved.blob)
-    state.rules, state.rule_history = saved.rules, {k: list(v) for k, v in saved.rule_history.items()}
+    state.rules = saved.rules
+    state.rule_history = {k: v[:n] for (k, v), n in zip(saved.rule_history.items(), saved.lengths)}
     return state, scratch
 
 
