@@ -240,3 +240,21 @@ def test_settled_disputes_are_pickled_once_and_the_rest_each_time():
     assert pickle.loads(pickle.dumps(ds, 5)).disputes[2].choices == {"b": "Court"}
     ds.disputes[2].status = "settled"  # now three settled: the blob is made again
     assert pickle.loads(pickle.dumps(ds, 5)) == ds and len(ds.__dict__["_final"][0]) == 3
+
+
+def test_a_copy_of_the_disputes_shares_the_settled_ones_and_copies_the_rest():
+    """The copy of the state an update starts from (deepcopy) shares the settled and lapsed
+    disputes, never changed again, as their pickle does; an open one and the Chains are its own."""
+    import copy
+
+    from admin.mechanics.nomoteams.disputes import Dispute, DisputesState
+
+    ds = DisputesState([Dispute(1, "a", "b", "x", "pay", 5, status="settled", outcome="b won"),
+                        Dispute(2, "a", "b", "y", "pay", 5)], next_number=3, chains={"a": 40})
+    again = copy.deepcopy(ds)
+    assert again == ds and again.disputes[0] is ds.disputes[0] and again.disputes[1] is not ds.disputes[1]
+    again.disputes[1].choices["b"] = "Court"
+    again.chains["a"] = 50
+    assert ds.disputes[1].choices == {} and ds.chains == {"a": 40}
+    again.disputes[1].status = "settled"
+    assert copy.deepcopy(again) == again and ds.disputes[1].status == "open"

@@ -62,7 +62,7 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
                dice: Dice, registry: Registry) -> UpdateResult:
     # a copy, so the caller's state stays as it was (deepcopy, not the pickled snapshot below: the
     # state's immutable tables, 26,000 buried cards by update 260, are shared, not copied)
-    state = copy.deepcopy(state)
+    state = copy.deepcopy(state, _shared(state))
     slots = registry.params(state, "schedule")["slots"]
     state.update += 1
     state.week, slot = slot_of(slots, state.update)
@@ -86,6 +86,17 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
     for module in registry.enabled(state):
         module.on_update_end(ctx)
     return UpdateResult(state, ctx.events, ctx.archived)
+
+
+def _shared(state: GameState) -> dict[int, Any]:
+    """deepcopy's memo for what the copy of the state an update starts from shares with the
+    caller's: the rules and each revision of their history, which are never changed in place (a
+    change makes a new Ruleset, see ``apply_directives``; a revision is only ever added), as
+    XXII.4's snapshot (:func:`_snapshot`) keeps them. The history's lists are copied."""
+    memo: dict[int, Any] = {id(state.rules): state.rules}
+    for revisions in state.rule_history.values():
+        memo.update(zip(map(id, revisions), revisions))
+    return memo
 
 
 def _joins(ctx: UpdateContext, submissions: list[Submission]) -> None:

@@ -1,6 +1,7 @@
-"""XXII.4 in the core (``undo_failed_actions``, admin/engine/update.py): the snapshot taken before
-an action and what a failed action leaves. A Teams game (whose module asks for the undo), with the
-Taxi's handler swapped, for each test only, for one that changes things and then fails."""
+"""admin/engine/update.py: the copy of the state an update starts from, and XXII.4 in the core
+(``undo_failed_actions``): the snapshot taken before an action and what a failed action leaves. A
+Teams game (whose module asks for the undo), with the Taxi's handler swapped, for each test only,
+for one that changes things and then fails."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from admin.engine import update
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
 from admin.engine.schedule import Slot
-from admin.engine.update import LineCommand, Submission, _do
+from admin.engine.update import LineCommand, Submission, _do, run_update
 from admin.errors import IllegalAction
 from admin.mechanics import REGISTRY
 from admin.mechanics.nomoteams.easy_movement import EasyMove
@@ -123,3 +124,16 @@ def test_two_failed_actions_in_a_row_that_changed_things_are_both_undone():
     assert ctx.state.players["alice"].money == money and ctx.state.players["alice"].square == 1
     assert "taxi" not in ctx.scratch and _everything(ctx) == before
     assert [e.ok for e in ctx.events] == [False, False]
+
+
+def test_an_update_shares_the_rules_and_their_revisions_but_not_the_history_lists():
+    state = _ctx().state
+    before = copy.deepcopy(state)
+    result = run_update(state, [], [], Dice(seed=b"x", digest="t", update=state.update + 1), REGISTRY)
+    rule = next(iter(state.rule_history))
+    assert result.state.rules is state.rules and result.state.players is not state.players
+    assert result.state.rule_history[rule] is not state.rule_history[rule]
+    assert all(map(lambda a, b: a is b, result.state.rule_history[rule], state.rule_history[rule]))
+    result.state.rule_history[rule].append(_revision(9))
+    result.state.players["alice"].money += 1
+    assert state == before
