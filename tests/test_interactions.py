@@ -168,3 +168,29 @@ def test_the_bank_is_untouched_by_a_declined_offer():
     first = _play(state, {"alice": [Gift("bob", 300)]})
     second = _play(first.state, {"bob": [Answer(1, "decline")]})
     assert second.state.admin_bank == before and BANK == "@bank"
+
+
+def test_closed_interactions_are_pickled_once_and_shared_by_a_copy():
+    """XXII.4's snapshot pickles the state before every action, and an update starts from a copy:
+    the closed interactions (never changed again) go as one blob made once, and a copy shares
+    them; an open one is pickled and copied each time, and closing it is in the next pickle."""
+    import copy
+    import pickle
+
+    from admin.engine.interactions import InteractionsState, SealedAnswers, close, open_interaction
+    from admin.engine.settled import KEY
+
+    state = InteractionsState()
+    done = open_interaction(state, kind="offer", module="m", update=1, deadline=2, parties=["a"], silence="decline")
+    live = open_interaction(state, kind="offer", module="m", update=1, deadline=3, parties=["b"], silence="decline")
+    close(state, SealedAnswers(), done, "declined")
+    first = pickle.dumps(state, 5)
+    again = pickle.loads(first)
+    assert again == state and pickle.dumps(again, 5) == first
+    twin = copy.deepcopy(state)
+    assert twin == state and twin.closed[0] is done and twin.open[0] is not live
+    live.answers["b"] = "accept"
+    assert pickle.loads(pickle.dumps(state, 5)).open[0].answers == {"b": "accept"}
+    close(state, SealedAnswers(), live, "accepted")  # now two closed: the blob is made again
+    assert pickle.loads(pickle.dumps(state, 5)) == state and len(state.__dict__[KEY][0]) == 2
+    assert twin.open[0].status == "open" and len(twin.closed) == 1

@@ -228,6 +228,7 @@ def test_settled_disputes_are_pickled_once_and_the_rest_each_time():
     import copy
     import pickle
 
+    from admin.engine.settled import KEY
     from admin.mechanics.nomoteams.disputes import Dispute, DisputesState
 
     ds = DisputesState([Dispute(1, "a", "b", "x", "pay", 5, status="settled", outcome="b won"),
@@ -239,7 +240,7 @@ def test_settled_disputes_are_pickled_once_and_the_rest_each_time():
     ds.disputes[2].choices["b"] = "Court"
     assert pickle.loads(pickle.dumps(ds, 5)).disputes[2].choices == {"b": "Court"}
     ds.disputes[2].status = "settled"  # now three settled: the blob is made again
-    assert pickle.loads(pickle.dumps(ds, 5)) == ds and len(ds.__dict__["_final"][0]) == 3
+    assert pickle.loads(pickle.dumps(ds, 5)) == ds and len(ds.__dict__[KEY][0]) == 3
 
 
 def test_a_copy_of_the_disputes_shares_the_settled_ones_and_copies_the_rest():

@@ -137,3 +137,22 @@ def test_an_update_shares_the_rules_and_their_revisions_but_not_the_history_list
     result.state.rule_history[rule].append(_revision(9))
     result.state.players["alice"].money += 1
     assert state == before
+
+
+def test_a_failed_action_that_closed_an_interaction_is_undone():
+    from admin.engine.interactions import SealedAnswers, close, open_interaction
+
+    ctx = _ctx()
+    inter = ctx.state.mods["interactions"]
+    open_interaction(inter, kind="offer", module="m", update=1, deadline=3, parties=["alice"], silence="decline")
+    before = _everything(ctx)
+
+    def closes_then_fails(ctx, player, cmd):
+        close(ctx.state.mods["interactions"], SealedAnswers(), ctx.state.mods["interactions"].open[0], "declined")
+        raise IllegalAction("too late")
+
+    clean: list[Any] = [None]
+    with _taxi(ctx, closes_then_fails):
+        _taxi_to_5(ctx, clean)
+        _taxi_to_5(ctx, clean)  # snapshotted anew: the state put back
+    assert _everything(ctx) == before and ctx.state.mods["interactions"].open[0].status == "open"

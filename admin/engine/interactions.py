@@ -17,10 +17,12 @@ its own state (sealed answers in its private part)."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from admin.engine.dice import Dice
+from admin.engine.settled import keep, settled, unpickled
 from admin.errors import IllegalAction
 
 Status = Literal["open", "closed", "cancelled"]
@@ -62,6 +64,33 @@ class InteractionsState:
     #: the last few closed ones, for the site and the mail (older ones live in the update logs)
     closed: list[Interaction] = field(default_factory=list)
     next_id: int = 1
+
+    def __reduce__(self):
+        """Pickled (XXII.4's snapshot before every action) with the closed interactions, never
+        changed again, as one blob pickled once and kept (admin/engine/settled.py)."""
+        final, blob = settled(self, self.closed, _is_closed)
+        return (_unpickle_interactions, (blob, self.closed[len(final):], self.open, self.next_id))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> InteractionsState:
+        """The copy of the state an update starts from shares the closed interactions."""
+        final, blob = settled(self, self.closed, _is_closed)
+        copied = InteractionsState(copy.deepcopy(self.open, memo),
+                                   final + copy.deepcopy(self.closed[len(final):], memo), self.next_id)
+        keep(copied, final, blob)
+        memo[id(self)] = copied
+        return copied
+
+
+def _is_closed(inter: Interaction) -> bool:
+    return inter.status != "open"
+
+
+def _unpickle_interactions(final: bytes, rest: list[Interaction], open_: list[Interaction],
+                           next_id: int) -> InteractionsState:
+    done = unpickled(final)
+    state = InteractionsState(open_, done + rest, next_id)
+    keep(state, done, final)
+    return state
 
 
 @dataclass

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import copy
 import math
-import pickle
 import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.settled import keep, settled, unpickled
 from admin.errors import CommandError, IllegalAction, RuleError
 from admin.mechanics.nomoteams.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, WETHA, live_player
 
@@ -91,45 +91,33 @@ class DisputesState:
     #: player -> pounds of Chains (XXVII.4, XXVII.5)
     chains: dict[str, int] = field(default_factory=dict)
 
-    def _settled(self) -> tuple[list[Dispute], bytes]:
-        """The first disputes that are settled or lapsed (never changed again, and most of them:
-        hundreds in a long game) and their pickle, made once and kept while they stay the first."""
-        cached = self.__dict__.get("_final")
-        known = len(cached[0]) if cached is not None else 0
-        # the settled ones pickled last time are still the first ones (the list comparison, in C,
-        # takes the same objects as equal at once), so only the disputes after them are looked at
-        if not known or len(self.disputes) < known or self.disputes[:known] != cached[0]:
-            known, cached = 0, None
-        done = known
-        for d in self.disputes[known:]:
-            if d.status not in FINAL:
-                break
-            done += 1
-        if cached is None or done != known:
-            cached = self.__dict__["_final"] = (self.disputes[:done], pickle.dumps(self.disputes[:done], 5))
-        return cached
-
     def __reduce__(self):
-        """Pickled (XXII.4's snapshot before every action) with the settled disputes as one blob
-        pickled once and kept, so that each snapshot does not pickle them again."""
-        final, blob = self._settled()
+        """Pickled (XXII.4's snapshot before every action) with the disputes already settled or
+        lapsed, which are never changed again and are most of them (hundreds in a long game), as
+        one blob pickled once and kept (admin/engine/settled.py), so that each snapshot does not
+        pickle them again."""
+        final, blob = settled(self, self.disputes, _is_final)
         return (_unpickle_disputes, (blob, self.disputes[len(final):], self.next_number, self.chains))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DisputesState:
         """The copy of the state an update starts from shares the settled disputes (as it shares
         buried cards), instead of unpickling them all from their blob, and copies the rest."""
-        final, blob = self._settled()
+        final, blob = settled(self, self.disputes, _is_final)
         copied = DisputesState(final + copy.deepcopy(self.disputes[len(final):], memo), self.next_number,
                                copy.deepcopy(self.chains, memo))
-        copied.__dict__["_final"] = (final, blob)
+        keep(copied, final, blob)
         memo[id(self)] = copied
         return copied
 
 
+def _is_final(dispute: Dispute) -> bool:
+    return dispute.status in FINAL
+
+
 def _unpickle_disputes(final: bytes, rest: list[Dispute], next_number: int, chains: dict[str, int]) -> DisputesState:
-    done = pickle.loads(final)
+    done = unpickled(final)
     ds = DisputesState(done + rest, next_number, chains)
-    ds.__dict__["_final"] = (done, final)
+    keep(ds, done, final)
     return ds
 
 
