@@ -61,3 +61,19 @@ def test_replay_check_notices_a_hand_edited_rule(game_dir):
     path = game_dir.rules_dir / "06-the-board.md"
     path.write_text(path.read_text().replace("## VI.9\n", "## VI.9\nSneaky. "))
     assert jobs.replay_check(game_dir) == ["rules_md/06-the-board.md differs from the replayed state"]
+
+
+def test_directives_are_carried_out_on_a_copy_leaving_the_ruleset_given_as_it_was():
+    import copy
+
+    from admin.model import Directive
+    from admin.nomic.amendments import apply_directives
+    from admin.scenario import setup
+
+    rules = setup({"game": "nomoteams", "players": {"alice": {"team": "North"}}}, "t").rules
+    rule = next(iter(rules.rules()))
+    before = copy.deepcopy(rules)
+    applied = apply_directives(rules, [Directive("amend", rule.id, "New text."),
+                                       Directive("add-section", "Extras")])
+    assert rules == before and applied.ruleset != rules
+    assert applied.ruleset.rule(rule.id).text == "New text." and rules.rule(rule.id).text == rule.text

@@ -21,6 +21,7 @@ out with ``nomopoly ruling amend N "AMEND ..."`` (recorded like any ruling).
 from __future__ import annotations
 
 import copy
+import pickle
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -102,7 +103,9 @@ def apply_directives(ruleset: Ruleset, directives: list[Directive],
     ``ENABLE m`` adds the section the game's package writes for module ``m`` (``module_sections``)
     with the rulebook's numeral (or after the last section if that one is taken), unless a section
     of that title is there already."""
-    rs = copy.deepcopy(ruleset)
+    # a copy (the ruleset is plain data): by pickle, a quarter of deepcopy's cost, paid for every
+    # proposal checked and carried out (seven in the large Teams update)
+    rs = pickle.loads(pickle.dumps(ruleset, pickle.HIGHEST_PROTOCOL))
     result = Applied(ruleset=rs)
     touched: list[str] = []
     for d in directives:
