@@ -22,7 +22,7 @@ from email.utils import formatdate, getaddresses
 from functools import lru_cache
 from pathlib import Path
 
-from admin.mail.compose import msgids
+from admin.mail.compose import is_plain_address, msgids
 from admin.mail.smtp import ADDRESS_HEADERS, needs_smtputf8
 
 
@@ -83,6 +83,15 @@ def first_value(headers: dict[str, list[str]], name: str) -> str:
 def addresses_in(headers: dict[str, list[str]], names: Iterable[str]) -> list[str]:
     fields = [v for name in names for v in headers.get(name.lower(), ())]
     return [addr for _, addr in getaddresses(fields) if addr]
+
+
+def has_address(headers: dict[str, list[str]], names: Iterable[str]) -> bool:
+    """Whether :func:`addresses_in` finds an address, without parsing the usual value, a plain
+    ``name <address>`` (parsing the recipients of every message queued cost more than writing them)."""
+    names = tuple(names)
+    if any(is_plain_address(v) for name in names for v in headers.get(name.lower(), ())):
+        return True
+    return bool(addresses_in(headers, names))
 
 
 def file_bytes(msg: EmailMessage, headers: dict[str, list[str]]) -> bytes:
