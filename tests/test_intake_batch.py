@@ -332,3 +332,45 @@ def test_a_row_filed_under_another_month_is_rewritten_in_its_own(tmp_path):
     rows = ledger.files(tmp_path)[folder / "2026-11.tsv"].splitlines()
 
     assert [row.split("\t")[0] for row in rows] == [stray.hash, f"{2:064x}"]
+
+
+def _eager(folder: Path) -> dict[str, LedgerEntry]:
+    """What a ledger held when every row became an entry as it was read (the rows' meaning)."""
+    out: dict[str, LedgerEntry] = {}
+    for path in sorted(folder.glob("*.tsv")):
+        for line in path.read_text(encoding="utf-8").split("\n")[:-1]:
+            h, mid, key, received, status, update, reason = [intake._unescape(c) for c in line.split("\t")]
+            out[h] = LedgerEntry(h, key, mid, received, status, int(update) if update else None,  # type: ignore[arg-type]
+                                 reason or None)
+    return out
+
+
+def test_a_ledger_edited_by_hand_reads_as_its_rows_say_the_last_row_of_a_message_counting(tmp_path):
+    folder = tmp_path / "ledger"
+    folder.mkdir()
+    h = [f"{i:064x}" for i in range(6)]
+    (folder / "2026-10.tsv").write_text(
+        f"{h[0]}\t<a@x>\tk0\t2026-10-01T09:00:00+00:00\tapplied\t1\t\n"
+        f"{h[1]}\t<b@x>\tk1\t2026-10-02T09:00:00+00:00\tpending\t\t\n"  # pending, by hand
+        f"{h[2]}\t<c@x>\tk2\t2026-11-02T09:00:00+00:00\tapplied\t1\ta\\ttab\n"  # filed in the wrong month
+        f"{h[3]}\t<d@x>\tk3\t2026-10-03T09:00:00+00:00\tapplied\t1\t\n", encoding="utf-8")
+    (folder / "2026-11.tsv").write_text(
+        f"{h[0]}\t<a@x>\tk0\t2026-11-01T09:00:00+00:00\tduplicate\t1\tsame id\n"  # h0 again: now a duplicate
+        f"{h[4]}\t<e@x>\tk4\t2026-11-03T09:00:00+00:00\tignored\t2\t\n", encoding="utf-8")
+    expected = _eager(folder)
+    ledger = Ledger.load(tmp_path)
+
+    assert ledger.messages == expected
+    assert ledger.message_ids() == {e.message_id: d for d, e in expected.items() if e.status != "duplicate"}
+    assert [e.hash for e in ledger.pending(None)] == [h[1]]
+
+    ledger.settle(h[1], "applied", 3, None)
+    ledger.add(LedgerEntry(h[5], "k5", "<f@x>", "2026-11-04T09:00:00+00:00", "rejected", 3, "x"))
+    files = {p.name: text for p, text in ledger.files(tmp_path).items()}
+    expected[h[1]].status, expected[h[1]].update = "applied", 3
+    expected[h[5]] = LedgerEntry(h[5], "k5", "<f@x>", "2026-11-04T09:00:00+00:00", "rejected", 3, "x")
+    for month in ("2026-10", "2026-11"):
+        rows = sorted((e for e in expected.values() if e.received.startswith(month)),
+                      key=lambda e: (e.received, e.hash))
+        assert files[f"{month}.tsv"] == "".join(
+            "\t".join(intake._escape(getattr(e, f)) for f in intake._FIELDS) + "\n" for e in rows)

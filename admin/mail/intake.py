@@ -78,6 +78,8 @@ class Ledger:
         self._months: dict[str, list[str]] = {}
         #: Message-ID -> hash of the rows as read, not counting duplicates (see :meth:`message_ids`)
         self._row_ids: dict[str, str] = {}
+        #: whether a hash has two rows (then :meth:`message_ids` cannot use ``_row_ids``)
+        self._repeated = False
         self._dirty: set[str] = set()
 
     @staticmethod
@@ -113,12 +115,16 @@ class Ledger:
             if len(cells) != len(_FIELDS):
                 raise StateError(f"{path}:{n}: expected {len(_FIELDS)} tab-separated fields "
                                  f"({', '.join(_FIELDS)}); restore the file with git")
-            if "\\" in line:  # rare: only a reason or key with a tab, newline or backslash
+            escaped = "\\" in line  # rare: only a reason or key with a tab, newline or backslash
+            if escaped:
                 cells = [_unescape(c) for c in cells]
-                self._escaped[cells[0]] = cells
-            elif self._escaped:
-                self._escaped.pop(cells[0], None)
             h, mid, _, received, status, update, _ = cells
+            if h in rows:  # by hand: a message in two rows; the last one counts
+                self._repeated = True
+                self._escaped.pop(h, None)
+                self._entries.pop(h, None)
+            if escaped:
+                self._escaped[h] = cells
             if status not in settled or (update and not update.isdecimal()):
                 entry = _row_entry(*cells, f"{path}:{n}")  # raises what is wrong, if anything
                 if entry.status == "pending":  # by hand: acted on like pending.yaml's
@@ -195,6 +201,8 @@ class Ledger:
 
     def message_ids(self) -> dict[str, str]:
         """The hash of each Message-ID taken in, duplicates aside (two entries of one id: the last)."""
+        if self._repeated:
+            return self._all_message_ids()
         ids = dict(self._row_ids)
         for h, e in self._entries.items():
             if h not in self._rows:
@@ -203,9 +211,11 @@ class Ledger:
                 continue
             cells = self._cells(h)
             if cells[1] != e.message_id or (cells[4] == "duplicate") != (e.status == "duplicate"):
-                # an entry that no longer says what its row said (never, but by hand): all of them
-                return {e.message_id: h for h, e in self.messages.items() if e.status != "duplicate"}
+                return self._all_message_ids()  # it no longer says what its row said (by hand)
         return ids
+
+    def _all_message_ids(self) -> dict[str, str]:
+        return {e.message_id: h for h, e in self.messages.items() if e.status != "duplicate"}
 
     def pending(self, cutoff: datetime | None) -> list[LedgerEntry]:
         out = [e for e in self._entries.values() if e.status == "pending"
