@@ -53,5 +53,5 @@ def fetch(game: GameDir, *, source: MailSource | None = None, at: datetime | Non
 
 def taken(report: IntakeReport) -> list[LedgerEntry]:
     """The ledger entries a fetch took in (new and duplicate), oldest first."""
-    entries = [report.ledger.messages[h] for h in report.fresh]
+    entries = [e for e in map(report.ledger.get, report.fresh) if e is not None]
     return sorted(entries, key=lambda e: (e.received, e.hash))

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from admin.mail.compose import new_message, quoted_printable, set_header, text_payload
-from admin.mail.eml import file_message_id, wire_bytes
+from admin.mail.eml import _plain_text_bytes, file_message_id, wire_bytes
 
 SMTP = email.policy.SMTP
 
@@ -191,6 +191,26 @@ def test_wire_bytes_are_as_bytes_byte_for_byte(make, policy) -> None:
     msg = make()
     expected = msg.as_bytes(policy=policy)  # (sets a multipart's boundary, once)
     assert wire_bytes(msg, policy) == expected
+
+
+@pytest.mark.parametrize("name", BODIES)
+@pytest.mark.parametrize("policy", [email.policy.SMTP, email.policy.SMTPUTF8])
+def test_a_composed_message_is_written_without_the_generator_as_the_generator_writes_it(name, policy) -> None:
+    extra = {"In-Reply-To": "<original@example.org>", "References": "<a@x> <original@example.org>",
+             "X-Long": "word " * 30, "X-Unicode": "Jörg"}  # the last two are folded by the policy
+    msg = compose(BODIES[name], **extra)
+    assert _plain_text_bytes(msg, policy) is not None
+    assert wire_bytes(msg, policy) == msg.as_bytes(policy=policy)
+
+
+def test_a_results_message_has_these_exact_bytes() -> None:
+    msg = compose("Hello alice,\n\nyour results: ü.\n", **{"In-Reply-To": "<a@x>"})
+    assert wire_bytes(msg, SMTP) == (
+        b"From: Nomopoly <game@nomopoly.test>\r\nTo: alice <alice@example.org>\r\n"
+        b"Subject: [Nomopoly] Update 3 results for alice\r\nMessage-ID: <nomopoly.1@nomopoly.test>\r\n"
+        b"Auto-Submitted: auto-generated\r\nX-Nomopoly-Kind: results\r\nIn-Reply-To: <a@x>\r\n"
+        b'Content-Type: text/plain; charset="utf-8"\r\nContent-Transfer-Encoding: 8bit\r\n'
+        b"MIME-Version: 1.0\r\n\r\nHello alice,\r\n\r\nyour results: \xc3\xbc.\r\n")
 
 
 def test_the_message_id_of_a_file_is_read_from_its_headers_however_written(tmp_path: Path) -> None:

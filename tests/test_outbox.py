@@ -30,6 +30,7 @@ from admin.mail.compose import (
     must_not_answer,
     reply_headers,
 )
+from admin.mail.eml import addresses_in, has_address
 from admin.mail.outbox import Outbox, file_name, iter_messages, read_eml
 from admin.mail.smtp import SmtpConfig
 
@@ -175,6 +176,16 @@ def test_queue_refuses_an_incomplete_message_and_says_what_to_set(
     with pytest.raises(MailError, match=expected):
         outbox.queue(msg)
     assert outbox.pending() == []
+
+
+@pytest.mark.parametrize("to", [
+    "alice <alice@example.org>", "a.b@example.org", "Jörg <j@example.org>", '"Doe, J." <j@x.org>',
+    "undisclosed-recipients:;", "alice", "<>", "", "a@b, c@d", "Al Ice <al@x.org> (the player)",
+])
+def test_a_recipient_is_found_in_plain_and_other_values_as_getaddresses_finds_it(to: str) -> None:
+    headers = {"to": [to]}
+    assert has_address(headers, ("To", "Cc")) == bool(addresses_in(headers, ("To", "Cc")))
+    assert has_address(headers, ("To",)) == any(addr for _, addr in getaddresses([to]))
 
 
 def test_file_names_are_safe_and_distinct_for_hostile_message_ids() -> None:

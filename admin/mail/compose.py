@@ -217,6 +217,12 @@ def _plain(name: str, value: str) -> bool:
     return name not in _OTHER_STRUCTURED
 
 
+def is_plain_address(value: str) -> bool:
+    """True for ``name <local@domain>`` or ``local@domain`` made of atoms only, as
+    :func:`address_of` writes a player's: a value in which ``getaddresses`` finds that address."""
+    return _PLAIN_ADDRESS.fullmatch(value) is not None
+
+
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _DOT_ATOM = rf"{_ATOM}(?:\.{_ATOM})*"
 _PLAIN_ADDRESS = re.compile(rf"(?:{_ATOM}(?: {_ATOM})* <{_DOT_ATOM}@{_DOT_ATOM}>|{_DOT_ATOM}@{_DOT_ATOM})")

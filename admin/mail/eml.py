@@ -11,17 +11,18 @@ import email.policy
 import hashlib
 import io
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from email.generator import BytesGenerator
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
-from email.policy import Policy
+from email.policy import EmailPolicy, Policy
 from email.utils import formatdate, getaddresses
 from functools import lru_cache
 from pathlib import Path
 
-from admin.mail.compose import msgids
+from admin.mail.compose import is_plain_address, msgids
 from admin.mail.smtp import ADDRESS_HEADERS, needs_smtputf8
 
 
@@ -84,6 +85,15 @@ def addresses_in(headers: dict[str, list[str]], names: Iterable[str]) -> list[st
     return [addr for _, addr in getaddresses(fields) if addr]
 
 
+def has_address(headers: dict[str, list[str]], names: Iterable[str]) -> bool:
+    """Whether :func:`addresses_in` finds an address, without parsing the usual value, a plain
+    ``name <address>`` (parsing the recipients of every message queued cost more than writing them)."""
+    names = tuple(names)
+    if any(is_plain_address(v) for name in names for v in headers.get(name.lower(), ())):
+        return True
+    return bool(addresses_in(headers, names))
+
+
 def file_bytes(msg: EmailMessage, headers: dict[str, list[str]]) -> bytes:
     """What a queued file holds: the wire format, with a ``Date`` if the message has none.
 
@@ -100,12 +110,50 @@ def file_bytes(msg: EmailMessage, headers: dict[str, list[str]]) -> bytes:
 
 def wire_bytes(msg: Message, policy: Policy) -> bytes:
     """``msg.as_bytes(policy=policy)``, byte for byte, at a fraction of its cost for long bodies
-    and for the headers the generator reads (see :class:`_Generator`, :class:`_SharedHeaders`)."""
+    and for the headers the generator reads (see :class:`_Generator`, :class:`_SharedHeaders`).
+    A plain text message, as :func:`admin.mail.compose.new_message` makes them, skips the
+    generator altogether (:func:`_plain_text_bytes`)."""
+    plain = _plain_text_bytes(msg, policy)
+    if plain is not None:
+        return plain
     if policy not in _SHARING:
         _SHARING[policy] = policy.clone(header_factory=_SHARED_HEADERS)
     out = io.BytesIO()
     _Generator(out, mangle_from_=False, policy=_SHARING[policy]).flatten(msg, unixfrom=False)
     return out.getvalue()
+
+
+def _plain_text_bytes(msg: Message, policy: Policy) -> bytes | None:
+    """What the generator writes for a one-part ``text/plain`` message whose headers are stored as
+    text (:func:`admin.mail.compose.set_header`, :func:`~admin.mail.compose.set_text`); None for
+    any other message. The generator spends most of its time finding out that such a message
+    needs nothing done: each header is written as the policy folds it (``fold_binary``, which
+    returns a one-line value that fits ``max_line_length`` as ``name: value``, so those are
+    written directly), a blank line, then the payload, its line ends made the policy's (as
+    :class:`_Generator` does) and encoded as ``BytesGenerator.write`` encodes it."""
+    payload = msg._payload  # noqa: SLF001 - what the generator itself reads
+    items = list(msg.raw_items())
+    if not isinstance(payload, str) or not isinstance(policy, EmailPolicy):
+        return None
+    if next((v for h, v in items if h.lower() == "content-type"), None) not in _PLAIN_TEXT:
+        return None
+    limit = policy.max_line_length or sys.maxsize
+    nl = policy.linesep
+    out = []
+    for name, value in items:
+        if (isinstance(value, str) and policy.refold_source != "all" and value.isascii()
+                and value.isprintable() and len(name) + 2 + len(value) <= limit):
+            out.append(f"{name}: {value}{nl}".encode("ascii"))
+        else:
+            out.append(policy.fold_binary(name, value))
+    out.append(nl.encode("ascii"))
+    body = payload.replace("\n", nl) if "\r" not in payload else _NEWLINE.sub(nl, payload)
+    out.append(body.encode("ascii", "surrogateescape"))
+    return b"".join(out)
+
+
+#: the Content-Type values of a plain text message, as :func:`admin.mail.compose.set_text` sets it
+_PLAIN_TEXT = frozenset(['text/plain; charset="utf-8"'])
 
 
 class _SharedHeaders(HeaderRegistry):

@@ -30,12 +30,12 @@ from typing import Literal
 from admin.errors import MailError
 from admin.mail.compose import AUTO_SUBMITTED_RECEIPT, AUTO_SUBMITTED_RESULTS, msgids
 from admin.mail.eml import (  # file_name, read_eml and iter_messages: part of the outbox's API
-    addresses_in,
     eml_files,
     file_bytes,
     file_message_id,
     file_name,
     first_value,
+    has_address,
     iter_messages,
     raw_headers,
     read_eml,
@@ -188,8 +188,9 @@ class Outbox:
 
     def knows(self, message_id: str) -> bool:
         """True when the message is queued or sent already: a caller can skip composing it."""
-        name = file_name(message_id)
-        return (self.pending_dir / name).exists() or (self.sent_dir / name).exists()
+        name = file_name(message_id)  # os.path: a caller asks once or twice per message queued
+        return os.path.exists(os.path.join(self.pending_dir, name)) or os.path.exists(
+            os.path.join(self.sent_dir, name))
 
     @staticmethod
     def _check_queueable(msg: EmailMessage, headers: dict[str, list[str]]) -> str:
@@ -203,7 +204,7 @@ class Outbox:
             raise MailError(
                 f"cannot queue {ids[0]} without a From header; set it to the game's address"
             )
-        if not addresses_in(headers, ("To", "Cc", "Bcc")):
+        if not has_address(headers, ("To", "Cc", "Bcc")):
             raise MailError(
                 f"cannot queue {ids[0]} (subject {msg.get('Subject')!r}): "
                 "no address in To, Cc or Bcc"

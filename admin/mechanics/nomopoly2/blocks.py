@@ -157,7 +157,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         owned = squares_owned(state, player.name)
         mine = [f"{b.kind} block {b.id} ({squares_text(b.squares)})" for b in self.of(state).blocks
-                if any(n in owned for n in b.squares)]
+                if not owned.isdisjoint(b.squares)]
         lines = [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
         if state.enabled("interactions"):
             from admin.mechanics.interactions import InteractionsModule
