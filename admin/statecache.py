@@ -25,6 +25,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from admin.store import dump_yaml, load_yaml
 
 CACHE_DIR = ".cache"
@@ -39,6 +41,18 @@ def _canonical(data: Any) -> str | None:
         return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         return None
+
+
+def _entry_key(data: Any) -> bytes | str | None:
+    """What :func:`dump_by_entries` compares an entry by: its sorted JSON by orjson (json's
+    encoder took 0.1 s a large update over ~10,000 entries). Only called on data whose whole file
+    :func:`_canonical` accepted (no NaN, which orjson would write as null; no date; text keys),
+    so the two agree on what is equal; what orjson refuses (an integer beyond 64 bits) falls
+    back to :func:`_canonical`."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return _canonical(data)
 
 
 def _sha(raw: bytes) -> str:
@@ -192,7 +206,7 @@ def dump_by_entries(data: dict[str, Any], old: Any, old_text: str) -> str | None
         value = data[key]
         lines = before.get(key)
         was = old.get(key) if lines is not None else None
-        if lines is not None and _canonical(value) == _canonical(was):
+        if lines is not None and _entry_key(value) == _entry_key(was):
             out.extend(lines)
             continue
         if lines is not None and len(lines) > 1 and value and isinstance(value, (list, dict)) \
@@ -216,11 +230,11 @@ def _by_parts(key: str, value: list[Any] | dict[str, Any], was: list[Any] | dict
         return None
     texts = {}
     for entry, part in zip(old_entries, parts):
-        texts.setdefault(_canonical(entry), "".join(part))
+        texts.setdefault(_entry_key(entry), "".join(part))
     new_entries = list(value) if isinstance(value, list) else sorted(value.items())
     out = [head]
     for entry in new_entries:
-        text = texts.get(_canonical(entry))
+        text = texts.get(_entry_key(entry))
         if text is None:
             alone = dump_yaml({key: [entry]} if isinstance(value, list) else {key: dict([entry])})
             if not alone.startswith(head):

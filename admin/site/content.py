@@ -167,7 +167,28 @@ def history_blocks(page: str) -> tuple[set[tuple[int, str]], dict[tuple[int, str
         number, _, sha = item.partition(":")
         if number.isdigit() and len(sha) == 64:
             window.add((int(number), sha))
-    return window, {(int(m[1]), m[2]): m[0] for m in _BLOCK.finditer(page)}
+    return window, _blocks(page)
+
+
+_OPEN, _CLOSE = "<!-- block ", "<!-- /block -->\n"
+_HEAD = re.compile(r"(\d+) ([0-9a-f]{64}) -->\n")
+
+
+def _blocks(page: str) -> dict[tuple[int, str], str]:
+    """The blocks :data:`_BLOCK` matches in ``page``, found with ``str.find`` (the regular
+    expression's lazy ``.*?`` walked a 50 KB page character by character: 0.3 ms a page)."""
+    out: dict[tuple[int, str], str] = {}
+    start = page.find(_OPEN)
+    while start != -1:
+        head = _HEAD.match(page, start + len(_OPEN))
+        end = page.find(_CLOSE, head.end()) if head else -1
+        if head is None or end == -1:
+            start = page.find(_OPEN, start + 1)
+            continue
+        end += len(_CLOSE)
+        out[(int(head[1]), head[2])] = page[start:end]
+        start = page.find(_OPEN, end)
+    return out
 
 
 @pass_context
