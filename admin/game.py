@@ -43,8 +43,9 @@ from admin.statecache import StateCache
 from admin.statefiles import (  # noqa: F401 - state_files is part of this module's interface
     PUBLIC_FILES, state_files, state_from_files,
 )
+from admin.plain import from_data, to_data
 from admin.store import (
-    JOURNAL, Transaction, dump_json, dump_yaml, from_data, load_json, load_yaml, recover, to_data,
+    JOURNAL, Transaction, dump_json, dump_yaml, load_json, load_yaml, recover,
 )
 
 

@@ -32,7 +32,8 @@ from admin.ruleset import load_ruleset
 from admin.games import initial_state
 from admin.mechanics import REGISTRY
 from admin.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
-from admin.store import Transaction, dump_json, dump_yaml, from_data, load_json, to_data
+from admin.store import Transaction, dump_json, dump_yaml, load_json
+from admin.plain import from_data, to_data
 from admin.todo import describe_ruling  # noqa: F401 - part of the jobs' interface
 
 

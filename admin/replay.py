@@ -19,7 +19,8 @@ from admin.game import GameDir, archive_text, state_files
 from admin.statefiles import state_from_data
 from admin.mechanics import REGISTRY
 from admin.model import GameState
-from admin.store import from_data, load_json
+from admin.store import load_json
+from admin.plain import from_data
 
 
 def apply_admin_record(state: GameState, entry: dict[str, Any]) -> None:

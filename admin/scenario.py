@@ -44,7 +44,7 @@ from admin.mechanics import REGISTRY
 from admin.model import GameState, Player
 from admin.roster import add_player
 from admin.site.export import private_status
-from admin.store import from_data
+from admin.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
         "paused", "seed", "updates", "expect", "expect_events", "rules"}

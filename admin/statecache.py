@@ -191,7 +191,7 @@ def dump_by_entries(data: dict[str, Any], old: Any, old_text: str) -> str | None
     mapping or sequence as its entries' texts one after the other, each as it would be alone:
     ``tests/test_statecache.py`` holds it to that.) None when the old text does not cut into as
     many pieces as the old data has entries: then the caller dumps the whole. ``data`` holds no
-    object twice, as :func:`admin.store.to_data` makes it (PyYAML would write a shared one once,
+    object twice, as :func:`admin.plain.to_data` makes it (PyYAML would write a shared one once,
     with an anchor)."""
     if not isinstance(old, dict) or not data or not old or not old_text.endswith("\n"):
         return None

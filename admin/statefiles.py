@@ -30,7 +30,8 @@ from admin.mechanics import REGISTRY
 from admin.migrate import migrate_v1
 from admin.model import GameState, Player, PrivateState, Proposal, RuleRevision, Square
 from admin.ruleset import dump_section, load_ruleset
-from admin.store import dump_yaml, from_data, to_data
+from admin.store import dump_yaml
+from admin.plain import from_data, to_data
 
 SCHEMA = 2
 PUBLIC_FILES = ("game.yaml", "board.yaml", "players.yaml", "proposals.yaml", "rules_history.yaml")

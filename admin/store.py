@@ -7,9 +7,7 @@
   entries and the public results): the same plain data, one value per line, sorted; JSON because
   those files are large (every email and event of an update) and the json module reads and writes
   them 8-80x faster than PyYAML, whose object construction is Python even with the C parser.
-- :func:`to_data` / :func:`from_data` convert dataclasses to plain data and back, checking types
-  against the annotations, so a hand-edited file with a wrong shape fails with the file, the field
-  path and what was expected.
+- Dataclasses to plain data and back: :mod:`admin.plain`.
 - :class:`Transaction` commits several files all or none: every file is written to a temp name and
   fsynced, a journal listing them is written and fsynced, then each is renamed into place. A crash
   before the journal leaves the old files; a crash after it is rolled forward by
@@ -19,17 +17,14 @@
 from __future__ import annotations
 
 import ctypes
-import dataclasses
 import functools
 import json
 import os
 import sys
-import types
-import typing
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar
 
 import orjson
 import yaml
@@ -111,111 +106,6 @@ def parse_json(data: bytes, path: Path) -> Any:
         raise StateError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON ({exc.msg}); restore the file "
                          "with git (records are written by nomopoly, never by hand); nothing was written"
                          ) from None
-
-
-# -- dataclasses <-> plain data --------------------------------------------------------------
-def to_data(obj: Any) -> Any:
-    """A dataclass tree as plain dicts/lists/scalars (None-valued fields are kept)."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, dict):
-        return {str(k): to_data(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [to_data(v) for v in obj]
-    return obj
-
-
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def from_data(cls: type[T], data: Any, where: str = "") -> T:
-    """Build ``cls`` from plain data, checking every field; errors say where and what.
-
-    Text read into a field typed ``str`` (or a Literal, or a ``str`` key) is interned: a large
-    game's state holds the same few hundred names and statuses thousands of times ("active", a
-    player's name in every module), and one object for each value makes the state smaller and
-    XXII.4's snapshot (a pickle of the state before every action, admin/engine/update.py), which
-    writes a text it has met already as a reference to it, a third cheaper."""
-    return _convert(cls, data, where or cls.__name__)
-
-
-def _convert(tp: Any, data: Any, where: str) -> Any:
-    origin = get_origin(tp)
-    if tp is Any:
-        return data
-    if origin in (Union, types.UnionType):
-        options = get_args(tp)
-        if data is None and type(None) in options:
-            return None
-        errors = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return _convert(option, data, where)
-            except StateError as exc:
-                errors.append(str(exc))
-        raise StateError(errors[0] if len(errors) == 1 else f"{where}: {data!r} matches none of {tp}")
-    if origin is Literal:
-        if data not in get_args(tp):
-            allowed = ", ".join(repr(a) for a in get_args(tp))
-            raise StateError(f"{where}: {data!r} is not one of {allowed}")
-        return sys.intern(data) if isinstance(data, str) else data
-    if origin is list:
-        if not isinstance(data, list):
-            raise StateError(f"{where}: expected a list, found {type(data).__name__}")
-        (item,) = get_args(tp) or (Any,)
-        return [_convert(item, v, f"{where}[{i}]") for i, v in enumerate(data)]
-    if origin is dict:
-        if not isinstance(data, dict):
-            raise StateError(f"{where}: expected a mapping, found {type(data).__name__}")
-        key_t, val_t = get_args(tp) or (Any, Any)
-
-        def key(k: Any) -> Any:  # to_data writes every key as text; int keys come back here
-            if key_t is int and isinstance(k, str) and k.lstrip("-").isdigit():
-                return int(k)
-            return _convert(key_t, k, where)
-
-        return {key(k): _convert(val_t, v, f"{where}.{k}") for k, v in data.items()}
-    if dataclasses.is_dataclass(tp):
-        if not isinstance(data, dict):
-            raise StateError(f"{where}: expected a mapping for {tp.__name__}, found {type(data).__name__}")
-        hints = _hints(tp)
-        names = {f.name for f in dataclasses.fields(tp) if f.init}
-        unknown = set(data) - names
-        if unknown:
-            raise StateError(f"{where}: unknown field(s) {', '.join(sorted(map(str, unknown)))}; "
-                             f"known: {', '.join(sorted(names))}")
-        kwargs = {k: _convert(hints[k], v, f"{where}.{k}") for k, v in data.items()}
-        try:
-            return tp(**kwargs)
-        except TypeError as exc:
-            raise StateError(f"{where}: {exc}") from None
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise StateError(f"{where}: expected true or false, found {data!r}")
-        return data
-    if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise StateError(f"{where}: expected a whole number, found {data!r}")
-        return data
-    if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
-            raise StateError(f"{where}: expected a number, found {data!r}")
-        return float(data)
-    if tp is str:
-        if not isinstance(data, str):
-            raise StateError(f"{where}: expected text, found {data!r}")
-        return sys.intern(data)
-    if isinstance(tp, typing.ForwardRef):  # pragma: no cover - hints are resolved above
-        raise StateError(f"{where}: unresolved type {tp}")
-    return data
 
 
 # -- atomic files ----------------------------------------------------------------------------

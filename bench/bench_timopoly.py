@@ -33,7 +33,8 @@ from admin.mechanics.timopoly.deeds import TimoDeedsModule
 from admin.mechanics.timopoly.spaces import space
 from admin.site.build import build_site
 from admin.statefiles import state_from_data
-from admin.store import Transaction, dump_json, load_json, to_data
+from admin.store import Transaction, dump_json, load_json
+from admin.plain import to_data
 
 OUT = Path(__file__).parent / "out" / "games"
 START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday

@@ -43,7 +43,8 @@ from admin.mechanics.ownership import owner_of
 from admin.mechanics import REGISTRY
 from admin.model import GameState
 from admin.statefiles import state_from_data
-from admin.store import Transaction, dump_json, load_json, to_data
+from admin.store import Transaction, dump_json, load_json
+from admin.plain import to_data
 from bench import workload_n2
 from bench import workload_teams
 from bench.spec import START, STREETS, VERSION, WORDS, Spec, cutoff, message  # noqa: F401 - its interface

@@ -23,7 +23,7 @@ from admin.mail import eml
 from admin.mail.mailout import mail_out, outbox_of
 from admin.mail.outbox import Outbox, iter_messages
 from admin.mail.updatelog import EventIndex, event_of, load_update_log
-from admin.store import from_data, to_data
+from admin.plain import from_data, to_data
 
 ROOT = Path(__file__).resolve().parents[1]
 

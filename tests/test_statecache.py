@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from admin.game import GameDir
 from admin.statecache import CACHE_DIR, CACHE_FILE, dump_by_entries
 from admin.statefiles import state_files
-from admin.store import Transaction, dump_yaml, to_data
+from admin.store import Transaction, dump_yaml
+from admin.plain import to_data
 
 
 def _save(game: GameDir, state) -> None:

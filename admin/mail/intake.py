@@ -34,7 +34,8 @@ from admin.mail.message import BodyLine, MailText, read_message, strip_subject
 from admin.mail.sources import MailSource, RawMessage
 from admin.model import GameState
 from admin.errors import StateError
-from admin.store import dump_yaml, from_data, load_yaml, sync_files, to_data, write_atomic, write_failed
+from admin.store import dump_yaml, load_yaml, sync_files, write_atomic, write_failed
+from admin.plain import from_data, to_data
 
 Status = Literal["pending", "applied", "rejected", "ignored", "duplicate"]
 

@@ -25,7 +25,8 @@ from admin.mail import compose, texts
 from admin.engine.module import ordered
 from admin.mechanics import REGISTRY
 from admin.model import GameState, Player, Proposal
-from admin.store import from_data, load_json
+from admin.store import load_json
+from admin.plain import from_data
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def event_of(record: Any, path: Path, index: int) -> Event:
     """``from_data(Event, record)``, checked as strictly, at a fraction of its cost per event.
 
     A record as the update wrote it (known fields of the right types; JSON keys are text) is
-    passed to ``Event`` directly; anything else goes through :func:`~admin.store.from_data`, whose
+    passed to ``Event`` directly; anything else goes through :func:`~admin.plain.from_data`, whose
     error names the file, the event and the field.
     """
     if (type(record) is dict and "kind" in record

@@ -135,7 +135,7 @@ def private_status(state: GameState) -> dict[str, Any]:
     """Everything, for the Admin (``nomopoly status --json --private``; never on the site): the
     public export, and per player their address and what each module keeps private about them
     (a hand, buried cards ...), the join requests, and every module's whole state."""
-    from admin.store import to_data
+    from admin.plain import to_data
 
     out = public_status(state)
     private = {p.name: p for p in state.players.values()}
