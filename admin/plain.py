@@ -24,14 +24,31 @@ from admin.errors import StateError
 T = TypeVar("T")
 
 
+_SCALAR = (str, int, float, bool, type(None))
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's field names, looked up once per class (None: not a dataclass)."""
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        names = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
+        _FIELDS[cls] = names
+        return names
+
+
 def to_data(obj: Any) -> Any:
     """A dataclass tree as plain dicts/lists/scalars (None-valued fields are kept)."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, _SCALAR):
+        return obj
     if isinstance(obj, dict):
         return {str(k): to_data(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [to_data(v) for v in obj]
+    names = _field_names(type(obj))
+    if names is not None:
+        return {n: to_data(getattr(obj, n)) for n in names}
     return obj
 
 

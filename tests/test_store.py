@@ -78,3 +78,11 @@ def test_a_whole_game_state_reads_back_equal_through_both():
 def test_a_value_that_does_not_fit_is_named_by_its_path(data: Any, error: str):
     with pytest.raises(StateError, match=error):
         from_data(_Node, data, "here")
+
+
+def test_to_data_makes_plain_data_of_dataclasses_tuples_and_keys():
+    node = _Node(1, kids=[_Node("a", by_square={3: "bob"}, extra=(1, _Row("p", "gone")))], extra=_Node)
+    assert to_data(node) == {
+        "value": 1, "weight": 1.0, "label": None, "flag": False, "by_square": {}, "extra": _Node,
+        "kids": [{"value": "a", "weight": 1.0, "label": None, "flag": False, "kids": [], "by_square": {"3": "bob"},
+                  "extra": [1, {"name": "p", "status": "gone", "scores": {}}]}]}
