@@ -7,7 +7,8 @@
     python -m bench --profile             # also cProfile one update of the large game
     python -m bench --game nomopoly1 --only-large --against nomopoly2 --skip site --skip replay
                                           # only the large update, and the same of another game
-    python -m bench --game nomopoly2-full --determinism   # its update twice from copies: same bytes?
+    python -m bench --game nomopoly2-full --determinism   # its update twice from copies (site and mail in one
+                                          # process, then side by side): the same bytes?
 
 Everything that is compared is measured in the same run, taking turns (see ``measure``), against
 one throw-away Dovecot on loopback (admin.testing.dovecot). See bench/README.md.
@@ -214,8 +215,10 @@ def check_determinism(plan: Plan, echo) -> int:
     with tempfile.TemporaryDirectory(prefix="nomopoly-determinism-", dir=ROOT / "bench" / "out") as tmp:
         update, diff = determinism.update_twice(base, spec, Path(tmp))
         files = sum(1 for f in (Path(tmp) / "a" / "state").rglob("*") if f.is_file())
-    print(f"update {update} of {base.root.name}, run twice from copies: "
-          + (f"{files} state files byte-identical" if not diff else f"{len(diff)} of {files} files differ:"))
+        pages = sum(1 for f in (Path(tmp) / "a" / "site").rglob("*") if f.is_file())
+    print(f"update {update} of {base.root.name}, run twice from copies (the site and mail in one "
+          "process, then side by side): " + (f"{files} state files and {pages} site files byte-identical"
+                                             if not diff else f"{len(diff)} of {files + pages} files differ:"))
     for name in diff[:50]:
         print(f"  {name}")
     return 1 if diff else 0

@@ -3,8 +3,13 @@ leaves byte-identical state (bench/determinism.py); and the workload's later-sec
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+
+from admin import followup
+from admin.site import writer
 from bench import determinism, workload
 
 
@@ -15,16 +20,28 @@ def _game(tmp_path: Path, updates: int) -> tuple[workload.Spec, object]:
     return spec, game
 
 
-def test_one_update_twice_from_copies_is_byte_identical(tmp_path: Path) -> None:
+def test_one_update_twice_from_copies_is_byte_identical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Copy b builds its site and mails out side by side, its pages in two processes (the
+    thresholds lowered to this small game): the same bytes as copy a, in one process."""
+    monkeypatch.setattr(followup, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(writer, "PARALLEL_FROM", 2)
     spec, game = _game(tmp_path, 6)
     update, diff = determinism.update_twice(game, spec, tmp_path / "copies")
     assert update == 7
     assert diff == []
-    # the check can fail: a changed byte in one copy's state is found
-    results = sorted((tmp_path / "copies" / "b" / "state" / "results").iterdir())[-1]
+    a, b = tmp_path / "copies" / "a", tmp_path / "copies" / "b"
+    assert len(list((b / "site" / "players").iterdir())) == 12
+    # the check can fail: a changed byte in one copy's state, site or mail is found; a message's Date is not
+    results = sorted((b / "state" / "results").iterdir())[-1]
     results.write_bytes(results.read_bytes() + b" ")
-    assert determinism.differences(tmp_path / "copies" / "a" / "state", tmp_path / "copies" / "b" / "state") \
-        == [f"results/{results.name}"]
+    message = sorted((b / "state" / "outbox").rglob("*.eml"))[0]
+    message.write_bytes(re.sub(rb"(?m)^Date: .*$", b"Date: Thu, 01 Jan 2099 00:00:00 +0000", message.read_bytes()))
+    assert determinism.differences(a / "state", b / "state") == [f"results/{results.name}"]
+    message.write_bytes(message.read_bytes() + b"P.S.\r\n")
+    page = b / "site" / "index.html"
+    page.write_bytes(page.read_bytes() + b" ")
+    assert determinism.differences(a / "state", b / "state") == [message.relative_to(b / "state").as_posix(), f"results/{results.name}"]
+    assert determinism.differences(a / "site", b / "site") == ["index.html"]
 
 
 def test_the_mail_uses_the_later_sections(tmp_path: Path) -> None:
