@@ -99,7 +99,7 @@ def _converter(tp: Any) -> Callable[[Any], Any]:
         def literal(data: Any) -> Any:
             if data not in allowed:
                 raise _Mismatch
-            return sys.intern(data) if isinstance(data, str) else data
+            return _interned(data) if isinstance(data, str) else data
         return literal
     if origin is list:
         item = _converter((get_args(tp) or (Any,))[0])
@@ -170,10 +170,16 @@ def _record(tp: type) -> Callable[[Any], Any]:
     return record
 
 
+def _interned(text: str) -> str:
+    """One object for each text value (a str subclass, such as markup, is made plain text first:
+    only plain text can be interned)."""
+    return sys.intern(text if type(text) is str else str.__str__(text))
+
+
 def _text(data: Any) -> Any:
     if not isinstance(data, str):
         raise _Mismatch
-    return sys.intern(data)
+    return _interned(data)
 
 
 def _whole(data: Any) -> Any:
@@ -219,7 +225,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
         if data not in get_args(tp):
             allowed = ", ".join(repr(a) for a in get_args(tp))
             raise StateError(f"{where}: {data!r} is not one of {allowed}")
-        return sys.intern(data) if isinstance(data, str) else data
+        return _interned(data) if isinstance(data, str) else data
     if origin is list:
         if not isinstance(data, list):
             raise StateError(f"{where}: expected a list, found {type(data).__name__}")
@@ -265,7 +271,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
     if tp is str:
         if not isinstance(data, str):
             raise StateError(f"{where}: expected text, found {data!r}")
-        return sys.intern(data)
+        return _interned(data)
     if isinstance(tp, typing.ForwardRef):  # pragma: no cover - hints are resolved above
         raise StateError(f"{where}: unresolved type {tp}")
     return data

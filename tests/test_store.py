@@ -86,3 +86,11 @@ def test_to_data_makes_plain_data_of_dataclasses_tuples_and_keys():
         "value": 1, "weight": 1.0, "label": None, "flag": False, "by_square": {}, "extra": _Node,
         "kids": [{"value": "a", "weight": 1.0, "label": None, "flag": False, "kids": [], "by_square": {"3": "bob"},
                   "extra": [1, {"name": "p", "status": "gone", "scores": {}}]}]}
+
+
+def test_text_of_a_str_subclass_is_read_as_plain_text():
+    class Shout(str):
+        pass
+
+    rows = from_data(list[_Row], [{"name": Shout("p0003"), "status": "gone"}])
+    assert type(rows[0].name) is str and rows[0].name == "p0003"
