@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from admin import jobs
+from admin import forking, jobs
 from admin.errors import NomopolyError, StateError
 from admin.game import GameDir
 from admin.cli_common import GAME_OPTION, game as _game
@@ -78,6 +78,7 @@ def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, pre
     """Read the mail up to the cut-off (default: the update's deadline, once it has passed), run
     one update, save the state and build the site."""
     game = _game(game_dir)
+    forking.workers()  # a bad NOMOPOLY_WORKERS is refused before the update runs, not after
     outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early)
     verb = "Would run" if dry_run else "Ran"
     applied = sum(1 for s in outcome.screened if s.status == "applied")

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from admin import jobs, publish
+from admin import forking, jobs, publish
 from admin.deadlines import deadline
 from admin.errors import NomopolyError
 from admin.game import GameDir
@@ -52,6 +52,7 @@ def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None 
         report.lines.append(line)
         echo(line)
 
+    forking.workers()  # a bad NOMOPOLY_WORKERS is refused before an update runs, not after
     for _ in range(MAX_CATCH_UP):
         state = game.load()
         due = deadline(game, state)

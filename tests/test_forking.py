@@ -119,3 +119,16 @@ def test_the_mail_out_beside_the_site_build_writes_what_it_writes_after_it(game_
     for stamped in (site_one, site_two):  # the build's cache of results files by size and mtime
         del stamped[".nomopoly-cache.json"]
     assert site_one == site_two and "index.html" in site_two
+
+
+def test_a_bad_workers_setting_stops_an_update_before_it_runs(game_dir: GameDir, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from admin.cli import cli
+
+    deliver(game_dir.root / "mail" / "inbox", "bob@example.org", "STATUS", "2026-11-03T11:00")
+    monkeypatch.setenv(forking.ENV, "two")
+    result = CliRunner().invoke(cli, ["update", "--game", str(game_dir.root), "--at", "2026-11-04T00:00:00+00:00"])
+    assert isinstance(result.exception, NomopolyError)
+    assert "NOMOPOLY_WORKERS='two': not a number of processes" in str(result.exception)
+    assert game_dir.load().update == 0
