@@ -11,7 +11,7 @@
                                           # process, then side by side): the same bytes?
 
 Everything that is compared is measured in the same run, taking turns (see ``measure``), against
-one throw-away Dovecot on loopback (admin.testing.dovecot). See bench/README.md.
+one throw-away Dovecot on loopback (admin.runtime.dovecot). See bench/README.md.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from admin.site.build import build_site
-from admin.testing.dovecot import DovecotServer
+from admin.runtime.dovecot import DovecotServer
 from bench import determinism, pipeline, workload
 from bench.peers import PelicanPeer, pelican_available
 
@@ -72,7 +72,7 @@ class Results:
 
 def cpu_seconds() -> float:
     """CPU seconds used so far by this process and by the children it has waited for: the forked
-    processes an update's site build and mail-out use (admin/forking.py) count too."""
+    processes an update's site build and mail-out use (admin/runtime/forking.py) count too."""
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 

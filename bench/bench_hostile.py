@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from admin import jobs
-from admin.demo import deliver as _deliver
-from admin.game import GameDir
+from admin.jobs import update as jobs
+from admin.jobs.demo import deliver as _deliver
+from admin.store.gamedir import GameDir
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = '''[game]
@@ -76,7 +76,7 @@ def make_game(root: Path, case: str) -> GameDir:
     return game
 
 
-CHILD = ("import sys\nfrom admin.cli import main\nfrom bench.child import peak_kb\n"
+CHILD = ("import sys\nfrom admin.cli.main import main\nfrom bench.child import peak_kb\n"
          "sys.argv = ['nomopoly', 'update', '--at', sys.argv[1], '--game', sys.argv[2]]\n"
          "try: main()\nexcept SystemExit as e: assert not e.code, e.code\n"
          "print(peak_kb())")

@@ -2,7 +2,7 @@
 
     python bench/bench_imap.py [--messages 1000] [--repeat 5] [--body-lines 40]
 
-Starts a throw-away Dovecot on loopback (admin.testing.dovecot, the same code as the pytest
+Starts a throw-away Dovecot on loopback (admin.runtime.dovecot, the same code as the pytest
 fixture), seeds the messages with one MULTIAPPEND, and reports the median of ``--repeat`` runs
 of each variant (taking turns), all in the same run against the same server:
 
@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from imapclient import IMAPClient  # noqa: E402
 
-from admin.mail.imap import ImapConfig, ImapSource  # noqa: E402
-from admin.testing.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
+from admin.mail.inbound.imap import ImapConfig, ImapSource  # noqa: E402
+from admin.runtime.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
 
 T0 = datetime(2026, 3, 14, 12, 0, 0, tzinfo=timezone.utc)
 

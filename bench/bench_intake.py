@@ -12,7 +12,7 @@ take turns; each figure is the median of ``--repeat`` runs:
 - bare, connect..FETCH: the same plus connect, LOGIN, SELECT and SEARCH.
 - ImapSource.fetch: connect, LOGIN, SELECT, SEARCH, batched FETCH with INTERNALDATE, RawMessages.
 - fetch + read + parse + auth: the above, then for every message what an update does before the
-  engine (:func:`admin.mail.intake.screen`): ``read_message`` (MIME, charsets, HTML to text,
+  engine (:func:`admin.mail.inbound.intake.screen`): ``read_message`` (MIME, charsets, HTML to text,
   quotes and signature), ``parse_lines`` (the grammar) and the sender and TOKEN checks.
 - read + parse + auth only: the same screening on bytes already in memory.
 - take_in + screen (disk): the whole intake into a fresh game folder: archive every message and
@@ -36,14 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from imapclient import IMAPClient  # noqa: E402
 
-from admin import roster as admin_ops  # noqa: E402
-from admin.mail.auth import AuthSettings, hash_token  # noqa: E402
-from admin.mail.imap import ImapConfig, ImapSource  # noqa: E402
-from admin.mail.intake import LedgerEntry, screen, take_in  # noqa: E402
-from admin.mail.sources import RawMessage  # noqa: E402
-from admin.model import GameState  # noqa: E402
-from admin.games import initial_state  # noqa: E402
-from admin.testing.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
+from admin.jobs import roster as admin_ops  # noqa: E402
+from admin.mail.inbound.auth import AuthSettings, hash_token  # noqa: E402
+from admin.mail.inbound.imap import ImapConfig, ImapSource  # noqa: E402
+from admin.mail.inbound.intake import LedgerEntry, screen, take_in  # noqa: E402
+from admin.mail.inbound.sources import RawMessage  # noqa: E402
+from admin.engine.model import GameState  # noqa: E402
+from admin.games.catalog import initial_state  # noqa: E402
+from admin.runtime.dovecot import PASSWORD, DovecotServer, Message  # noqa: E402
 from bench.bench_imap import bare_fetches, measure  # noqa: E402  (the variants take turns; medians)
 
 T0 = datetime(2026, 11, 3, 9, 0, 0, tzinfo=timezone.utc)

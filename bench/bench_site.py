@@ -28,17 +28,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from admin.games import initial_state
-from admin.mechanics import REGISTRY
-from admin.mechanics.cards import set_hand
-from admin.mechanics.health import set_health
-from admin.mechanics.ownership import set_owner
-from admin.game import GameDir, archive_text, state_files
-from admin.model import (GameState, Player, Proposal, RuleRevision, Square, Tally,
+from admin.games.catalog import initial_state
+from admin.games.registry import REGISTRY
+from admin.library.cards import set_hand
+from admin.library.health import set_health
+from admin.library.ownership import set_owner
+from admin.store.gamedir import GameDir, archive_text, state_files
+from admin.engine.model import (GameState, Player, Proposal, RuleRevision, Square, Tally,
                          Vote)
-from admin.ruleset import load_ruleset
+from admin.nomic.ruleset import load_ruleset
 from admin.site.build import build
-from admin.store import dump_json
+from admin.store.fileio import dump_json
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ("square", "dice", "bank", "rent", "health", "card", "vote", "player", "week", "board",

@@ -5,7 +5,7 @@ here is eight players with a long history: ``--updates`` real updates, twice a w
 player sending one email an update (standing orders, answers to the game's offers, bids on open
 auctions, a Nom, a mortgage, STATUS), made with the real jobs on a Maildir and cached in
 ``bench/out/games``. The timed part is what ``nomopoly update`` does for the next update: intake,
-parse, engine and state (:func:`admin.jobs.run_update_job`), the incremental site and the mail
+parse, engine and state (:func:`admin.jobs.update.run_update_job`), the incremental site and the mail
 out. Players start with a deep purse (``money.start_money``) so that the game lasts the whole
 history instead of ending in a Fandomruptcy. Prints the median of ``--repeat`` runs."""
 
@@ -22,19 +22,19 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
-from admin import jobs
-from admin.demo import SETTINGS
+from admin.jobs import update as jobs
+from admin.jobs.demo import SETTINGS
 from admin.engine.config import set_param
-from admin.game import GameDir
-from admin.mail.mailout import mail_out
-from admin.mechanics import REGISTRY
-from admin.mechanics.interactions import InteractionsModule
-from admin.mechanics.timopoly.deeds import TimoDeedsModule
-from admin.mechanics.timopoly.spaces import space
+from admin.store.gamedir import GameDir
+from admin.mail.outbound.mailout import mail_out
+from admin.games.registry import REGISTRY
+from admin.library.interactions import InteractionsModule
+from admin.games.timopoly.mechanics.deeds import TimoDeedsModule
+from admin.games.timopoly.mechanics.spaces import space
 from admin.site.build import build_site
-from admin.statefiles import state_from_data
-from admin.store import Transaction, dump_json, load_json
-from admin.plain import to_data
+from admin.store.statefiles import state_from_data
+from admin.store.fileio import Transaction, dump_json, load_json
+from admin.store.plain import to_data
 
 OUT = Path(__file__).parent / "out" / "games"
 START = datetime(2026, 1, 5, tzinfo=timezone.utc)  # a Monday

@@ -14,8 +14,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from admin import jobs
-from admin.game import GameDir
+from admin.jobs import update as jobs
+from admin.store.gamedir import GameDir
 from bench.pipeline import Prepared, run_update
 
 

@@ -4,7 +4,7 @@ the same mail, leaves byte-identical state.
     python -m bench --determinism --game nomopoly2-full     # on the large game's longest history
 
 The update is a real one (Maildir intake, parse, engine, state), as the workload's histories are
-made, followed by what ``nomopoly update`` does next (:func:`admin.followup.site_and_mail`): in
+made, followed by what ``nomopoly update`` does next (:func:`admin.jobs.followup.site_and_mail`): in
 copy ``a`` in one process (``NOMOPOLY_WORKERS=1``), in copy ``b`` with the site's pages and the
 mail-out in second processes. The copies' whole ``state/`` folders (YAML state, private state,
 log, results, ledger, mail archive, the outbox but for each message's ``Date``) and their sites
@@ -18,9 +18,9 @@ import os
 import re
 from pathlib import Path
 
-from admin import forking
-from admin.followup import site_and_mail
-from admin.game import GameDir
+from admin.runtime import forking
+from admin.jobs.followup import site_and_mail
+from admin.store.gamedir import GameDir
 from bench import workload
 
 #: what may differ between two runs: when each message was queued, and the build's file stamps

@@ -1,9 +1,9 @@
 """One whole update of a benchmark game, and the floor of its unavoidable parts.
 
 The update: the game's next emails are MULTIAPPENDed to a fresh Dovecot account (not timed), then
-the timed part runs what ``nomopoly update`` and the mail-out do: :func:`admin.jobs.run_update_job`
-with an :class:`~admin.mail.imap.ImapSource` (fetch, archive, ledger, parse, engine, state),
-:func:`admin.followup.site_and_mail`: the site build (incremental: unchanged update pages are
+the timed part runs what ``nomopoly update`` and the mail-out do: :func:`admin.jobs.update.run_update_job`
+with an :class:`~admin.mail.inbound.imap.ImapSource` (fetch, archive, ledger, parse, engine, state),
+:func:`admin.jobs.followup.site_and_mail`: the site build (incremental: unchanged update pages are
 reused) and, beside it in a second process in a large game, the mail-out (receipts and results
 into the outbox folder). Its ``site`` figure is the build's own time; ``outbox`` is what waiting
 for the mail-out added after the build (near 0 when it ran beside it).
@@ -25,13 +25,13 @@ from pathlib import Path
 import jinja2
 from imapclient import IMAPClient
 
-from admin import jobs
-from admin.followup import site_and_mail
-from admin.game import GameDir
-from admin.mail.imap import ImapConfig, ImapSource
+from admin.jobs import update as jobs
+from admin.jobs.followup import site_and_mail
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.imap import ImapConfig, ImapSource
 from admin.site.build import build_site
-from admin.store import Transaction
-from admin.testing.dovecot import PASSWORD, DovecotServer, Message
+from admin.store.fileio import Transaction
+from admin.runtime.dovecot import PASSWORD, DovecotServer, Message
 from bench import workload
 
 BARE_PAGE = jinja2.Environment(autoescape=True).from_string(
@@ -67,7 +67,7 @@ def prepare(base: GameDir, spec: workload.Spec, server: DovecotServer, into: Pat
     # incremental one of a real update and not a full one caused by the code having changed
     build_site(game)
     # likewise the parsed-state cache an update by this code leaves beside the state files
-    # (admin/statecache.py): saving the loaded state again writes it (and no state file changes)
+    # (admin/store/cache.py): saving the loaded state again writes it (and no state file changes)
     with game.lock():
         tx = Transaction(game.root)
         game.stage_state(tx, game.load())

@@ -2,8 +2,8 @@
 
     python -m bench.workload --players 200 --updates 260      # build (or extend) the cached history
 
-The game is a Nomopoly II game made with :func:`admin.jobs.init_game` and
-:func:`admin.jobs.add_player`; its dice come from ``[dice] insecure_demo_seed_key`` so every run
+The game is a Nomopoly II game made with :func:`admin.jobs.update.init_game` and
+:func:`admin.jobs.update.add_player`; its dice come from ``[dice] insecure_demo_seed_key`` so every run
 rolls the same dice. The board starts with ``initial_squares`` squares instead of the preset's 20:
 right after ``init_game`` we set the board module's ``initial_squares`` parameter in the init log
 entry's state, add the extra squares to that state, and write the state files from it again (one
@@ -34,17 +34,17 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from admin import jobs
-from admin import roster as admin_ops
+from admin.jobs import update as jobs
+from admin.jobs import roster as admin_ops
 from admin.engine.board import add_square
-from admin.game import GameDir
-from admin.mechanics.cards import hand
-from admin.mechanics.ownership import owner_of
-from admin.mechanics import REGISTRY
-from admin.model import GameState
-from admin.statefiles import state_from_data
-from admin.store import Transaction, dump_json, load_json
-from admin.plain import to_data
+from admin.store.gamedir import GameDir
+from admin.library.cards import hand
+from admin.library.ownership import owner_of
+from admin.games.registry import REGISTRY
+from admin.engine.model import GameState
+from admin.store.statefiles import state_from_data
+from admin.store.fileio import Transaction, dump_json, load_json
+from admin.store.plain import to_data
 from bench import workload_n2
 from bench import workload_teams
 from bench.spec import START, STREETS, VERSION, WORDS, Spec, cutoff, message  # noqa: F401 - its interface
@@ -102,7 +102,7 @@ def create_game(root: Path, spec: Spec) -> GameDir:
 
 def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]) -> None:
     """The documented edit: ``initial_squares`` = ``squares`` in the init state, before any update
-    (and, for ``bulk_players``, the players added to it with :func:`admin.roster.add_player`,
+    (and, for ``bulk_players``, the players added to it with :func:`admin.jobs.roster.add_player`,
     the same function ``nomopoly player add`` applies).
 
     The init log entry holds the state replay starts from, so it is edited together with the

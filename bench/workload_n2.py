@@ -29,12 +29,12 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from admin.mechanics.cards import hand
-from admin.mechanics.nomopoly2 import shared
-from admin.mechanics.nomopoly2.blocks import centre, possible_groups
-from admin.mechanics.nomopoly2.buildings import why_not
-from admin.mechanics.nomopoly2.transport import die_faces
-from admin.model import GameState
+from admin.library.cards import hand
+from admin.games.nomopoly2.mechanics import shared
+from admin.games.nomopoly2.mechanics.blocks.mechanic import centre, possible_groups
+from admin.games.nomopoly2.mechanics.buildings import why_not
+from admin.games.nomopoly2.mechanics.transport.mechanic import die_faces
+from admin.engine.model import GameState
 
 #: the buildings a player builds, most wanted first (each block kind takes some of them)
 WANTED = ("house", "atm", "casino", "gas-station", "hospital", "springboard", "mall", "store", "factory",
@@ -278,7 +278,7 @@ def _anywhere(rng: random.Random, state: GameState, sit: Situation, name: str, s
 
 
 def _bingo(rng: random.Random, state: GameState, name: str) -> list[str]:
-    from admin.mechanics.nomopoly2.bingo import makes
+    from admin.games.nomopoly2.mechanics.bingo import makes
 
     private = state.private.mods.get("bingo")
     for card in getattr(private, "cards", {}).get(name, []):

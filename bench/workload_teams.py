@@ -15,7 +15,7 @@ still. Here every player's email is drawn from her situation in the state before
 - ``proposals_per_week`` PROPOSE blocks a week (IX.1).
 
 And the Admin's part, queued before each update exactly as ``nomopoly ruling decide ...`` queues
-it (:func:`admin.jobs.queue_ruling`, checked on the game as it will stand): a ``judge`` ruling for
+it (:func:`admin.jobs.update.queue_ruling`, checked on the game as it will stand): a ``judge`` ruling for
 every proposal waiting for judgement, every player's first undecided proposal before any second
 (IX.7), about two in three accepted, some rejected as a complete waste of time; a ``dispute``
 ruling for each dispute in the Government Court; a new ``job`` every thirteen weeks.
@@ -30,16 +30,16 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from admin import jobs
+from admin.jobs import update as jobs
 from admin.engine.events import Ruling
-from admin.game import GameDir
-from admin.mechanics.nomoteams.disputes import DisputesModule
-from admin.mechanics.nomoteams.government import GovernmentModule
-from admin.mechanics.nomoteams.labor import LaborModule
-from admin.mechanics.nomoteams.ownership import TeamsOwnershipModule
-from admin.mechanics.nomoteams.proposals import ranks, undecided
-from admin.mechanics.nomoteams.shared import balance, market_value, owner_of
-from admin.model import GameState
+from admin.store.gamedir import GameDir
+from admin.games.nomoteams.mechanics.disputes import DisputesModule
+from admin.games.nomoteams.mechanics.government import GovernmentModule
+from admin.games.nomoteams.mechanics.labor import LaborModule
+from admin.games.nomoteams.mechanics.ownership.mechanic import TeamsOwnershipModule
+from admin.games.nomoteams.mechanics.proposals import ranks, undecided
+from admin.games.nomoteams.mechanics.shared import balance, market_value, owner_of
+from admin.engine.model import GameState
 from bench.spec import START, STREETS, WORDS, Spec, cutoff, message
 
 GAME = "nomoteams"

@@ -5,7 +5,7 @@
 Steps run in order in this one process:
 
 - ``update:ISO``   ``jobs.run_update_job(game, at=ISO)`` with the source of GAME/nomopoly.toml
-- ``fetch:ISO``    ``admin.fetch.fetch(game, at=ISO)``
+- ``fetch:ISO``    ``admin.jobs.fetch.fetch(game, at=ISO)``
 - ``crash:POINT``  from here on, SIGKILL this process at crash point POINT (``name`` or ``name#n``);
                    ``crash:`` alone disarms
 - ``trace:FILE``   from here on, append each crash point passed to FILE; ``trace:`` alone stops
@@ -23,10 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from admin import crashpoints, jobs  # noqa: E402
-from admin.fetch import fetch  # noqa: E402
-from admin.game import GameDir  # noqa: E402
-from admin.mail.sources import MailSource  # noqa: E402
+from admin.runtime import crashpoints  # noqa: E402
+from admin.jobs import update as jobs
+from admin.jobs.fetch import fetch  # noqa: E402
+from admin.store.gamedir import GameDir  # noqa: E402
+from admin.mail.inbound.sources import MailSource  # noqa: E402
 
 
 def source_for(game: GameDir, copy_expunge: bool) -> MailSource:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from admin import jobs
+from admin.jobs import update as jobs
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -74,9 +74,9 @@ def test_a_ruling_on_a_proposal_already_carried_out_is_refused(tmp_path):
     """Item 1: `ruling amend 1` on an accepted proposal already applied replaced a rule's text."""
     from datetime import datetime
 
-    from admin.demo import deliver, fresh_maildir
+    from admin.jobs.demo import deliver, fresh_maildir
     from admin.engine.events import Ruling
-    from admin.errors import StateError
+    from admin.engine.errors import StateError
 
     from fixtures.games import DIR_SETTINGS
 

@@ -5,7 +5,7 @@ from datetime import datetime
 
 from fixtures.games import deliver
 
-from admin import jobs
+from admin.jobs import update as jobs
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
 SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")
@@ -66,9 +66,9 @@ def test_replay_check_notices_a_hand_edited_rule(game_dir):
 def test_directives_are_carried_out_on_a_copy_leaving_the_ruleset_given_as_it_was():
     import copy
 
-    from admin.model import Directive
+    from admin.engine.model import Directive
     from admin.nomic.amendments import apply_directives
-    from admin.scenario import setup
+    from admin.jobs.scenario import setup
 
     rules = setup({"game": "nomoteams", "players": {"alice": {"team": "North"}}}, "t").rules
     rule = next(iter(rules.rules()))

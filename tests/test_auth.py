@@ -12,12 +12,12 @@ from typing import Any, Sequence
 
 import pytest
 
-from admin import jobs
-from admin.errors import StateError
-from admin.game import GameDir
-from admin.mail.auth import AuthSettings, check_dkim, hash_token
-from admin.mail.intake import Ledger, LedgerEntry, archive_path
-from admin.store import load_json
+from admin.jobs import update as jobs
+from admin.engine.errors import StateError
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.auth import AuthSettings, check_dkim, hash_token
+from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path
+from admin.store.fileio import load_json
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
 SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")
@@ -376,7 +376,7 @@ def test_settings_are_read_from_the_auth_table():
 
 
 def test_only_the_topmost_header_of_our_own_server_counts():
-    from admin.mail.auth import AuthSettings, check_dkim
+    from admin.mail.inbound.auth import AuthSettings, check_dkim
 
     settings = AuthSettings(require_dkim=True, authserv_id="mx.game.example")
     ours_fail = "mx.game.example; dkim=fail header.d=example.org; spf=fail smtp.mailfrom=example.org"
@@ -386,7 +386,7 @@ def test_only_the_topmost_header_of_our_own_server_counts():
 
 
 def test_an_encoded_word_hiding_angle_brackets_cannot_borrow_a_players_address():
-    from admin.mail.message import read_message
+    from admin.mail.inbound.message import read_message
 
     for name in (b"=?utf-8?q?Alice_<alice@example.org>?=", b"=?utf-8?q?Alice_=3Calice@example.org=3E?="):
         mail = read_message(b"From: " + name + b" <mallory@evil.example>\r\nSubject: x\r\n\r\nBUY\r\n")

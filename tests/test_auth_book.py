@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from admin.mail.auth import AuthSettings, address_book, find_player, normalise
+from admin.mail.inbound.auth import AuthSettings, address_book, find_player, normalise
 
 ADDRESSES = ["alice@example.org", "Alice@Example.org", "alice+game@example.org", "bob@example.org",
              "bob+x+y@example.org", " carol@example.org ", "carol@EXAMPLE.ORG", "dave", "", "@x",

@@ -3,7 +3,7 @@ headers of vacation programs and Exchange) (hardening #11)."""
 
 import pytest
 
-from admin.mail.message import read_message
+from admin.mail.inbound.message import read_message
 
 
 def _mail(extra: str) -> bytes:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from admin import followup
+from admin.jobs import followup
 from admin.site import writer
 from bench import determinism, workload
 

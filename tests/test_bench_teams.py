@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import email
 
-from admin.mail.grammar import CHATTER, grammar_for, parse_text
-from admin.mechanics.nomoteams.proposals import undecided
+from admin.mail.inbound.grammar import CHATTER, grammar_for, parse_text
+from admin.games.nomoteams.mechanics.proposals import undecided
 from bench import workload, workload_teams
 
 SPEC = workload.Spec(players=8, squares=30, game="nomoteams")
@@ -48,7 +48,7 @@ def test_the_admin_judges_every_waiting_proposal_and_each_earns_a_turn(tmp_path)
     assert all(after.proposal(n) is None or after.proposal(n).status in ("accepted", "rejected") for n in judged)
     assert game.pending_rulings() == []
     events = game.log_entries()[-1]
-    from admin.store import load_json
+    from admin.store.fileio import load_json
 
     entry = load_json(events)
     turns = [e for e in entry["events"] if e["kind"] == "turn"]

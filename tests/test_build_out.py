@@ -2,7 +2,7 @@
 
 import pytest
 
-from admin.errors import StateError
+from admin.engine.errors import StateError
 from admin.site.build import build, build_site
 from fixtures.browser import make_game
 

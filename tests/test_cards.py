@@ -2,9 +2,9 @@
 
 from fixtures.games import mail, new_state, play, texts
 
-from admin.cards import card_value, parse_card
-from admin.mechanics.cards import buried_cards, hand, place_card, placed_on, set_hand
-from admin.mechanics.ownership import set_owner
+from admin.engine.playingcards import card_value, parse_card
+from admin.library.cards import buried_cards, hand, place_card, placed_on, set_hand
+from admin.library.ownership import set_owner
 from admin.site.export import public_status
 
 

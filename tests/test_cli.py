@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from admin.cli import cli
+from admin.cli.main import cli
 
 
 def _commands(group: click.Group, prefix=()):

@@ -1,5 +1,5 @@
-"""Composing a message fast (admin.mail.compose.new_message, set_header, text_payload) and writing
-it fast (admin.mail.eml.wire_bytes): the same message as the email package's own way, header for
+"""Composing a message fast (admin.mail.outbound.compose.new_message, set_header, text_payload) and writing
+it fast (admin.mail.outbound.eml.wire_bytes): the same message as the email package's own way, header for
 header and byte for byte where the bytes are the email package's, and always the same content."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from admin.mail.compose import new_message, quoted_printable, set_header, text_payload
-from admin.mail.eml import _plain_text_bytes, file_message_id, wire_bytes
+from admin.mail.outbound.compose import new_message, quoted_printable, set_header, text_payload
+from admin.mail.outbound.eml import _plain_text_bytes, file_message_id, wire_bytes
 
 SMTP = email.policy.SMTP
 
@@ -134,7 +134,7 @@ def test_set_header_writes_what_the_registry_writes_for_any_value(name: str) -> 
 def test_every_header_the_registry_parses_is_classified() -> None:
     from email.headerregistry import HeaderRegistry
 
-    from admin.mail.compose import _ADDRESS_HEADERS, _OTHER_STRUCTURED
+    from admin.mail.outbound.compose import _ADDRESS_HEADERS, _OTHER_STRUCTURED
 
     known = _ADDRESS_HEADERS | _OTHER_STRUCTURED | {"message-id", "subject"}
     assert set(HeaderRegistry().registry) <= known

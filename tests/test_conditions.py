@@ -4,9 +4,9 @@ lapsing after their last update, public ones shown to all and the rest only to t
 from fixtures.games import new_state, play
 
 from admin.engine.events import Ruling
-from admin.mechanics import REGISTRY
-from admin.mechanics.nomopoly2.conditions import clear, grant, grant_weeks
-from admin.mechanics.nomopoly2.shared import has_condition
+from admin.games.registry import REGISTRY
+from admin.games.nomopoly2.mechanics.conditions import clear, grant, grant_weeks
+from admin.games.nomopoly2.mechanics.shared import has_condition
 
 
 def _game():

@@ -1,5 +1,5 @@
 """Crash injection: the intake and update jobs are killed with a real SIGKILL at every crash point
-an uninterrupted run passes through (admin/crashpoints.py), then run again to completion. The
+an uninterrupted run passes through (admin/runtime/crashpoints.py), then run again to completion. The
 final game (every file under state/ except .lock, and rules_md/) must be byte-identical to the
 uninterrupted run's, and the ledger and update logs must show every message acted on exactly once.
 
@@ -29,11 +29,11 @@ from typing import Callable, Sequence
 import pytest
 from fixtures.games import DIR_SETTINGS
 
-from admin import jobs
-from admin.game import GameDir
-from admin.mail.intake import Ledger
-from admin.store import load_yaml
-from admin.testing.dovecot import DovecotServer, Message
+from admin.jobs import update as jobs
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.intake import Ledger
+from admin.store.fileio import load_yaml
+from admin.runtime.dovecot import DovecotServer, Message
 
 pytestmark = [pytest.mark.reliability, pytest.mark.slow]
 

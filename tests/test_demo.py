@@ -6,11 +6,11 @@ import sys
 
 import pytest
 
-from admin import jobs
-from admin.demo import run_demo
-from admin.game import GameDir
-from admin.mechanics.cards import buried_cards, hand, placed_on
-from admin.mechanics.ownership import owner_of
+from admin.jobs import update as jobs
+from admin.jobs.demo import run_demo
+from admin.store.gamedir import GameDir
+from admin.library.cards import buried_cards, hand, placed_on
+from admin.library.ownership import owner_of
 
 
 @pytest.fixture(scope="session")

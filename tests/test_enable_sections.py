@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 
 from fixtures.games import deliver
 
-from admin import jobs
+from admin.jobs import update as jobs
 from admin.engine.howto import commands_in_force
-from admin.games import module_section, spec
-from admin.mechanics import REGISTRY
+from admin.games.catalog import module_section, spec
+from admin.games.registry import REGISTRY
 
 #: the sections enabled one after another (the first three of the package's optional ones)
 SECTIONS = list(spec("nomopoly2").optional)[:3]

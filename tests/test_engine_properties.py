@@ -6,11 +6,11 @@ from fixtures.games import mail, new_state, play, total_money
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from admin.cards import DECK
+from admin.engine.playingcards import DECK
 from admin.engine.context import BANK
-from admin.game import state_files
-from admin.mechanics.cards import hand
-from admin.mechanics.ownership import owner_of
+from admin.store.gamedir import state_files
+from admin.library.cards import hand
+from admin.library.ownership import owner_of
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 

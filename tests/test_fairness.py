@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from admin import jobs
-from admin.demo import deliver, fresh_maildir, run_demo
+from admin.jobs import update as jobs
+from admin.jobs.demo import deliver, fresh_maildir, run_demo
 from admin.engine.dice import derive
 from admin.engine.events import Ruling
-from admin.game import GameDir
-from admin.store import dump_json, load_json
+from admin.store.gamedir import GameDir
+from admin.store.fileio import dump_json, load_json
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +225,7 @@ def test_updates_after_the_end_add_their_seed_to_what_is_published_without_rerea
     """A finished game published its hidden seeds by reading every update's log again at each
     update (a third of an update's time late in a long game); now each update adds its own, and the
     file stays exactly what reading every log gives."""
-    from admin.replay import hidden_record
+    from admin.jobs.replay import hidden_record
 
     jobs.queue_ruling(demo, Ruling("end-game", {}, "the demo is over"))
     fresh_maildir(demo.root / "none")

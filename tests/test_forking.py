@@ -1,4 +1,4 @@
-"""Work done in a second process (admin/forking.py): the site's pages and the mail-out beside the
+"""Work done in a second process (admin/runtime/forking.py): the site's pages and the mail-out beside the
 site build give what one process gives, byte for byte, and a child's failure reaches the caller."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from fixtures.browser import make_game
 from fixtures.games import copy_game, deliver, game_dir  # noqa: F401 - a fixture
 
-from admin import forking
-from admin.errors import NomopolyError, StateError
-from admin.game import GameDir
+from admin.runtime import forking
+from admin.engine.errors import NomopolyError, StateError
+from admin.store.gamedir import GameDir
 from admin.site import writer
 from admin.site.build import build
 
@@ -94,7 +94,8 @@ def test_the_mail_out_beside_the_site_build_writes_what_it_writes_after_it(game_
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The mail-out in a second process (PARALLEL_FROM=1 player) while the site is built: the same
     outbox (but for each message's Date) and the same site as one process doing one then the other."""
-    from admin import followup, jobs
+    from admin.jobs import followup
+    from admin.jobs import update as jobs
 
     monkeypatch.setattr(followup, "PARALLEL_FROM", 1)
     inbox = game_dir.root / "mail" / "inbox"
@@ -124,7 +125,7 @@ def test_the_mail_out_beside_the_site_build_writes_what_it_writes_after_it(game_
 def test_a_bad_workers_setting_stops_an_update_before_it_runs(game_dir: GameDir, monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
-    from admin.cli import cli
+    from admin.cli.main import cli
 
     deliver(game_dir.root / "mail" / "inbox", "bob@example.org", "STATUS", "2026-11-03T11:00")
     monkeypatch.setenv(forking.ENV, "two")

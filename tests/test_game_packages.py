@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from admin import jobs
-from admin.errors import RuleError
-from admin.games import initial_state, spec
+from admin.jobs import update as jobs
+from admin.engine.errors import RuleError
+from admin.games.catalog import initial_state, spec
 
 
 def test_the_full_rulebook_has_every_optional_section_of_the_core_game_in_force():
@@ -33,7 +33,7 @@ def test_a_full_game_on_disk_writes_its_whole_ruleset_and_replays(tmp_path):
 
 
 def test_enable_names_only_what_the_game_offers(tmp_path, monkeypatch):
-    import admin.games as games
+    import admin.games.catalog as games
 
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "game.yaml").write_text("title: Bad\noptional:\n  railroads: r.md\nenable: [zeppelins]\n")
@@ -44,7 +44,7 @@ def test_enable_names_only_what_the_game_offers(tmp_path, monkeypatch):
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     site = run_demo(tmp_path / "timo", echo=lambda _: None, game_name="timopoly")
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -54,7 +54,7 @@ def test_a_game_without_proposals_has_no_proposals_link(tmp_path):
 def test_coverage_lists_a_rule_of_the_rulebook_that_no_section_has_yet_as_missing():
     from dataclasses import replace
 
-    from admin.coverage import coverage
+    from admin.jobs.coverage import coverage
 
     full = spec("nomopoly2-full")
     assert full.rulebook[:3] == ["I.1", "I.2", "I.3"] and full.rulebook[-1] == "XXXV.5"

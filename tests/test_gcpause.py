@@ -1,4 +1,4 @@
-"""The collector is off while a whole-game job runs, and back as it was after (admin/gcpause.py)."""
+"""The collector is off while a whole-game job runs, and back as it was after (admin/runtime/gcpause.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from admin.gcpause import few_collections
+from admin.runtime.gcpause import few_collections
 
 
 def test_the_collector_is_off_inside_a_job_and_on_again_after_it_even_when_jobs_nest_or_fail() -> None:
@@ -38,8 +38,8 @@ def test_a_job_run_with_the_collector_off_by_its_caller_leaves_it_off() -> None:
 
 
 def test_the_update_the_site_build_and_the_mail_out_run_with_few_collections() -> None:
-    from admin import jobs
-    from admin.mail import mailout
+    from admin.jobs import update as jobs
+    from admin.mail.outbound import mailout
     from admin.site import build
 
     wrapper = few_collections(lambda: None).__code__

@@ -3,12 +3,12 @@ structures (a fixed order passing left; rounds that end on a die)."""
 
 import pytest
 
-from admin.cards import DECK
+from admin.engine.playingcards import DECK
 from admin.engine.decks import DeckSpec, DeckState, draw, give, shuffle, take
 from admin.engine.dice import Dice
 from admin.engine.inventory import Inventory, Teams
 from admin.engine.turnorder import FixedOrder, random_order, round_ends
-from admin.errors import IllegalAction, RuleError
+from admin.engine.errors import IllegalAction, RuleError
 
 STUFF = DeckSpec("stuff-happens", ("go-back-3", "pay-50", "jail"), policy="pile",
                  data={"go-back-3": {"move": -3}, "pay-50": {"pay": 50}, "jail": {"goto": "jail"}})

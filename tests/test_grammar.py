@@ -7,8 +7,8 @@ from typing import Sequence
 import pytest
 
 from admin.engine.commands import Command, Join, Status, Token, command_to_dict
-from admin.errors import CommandError
-from admin.mail.grammar import (
+from admin.engine.errors import CommandError
+from admin.mail.inbound.grammar import (
     LineVerdict,
     parse_lines,
     parse_text,
@@ -18,10 +18,10 @@ from admin.mail.grammar import (
     unregister,
     valid_commands,
 )
-from admin.mail.message import BodyLine
-from admin.mechanics.cards import Bury, Place
-from admin.mechanics.ownership import Buy, Name
-from admin.mechanics.proposals import Propose, Vote
+from admin.mail.inbound.message import BodyLine
+from admin.library.cards import Bury, Place
+from admin.library.ownership import Buy, Name
+from admin.nomic.proposals import Propose, Vote
 
 # Rule modules may register more commands after these; the built-ins always come first.
 BUILT_IN = ("BUY [square], NAME <square> <name>, PLACE <card> ON <square>, BURY <card>, "
@@ -262,7 +262,7 @@ def test_a_module_can_register_a_block_command() -> None:
                                   "Bob", "Best wishes from sunny Leeds", "Sent from my phone"])
 def test_chatter_is_ignored_briefly_not_answered_with_every_command(text):
     """Issue 20, item 11: a greeting or a sign-off got NOT UNDERSTOOD and the whole list of commands."""
-    from admin.mail.grammar import CHATTER
+    from admin.mail.inbound.grammar import CHATTER
 
     assert error(text) == CHATTER
 

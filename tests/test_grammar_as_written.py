@@ -3,9 +3,9 @@ titles that would break the site (hardening #8)."""
 
 import pytest
 
-from admin.mail.grammar import parse_text
-from admin.mechanics.ownership import Buy, Name
-from admin.mechanics.proposals import Vote
+from admin.mail.inbound.grammar import parse_text
+from admin.library.ownership import Buy, Name
+from admin.nomic.proposals import Vote
 
 
 @pytest.mark.parametrize("line, command", [

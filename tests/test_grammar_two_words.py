@@ -4,7 +4,7 @@ alone gets a hint naming the commands it starts."""
 from dataclasses import dataclass
 from typing import ClassVar
 
-from admin.mail.grammar import parse_text, register, unregister
+from admin.mail.inbound.grammar import parse_text, register, unregister
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,10 @@
 from fixtures.games import mail, new_state, play, texts, total_money
 
 from admin.engine.events import Ruling
-from admin.mechanics.board import set_polluted
-from admin.mechanics.cards import hand, set_hand
-from admin.mechanics.health import health_of, resets_of
-from admin.mechanics.ownership import owner_of, set_owner
+from admin.library.board import set_polluted
+from admin.library.cards import hand, set_hand
+from admin.library.health import health_of, resets_of
+from admin.library.ownership import owner_of, set_owner
 
 
 def test_a_player_at_health_0_is_reset_to_the_start_of_week_1():

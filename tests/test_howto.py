@@ -11,13 +11,13 @@ import pytest
 from bs4 import BeautifulSoup
 from fixtures.games import deliver, mail, new_state, play
 
-from admin import jobs
+from admin.jobs import update as jobs
 from admin.engine.events import Ruling
 from admin.engine.howto import commands_in_force, help_lines
-from admin.games import initial_state
-from admin.mail.grammar import grammar_for
-from admin.mail.mailout import ack, mail_out
-from admin.mechanics import REGISTRY
+from admin.games.catalog import initial_state
+from admin.mail.inbound.grammar import grammar_for
+from admin.mail.outbound.mailout import ack, mail_out
+from admin.games.registry import REGISTRY
 from admin.site.build import build_site
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
@@ -86,7 +86,7 @@ def test_a_help_mail_gets_the_command_list_in_its_receipt(game_dir):
 
 
 def test_help_is_answered_at_once_when_mail_is_acknowledged(game_dir):
-    from admin.fetch import fetch, taken
+    from admin.jobs.fetch import fetch, taken
 
     deliver(game_dir.root / "mail" / "inbox", "alice@example.org", "HELP\n", "2026-11-03T10:00:00+00:00")
     report = fetch(game_dir, at=WED)

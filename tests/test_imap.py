@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from admin.errors import MailError, StateError, TemporaryError
-from admin.mail.imap import ImapConfig, ImapSource
-from admin.testing.dovecot import DovecotServer, Message, free_port, make_ca
+from admin.engine.errors import MailError, StateError, TemporaryError
+from admin.mail.inbound.imap import ImapConfig, ImapSource
+from admin.runtime.dovecot import DovecotServer, Message, free_port, make_ca
 
 ENV = {"NOMOPOLY_IMAP_PASSWORD": "testpw"}
 T0 = datetime(2026, 3, 14, 12, 0, 0, tzinfo=timezone.utc)
@@ -330,7 +330,7 @@ def test_server_restart_between_batches_loses_nothing_and_repeats_nothing(
             dovecot.restart()
 
     src = make_source(dovecot, user, batch_size=10, source_args={"on_batch": restart_after_first_batch})
-    with caplog.at_level("WARNING", logger="admin.mail.imap"):
+    with caplog.at_level("WARNING", logger="admin.mail.inbound.imap"):
         got = src.fetch()
     assert any("retrying" in r.getMessage() for r in caplog.records), "the restart did not cut the connection"
     assert calls[0] == (10, 45) and calls[-1] == (45, 45)

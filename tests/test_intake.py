@@ -1,4 +1,4 @@
-"""Mail in for real: the update job and ``admin.fetch`` on a real Dovecot account (the tests that
+"""Mail in for real: the update job and ``admin.jobs.fetch`` on a real Dovecot account (the tests that
 use the server are marked ``dovecot``). Exactly once across fetches, updates, UIDVALIDITY
 changes, duplicate deliveries and mail arriving mid-update; INTERNALDATE decides the update;
 auto-replies and bounces are archived and never acted on; configuration and server errors are
@@ -21,13 +21,13 @@ from typing import Any, Sequence
 
 import pytest
 
-from admin import jobs
-from admin.errors import TemporaryError
-from admin.fetch import fetch, taken
-from admin.game import GameDir
-from admin.mail.imap import ImapConfig, ImapSource
-from admin.mail.intake import Ledger, LedgerEntry, archive_path
-from admin.testing.dovecot import DovecotServer, Message, free_port
+from admin.jobs import update as jobs
+from admin.engine.errors import TemporaryError
+from admin.jobs.fetch import fetch, taken
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.imap import ImapConfig, ImapSource
+from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path
+from admin.runtime.dovecot import DovecotServer, Message, free_port
 
 ENV = {"NOMOPOLY_IMAP_PASSWORD": "testpw"}
 REPO = Path(__file__).resolve().parents[1]
@@ -384,7 +384,7 @@ def test_an_unreachable_server_is_exit_code_75_and_changes_nothing(game_dir, mon
 
 
 def test_fetch_on_a_folder_that_is_no_game_is_a_clear_error(tmp_path):
-    from admin.errors import StateError
+    from admin.engine.errors import StateError
 
     with pytest.raises(StateError, match="is not a game directory"):
         fetch(GameDir(tmp_path), at=WED)

@@ -18,11 +18,11 @@ from typing import Sequence
 
 import pytest
 
-from admin import store
-from admin.errors import StateError
-from admin.mail import intake
-from admin.mail.intake import Ledger, LedgerEntry, archive_path, take_in
-from admin.mail.sources import RawMessage
+from admin.store import fileio as store
+from admin.engine.errors import StateError
+from admin.mail.inbound import intake
+from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path, take_in
+from admin.mail.inbound.sources import RawMessage
 
 T0 = datetime(2026, 11, 3, 9, 0, tzinfo=timezone.utc)
 

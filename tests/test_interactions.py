@@ -14,10 +14,10 @@ from admin.engine.dice import Dice
 from admin.engine.interactions import all_consent, auction_winner
 from admin.engine.module import CommandSpec, Mechanic, Registry
 from admin.engine.update import LineCommand, Submission, run_update
-from admin.errors import IllegalAction
-from admin.mechanics import LIBRARY
-from admin.mechanics.interactions import Answer, InteractionsModule, ask
-from admin.mechanics.ownership import owner_of, set_owner
+from admin.engine.errors import IllegalAction
+from admin.games.registry import LIBRARY
+from admin.library.interactions import Answer, InteractionsModule, ask
+from admin.library.ownership import owner_of, set_owner
 from fixtures.games import new_state
 
 

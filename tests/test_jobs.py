@@ -7,10 +7,10 @@ from datetime import datetime
 import pytest
 from fixtures.games import copy_game, deliver
 
-from admin import jobs
-from admin.errors import StateError
-from admin.mail.intake import Ledger
-from admin.mechanics.cards import buried_cards
+from admin.jobs import update as jobs
+from admin.engine.errors import StateError
+from admin.mail.inbound.intake import Ledger
+from admin.library.cards import buried_cards
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
 SAT = datetime.fromisoformat("2026-11-07T23:59:59+00:00")
@@ -150,7 +150,7 @@ def test_a_wrong_shape_names_the_file_and_field(game_dir):
 
 
 def test_buried_cards_live_in_their_own_tab_separated_file_and_survive_a_reload(game_dir):
-    from admin.mechanics.cards import BuriedCard
+    from admin.library.cards import BuriedCard
 
     state = game_dir.load()
     buried_cards(state).extend([BuriedCard(square=3, card="QS", player="alice", update=1),

@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
-import admin.store as store
-from admin.errors import StateError
-from admin.store import JOURNAL, Transaction, recover
+import admin.store.fileio as store
+from admin.engine.errors import StateError
+from admin.store.fileio import JOURNAL, Transaction, recover
 
 
 def _crash_after_the_journal(root, monkeypatch):
@@ -59,8 +59,8 @@ def test_a_damaged_journal_says_what_to_do(tmp_path):
 
 def test_reading_a_game_after_a_crash_mid_commit_finishes_the_commit_first(tmp_path, monkeypatch):
     """Hardening #7: status, status --json and build never show a half-written state."""
-    from admin import jobs
-    from admin.game import GameDir
+    from admin.jobs import update as jobs
+    from admin.store.gamedir import GameDir
 
     game = jobs.init_game(tmp_path / "g")
     jobs.add_player(game, "alice", "alice@example.org")
@@ -78,7 +78,7 @@ def test_reading_a_game_after_a_crash_mid_commit_finishes_the_commit_first(tmp_p
 
 
 def test_a_transaction_tells_what_it_would_write_and_remove(tmp_path):
-    from admin.store import Transaction
+    from admin.store.fileio import Transaction
 
     tx = Transaction(tmp_path)
     tx.write(tmp_path / "a.yaml", "x: 1\n")

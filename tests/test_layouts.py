@@ -5,7 +5,7 @@ import pytest
 
 from admin.engine.board import step
 from admin.engine.layouts import Loop, NoBoard, Snake, SqrtSnake, compass_step, layout
-from admin.errors import RuleError
+from admin.engine.errors import RuleError
 from fixtures.games import new_state
 
 

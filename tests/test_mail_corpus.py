@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from admin.engine.commands import command_to_dict
-from admin.mail.grammar import LineVerdict, parse_lines
-from admin.mail.message import MailText, read_message
+from admin.mail.inbound.grammar import LineVerdict, parse_lines
+from admin.mail.inbound.message import MailText, read_message
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load(

@@ -12,14 +12,14 @@ import pytest
 import yaml
 from fixtures.games import deliver
 
-from admin import jobs
-from admin.errors import StateError
-from admin.mail.compose import LineResult, cap_results
-from admin.mail.grammar import parse_text
-from admin.mail.intake import Ledger
-from admin.mail.limits import MAX_MIME_HEADER, MailLimits
-from admin.mail.mailout import mail_out
-from admin.mail.message import BodyLine, read_message
+from admin.jobs import update as jobs
+from admin.engine.errors import StateError
+from admin.mail.outbound.compose import LineResult, cap_results
+from admin.mail.inbound.grammar import parse_text
+from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.limits import MAX_MIME_HEADER, MailLimits
+from admin.mail.outbound.mailout import mail_out
+from admin.mail.inbound.message import BodyLine, read_message
 
 ROOT = Path(__file__).resolve().parents[1]
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
@@ -135,7 +135,7 @@ def test_an_email_of_100000_command_lines_stays_small_in_memory_and_in_its_recei
     include the RSS of this pytest process at the fork."""
     deliver(_inbox(game_dir), "alice@example.org", "BUY 9\n" * 100_000, "2026-11-03T10:00:00+00:00")
     run = subprocess.run([sys.executable, "-c", (
-        "import sys; from admin.cli import main; from bench.child import peak_kb\n"
+        "import sys; from admin.cli.main import main; from bench.child import peak_kb\n"
         "sys.argv = ['nomopoly', 'update', '--at', '2026-11-04T23:59:59+00:00', '--game', sys.argv[1]]\n"
         "try: main()\n"
         "except SystemExit as e: assert not e.code, e.code\n"

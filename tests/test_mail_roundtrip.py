@@ -14,11 +14,11 @@ from fixtures.dovecot import PASSWORD
 from fixtures.smtp import SMTP_PASSWORD, ReceivedMail, SmtpSink
 from test_mailout import ADMIN, GAME, configure
 
-from admin import jobs
-from admin.game import GameDir
-from admin.mail.imap import ImapConfig, ImapSource
-from admin.mail.mailout import mail_out
-from admin.testing.dovecot import DovecotServer
+from admin.jobs import update as jobs
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.imap import ImapConfig, ImapSource
+from admin.mail.outbound.mailout import mail_out
+from admin.runtime.dovecot import DovecotServer
 
 pytestmark = [pytest.mark.dovecot, pytest.mark.smtp]
 

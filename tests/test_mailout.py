@@ -11,18 +11,18 @@ import pytest
 from fixtures.games import deliver
 from fixtures.smtp import SMTP_PASSWORD, SMTP_USER, ReceivedMail, SmtpSink
 
-from admin import jobs
-from admin.game import GameDir
-from admin.mail.auth import AuthSettings
-from admin.mail.compose import make_message_id
-from admin.mail.intake import Screened, screen, take_in
-from admin.mail.limits import MailLimits
-from admin.mail.mailout import ack, mail_out, outbox_of, remind
-from admin.mail.outbox import iter_messages
-from admin.mail.sources import MaildirSource
-from admin.mechanics.cards import set_hand
-from admin.mechanics.health import health_of
-from admin.store import Transaction
+from admin.jobs import update as jobs
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.auth import AuthSettings
+from admin.mail.outbound.compose import make_message_id
+from admin.mail.inbound.intake import Screened, screen, take_in
+from admin.mail.inbound.limits import MailLimits
+from admin.mail.outbound.mailout import ack, mail_out, outbox_of, remind
+from admin.mail.outbound.outbox import iter_messages
+from admin.mail.inbound.sources import MaildirSource
+from admin.library.cards import set_hand
+from admin.library.health import health_of
+from admin.store.fileio import Transaction
 
 GAME = "game@nomopoly.test"
 ADMIN = "admin@nomopoly.test"
@@ -289,7 +289,7 @@ def test_the_admin_report_lists_join_requests_and_accepted_proposals_awaiting_th
     deliver(inbox(game_dir), "dora@example.org", "JOIN dora", "2026-11-03T10:00")
     jobs.run_update_job(game_dir, at=WED)
     with game_dir.lock():
-        from admin.model import Proposal
+        from admin.engine.model import Proposal
 
         state = game_dir.load()
         state.proposals.append(Proposal(number=1, proposer="alice", title="Free-form", text="x",
@@ -308,7 +308,7 @@ def test_the_admin_report_lists_join_requests_and_accepted_proposals_awaiting_th
 
 
 def test_the_admin_report_calls_attention_to_loop_guards_and_a_winner(game_dir: GameDir) -> None:
-    from admin.store import dump_json, load_json
+    from admin.store.fileio import dump_json, load_json
 
     configure(game_dir)
     jobs.run_update_job(game_dir, at=WED)
@@ -403,7 +403,7 @@ def test_the_admin_report_says_rulings_in_words_and_puts_failures_and_reviews_fi
     """Issue 20, item 9: the report listed rulings as raw Python dicts, and said nothing needed
     attention while the results asked the Admin to review a module's parameters."""
     from admin.engine.events import Ruling
-    from admin.store import dump_json, dump_yaml, load_json
+    from admin.store.fileio import dump_json, dump_yaml, load_json
 
     configure(game_dir)
     jobs.queue_ruling(game_dir, Ruling("adjust", {"player": "bob", "money": 5}, "a refund"))
@@ -433,7 +433,7 @@ def test_a_big_updates_results_list_the_first_events_and_send_the_rest_to_the_si
     """A results email listed every public event of the update: 6,400 lines (320 KB) to each of
     200 players in the benchmark's whole-rulebook game. It lists the first EVERYTHING_MAX and says
     where the rest is; what happened to the player is always there in full."""
-    from admin.mail import texts
+    from admin.mail.outbound import texts
 
     events = tuple(f"event {n}" for n in range(1, texts.EVERYTHING_MAX + 51))
     view = texts.ResultsView(player="alice", update=7, week=4, slot="Sunday", happened=("you moved",),

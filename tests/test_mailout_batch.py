@@ -14,16 +14,16 @@ from fixtures.smtp import SMTP_PASSWORD, SmtpSink
 from test_mailout import configure, first_update
 from test_outbox import alice, compose, three_messages
 
-from admin import store
+from admin.store import fileio as store
 from admin.engine.events import Event
-from admin.errors import MailError, StateError
-from admin.game import GameDir
-from admin.mail import compose as compose_module
-from admin.mail import eml
-from admin.mail.mailout import mail_out, outbox_of
-from admin.mail.outbox import Outbox, iter_messages
-from admin.mail.updatelog import EventIndex, event_of, load_update_log
-from admin.plain import from_data, to_data
+from admin.engine.errors import MailError, StateError
+from admin.store.gamedir import GameDir
+from admin.mail.outbound import compose as compose_module
+from admin.mail.outbound import eml
+from admin.mail.outbound.mailout import mail_out, outbox_of
+from admin.mail.outbound.outbox import Outbox, iter_messages
+from admin.mail.outbound.updatelog import EventIndex, event_of, load_update_log
+from admin.store.plain import from_data, to_data
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -171,8 +171,8 @@ def test_a_message_that_fails_its_check_fails_the_batch_with_nothing_queued(outb
 KILL_DURING_BATCH = """
 import os, signal, sys
 sys.path[:0] = [{root!r}, {tests!r}]
-from admin.mail import outbox as module
-from admin.mail.outbox import Outbox
+from admin.mail.outbound import outbox as module
+from admin.mail.outbound.outbox import Outbox
 from test_outbox import three_messages
 
 def killed(paths):  # the temp files are written; die before any is fsynced or renamed

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from admin.mail.message import (
+from admin.mail.inbound.message import (
     BodyLine,
     decode_bytes,
     html_to_text,

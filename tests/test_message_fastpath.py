@@ -17,8 +17,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from admin.mail import message
-from admin.mail.message import read_message
+from admin.mail.inbound import message
+from admin.mail.inbound.message import read_message
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 EXPECTED: dict[str, dict[str, Any]] = yaml.safe_load((CORPUS / "expected.yaml").read_text("utf-8"))

@@ -4,7 +4,7 @@ amendments with history, and precedence (Nomopoly II VIII, X, I.3; the first Nom
 from fixtures.games import mail, new_state, play, texts, total_money
 
 from admin.engine.events import Ruling
-from admin.mechanics.cards import hand
+from admin.library.cards import hand
 from admin.nomic.amendments import parse_directives, precedence
 
 FIVE = ["alice", "bob", "carol", "dave", "erin"]
@@ -201,8 +201,8 @@ def test_directives_are_parsed_with_their_text():
 
 
 def test_a_proposal_with_an_impossible_directive_is_refused_with_the_reason(tmp_path):
-    from admin.games import spec
-    from admin.ruleset import load_ruleset
+    from admin.games.catalog import spec
+    from admin.nomic.ruleset import load_ruleset
 
     state = new_state(FIVE)
     state.rules = load_ruleset(spec("nomopoly2").rules_dir)
@@ -212,9 +212,9 @@ def test_a_proposal_with_an_impossible_directive_is_refused_with_the_reason(tmp_
 
 
 def test_precedence_explicit_deference_first_then_the_older_form():
-    from admin.games import spec
-    from admin.model import RuleRevision
-    from admin.ruleset import load_ruleset
+    from admin.games.catalog import spec
+    from admin.engine.model import RuleRevision
+    from admin.nomic.ruleset import load_ruleset
 
     state = new_state()
     state.rules = load_ruleset(spec("nomopoly2").rules_dir)

@@ -1,5 +1,5 @@
 """Mail out, the sending layer: Message-IDs, outbox folder, SMTP delivery, loop guards, threads
-(admin.mail.outbox, admin.mail.smtp and the header helpers of admin.mail.compose)."""
+(admin.mail.outbound.outbox, admin.mail.outbound.smtp and the header helpers of admin.mail.outbound.compose)."""
 
 from __future__ import annotations
 
@@ -22,17 +22,17 @@ from fixtures.smtp import (
     SmtpSink,
 )
 
-from admin.errors import MailError
-from admin.mail.compose import (
+from admin.engine.errors import MailError
+from admin.mail.outbound.compose import (
     AUTO_SUBMITTED_RECEIPT,
     AUTO_SUBMITTED_RESULTS,
     make_message_id,
     must_not_answer,
     reply_headers,
 )
-from admin.mail.eml import addresses_in, has_address
-from admin.mail.outbox import Outbox, file_name, iter_messages, read_eml
-from admin.mail.smtp import SmtpConfig
+from admin.mail.outbound.eml import addresses_in, has_address
+from admin.mail.outbound.outbox import Outbox, file_name, iter_messages, read_eml
+from admin.mail.outbound.smtp import SmtpConfig
 
 GAME = "game@nomopoly.test"
 DOMAIN = "nomopoly.test"

@@ -2,7 +2,7 @@
 
 from fixtures.games import mail, new_state, play, texts
 
-from admin.mechanics.ownership import BuyRight, OwnershipModule, owner_of, set_owner
+from admin.library.ownership import BuyRight, OwnershipModule, owner_of, set_owner
 
 
 def _landed(state, player, square, order=1):

@@ -8,12 +8,12 @@ from typing import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from admin.cards import DECK
-from admin.mail.grammar import CHATTER, LineVerdict, parse_lines, parse_text, quote
-from admin.mail.message import BodyLine, MailText, read_message
-from admin.mechanics.cards import Place
-from admin.mechanics.ownership import Buy
-from admin.mechanics.proposals import Vote, VoteChoice
+from admin.engine.playingcards import DECK
+from admin.mail.inbound.grammar import CHATTER, LineVerdict, parse_lines, parse_text, quote
+from admin.mail.inbound.message import BodyLine, MailText, read_message
+from admin.library.cards import Place
+from admin.library.ownership import Buy
+from admin.nomic.proposals import Vote, VoteChoice
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 SMALL_CORPUS = sorted(p.read_bytes() for p in CORPUS.glob("*.eml") if p.stat().st_size < 20_000)

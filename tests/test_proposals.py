@@ -2,7 +2,7 @@
 
 from fixtures.games import mail, new_state, play, texts, total_money
 
-from admin.mechanics.cards import hand
+from admin.library.cards import hand
 
 PROPOSAL = "PROPOSE Free parking\nLanding on square 1 pays $200.\nEND"
 

@@ -7,8 +7,8 @@ railroads on 5, 6 and 15 form one chain 5-6-15; square 9 is not joined to it."""
 from fixtures.games import mail, new_state, play, texts
 
 from admin.engine.events import Ruling
-from admin.mechanics.ownership import owner_of, set_owner
-from admin.mechanics.railroads import RailroadsModule
+from admin.library.ownership import owner_of, set_owner
+from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
 
 PLAYERS = ("alice", "bob", "carol")
 

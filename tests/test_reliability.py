@@ -21,9 +21,9 @@ import pytest
 import yaml
 from fixtures.games import DIR_SETTINGS, deliver
 
-from admin import jobs
-from admin.game import GameDir
-from admin.mail.intake import Ledger
+from admin.jobs import update as jobs
+from admin.store.gamedir import GameDir
+from admin.mail.inbound.intake import Ledger
 
 pytestmark = pytest.mark.reliability
 
@@ -353,8 +353,8 @@ def test_a_state_file_broken_into_invalid_yaml_is_named_with_its_line_and_nothin
         jobs.queue_ruling(game_dir, _pause_ruling())
         deliver(game_dir.root / "mail" / "inbox", "alice@example.org", "STATUS\n",
                 "2026-11-01T10:00:00+00:00", message_id="<early@test.invalid>")
-        from admin.mail.intake import take_in
-        from admin.mail.sources import MaildirSource
+        from admin.mail.inbound.intake import take_in
+        from admin.mail.inbound.sources import MaildirSource
 
         take_in(game_dir.state_dir, MaildirSource(game_dir.root / "mail" / "inbox", move_processed=False),
                 None)

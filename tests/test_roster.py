@@ -2,8 +2,8 @@
 
 import pytest
 
-from admin.errors import IllegalAction
-from admin.roster import add_player
+from admin.engine.errors import IllegalAction
+from admin.jobs.roster import add_player
 from fixtures.games import new_state
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from admin.errors import RuleError
-from admin.ruleset import (
+from admin.engine.errors import RuleError
+from admin.nomic.ruleset import (
     Rule,
     Ruleset,
     Section,

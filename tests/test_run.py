@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from fixtures.games import deliver
 
-from admin.cron import run_due
-from admin.mail.mailout import outbox_of
-from admin.mail.outbox import iter_messages
-from admin.publish import PENDING, publish
+from admin.jobs.run import run_due
+from admin.mail.outbound.mailout import outbox_of
+from admin.mail.outbound.outbox import iter_messages
+from admin.jobs.publish import PENDING, publish
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,7 +120,7 @@ def test_publish_to_a_git_branch_commits_the_site_as_the_branchs_tree(game_dir):
 
 
 def test_publishing_with_nothing_configured_says_what_to_set(game_dir):
-    from admin.errors import StateError
+    from admin.engine.errors import StateError
     from admin.site.build import build_site
 
     build_site(game_dir)
@@ -136,7 +136,7 @@ def _todo(game) -> str:
 
 
 def test_todo_lists_what_waits_for_the_admin_and_says_so_when_nothing_does(game_dir):
-    from admin import jobs
+    from admin.jobs import update as jobs
     from admin.engine.events import Ruling
 
     assert _todo(game_dir) == "Nothing waits for you.\n"

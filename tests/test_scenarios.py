@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*/*.yaml"))
+SCENARIOS = sorted((Path(__file__).parent / "games").glob("*/scenarios/*.yaml"))
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -22,7 +22,7 @@ def test_every_bundled_rule_scenario_comes_out_as_expected():
 
 
 def test_a_scenario_expecting_a_wrong_value_fails_naming_the_path_the_expected_and_the_got(tmp_path):
-    text = (Path(__file__).parent / "scenarios" / "nomopoly2" / "vi9-rent.yaml").read_text()
+    text = (Path(__file__).parent / "games" / "nomopoly2" / "scenarios" / "vi9-rent.yaml").read_text()
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(text.replace("money: 9982", "money: 9999").replace("for square 6.", "for square 7."))
     out = _run("scenario", "run", str(wrong))
@@ -50,7 +50,7 @@ def test_a_wrong_scenario_file_is_refused_with_the_key_and_what_is_valid(tmp_pat
 
 
 def test_status_private_holds_hands_and_addresses_and_every_modules_state(tmp_path):
-    from admin import jobs
+    from admin.jobs import update as jobs
 
     game = jobs.init_game(tmp_path / "g")
     jobs.add_player(game, "alice", "alice@example.org")

@@ -14,10 +14,10 @@ import jinja2
 import pytest
 from fixtures.browser import PLAYERS, make_game, write_state
 
-from admin.game import GameDir
-from admin.mechanics.cards import hand
-from admin.model import ModuleConfig
-from admin.ruleset import load_ruleset, rule_anchor
+from admin.store.gamedir import GameDir
+from admin.library.cards import hand
+from admin.engine.model import ModuleConfig
+from admin.nomic.ruleset import load_ruleset, rule_anchor
 from admin.site.build import build, build_site
 from admin.site.content import player_slugs, render_markdown
 from admin.site.export import public_status
@@ -203,7 +203,7 @@ def test_public_hands_reach_the_public_state_the_site_reads(game: GameDir, tmp_p
     from fixtures.games import play
 
     from admin.engine.events import Ruling
-    from admin.store import Transaction
+    from admin.store.fileio import Transaction
 
     copy = GameDir(shutil.copytree(game.root, tmp_path / "game"))
     ruling = Ruling(kind="set-param", args={"module": "cards", "key": "public_hands", "value": True},
@@ -311,7 +311,7 @@ def test_player_colours_do_not_change_when_someone_joins(game: GameDir) -> None:
 
 
 def test_rules_page_shows_a_rules_history_and_keeps_repealed_rules_linkable(tmp_path: Path) -> None:
-    from admin.model import RuleRevision
+    from admin.engine.model import RuleRevision
 
     game = make_game(tmp_path / "g", updates=2)
     state = game.load()
@@ -332,7 +332,7 @@ def test_rules_page_shows_a_rules_history_and_keeps_repealed_rules_linkable(tmp_
 
 
 def test_the_demo_game_builds_a_site_whose_links_resolve(tmp_path: Path) -> None:
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     pages = _html_pages(out)
@@ -346,7 +346,7 @@ def test_the_demo_game_builds_a_site_whose_links_resolve(tmp_path: Path) -> None
 
 
 def test_a_broken_results_file_fails_the_build_naming_the_file(tmp_path: Path) -> None:
-    from admin.errors import StateError
+    from admin.engine.errors import StateError
 
     game = make_game(tmp_path / "g", updates=2)
     out = build_site(game)
@@ -479,7 +479,7 @@ def _proposal_html(html: str, number: int) -> str:
 
 
 def test_proposals_page_shows_every_status_vote_tally_and_what_a_result_moved(tmp_path: Path) -> None:
-    from admin.model import Proposal, Tally, Vote
+    from admin.engine.model import Proposal, Tally, Vote
 
     game = make_game(tmp_path / "g", updates=2)
     state = game.load()
@@ -523,8 +523,8 @@ def test_proposals_page_shows_every_status_vote_tally_and_what_a_result_moved(tm
 
 
 def test_archived_proposals_have_a_page_per_week_that_the_rules_page_links_to(tmp_path: Path) -> None:
-    from admin.demo import run_demo
-    from admin.game import read_archive
+    from admin.jobs.demo import run_demo
+    from admin.store.gamedir import read_archive
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     html = (out / "proposals.html").read_text(encoding="utf-8")
@@ -547,7 +547,7 @@ def test_archived_proposals_have_a_page_per_week_that_the_rules_page_links_to(tm
 
 
 def test_rules_page_shows_each_amendment_as_a_word_diff_and_the_modules_parameters(tmp_path: Path) -> None:
-    from admin.model import RuleRevision
+    from admin.engine.model import RuleRevision
 
     game = make_game(tmp_path / "g", updates=2)
     state = game.load()
@@ -569,7 +569,7 @@ def test_rules_page_shows_each_amendment_as_a_word_diff_and_the_modules_paramete
 
 
 def test_verify_and_home_show_both_commitments_and_explain_hidden_draws(tmp_path: Path) -> None:
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     state = GameDir(tmp_path / "demo").load_public()
@@ -665,9 +665,9 @@ def test_a_results_files_summary_read_alone_is_the_summary_of_reading_it_in_full
 
 
 def test_the_board_legend_explains_every_badge_and_a_crowded_square_shows_how_many_more() -> None:
-    from admin.games import initial_state
-    from admin.mechanics.board import BoardModule
-    from admin.mechanics.railroads import RailroadsModule
+    from admin.games.catalog import initial_state
+    from admin.library.board import BoardModule
+    from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
 
     state = initial_state("nomopoly2-full", "t")
     BoardModule.of(state).polluted.append(3)

@@ -12,11 +12,11 @@ from urllib.parse import unquote
 import pytest
 from fixtures.browser import ARTIFACTS, make_game, write_state
 
-from admin.game import GameDir
-from admin.model import Proposal, Vote
+from admin.store.gamedir import GameDir
+from admin.engine.model import Proposal, Vote
 from admin.site.build import build_site
 from admin.site.content import player_slugs
-from admin.store import dump_json, load_json
+from admin.store.fileio import dump_json, load_json
 
 pytestmark = pytest.mark.browser
 
@@ -251,7 +251,7 @@ def test_hostile_input_runs_no_script_and_fits_a_phone(chromium_browser: Any, ho
 
 
 def test_the_demo_site_opens_cleanly_and_is_photographed(chromium_browser: Any, tmp_path: Path) -> None:
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     assert _visit_every_page(chromium_browser, out, out.as_uri() + "/") == []
@@ -279,8 +279,8 @@ def test_the_how_to_play_page_shows_the_commands_in_force_before_and_after_an_en
 
     from admin.engine.events import Ruling
     from admin.engine.howto import commands_in_force
-    from admin.jobs import queue_ruling, run_update_job
-    from admin.mechanics import REGISTRY
+    from admin.jobs.update import queue_ruling, run_update_job
+    from admin.games.registry import REGISTRY
 
     game = game_dir
     page = chromium_browser.new_page(viewport={"width": PHONE, "height": 900})
@@ -317,7 +317,7 @@ def _axe_problems(page: Any, axe_js: Path, rel: str) -> list[str]:
 def test_no_page_of_the_demo_has_a_serious_accessibility_violation(chromium_browser: Any, axe_js: Path,
                                                                    tmp_path: Path) -> None:
     """axe-core on every page of the demo, at desktop and phone widths, in light and dark mode."""
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     out = run_demo(tmp_path / "demo", echo=lambda *_: None)
     problems: list[str] = []
@@ -347,7 +347,7 @@ def test_the_hostile_site_has_no_serious_accessibility_violation(chromium_browse
 
 
 def _other_demos() -> list[str]:
-    from admin.games import DEFAULT, available, spec
+    from admin.games.catalog import DEFAULT, available, spec
 
     return [g for g in available() if g != DEFAULT and spec(g).demo]
 
@@ -358,7 +358,7 @@ def test_every_other_bundled_demo_site_opens_cleanly_and_has_no_serious_accessib
     """Each other bundled game's demo site (Timopoly's loop board, deeds, Noms and mortgages; the
     whole Nomopoly II rulebook's railroads and the rest): every page opens with no error or broken
     link, fits a phone, and passes axe-core in light and dark mode."""
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     out = run_demo(tmp_path / game_name, echo=lambda *_: None, game_name=game_name)
     assert _visit_every_page(chromium_browser, out, out.as_uri() + "/") == []

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fixtures.browser import BURIED_CARD, PLAYERS, make_game, private_markers
 
-from admin.game import GameDir
-from admin.games import DEFAULT, available, spec
-from admin.mechanics.cards import CardsModule, buried_cards, hand, placed_on
+from admin.store.gamedir import GameDir
+from admin.games.catalog import DEFAULT, available, spec
+from admin.library.cards import CardsModule, buried_cards, hand, placed_on
 from admin.site.build import build_site
 
 PRIVATE_FILES = ("private.yaml", "private/cards.yaml", "private/cards.buried.tsv", "secrets.yaml",
@@ -53,7 +53,7 @@ def test_no_private_value_appears_in_any_file_of_the_site(game: GameDir) -> None
 
 
 def test_buried_cards_and_private_event_texts_stay_off_the_site(game: GameDir) -> None:
-    from admin.cards import card_name
+    from admin.engine.playingcards import card_name
 
     state = game.load()
     buried = {b.card for b in buried_cards(state)}
@@ -101,7 +101,7 @@ def test_no_address_hand_or_seed_of_a_bundled_demo_reaches_its_site(tmp_path: Pa
     appears in any file of the site (hands: the fixture game's tests above)."""
     import yaml
 
-    from admin.demo import run_demo
+    from admin.jobs.demo import run_demo
 
     site = run_demo(tmp_path / game_name, echo=lambda *_: None, game_name=game_name)
     game = GameDir(tmp_path / game_name)
@@ -118,7 +118,7 @@ def test_a_planted_time_bomb_is_told_to_its_planter_only() -> None:
     """XXXII.2: a time bomb is placed in secret: not in the public events or the public export."""
     import json
 
-    from admin.scenario import run
+    from admin.jobs.scenario import run
     from admin.site.export import public_status
 
     outcome = run({"game": "nomopoly1", "players": {"alice": {"square": 8, "weapons": {"time bomb": 1}}, "bob": {}},
@@ -146,15 +146,15 @@ def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(t
     card, sealed bids while open, time bombs. None reaches any file of its site."""
     import json
 
-    from admin.cards import card_name
-    from admin.demo import run_demo
-    from admin.mechanics.interactions import InteractionsModule
-    from admin.mechanics.nomopoly2.bank import BankModule
-    from admin.mechanics.nomopoly2.bingo import BingoModule
-    from admin.mechanics.nomopoly2.casinos import CasinosModule
-    from admin.mechanics.nomopoly2.credit import CreditModule
-    from admin.mechanics.nomopoly2.house_of_cards import HouseOfCardsModule
-    from admin.mechanics.nomopoly2.lottery import LotteryModule
+    from admin.engine.playingcards import card_name
+    from admin.jobs.demo import run_demo
+    from admin.library.interactions import InteractionsModule
+    from admin.games.nomopoly2.mechanics.bank import BankModule
+    from admin.games.nomopoly2.mechanics.bingo import BingoModule
+    from admin.games.nomopoly2.mechanics.casinos.mechanic import CasinosModule
+    from admin.games.nomopoly2.mechanics.credit import CreditModule
+    from admin.games.nomopoly2.mechanics.house_of_cards.mechanic import HouseOfCardsModule
+    from admin.games.nomopoly2.mechanics.lottery import LotteryModule
 
     site = run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
     game = GameDir(tmp_path / "full")
@@ -210,8 +210,8 @@ def test_the_net_worth_the_results_publish_counts_no_private_value(tmp_path: Pat
     which the difference would publish (XXVII.1)."""
     import json
 
-    from admin.demo import run_demo
-    from admin.mechanics import REGISTRY
+    from admin.jobs.demo import run_demo
+    from admin.games.registry import REGISTRY
 
     run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
     game = GameDir(tmp_path / "full")

@@ -75,7 +75,7 @@ def test_serve_fails_clearly_when_the_port_is_taken(tmp_path: Path) -> None:
 
     import pytest
 
-    from admin.errors import NomopolyError
+    from admin.engine.errors import NomopolyError
 
     game = make_game(tmp_path / "g", updates=1)
     with socket.socket() as taken:

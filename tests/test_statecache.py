@@ -1,4 +1,4 @@
-"""The parsed-state cache (admin/statecache.py): a faster read and write of the same state, never
+"""The parsed-state cache (admin/store/cache.py): a faster read and write of the same state, never
 a different one."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from admin.game import GameDir
-from admin.statecache import CACHE_DIR, CACHE_FILE, dump_by_entries
-from admin.statefiles import state_files
-from admin.store import Transaction, dump_yaml
-from admin.plain import to_data
+from admin.store.gamedir import GameDir
+from admin.store.cache import CACHE_DIR, CACHE_FILE, dump_by_entries
+from admin.store.statefiles import state_files
+from admin.store.fileio import Transaction, dump_yaml
+from admin.store.plain import to_data
 
 
 def _save(game: GameDir, state) -> None:

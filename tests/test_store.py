@@ -1,4 +1,4 @@
-"""admin/plain.py: plain data to typed state (``from_data``): a converter made once per type,
+"""admin/store/plain.py: plain data to typed state (``from_data``): a converter made once per type,
 and the slow walk that names the path of a value that does not fit."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any, Literal
 import pytest
 from fixtures.games import new_state
 
-from admin.errors import StateError
-from admin.model import GameState
-from admin.plain import _convert, from_data, to_data
+from admin.engine.errors import StateError
+from admin.engine.model import GameState
+from admin.store.plain import _convert, from_data, to_data
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from fixtures.games import new_state, play, texts, total_money
 
 from admin.engine.board import destroy_square
-from admin.mechanics.cards import hand
+from admin.library.cards import hand
 
 
 def test_doubles_draw_a_card_and_give_another_turn_until_a_non_double():

@@ -16,11 +16,11 @@ from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
 from admin.engine.schedule import Slot
 from admin.engine.update import LineCommand, Submission, _do, run_update
-from admin.errors import IllegalAction
-from admin.mechanics import REGISTRY
-from admin.mechanics.nomoteams.easy_movement import EasyMove
-from admin.model import GameState, RuleRevision
-from admin.scenario import setup
+from admin.engine.errors import IllegalAction
+from admin.games.registry import REGISTRY
+from admin.games.nomoteams.mechanics.easy_movement import EasyMove
+from admin.engine.model import GameState, RuleRevision
+from admin.jobs.scenario import setup
 
 SUB = Submission("k", "alice", "a@x", "2026-01-01T00:00:00+00:00")
 

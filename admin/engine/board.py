@@ -13,7 +13,7 @@ from typing import Iterable, Iterator, Literal
 
 from admin.engine.layouts import Layout, Snake, layout
 from admin.engine.module import Mechanic
-from admin.model import GameState, Square
+from admin.engine.model import GameState, Square
 
 Direction = Literal["north", "south", "east", "west"]
 

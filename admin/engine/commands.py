@@ -1,6 +1,6 @@
 """The typed command language: what a player's email (or the admin) asks the engine to do.
 
-The grammar in :mod:`admin.mail.grammar` turns lines of text into these; the engine only ever
+The grammar in :mod:`admin.mail.inbound.grammar` turns lines of text into these; the engine only ever
 sees these. The core has four (STATUS, HELP, JOIN, TOKEN); each mechanic declares its own next to its
 handler and registers it with :func:`command_type`. Each command serialises to a plain dict (``{"cmd": "buy", "square": 14}``) for the
 update log, and back, so a replay feeds the engine exactly what the original update fed it.

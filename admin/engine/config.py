@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from admin.engine.module import Registry
-from admin.errors import RuleError
-from admin.model import GameState, ModuleConfig
+from admin.engine.errors import RuleError
+from admin.engine.model import GameState, ModuleConfig
 
 
 def enable_module(state: GameState, registry: Registry, name: str,

@@ -9,9 +9,9 @@ from typing import Any, Protocol
 
 from admin.engine.dice import Dice
 from admin.engine.events import Event
-from admin.errors import IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.engine.schedule import Slot
-from admin.model import GameState, Proposal
+from admin.engine.model import GameState, Proposal
 
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
 #: a rule cited in an event's text: "(XIII.3)", "(IX.2: the last one counts)", "(VI.17, ..."

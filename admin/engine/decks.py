@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from admin.engine.dice import Dice
-from admin.errors import IllegalAction, RuleError
+from admin.engine.errors import IllegalAction, RuleError
 
 Policy = Literal["random", "pile"]
 

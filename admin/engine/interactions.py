@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from admin.engine.dice import Dice
 from admin.engine.settled import keep, settled, unpickled
-from admin.errors import IllegalAction
+from admin.engine.errors import IllegalAction
 
 Status = Literal["open", "closed", "cancelled"]
 
@@ -172,7 +172,7 @@ def accept_or_decline(interaction: Any, value: Any) -> str:
     """The answer to an offer or a consent request: ``accept`` or ``decline``; anything else is
     refused with the two forms that are valid (a module's ``check_answer``)."""
     if value not in ("accept", "decline"):
-        from admin.errors import IllegalAction
+        from admin.engine.errors import IllegalAction
 
         raise IllegalAction(f"answer #{interaction.id} with ACCEPT {interaction.id} or DECLINE {interaction.id}")
     return str(value)

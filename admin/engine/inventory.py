@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from admin.errors import IllegalAction
+from admin.engine.errors import IllegalAction
 
 
 @dataclass

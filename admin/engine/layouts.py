@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from admin.errors import RuleError
+from admin.engine.errors import RuleError
 
 
 class Layout(Protocol):

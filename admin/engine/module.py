@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Sequence, TypeVar
 
-from admin.errors import RuleError
+from admin.engine.errors import RuleError
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
-    from admin.model import GameState, Player, Square
+    from admin.engine.model import GameState, Player, Square
 
 Handler = Callable[["UpdateContext", "Player", Any], str]
 S = TypeVar("S")
@@ -388,7 +388,7 @@ class Registry:
         self._cache: dict[tuple[str, ...], list[Mechanic]] = {}
         self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic, CommandSpec]]] = {}
         #: (game, module) -> the section of rules the game's package writes for the module, which
-        #: ENABLE adds to the ruleset (set by :mod:`admin.games`)
+        #: ENABLE adds to the ruleset (set by :mod:`admin.games.catalog`)
         self.section_source: Callable[[str, str], Any] = lambda game, module: None
 
     def section_for(self, game: str, module: str) -> Any:

@@ -8,7 +8,7 @@ from admin.engine.board import lowest, predecessor, successor
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
-    from admin.model import Player
+    from admin.engine.model import Player
 
 
 def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = False) -> int:

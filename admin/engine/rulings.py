@@ -9,7 +9,7 @@ from typing import Any, Callable
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
-from admin.errors import IllegalAction, RuleError
+from admin.engine.errors import IllegalAction, RuleError
 
 
 def ruling_player(ctx: UpdateContext, args: dict[str, Any]):

@@ -1,13 +1,13 @@
 """The small pieces every command parser shares: quoting user text in an error, and reading a
 square, a proposal number, a card or a name. Mechanics write their commands' parsers with these;
-the grammar (:mod:`admin.mail.grammar`) puts the quoted line in front of their errors."""
+the grammar (:mod:`admin.mail.inbound.grammar`) puts the quoted line in front of their errors."""
 
 from __future__ import annotations
 
 import re
 
-from admin.cards import parse_card
-from admin.errors import CommandError
+from admin.engine.playingcards import parse_card
+from admin.engine.errors import CommandError
 
 MAX_QUOTE = 80
 MAX_NAME = 100

@@ -25,8 +25,8 @@ from admin.engine.module import Mechanic, Registry, ordered
 from admin.engine.rulings import apply_ruling
 from admin.engine.schedule import slot_of
 from admin.engine.syntax import PLAYER_NAME
-from admin.errors import IllegalAction, NomopolyError
-from admin.model import GameState, JoinRequest, Player, Proposal
+from admin.engine.errors import IllegalAction, NomopolyError
+from admin.engine.model import GameState, JoinRequest, Player, Proposal
 
 #: the phase of commands a module does not place earlier: every player's in turn, round-robin
 ROUND_ROBIN = 50

@@ -28,9 +28,9 @@ from typing import Any
 
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.module import Registry
-from admin.errors import RuleError
-from admin.model import Directive, GameState, RuleRevision
-from admin.ruleset import Rule, Ruleset, Section, roman, section_filename
+from admin.engine.errors import RuleError
+from admin.engine.model import Directive, GameState, RuleRevision
+from admin.nomic.ruleset import Rule, Ruleset, Section, roman, section_filename
 
 _HEAD = re.compile(
     r"^\s*(?:(ADD\s+SECTION)\s+(?P<title>.+?)|(ADD\s+RULE)\s+(?P<section>[IVXLCDM]+)\s*:\s*(?P<add>.*)"

@@ -3,7 +3,7 @@ them in a weekly archive file), so an update reads and rewrites only what is liv
 
 from __future__ import annotations
 
-from admin.model import GameState, Proposal
+from admin.engine.model import GameState, Proposal
 
 
 def archive_closed(state: GameState) -> list[Proposal]:

@@ -26,11 +26,11 @@ from typing import Any, Iterator
 import jinja2
 
 import admin
-from admin.gcpause import few_collections
-from admin.errors import StateError
-from admin.game import GameDir, read_archive
-from admin.mechanics import REGISTRY
-from admin.model import GameState
+from admin.runtime.gcpause import few_collections
+from admin.engine.errors import StateError
+from admin.store.gamedir import GameDir, read_archive
+from admin.games.registry import REGISTRY
+from admin.engine.model import GameState
 from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
                                 split_failure)
 from admin.site.history import Archives, History
@@ -71,7 +71,7 @@ def make_env(game: GameDir) -> jinja2.Environment:
     env.globals["event_items"] = event_items
     env.globals["player_link"] = player_link
     env.filters["initials"] = initials
-    from admin.deadlines import game_zone
+    from admin.jobs.deadlines import game_zone
 
     zone = game_zone(game)
     env.filters["when"] = lambda value: when(value, zone)  # every time in the game's timezone
@@ -124,7 +124,7 @@ def _deadline(game: GameDir, state: GameState) -> tuple[str, str] | None:
     """The next update's deadline from the schedule (the one place that computes it: jobs)."""
     if state.ended:
         return None
-    from admin.deadlines import deadline
+    from admin.jobs.deadlines import deadline
 
     due = deadline(game, state)
     if due is None:
@@ -133,7 +133,7 @@ def _deadline(game: GameDir, state: GameState) -> tuple[str, str] | None:
 
 
 def _upcoming(game: GameDir, state: GameState) -> list[tuple[int, int, str, str, str]]:
-    from admin.deadlines import upcoming
+    from admin.jobs.deadlines import upcoming
 
     return [(d.update, d.week, d.slot, d.when.isoformat(), when(d.when))
             for d in upcoming(game, state, UPCOMING)]

@@ -7,8 +7,8 @@ from typing import Any
 
 from admin.engine.module import Fact
 from admin.engine.schedule import next_slot
-from admin.mechanics import REGISTRY
-from admin.model import GameState, Player, Proposal, Square
+from admin.games.registry import REGISTRY
+from admin.engine.model import GameState, Player, Proposal, Square
 
 
 def next_phase(state: GameState) -> str:
@@ -135,7 +135,7 @@ def private_status(state: GameState) -> dict[str, Any]:
     """Everything, for the Admin (``nomopoly status --json --private``; never on the site): the
     public export, and per player their address and what each module keeps private about them
     (a hand, buried cards ...), the join requests, and every module's whole state."""
-    from admin.plain import to_data
+    from admin.store.plain import to_data
 
     out = public_status(state)
     private = {p.name: p for p in state.players.values()}

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from admin.errors import StateError
-from admin.store import load_json, parse_json
+from admin.engine.errors import StateError
+from admin.store.fileio import load_json, parse_json
 
 
 @dataclass

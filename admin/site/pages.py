@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from admin.engine.howto import commands_in_force
-from admin.mechanics import REGISTRY
-from admin.model import Proposal
-from admin.ruleset import rule_anchor
+from admin.games.registry import REGISTRY
+from admin.engine.model import Proposal
+from admin.nomic.ruleset import rule_anchor
 from admin.site.calendar import deadlines_ics
 from admin.site.content import diff_words, highlights, history_block, history_blocks, history_window
 from admin.site.export import next_phase, public_status
 from admin.site.history import UpdateSummary
-from admin.store import dump_json
+from admin.store.fileio import dump_json
 from admin.engine.layouts import layout
 from admin.site.svg import board_svg, draw_chart, square_look
 from admin.site.writer import Writer

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from admin.errors import NomopolyError
-from admin.game import GameDir
+from admin.engine.errors import NomopolyError
+from admin.store.gamedir import GameDir
 from admin.site.build import BuildReport, build
 
 WATCHED = ("state", "rules_md", "site_templates")

@@ -10,10 +10,10 @@ from typing import Any
 from markupsafe import Markup
 
 from admin.engine.module import Panel, StandingRow
-from admin.game import GameDir
-from admin.mechanics import REGISTRY
-from admin.model import GameState, Player, Square
-from admin.ruleset import Ruleset, rule_anchor
+from admin.store.gamedir import GameDir
+from admin.games.registry import REGISTRY
+from admin.engine.model import GameState, Player, Square
+from admin.nomic.ruleset import Ruleset, rule_anchor
 from admin.site.export import Facts
 from admin.site.history import Archives, History
 from admin.site.svg import Series, draw_chart, ink_on

@@ -14,8 +14,8 @@ from markupsafe import Markup, escape
 
 from admin.engine.layouts import layout
 from admin.engine.module import SquareLook
-from admin.mechanics import REGISTRY
-from admin.model import GameState, Square
+from admin.games.registry import REGISTRY
+from admin.engine.model import GameState, Square
 
 #: Okabe–Ito: eight colours told apart with every common colour-vision deficiency.
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import jinja2
 import orjson
 
-from admin import forking
+from admin.runtime import forking
 
 if TYPE_CHECKING:
     from admin.site.sitedata import Site
@@ -205,7 +205,7 @@ class Writer:
 
     def finish(self) -> None:
         """Render the pages :meth:`page` left to render: in two processes when there are many
-        (a large game's player pages) and the machine has a second CPU (:mod:`admin.forking`),
+        (a large game's player pages) and the machine has a second CPU (:mod:`admin.runtime.forking`),
         the child taking every other page. The report lists them in the order they were asked
         for, whichever process rendered them."""
         jobs, self.pending = self.pending, []

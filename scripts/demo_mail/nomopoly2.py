@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "nomopoly2" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin.demo import deliver, fresh_maildir  # noqa: E402
+from admin.jobs.demo import deliver, fresh_maildir  # noqa: E402
 
 ADDR = {"alice": "Alice Archer <alice@example.org>", "bob": "Bob Baker <bob@example.net>",
         "carol": "carol@example.com", "dave": "Dave D. <dave+nomopoly@example.org>",

@@ -22,9 +22,10 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "nomopoly2-full" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin import games, jobs  # noqa: E402
-from admin.demo import scratch_game, deliver, fresh_maildir, queue_rulings  # noqa: E402
-from admin.model import GameState  # noqa: E402
+from admin.games import catalog as games  # noqa: E402
+from admin.jobs import update as jobs
+from admin.jobs.demo import scratch_game, deliver, fresh_maildir, queue_rulings  # noqa: E402
+from admin.engine.model import GameState  # noqa: E402
 
 ADDR = {"alice": "Alice Archer <alice@example.org>", "bob": "Bob Baker <bob@example.net>",
         "carol": "carol@example.com", "dave": "Dave D. <dave@example.org>",
@@ -126,7 +127,7 @@ END
 
 
 def show(state: GameState, events) -> None:
-    from admin.mechanics.cards import hand
+    from admin.library.cards import hand
 
     for e in events:
         if e.text:

@@ -14,10 +14,10 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "technopoly" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin.demo import write_demo_mail  # noqa: E402
-from admin.mechanics.interactions import InteractionsModule  # noqa: E402
-from admin.mechanics.technopoly.objects import ACTIVATE, FUEL_CARDS, NAMES_A_FUEL, private, world  # noqa: E402
-from admin.model import GameState  # noqa: E402
+from admin.jobs.demo import write_demo_mail  # noqa: E402
+from admin.library.interactions import InteractionsModule  # noqa: E402
+from admin.games.technopoly.mechanics.objects import ACTIVATE, FUEL_CARDS, NAMES_A_FUEL, private, world  # noqa: E402
+from admin.engine.model import GameState  # noqa: E402
 
 ADDR = {"aleric": "Aleric <aleric@example.org>", "boris": "Boris B. <boris@example.net>",
         "colin": "colin@example.com"}

@@ -14,11 +14,11 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "admin" / "games" / "timopoly" / "demo"
 sys.path.insert(0, str(REPO))
 
-from admin.demo import write_demo_mail  # noqa: E402
-from admin.mechanics.interactions import InteractionsModule  # noqa: E402
-from admin.mechanics.timopoly.deeds import TimoDeedsModule  # noqa: E402
-from admin.mechanics.timopoly.spaces import space  # noqa: E402
-from admin.model import GameState  # noqa: E402
+from admin.jobs.demo import write_demo_mail  # noqa: E402
+from admin.library.interactions import InteractionsModule  # noqa: E402
+from admin.games.timopoly.mechanics.deeds import TimoDeedsModule  # noqa: E402
+from admin.games.timopoly.mechanics.spaces import space  # noqa: E402
+from admin.engine.model import GameState  # noqa: E402
 
 ADDR = {"tim": "Tim T. <tim@example.org>", "ursula": "Ursula <ursula@example.net>",
         "vera": "vera@example.com", "walt": "Walt W. <walt@example.org>"}

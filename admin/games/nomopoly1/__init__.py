@@ -1,0 +1,1 @@
+"""The nomopoly1 game: its data (``game.yaml``, ``rules_md/``, ``demo/``) and its own code (``mechanics/``)."""

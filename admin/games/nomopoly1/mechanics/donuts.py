@@ -1,0 +1,254 @@
+"""The first Nomopoly's XII: donut places on squares ending in 0, antidote shops on squares ending
+in 8, and what the three donuts do (poison hurts and turns every second week's moves backwards;
+a lucky donut is worth $500 or a gift; sprinkles do nothing here, but feed the Dirty Bubble)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from admin.engine.commands import command_type
+from admin.engine.context import BANK
+from admin.engine.inventory import Inventory
+from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.syntax import name_arg, no_args
+from admin.engine.errors import IllegalAction
+from admin.library.health import change_health
+from admin.engine.model import Player
+
+#: the three donuts, in the order of the d3 that picks one (XII.2)
+DONUTS = ("poison donut", "lucky donut", "sprinkles donut")
+ANTIDOTE = "antidote"
+
+
+@command_type
+@dataclass(frozen=True)
+class BuyAntidote:
+    """``BUY ANTIDOTE`` after passing an antidote shop (XII.4)."""
+
+    cmd: ClassVar[str] = "buy-antidote"
+
+
+@command_type
+@dataclass(frozen=True)
+class UseAntidote:
+    """``USE ANTIDOTE``: cures one poison donut (XII.4)."""
+
+    cmd: ClassVar[str] = "use-antidote"
+
+
+@command_type
+@dataclass(frozen=True)
+class CashDonut:
+    """``CASH DONUT``: a lucky donut for $500 (XII.5)."""
+
+    cmd: ClassVar[str] = "cash-donut"
+
+
+@command_type
+@dataclass(frozen=True)
+class GiveDonut:
+    """``GIVE DONUT <player>``: a lucky donut to another player (XII.5)."""
+
+    to: str
+    cmd: ClassVar[str] = "give-donut"
+
+
+@dataclass
+class DonutsState:
+    #: the donuts and antidotes each player holds (public: III.2 asks who holds a poison donut)
+    held: Inventory = field(default_factory=Inventory)
+    #: weeks that ended while the player held a poison donut (the second, fourth ... go backwards)
+    poisoned_weeks: dict[str, int] = field(default_factory=dict)
+    #: the update in which a player passed an antidote shop: they may buy one until their next move
+    antidote_offer: dict[str, int] = field(default_factory=dict)
+
+
+def _bare(keyword: str, cls: type):
+    def parse(rest: str, _line: object):
+        no_args(keyword, rest)
+        return cls()
+    return parse
+
+
+class DonutsModule(Mechanic[DonutsState, None]):
+    name = "donuts"
+    rules = ("XII.1", "XII.2", "XII.3", "XII.4", "XII.5", "XII.6")
+    defaults = {"place_digit": 0, "shop_digit": 8, "antidote_price": 150, "lucky_cash": 500,
+                "poison_health_loss": 5,
+                # standing ruling: does landing on an antidote shop count as passing it? (XII.4
+                # says "passes over")
+                "antidote_on_landing": False}
+    summary = "Donut places on squares ending in 0, antidote shops on squares ending in 8."
+    State = DonutsState
+    requires = ("health",)
+
+    def commands(self):
+        return (CommandSpec("BUY ANTIDOTE", BuyAntidote, buy_antidote, _bare("BUY ANTIDOTE", BuyAntidote),
+                            "BUY ANTIDOTE", listing=120, rules=("XII.4",),
+                            summary="after passing an antidote shop (a square ending in 8), buy an "
+                                    "antidote for $150", example="BUY ANTIDOTE"),
+                CommandSpec("USE ANTIDOTE", UseAntidote, use_antidote, _bare("USE ANTIDOTE", UseAntidote),
+                            "USE ANTIDOTE", listing=121, rules=("XII.4",),
+                            summary="cure one poison donut you hold", example="USE ANTIDOTE"),
+                CommandSpec("CASH DONUT", CashDonut, cash_donut, _bare("CASH DONUT", CashDonut),
+                            "CASH DONUT", listing=122, rules=("XII.5",),
+                            summary="cash in a lucky donut for $500", example="CASH DONUT"),
+                CommandSpec("GIVE DONUT", GiveDonut, give_donut,
+                            lambda rest, _line: GiveDonut(name_arg(rest, "the player to give it to",
+                                                                   "GIVE DONUT bob")),
+                            "GIVE DONUT <player>", listing=123, rules=("XII.5",),
+                            summary="give a lucky donut to another player", example="GIVE DONUT bob"))
+
+    # -- the board -------------------------------------------------------------------------
+    def _digit(self, state, key: str, number: int) -> bool:
+        return number % 10 == int(state.params(self.name).get(key, self.defaults[key]))
+
+    def on_land(self, ctx, player, square) -> None:
+        if self._digit(ctx.state, "place_digit", square.number):
+            face = ctx.dice.roll(f"donut/{player.name}/{ctx.landing_order}", len(DONUTS))
+            donut = DONUTS[face - 1]
+            self.of(ctx.state).held.give(player.name, donut)
+            ctx.emit("donut", f"{player.name} took a {donut} at the donut place on square "
+                              f"{square.number}.", player=player.name, rule="XII.2", native=True,
+                     data={"donut": donut, "square": square.number})
+        if ctx.params(self.name)["antidote_on_landing"]:
+            self.on_pass_over(ctx, player, square.number)
+
+    def on_pass_over(self, ctx, player, number) -> None:
+        if self._digit(ctx.state, "shop_digit", number):
+            self.of(ctx.state).antidote_offer[player.name] = ctx.state.update
+
+    def on_turn_start(self, ctx, player, turn) -> None:
+        offers = self.of(ctx.state).antidote_offer
+        if offers.get(player.name, ctx.state.update) < ctx.state.update:  # lapses at the next move
+            del offers[player.name]
+
+    def moves_backwards(self, ctx, player) -> bool:
+        return poisoned_backwards(ctx.state, player.name)
+
+    def on_turns(self, ctx) -> None:
+        """At the end of each week, before the next week's moves: poison hurts (XII.3)."""
+        if not ctx.slot.week_end:
+            return
+        ds = self.of(ctx.state)
+        loss = int(ctx.params(self.name)["poison_health_loss"])
+        for name in sorted(ds.held.held):
+            player = ctx.state.players.get(name)
+            poisons = ds.held.count(name, DONUTS[0])
+            if player is None or not player.active or not poisons:
+                continue
+            ds.poisoned_weeks[name] = ds.poisoned_weeks.get(name, 0) + 1
+            change_health(ctx, player, -loss * poisons, rule="XII.3",
+                          reason=f"{poisons} poison donut{'s' if poisons > 1 else ''}")
+
+    def worth(self, state, player) -> int:
+        """III.5: a lucky donut is worth what it cashes for, an antidote its price; the others nothing."""
+        p = {**self.defaults, **state.params(self.name)}
+        held = self.of(state).held
+        return (held.count(player.name, DONUTS[1]) * int(p["lucky_cash"])
+                + held.count(player.name, ANTIDOTE) * int(p["antidote_price"]))
+
+    # -- lives -----------------------------------------------------------------------------
+    def on_player_reset(self, ctx, player) -> None:
+        self._forget(ctx.state, player.name)
+
+    def on_player_removed(self, state, player) -> None:
+        self._forget(state, player.name)
+
+    def _forget(self, state, name: str) -> None:
+        ds = self.of(state)
+        ds.held.clear(name)
+        ds.poisoned_weeks.pop(name, None)
+        ds.antidote_offer.pop(name, None)
+
+    def set_player(self, state, player, key, value) -> bool:
+        ds = self.of(state)
+        if key == "donuts":  # {"poison donut": 1, ...}
+            ds.held.clear(player.name)
+            for item, n in dict(value).items():
+                if int(n):
+                    ds.held.give(player.name, str(item), int(n))
+        elif key == "poisoned_weeks":
+            ds.poisoned_weeks[player.name] = int(value)
+        else:
+            return False
+        return True
+
+    # -- how it shows ----------------------------------------------------------------------
+    def player_facts(self, state, player) -> list[Fact]:
+        held = self.of(state).held.items(player.name)
+        text = ", ".join(f"{n} {item}{'s' if n > 1 else ''}" for item, n in held.items()) or "none"
+        return [Fact("donuts", held),
+                Fact("donuts_text", text, label="Donuts and antidotes", column="Donuts", order=70, kind="text")]
+
+    def square_look(self, state, square) -> SquareLook | None:
+        if self._digit(state, "place_digit", square.number):
+            return SquareLook(notes=((60, "a donut place"),), flags=((60, "DN", "donut place"),))
+        if self._digit(state, "shop_digit", square.number):
+            return SquareLook(notes=((60, "an antidote shop"),), flags=((60, "AN", "antidote shop"),))
+        return None
+
+    def results_lines(self, state, player) -> list[tuple[int, str]]:
+        ds = self.of(state)
+        held = ds.held.items(player.name)
+        lines = [(60, "  Donuts: " + (", ".join(f"{item} x{n}" for item, n in held.items()) or "none"))]
+        if player.name in ds.antidote_offer:
+            lines.append((61, "  You passed an antidote shop: you may BUY ANTIDOTE until your next move"))
+        if poisoned_backwards(state, player.name):
+            lines.append((62, "  Your poison donut sends your next week's moves backwards"))
+        return lines
+
+
+def poisoned_backwards(state, name: str) -> bool:
+    """XII.3: a poison donut held for an odd number of finished weeks turns this week's moves back
+    (the week after it was taken, then every second week)."""
+    ds = DonutsModule.of(state)
+    return bool(ds.held.count(name, DONUTS[0])) and ds.poisoned_weeks.get(name, 0) % 2 == 1
+
+
+def buy_antidote(ctx, player: Player, cmd: BuyAntidote) -> str:
+    ds = DonutsModule.of(ctx.state)
+    if player.name not in ds.antidote_offer:
+        raise IllegalAction("you have not passed an antidote shop (a square ending in 8) since your "
+                            "last move (XII.4)")
+    price = int(ctx.params("donuts")["antidote_price"])
+    ctx.transfer(player.name, BANK, price, rule="XII.4", reason="an antidote", voluntary=True)
+    ds.held.give(player.name, ANTIDOTE)
+    return f"{player.name} bought an antidote for {ctx.state.money(price)}."
+
+
+def use_antidote(ctx, player: Player, cmd: UseAntidote) -> str:
+    ds = DonutsModule.of(ctx.state)
+    if not ds.held.count(player.name, ANTIDOTE):
+        raise IllegalAction("you have no antidote; buy one after passing an antidote shop (BUY ANTIDOTE)")
+    if not ds.held.count(player.name, DONUTS[0]):
+        raise IllegalAction("you hold no poison donut to cure")
+    ds.held.take(player.name, ANTIDOTE)
+    ds.held.take(player.name, DONUTS[0])
+    if not ds.held.count(player.name, DONUTS[0]):
+        ds.poisoned_weeks.pop(player.name, None)
+    return f"{player.name} used an antidote and is cured of a poison donut."
+
+
+def cash_donut(ctx, player: Player, cmd: CashDonut) -> str:
+    ds = DonutsModule.of(ctx.state)
+    if not ds.held.count(player.name, DONUTS[1]):
+        raise IllegalAction("you hold no lucky donut")
+    ds.held.take(player.name, DONUTS[1])
+    amount = int(ctx.params("donuts")["lucky_cash"])
+    ctx.transfer(BANK, player.name, amount, rule="XII.5", reason="a lucky donut cashed in")
+    return f"{player.name} cashed in a lucky donut for {ctx.state.money(amount)}."
+
+
+def give_donut(ctx, player: Player, cmd: GiveDonut) -> str:
+    ds = DonutsModule.of(ctx.state)
+    target = ctx.state.players.get(cmd.to)
+    if target is None or not target.active:
+        raise IllegalAction(f"there is no player {cmd.to!r} in the game")
+    if target.name == player.name:
+        raise IllegalAction("give it to another player, or CASH DONUT")
+    if not ds.held.count(player.name, DONUTS[1]):
+        raise IllegalAction("you hold no lucky donut (only a lucky donut may be given, XII.5)")
+    ds.held.transfer(player.name, target.name, DONUTS[1])
+    return f"{player.name} gave a lucky donut to {target.name}."

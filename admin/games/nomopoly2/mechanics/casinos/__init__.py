@@ -1,0 +1,1 @@
+"""The casinos section: its mechanic in ``mechanic.py`` and its parts beside it."""

@@ -1,0 +1,1 @@
+"""The house of cards section: its mechanic in ``mechanic.py`` and its parts beside it."""

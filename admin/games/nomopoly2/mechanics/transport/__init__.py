@@ -1,0 +1,1 @@
+"""The transport section: its mechanic in ``mechanic.py`` and its parts beside it."""

@@ -1,0 +1,1 @@
+"""The zoo section: its mechanic in ``mechanic.py`` and its parts beside it."""

@@ -1,0 +1,260 @@
+"""XXI: Easy Movement. Up to two Easy Moves a week (XXI.1), each one of: The Government's
+transport of a Registered Voter to Public Property (XXI.2), The Corporation's transport of the
+owner of a Corporate-coloured square to a square The Corporation owns (XXI.3), a Taxi ($10 a move
+along successors, predecessors and Jumpgates, around Blockbusters unless paid $500 more; the rider
+becomes Sick, XXI.4), a delivery truck to one's Store (around Blockbusters, or $500, XXI.5), and
+a Walk to the next or previous square (XXI.6).
+
+An Easy Move puts the player on the square without landing there (a standing ruling,
+``lands``); Blockbusters, Jumpgates and Stores are the products section's (``shared``'s
+readers), so a game without them has none."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from admin.engine.board import live_numbers, predecessor, successor
+from admin.engine.commands import command_type
+from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.movement import jump
+from admin.engine.syntax import parse_square, quote
+from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams.mechanics.actions import acting_square, affordable
+from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, blockbuster_squares, is_public_property,
+                                              jumpgate_pairs, make_sick, owner_of, store_owners)
+
+NAME = "teams-easy-movement"
+KINDS = ("government", "corporate", "taxi", "truck", "walk")
+
+
+@command_type
+@dataclass(frozen=True)
+class EasyMove:
+    """An Easy Move (XXI.2-XXI.6): ``kind`` is one of :data:`KINDS`; ``square`` the destination
+    (None: a Walk's direction decides, or the truck's only Store); ``pay`` the $500 to go through
+    Blockbusters; ``back`` a Walk backwards."""
+
+    kind: str
+    square: int | None = None
+    pay: bool = False
+    back: bool = False
+    cmd: ClassVar[str] = "teams-easy-move"
+
+
+@dataclass
+class EasyMovementState:
+    #: the week the counts are for, and each player's Easy Moves in it (XXI.1)
+    week: int = 0
+    used: dict[str, int] = field(default_factory=dict)
+
+
+_THROUGH = re.compile(r"\s+THROUGH\s+BLOCKBUSTERS$", re.IGNORECASE)
+
+
+def _destination(rest: str, usage: str, *, optional: bool = False) -> tuple[int | None, bool]:
+    text = rest.strip()
+    pay = bool(_THROUGH.search(" " + text))
+    text = _THROUGH.sub("", " " + text).strip()
+    if text.upper().startswith("TO "):
+        text = text[3:].strip()
+    elif text.upper() == "TO":
+        text = ""
+    if not text:
+        if optional:
+            return None, pay
+        raise CommandError(f"say where to: {usage}.")
+    try:
+        return parse_square(text), pay
+    except CommandError as exc:
+        raise CommandError(f"{exc} Say {usage}.") from None
+
+
+def _transport(kind: str, usage: str):
+    def parse(rest: str, line: object) -> EasyMove:
+        square, pay = _destination(rest, usage)
+        if pay:
+            raise CommandError(f"only a Taxi or a delivery truck goes through Blockbusters; say {usage}.")
+        return EasyMove(kind, square)
+    return parse
+
+
+def _parse_taxi(rest: str, line: object) -> EasyMove:
+    square, pay = _destination(rest, "TAXI! <square> [THROUGH BLOCKBUSTERS]")
+    return EasyMove("taxi", square, pay)
+
+
+def _parse_truck(rest: str, line: object) -> EasyMove:
+    square, pay = _destination(rest, "DELIVERY TRUCK [TO <square>] [THROUGH BLOCKBUSTERS]", optional=True)
+    return EasyMove("truck", square, pay)
+
+
+def _parse_walk(rest: str, line: object) -> EasyMove:
+    word = rest.strip().upper()
+    if word in ("FORWARD", "FORWARDS", "AHEAD"):
+        return EasyMove("walk")
+    if word in ("BACK", "BACKWARD", "BACKWARDS"):
+        return EasyMove("walk", back=True)
+    raise CommandError(f"say WALK FORWARD (to the next square) or WALK BACK (to the previous one); found "
+                       f"{quote('WALK ' + rest.strip())}.")
+
+
+class EasyMovementModule(Mechanic[EasyMovementState, None]):
+    name = NAME
+    rules = ("XXI.1", "XXI.2", "XXI.3", "XXI.4", "XXI.5", "XXI.6")
+    defaults = {"per_week": 2, "taxi_per_move": 10, "through_blockbusters": 500, "lands": False}
+    minimums = {"per_week": 0, "taxi_per_move": 0, "through_blockbusters": 0}
+    summary = "Two Easy Moves a week: Government and Corporate transport, Taxis, delivery trucks, Walks."
+    State = EasyMovementState
+
+    def commands(self):
+        spec = lambda kw, parse, usage, summary, example, rule, listing: CommandSpec(  # noqa: E731
+            kw, EasyMove, easy_move, parse, usage, listing=listing, summary=summary, example=example, rules=(rule,))
+        return (spec("GOVERNMENT TRANSPORT", _transport("government", "GOVERNMENT TRANSPORT TO <square>"),
+                     "GOVERNMENT TRANSPORT TO <square>", "a Registered Voter: The Government takes you to the "
+                     "Public Property you choose (an Easy Move)", "GOVERNMENT TRANSPORT TO 10", "XXI.2", 170),
+                spec("CORPORATE TRANSPORT", _transport("corporate", "CORPORATE TRANSPORT TO <square>"),
+                     "CORPORATE TRANSPORT TO <square>", "the owner of a Corporate-coloured square: The "
+                     "Corporation takes you to a square it owns (an Easy Move)", "CORPORATE TRANSPORT TO 14",
+                     "XXI.3", 171),
+                spec("TAXI!", _parse_taxi, "TAXI! <square> [THROUGH BLOCKBUSTERS]",
+                     "a Taxi to the square: $10 a move along the board and Jumpgates, around Blockbusters "
+                     "unless you pay $500 more; you become Sick (an Easy Move)", "TAXI! 15", "XXI.4", 172),
+                spec("TAXI", _parse_taxi, "TAXI <square> [THROUGH BLOCKBUSTERS]", "the same as TAXI!",
+                     "TAXI 15", "XXI.4", 173),
+                spec("DELIVERY TRUCK", _parse_truck, "DELIVERY TRUCK [TO <square>] [THROUGH BLOCKBUSTERS]",
+                     "the owner of a Store rides a delivery truck to it, around Blockbusters, or through them "
+                     "for $500 (an Easy Move)", "DELIVERY TRUCK TO 12", "XXI.5", 174),
+                spec("WALK", _parse_walk, "WALK FORWARD|BACK", "Take a Walk to the next or the previous "
+                     "square (an Easy Move)", "WALK FORWARD", "XXI.6", 175))
+
+    def on_player_removed(self, state, player) -> None:
+        self.of(state).used.pop(player.name, None)
+
+    def player_facts(self, state, player) -> list[Fact]:
+        return [Fact("easy_moves", used(state, player.name), label="Easy Moves this week", order=49)]
+
+    def status_parts(self, state, player) -> list[tuple[int, str]]:
+        left = int(state.params(NAME).get("per_week", self.defaults["per_week"])) - used(state, player.name)
+        return [(60, f"; Easy Moves left this week: {max(left, 0)}")]
+
+
+def used(state, name: str) -> int:
+    em = EasyMovementModule.of(state)
+    return em.used.get(name, 0) if em.week == state.week else 0
+
+
+def _path(state, start: int, goal: int, *, gates: bool, avoid: set[int]) -> list[int] | None:
+    """The shortest path from ``start`` to ``goal`` by successors, predecessors (and Jumpgates if
+    ``gates``), entering no square of ``avoid``; ties: the first found going forward."""
+    links: dict[int, set[int]] = {}
+    live = set(live_numbers(state))
+    for a, b in jumpgate_pairs(state) if gates else ():
+        if a not in live or b not in live:  # XVIII.2: a Jumpgate to a destroyed square is gone
+            continue
+        links.setdefault(a, set()).add(b)
+        links.setdefault(b, set()).add(a)
+    back = {start: start}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if here == goal:
+            path = [here]
+            while path[-1] != start:
+                path.append(back[path[-1]])
+            return path[::-1]
+        for nxt in (successor(state, here), predecessor(state, here), *sorted(links.get(here, ()))):
+            if nxt not in back and nxt not in avoid:
+                back[nxt] = here
+                queue.append(nxt)
+    return None
+
+
+def _live(ctx, number: int | None) -> int:
+    square = ctx.state.square(number) if number else None
+    if square is None or square.destroyed:
+        live = [s.number for s in ctx.state.live_squares()]
+        raise IllegalAction(f"there is no square {number} on the board (squares {live[0]}-{live[-1]})")
+    return square.number
+
+
+def easy_move(ctx, player, cmd: EasyMove) -> str:
+    from admin.games.nomoteams.mechanics.board import colour_of
+    from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS
+
+    state, p = ctx.state, ctx.params(NAME)
+    if used(state, player.name) >= int(p["per_week"]):
+        raise IllegalAction(f"you have made your {p['per_week']} Easy Moves this week (XXI.1)")
+    here = acting_square(state, player.name)
+    cost, rule, why = 0, "", ""
+    if cmd.kind == "walk":
+        dest = predecessor(state, here) if cmd.back else successor(state, here)
+        rule, why = "XXI.6", f"a Walk {'back' if cmd.back else 'forward'}"
+    elif cmd.kind == "government":
+        rule, dest = "XXI.2", _live(ctx, cmd.square)
+        if player.name not in getattr(state.mods.get("teams-government"), "registered", ()):
+            raise IllegalAction("only a Registered Voter may ask The Government for transport (XXI.2; "
+                                "REGISTER TO VOTE costs $100)")
+        if not (is_public_property(dest) and owner_of(state, dest) == GOVERNMENT):
+            raise IllegalAction(f"square {dest} is not Public Property; The Government transports only to its "
+                                "Public Property (squares 10, 20, 30 ...) (XXI.2)")
+        why = "The Government transported her"
+    elif cmd.kind == "corporate":
+        rule, dest = "XXI.3", _live(ctx, cmd.square)
+        if not any(o == player.name and colour_of(state, n) in CORPORATE_COLOURS
+                   for n, o in state.mods["teams-ownership"].owners.items()):
+            raise IllegalAction("only the owner of a square painted a Corporate Colour (Red, Orange, Yellow, "
+                                "Green, Blue, Indigo) may ask The Corporation for transport (XXI.3)")
+        if owner_of(state, dest) != CORPORATION:
+            owned = sorted(n for n, o in state.mods["teams-ownership"].owners.items() if o == CORPORATION)
+            raise IllegalAction(f"The Corporation transports only to a square it owns (XXI.3); it owns "
+                                f"{', '.join(map(str, owned)) or 'none'}")
+        why = "The Corporation transported him"
+    elif cmd.kind == "taxi":
+        rule, dest = "XXI.4", _live(ctx, cmd.square)
+        path = _route(ctx, here, dest, gates=True, pay=cmd.pay, what="a Taxi")
+        cost = int(p["taxi_per_move"]) * (len(path) - 1) + (int(p["through_blockbusters"]) if cmd.pay else 0)
+        why = f"a Taxi drove {len(path) - 1} move{'s' if len(path) != 2 else ''} ({'-'.join(map(str, path))})"
+    else:  # the delivery truck
+        rule = "XXI.5"
+        stores = sorted(n for n, o in store_owners(state).items() if o == player.name)
+        if not stores:
+            raise IllegalAction("only the owner of a Store may ride a delivery truck to it (XXI.5); you own none")
+        if cmd.square is None and len(stores) > 1:
+            raise IllegalAction(f"you own Stores on squares {', '.join(map(str, stores))}: say DELIVERY TRUCK TO <square>")
+        dest = stores[0] if cmd.square is None else cmd.square
+        if dest not in stores:
+            raise IllegalAction(f"you own no Store on square {dest}; your Stores: {', '.join(map(str, stores))} (XXI.5)")
+        path = _route(ctx, here, dest, gates=False, pay=cmd.pay, what="the delivery truck")
+        cost = int(p["through_blockbusters"]) if cmd.pay else 0
+        why = f"a delivery truck took him to his Store ({'-'.join(map(str, path))})"
+    if dest == here:
+        raise IllegalAction(f"you are on square {here} already")
+    if cost:
+        affordable(state, player, cost, "the Taxi" if cmd.kind == "taxi" else "the delivery truck")
+        ctx.transfer(player.name, GOVERNMENT, cost, rule=rule, reason=why, voluntary=True)
+    em = EasyMovementModule.of(state)
+    if em.week != state.week:
+        em.week, em.used = state.week, {}
+    em.used[player.name] = em.used.get(player.name, 0) + 1
+    if p["lands"]:
+        jump(ctx, player, dest, rule=rule, reason=why)
+    else:
+        player.square = dest
+    if cmd.kind == "taxi":
+        make_sick(ctx, player.name, rule="XXI.4", why="a Taxi trip")
+    paid = f", paying {state.money(cost)}" if cost else ""
+    return f"{player.name} made an Easy Move from square {here} to square {dest}: {why}{paid} ({rule})."
+
+
+def _route(ctx, here: int, dest: int, *, gates: bool, pay: bool, what: str) -> list[int]:
+    """XXI.4, XXI.5: the shortest way, around Blockbusters unless paid to go through them."""
+    bombs = set() if pay else blockbuster_squares(ctx.state)
+    path = _path(ctx.state, here, dest, gates=gates, avoid=bombs - {here})
+    if path is None:
+        raise IllegalAction(f"{what} cannot reach square {dest} without passing a Blockbuster (on "
+                            f"{', '.join(map(str, sorted(bombs)))}); add THROUGH BLOCKBUSTERS to pay "
+                            f"{ctx.state.money(int(ctx.params(NAME)['through_blockbusters']))} more")
+    return path

@@ -1,0 +1,34 @@
+"""The library of mechanics: every module any bundled game draws from.
+
+A game (``admin/games/<name>/``) lists the modules it enables, in order, with their parameters.
+Adding a mechanic is adding its module here (and to ``LIBRARY``); nothing in the core changes."""
+
+from __future__ import annotations
+
+from admin.engine.module import Mechanic, Registry
+from admin.library.board import BoardModule
+from admin.library.cards import CardsModule
+from admin.games.nomopoly2.mechanics.endgame import EndgameModule
+from admin.library.health import HealthModule
+from admin.library.interactions import InteractionsModule
+from admin.library.money import MoneyModule
+from admin.games.nomopoly1.mechanics import MODULES as NOMOPOLY1
+from admin.games.nomopoly2.mechanics import MODULES as NOMOPOLY2
+from admin.games.nomoteams.mechanics import MODULES as NOMOTEAMS
+from admin.library.ownership import OwnershipModule
+from admin.library.players import PlayersModule
+from admin.nomic.proposals import ProposalsModule
+from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
+from admin.library.schedule import ScheduleModule
+from admin.games.technopoly.mechanics import MODULES as TECHNOPOLY
+from admin.games.timopoly.mechanics import MODULES as TIMOPOLY
+from admin.library.turns import TurnsModule
+
+#: Library order is the order of the commands in a "Valid commands" list.
+LIBRARY: list[type[Mechanic]] = [
+    OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
+    TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
+]
+
+REGISTRY = Registry(LIBRARY)

@@ -1,0 +1,175 @@
+"""Timopoly's two decks (STUFF HAPPENS & CROWD FUND, and the cards of each): landing on a card
+space draws the top card of its deck; the card's effect, a small declarative action, is carried
+out, and the card goes back under the deck, except a Get Out of Social Media Jail Free card, which
+its drawer keeps until it is used (or sold: ``SELL JAIL CARD TO <player> FOR <amount>``).
+
+Each deck is shuffled once, with the update's hidden seed (the order is face down), the first
+time a card is drawn from it; a drawn card is public. The cards are the game's data
+(``timo-cards`` parameters): ``collect``, ``pay``, ``goto`` (advance to a space; Fn 20 when passing
+HUGE-O), ``nearest`` (a kind of space; ``rant_times`` or ``throw_times`` for what its owner gets),
+``move`` (back), ``jail``, ``jail_card``, ``pay_each`` / ``collect_each`` (every other player),
+``pay_per_nom``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from admin.engine.commands import command_type
+from admin.engine.context import BANK
+from admin.engine.decks import DeckSpec, DeckState, shuffle
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.movement import jump, move
+from admin.engine.errors import CommandError, IllegalAction
+from admin.library.interactions import ask
+from admin.games.timopoly.mechanics.deeds import land_on_deed
+from admin.games.timopoly.mechanics.holdings import board_of, deeds_of, send_to_jail, settle
+from admin.games.timopoly.mechanics.spaces import nearest, space, spaces
+from admin.engine.model import Player
+
+
+@dataclass
+class TimoCardsPrivate:
+    #: deck name -> its pile (the top card first), face down: private
+    piles: dict[str, DeckState] = field(default_factory=dict)
+
+
+@command_type
+@dataclass(frozen=True)
+class SellJailCard:
+    """``SELL JAIL CARD TO <player> FOR <amount>`` (IX.2, XI.6)."""
+
+    buyer: str
+    amount: int
+    cmd: ClassVar[str] = "timo-sell-jail-card"
+
+
+def _parse_sell(rest: str, line: object) -> SellJailCard:
+    m = re.fullmatch(r"card\s+to\s+(\S+)\s+for\s+(?:fn\s*)?(\d{1,6})", rest.strip(), re.IGNORECASE)
+    if not m:
+        raise CommandError("write SELL JAIL CARD TO <player> FOR <amount>, like SELL JAIL CARD TO bob FOR 10.")
+    return SellJailCard(m.group(1), int(m.group(2)))
+
+
+class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
+    name = "timo-cards"
+    rules = ("II.4", "IX.1", "IX.2", "XI.6", *(f"XX.{i}" for i in range(1, 17)),
+             *(f"XXI.{i}" for i in range(1, 17)))
+    defaults: dict[str, Any] = {"decks": {}, "rocket_noms": 5}
+    summary = "Stuff Happens and Crowd Fund: draw the top card, do what it says, put it back under."
+    Private = TimoCardsPrivate
+    requires = ("timo-deeds",)
+
+    def commands(self):
+        return (CommandSpec("SELL JAIL", SellJailCard, sell_jail_card, _parse_sell,
+                            "SELL JAIL CARD TO <player> FOR <amount>", listing=50,
+                            summary="offer your Get Out of Social Media Jail Free card to a player "
+                                    "(they answer ACCEPT)", example="SELL JAIL CARD TO bob FOR 10",
+                            rules=("XI.6",)),)
+
+    def on_land(self, ctx, player, square) -> None:
+        spec = space(ctx.state, square.number)
+        if spec.kind == "card" and spec.deck:
+            draw_and_do(ctx, player, spec.deck)
+
+    def resolve_interaction(self, ctx, inter, answers) -> str:
+        buyer, seller, amount = inter.payload["buyer"], inter.proposer, int(inter.payload["amount"])
+        board = board_of(ctx.state)
+        if answers[buyer] != "accept":
+            return f"{buyer} did not buy {seller}'s Get Out of Social Media Jail Free card"
+        if not board.jail_cards.get(seller) or ctx.state.players[buyer].money < amount:
+            return "the card could no longer be sold"
+        ctx.transfer(buyer, seller, amount, rule="XI.6", reason="a Get Out of Social Media Jail Free card")
+        board.jail_cards.setdefault(buyer, []).append(board.jail_cards[seller].pop(0))
+        return f"{buyer} bought {seller}'s Get Out of Social Media Jail Free card for {ctx.state.money(amount)}"
+
+
+def deck_spec(ctx, name: str) -> DeckSpec:
+    cards = (ctx.params(TimoCardsModule.name)["decks"] or {}).get(name) or []
+    if not cards:
+        raise IllegalAction(f"the game has no {name!r} deck")
+    return DeckSpec(name, tuple(str(i) for i in range(len(cards))), policy="pile", hidden=True)
+
+
+def draw_and_do(ctx, player: Player, deck: str) -> None:
+    piles = TimoCardsModule.private_of(ctx.state).piles
+    pile = piles.setdefault(deck, DeckState())
+    spec = deck_spec(ctx, deck)
+    if not pile.pile and not pile.discard:  # the first draw: shuffle the deck, face down (II.4)
+        shuffle(spec, pile, ctx.dice, f"{deck}/{ctx.state.update}/{len(ctx.dice.hidden_rolls)}")
+    if not pile.pile:
+        raise IllegalAction(f"every {deck} card is held")
+    index = pile.pile.pop(0)
+    card = (ctx.params(TimoCardsModule.name)["decks"][deck])[int(index)]
+    title = {"stuff": "Stuff Happens", "crowd": "Crowd Fund"}.get(deck, deck)
+    ctx.emit("card", f"{player.name} drew {title}: {card['text']}", player=player.name, rule="IX.1",
+             data={"deck": deck, "card": int(index)})
+    effect = dict(card.get("effect") or {})
+    if effect.get("jail_card"):
+        board_of(ctx.state).jail_cards.setdefault(player.name, []).append(deck)
+    else:
+        pile.pile.append(index)  # back under the deck (IX.1)
+    do(ctx, player, effect, card["text"])
+
+
+def do(ctx, player: Player, effect: dict[str, Any], text: str) -> None:
+    """Carry out a card's effect."""
+    reason = f"the card: {text}"
+    if "collect" in effect:
+        ctx.transfer(BANK, player.name, int(effect["collect"]), rule="IX.1", reason=reason)
+    if "pay" in effect:
+        settle(ctx, player, BANK, int(effect["pay"]), rule="IX.1", reason=reason)
+    if "pay_per_nom" in effect:
+        rocket = int(ctx.params(TimoCardsModule.name)["rocket_noms"])
+        noms = sum((rocket if d.rocket else d.noms) for d in deeds_of(ctx.state).deeds.values()
+                   if d.owner == player.name)
+        settle(ctx, player, BANK, noms * int(effect["pay_per_nom"]), rule="IX.1", reason=reason)
+    others = [p for p in sorted(ctx.state.active_players(), key=lambda p: p.name) if p.name != player.name]
+    if "pay_each" in effect:
+        for other in others:
+            if player.active:
+                settle(ctx, player, other.name, int(effect["pay_each"]), rule="IX.1", reason=reason)
+    if "collect_each" in effect:
+        for other in others:
+            settle(ctx, other, player.name, int(effect["collect_each"]), rule="IX.1", reason=reason)
+    if effect.get("jail"):
+        send_to_jail(ctx, player, "a card")
+    if "goto" in effect:
+        _advance(ctx, player, int(effect["goto"]))
+    if "nearest" in effect:
+        target = nearest(ctx.state, player.square, str(effect["nearest"]))
+        _advance(ctx, player, target, land=False)
+        land_on_deed(ctx, player, space(ctx.state, target), multiplier=int(effect.get("rant_times", 1)),
+                     throw_times=effect.get("throw_times"))
+    if "move" in effect:
+        count = len(spaces(ctx.state))
+        jump(ctx, player, (player.square - 1 + int(effect["move"])) % count + 1, rule="IX.1", reason=text)
+
+
+def _advance(ctx, player: Player, target: int, *, land: bool = True) -> None:
+    """Move forward to ``target`` (Fn 20 when passing HUGE-O), landing there unless told not to."""
+    count = len(spaces(ctx.state))
+    steps = (target - player.square) % count or count
+    if land:
+        move(ctx, player, steps)
+        return
+    # move without landing (the card says what happens there): pass HUGE-O, then stand there
+    if player.square + steps > count:
+        for module in ctx.registry.enabled(ctx.state):
+            module.on_pass_end(ctx, player)
+    player.square = target
+    ctx.emit("move", f"{player.name} advanced to {space(ctx.state, target).name}.", player=player.name,
+             rule="IX.1", data={"to": target})
+
+
+def sell_jail_card(ctx, player: Player, cmd: SellJailCard) -> str:
+    if not board_of(ctx.state).jail_cards.get(player.name):
+        raise IllegalAction("you hold no Get Out of Social Media Jail Free card")
+    buyer = ctx.state.players.get(cmd.buyer)
+    if buyer is None or not buyer.active or buyer.name == player.name:
+        raise IllegalAction(f"{cmd.buyer} is not another player in the game")
+    inter = ask(ctx, kind="offer", module=TimoCardsModule.name, parties=[buyer.name], silence="decline",
+                proposer=player.name, payload={"buyer": buyer.name, "amount": cmd.amount})
+    return (f"{player.name} offered a Get Out of Social Media Jail Free card to {buyer.name} for "
+            f"{ctx.state.money(cmd.amount)} ({buyer.name}: ACCEPT {inter.id} by the next update).")

@@ -1,0 +1,67 @@
+"""What waits for the Admin now: ``nomopoly todo``, and the top of every admin report.
+
+One list, from the state and the last update's log: join requests, accepted proposals the Admin
+must carry out, what a module asked the Admin to decide or review (events of the kinds in
+:data:`ASKS`: a rule module's parameters to review after an amendment, doubles that never end, a
+winner to confirm, a dispute), the rulings the last update could not carry out, and the rulings queued for the next update (so a typo can be seen
+before it is applied). Each item says what to do, with the command."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from admin.engine.events import Event
+from admin.store.gamedir import GameDir
+from admin.engine.model import GameState
+
+#: event kinds by which the engine or a module asks something of the Admin
+ASKS = ("review", "loop-guard", "winner", "admin", "dispute")
+
+
+@dataclass(frozen=True)
+class Todo:
+    """One thing for the Admin: what it is, and the command that settles it."""
+
+    kind: str
+    text: str
+    command: str = ""
+
+    def line(self) -> str:
+        return f"{self.text}" + (f" → {self.command}" if self.command else "")
+
+
+def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
+               queued: list[dict] | None = None) -> list[Todo]:
+    """The Admin's to-do from ``state``, the last update's ``events`` and the ``queued`` rulings."""
+    items = [Todo("join", f"{j.name} <{j.email}> asked to join (update {j.update})",
+                  f"nomopoly player add {j.name} {j.email}")
+             for j in state.private.join_requests]
+    items += [Todo("proposal", f"Proposal {p.number}, {p.title!r} (by {p.proposer}), was accepted and "
+                               "waits for you to carry it out",
+                   f"nomopoly ruling amend {p.number} \"...\" (or ruling done {p.number})")
+              for p in state.proposals if p.status == "accepted" and p.awaiting_admin]
+    # an ask with no public text is for the Admin's eyes (a secret rule to judge): its private text
+    items += [Todo(e.kind, e.text or (e.private if not e.player else None) or e.kind)
+              for e in events if e.kind in ASKS]
+    items += [Todo("ruling", e.text or "a ruling failed", "fix it and queue it again: nomopoly ruling ...")
+              for e in events if e.kind == "ruling" and not e.ok]
+    for n, r in enumerate(queued or (), 1):
+        items.append(Todo("queued", f"Queued for the next update: ruling {describe_ruling(r)}",
+                          f"nomopoly ruling cancel {n}, if it is a mistake"))
+    return items
+
+
+def describe_ruling(r: dict) -> str:
+    """A queued ruling as the command that recorded it reads: ``adjust money=5 player=bob (a refund)``."""
+    args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items())
+                    if k not in ("text", "directives"))
+    return f"{r.get('kind')} {args}".rstrip() + (f" ({r['note']})" if r.get("note") else "")
+
+
+def game_todo(game: GameDir) -> list[Todo]:
+    """:func:`todo_items` of a game folder: its state, its last update's events, its queue."""
+    from admin.mail.outbound.updatelog import load_update_log
+
+    state = game.load()
+    events = load_update_log(game, state.update).events if state.update else ()
+    return todo_items(state, events, game.pending_rulings())

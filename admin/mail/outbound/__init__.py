@@ -1,0 +1,1 @@
+"""Mail out: composing receipts and results, the outbox queue and its files, SMTP."""
