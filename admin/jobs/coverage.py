@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from admin.games.catalog import DEFAULT, GameSpec, available
+from admin.games.catalog import spec as load
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState
 
@@ -39,7 +40,7 @@ class RuleCoverage:
 
 def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[RuleCoverage]:
     """Every rule of ``state``'s ruleset with its status (in the ruleset's order)."""
-    exercised = _exercised(tests, spec.name)
+    exercised = _exercised(tests, family(spec))
     out = []
     for rule in state.rules.rules():
         module = REGISTRY.module_for_rule(rule.id, state)
@@ -75,11 +76,19 @@ def _named(text: str) -> set[str]:
 _FILE_ID = re.compile(r"^([ivxlc]+)(\d+)(?=-)")
 
 
-def _exercised(tests: Path, game: str) -> dict[str, set[str]]:
-    """Rule id -> the test files and scenario files naming it that play ``game`` (a source
+def family(spec: GameSpec) -> set[str]:
+    """A game and the games made from the same rulebook (its base, and every game made from
+    either): they number and play the same rules, so their tests count for each other."""
+    root = spec.base or spec.name
+    return {root} | {name for name in available() if name == root or load(name).base == root}
+
+
+def _exercised(tests: Path, games_played: set[str]) -> dict[str, set[str]]:
+    """Rule id -> the test files and scenario files naming it that play one of ``games_played`` (a source
     checkout has them). A scenario plays the game its ``game:`` line names; a test file under
-    ``tests/games/<name>/`` plays that game; any other test file plays the games it names in
-    quotes, or the default game when it names none. A file that plays another game is never
+    ``tests/games/<name>/`` plays that game; any other test file plays the default game and the
+    games it names in quotes. A game is credited with the tests of its family too (the game it
+    is made from, ``base:``, and the others made from that): they play the same rules. A file that plays another game is never
     credited to this one's rules, however alike their numbers."""
     found: dict[str, set[str]] = {}
     if not tests.is_dir():
@@ -87,14 +96,14 @@ def _exercised(tests: Path, game: str) -> dict[str, set[str]]:
     games = tests / "games"
     for path in sorted(tests.rglob("test_*.py")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        if game not in _games_of_test(path, text, games):
+        if not games_played & _games_of_test(path, text, games):
             continue
         for rule in _named(text):
             found.setdefault(rule, set()).add(str(path.relative_to(tests.parent)))
     for path in sorted(games.glob("*/scenarios/*.yaml")):
         text = path.read_text(encoding="utf-8", errors="replace")
         named = _SCENARIO_GAME.search(text)
-        if (named.group(1) if named else DEFAULT) != game:
+        if (named.group(1) if named else DEFAULT) not in games_played:
             continue
         rel = str(path.relative_to(tests.parent))
         m = _FILE_ID.match(path.stem)
@@ -110,8 +119,7 @@ _SCENARIO_GAME = re.compile(r"^game:\s*['\"]?([\w-]+)", re.M)
 
 def _games_of_test(path: Path, text: str, games: Path) -> set[str]:
     """The games a test file plays: its folder's under ``tests/games/``, else the bundled games it
-    names in quotes, else the default game."""
+    names in quotes and the default game."""
     if games in path.parents:
         return {path.relative_to(games).parts[0]}
-    named = {name for name in available() if f'"{name}"' in text or f"'{name}'" in text}
-    return named or {DEFAULT}
+    return {DEFAULT} | {name for name in available() if f'"{name}"' in text or f"'{name}'" in text}
