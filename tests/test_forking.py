@@ -90,7 +90,7 @@ def test_pages_rendered_in_two_processes_equal_those_of_one(tmp_path: Path, monk
         assert "updates/0001.html" not in two.rendered and "updates/0004.html" in two.rendered
 
 
-def test_the_mail_out_beside_the_site_build_writes_what_it_writes_after_it(game_dir: GameDir, tmp_path: Path,
+def test_the_mail_out_beside_the_site_build_writes_what_it_writes_after_it(game_dir: GameDir, tmp_path: Path,  # noqa: F811 (the fixture)
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The mail-out in a second process (PARALLEL_FROM=1 player) while the site is built: the same
     outbox (but for each message's Date) and the same site as one process doing one then the other."""
@@ -122,7 +122,7 @@ def test_the_mail_out_beside_the_site_build_writes_what_it_writes_after_it(game_
     assert site_one == site_two and "index.html" in site_two
 
 
-def test_a_bad_workers_setting_stops_an_update_before_it_runs(game_dir: GameDir, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bad_workers_setting_stops_an_update_before_it_runs(game_dir: GameDir, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811 (the fixture)
     from click.testing import CliRunner
 
     from admin.cli.main import cli

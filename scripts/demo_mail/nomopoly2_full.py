@@ -23,7 +23,7 @@ HERE = REPO / "admin" / "games" / "nomopoly2-full" / "demo"
 sys.path.insert(0, str(REPO))
 
 from admin.games import catalog as games  # noqa: E402
-from admin.jobs import update as jobs
+from admin.jobs import update as jobs  # noqa: E402
 from admin.jobs.demo import scratch_game, deliver, fresh_maildir, queue_rulings  # noqa: E402
 from admin.engine.model import GameState  # noqa: E402
 

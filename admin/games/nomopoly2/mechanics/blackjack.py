@@ -127,7 +127,7 @@ def cash(ctx, player: Player, cmd: CashBlackjack) -> str:
     p = ctx.params(BlackjackModule.name)
     if player.name not in BlackjackModule.of(ctx.state).landed:
         raise IllegalAction("you may cash in 21 only after landing on the square named Blackjack, until "
-                            f"the end of the next update (XVI.1); you have not landed there since")
+                            "the end of the next update (XVI.1); you have not landed there since")
     held = hand(ctx.state, player.name)
     short = Counter(cmd.cards) - Counter(held)
     if short:

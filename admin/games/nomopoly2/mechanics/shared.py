@@ -7,7 +7,7 @@ others read it only through these functions, which answer "nothing" when the own
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING
 
 from admin.engine.services import provides, use  # noqa: F401 - the sections' one import of them
 from admin.games.nomopoly2.mechanics.conditions import CONDITIONS, grant, grant_weeks  # noqa: F401

@@ -58,7 +58,7 @@ def launch(ctx, silo: int, kind: str, target: int, *, consenters: list[str], rul
         if not held:
             ms.held.pop(silo, None)
         ms.fired[silo] = state.update
-    name = NAMES[kind]
+    NAMES[kind]  # an unknown kind fails here, before anything changes
     if kind in ("biological", "icbm"):
         for who in dict.fromkeys(consenters):
             if who in state.players and state.players[who].active:

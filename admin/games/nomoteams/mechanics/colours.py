@@ -197,7 +197,7 @@ class ColoursModule(Mechanic[ColoursState, None]):
         blocks = tuple((c, block_owner(state, c)) for c in COLOURS if block_owner(state, c))
         painted = tuple((n, colour_of(state, n), owner_of(state, n) or "-")
                         for n in (s.number for s in state.live_squares()) if colour_of(state, n) != WHITE)
-        prices = ((f"PAINT <n> <Corporate Colour> (XIII.3)", state.money(int(p["paint_cost"])), str(p["paint_payee"])),
+        prices = (("PAINT <n> <Corporate Colour> (XIII.3)", state.money(int(p["paint_cost"])), str(p["paint_payee"])),
                   ("BUY PAINT <Government Colour> (XIII.4)", state.money(int(p["can_cost"])), GOVERNMENT),
                   ("GIPPER PAINT <n> <colour> (XIII.5)", f"{state.money(int(p['gipper_fee']))} + the paint",
                    GOVERNMENT),

@@ -15,7 +15,7 @@ from admin.engine.module import CommandSpec
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.mechanics.casinos import cards as cc
 from admin.games.nomopoly2.mechanics.casinos.state import (
-    NAME, of, private_of, casino_here, check_play, note_play, pay_out, take_in,
+    NAME, private_of, casino_here, check_play, note_play, pay_out, take_in,
 )
 from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit
 from admin.engine.model import GameState, Player

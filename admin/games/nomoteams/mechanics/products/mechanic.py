@@ -90,7 +90,7 @@ def _product_ruling(ctx, r) -> str:
                       original.effect if original else "", original.rule if original else "XIX.2",
                       original=(original.name if original else dup), royalty=royalty if dup else 0,
                       maker=str(r.args.get("maker", "")) if dup else "", created=ctx.state.update,
-                      sold=not (str(r.args.get("sold", "true")).lower() in ("false", "no")))
+                      sold=str(r.args.get("sold", "true")).lower() not in ("false", "no"))
     ps.products.append(product)
     ctx.emit("product", f"A new Product: the {name}, {ctx.state.money(price)}" +
              (f", a Repackaged Product of {product.original} (patent: {patent}, royalty "
