@@ -1,13 +1,17 @@
 """A game made from another (``base:``) with optional sections in force from the start
-(``enable: all``): Nomopoly II's whole rulebook, ``nomopoly2-full``."""
+(``enable:``, by name): Nomopoly II's whole rulebook, ``nomopoly2-full``."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
+import yaml
 
 from admin.jobs import update as jobs
 from admin.engine.errors import RuleError
-from admin.games.catalog import initial_state, spec
+from admin.games.catalog import HERE, available, initial_state, spec
 
 
 def test_the_full_rulebook_has_every_optional_section_of_the_core_game_in_force():
@@ -32,15 +36,12 @@ def test_a_full_game_on_disk_writes_its_whole_ruleset_and_replays(tmp_path):
     assert jobs.replay_check(game) == []
 
 
-def test_enable_names_only_what_the_game_offers(tmp_path, monkeypatch):
-    import admin.games.catalog as games
-
+def test_enable_names_only_what_the_game_offers(tmp_path):
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "game.yaml").write_text("title: Bad\noptional:\n  railroads: r.md\nenable: [zeppelins]\n")
-    monkeypatch.setattr(games, "HERE", tmp_path)
     with pytest.raises(RuleError, match=r"enable names zeppelins, which the game does not offer "
                                         r"\(its optional mechanics: railroads\)"):
-        games.spec("bad")
+        spec("bad", tmp_path)
 
 
 def test_a_game_without_proposals_has_no_proposals_link(tmp_path):
@@ -64,3 +65,46 @@ def test_coverage_lists_a_rule_of_the_rulebook_that_no_section_has_yet_as_missin
     assert rows["XC.1"].status == "missing" and "no section" in (rows["XC.1"].how or "")
     assert rows["XVII.2"].status == "automated"  # a written, automated rule is not reported twice
     assert [row.rule for row in listed].count("XVII.2") == 1
+
+
+#: the optional sections each bundled game has in force from the start: a change to any game's
+#: list, or to what a game inherits, shows here
+IN_FORCE = {
+    "nomopoly1": [], "nomopoly2": [], "nomoteams": [], "technopoly": [], "timopoly": [],
+    "nomopoly2-full": ["blackjack", "railroads", "lottery", "zoo", "trading", "blocks", "buildings",
+                       "terrorism", "house-of-cards", "nonsense", "missiles", "bank", "credit-cards",
+                       "transport", "net-worth", "bingo", "exploit-blocks", "casinos", "patents",
+                       "governor"],
+}
+
+
+def test_each_bundled_game_has_exactly_the_optional_sections_it_lists_in_force():
+    assert {name: spec(name).enabled_optional for name in available()} == IN_FORCE
+
+
+def _games_copy(tmp_path: Path) -> Path:
+    games = tmp_path / "games"
+    for name in available():
+        (games / name).mkdir(parents=True)
+        shutil.copy(HERE / name / "game.yaml", games / name / "game.yaml")
+    return games
+
+
+def test_a_section_added_to_a_game_is_not_switched_on_in_a_game_made_from_it(tmp_path):
+    games = _games_copy(tmp_path)
+    core = games / "nomopoly2" / "game.yaml"
+    data = yaml.safe_load(core.read_text())
+    data["optional"]["free-parking"] = "sections/36-free-parking.md"
+    core.write_text(yaml.safe_dump(data))
+    assert "free-parking" in spec("nomopoly2", games).optional
+    assert "free-parking" in spec("nomopoly2-full", games).optional
+    assert spec("nomopoly2-full", games).enabled_optional == IN_FORCE["nomopoly2-full"]
+
+
+def test_a_game_that_asks_for_all_its_sections_at_once_is_refused_naming_them(tmp_path):
+    games = _games_copy(tmp_path)
+    full = games / "nomopoly2-full" / "game.yaml"
+    full.write_text(full.read_text().replace("enable: [", "enable: all\nwas: ["))
+    with pytest.raises(RuleError, match=r"enable must list the optional mechanics .* by name \(not 'all'\); "
+                                        r"the game offers blackjack, railroads"):
+        spec("nomopoly2-full", games)

@@ -61,15 +61,16 @@ class GameSpec:
         return self.path / "demo" / "maildir"
 
 
-def available() -> list[str]:
-    """The names of the bundled games."""
-    return sorted(p.parent.name for p in HERE.glob("*/game.yaml"))
+def available(games: Path = HERE) -> list[str]:
+    """The names of the bundled games (of the games in folder ``games``)."""
+    return sorted(p.parent.name for p in games.glob("*/game.yaml"))
 
 
-def spec(name: str) -> GameSpec:
-    path = HERE / name / "game.yaml"
+def spec(name: str, games: Path = HERE) -> GameSpec:
+    """The game ``name`` of the bundled games (or of the games in folder ``games``)."""
+    path = games / name / "game.yaml"
     if not path.is_file():
-        raise RuleError(f"no bundled game {name!r}; bundled games: {', '.join(available())} "
+        raise RuleError(f"no bundled game {name!r}; bundled games: {', '.join(available(games))} "
                         "(`nomopoly games` describes each)")
     data = load_yaml(path) or {}
     modules = [ModuleConfig(name=m["name"], params=dict(m.get("params") or {}),
@@ -77,13 +78,18 @@ def spec(name: str) -> GameSpec:
                for m in data.get("modules", [])]
     optional = {str(k): str(path.parent / str(v)) for k, v in (data.get("optional") or {}).items()}
     coverage = {k: dict(v or {}) for k, v in (data.get("coverage") or {}).items()}
-    base = spec(str(data["base"])) if data.get("base") else None
+    base = spec(str(data["base"]), games) if data.get("base") else None
     if base is not None:  # made from another game: its modules first, its sections, its coverage
         modules = [*base.modules, *modules]
         optional = {**base.optional, **optional}
         coverage = {k: {**base.coverage.get(k, {}), **coverage.get(k, {})}
                     for k in {*base.coverage, *coverage}}
-    enabled = list(optional) if data.get("enable") == "all" else [str(m) for m in data.get("enable") or []]
+    if not isinstance(data.get("enable") or [], list):
+        # each game names the sections it has in force, so a section added to one game is never
+        # switched on in another that is made from it without saying so
+        raise RuleError(f"{path}: enable must list the optional mechanics in force from the start, by name "
+                        f"(not {data['enable']!r}); the game offers {', '.join(optional) or 'none'}")
+    enabled = [str(m) for m in data.get("enable") or []]
     unknown = [m for m in enabled if m not in optional]
     if unknown:
         raise RuleError(f"{path}: enable names {', '.join(unknown)}, which the game does not offer "
