@@ -25,9 +25,11 @@ from admin.engine.errors import RuleError
 
 
 class Layout(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
     #: whether north, south, east and west mean something on it
-    compass: bool
+    @property
+    def compass(self) -> bool: ...
 
     def cell(self, number: int, count: int) -> tuple[int, int]: ...
     def number_at(self, row: int, col: int, count: int) -> int | None: ...

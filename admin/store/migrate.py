@@ -31,7 +31,7 @@ def migrate_v1(files: dict[str, Any]) -> dict[str, Any]:
     out["game.yaml"] = game
     out["private.yaml"] = private
 
-    health = {"version": 1, "health": {}, "resets": {}}
+    health: dict[str, Any] = {"version": 1, "health": {}, "resets": {}}
     turns: dict[str, Any] = {"version": 1, "transport": {}}
     players_mod: dict[str, Any] = {"version": 1, "last_action": {}}
     held, shown, hands = {}, {}, {}

@@ -70,7 +70,7 @@ def from_data(cls: type[T], data: Any, where: str = "") -> T:
     XXII.4's snapshot (a pickle of the state before every action, admin/engine/update.py), which
     writes a text it has met already as a reference to it, a third cheaper."""
     try:
-        return _converter(cls)(data)
+        return _converter(cls)(data)  # type: ignore[arg-type]  # a class is hashable
     except _Mismatch:  # somewhere a value does not fit: find where, and say so
         return _convert(cls, data, where or cls.__name__)
 
@@ -118,7 +118,7 @@ def _converter(tp: Any) -> Callable[[Any], Any]:
                 raise _Mismatch
             return {key(k): value(v) for k, v in data.items()}
         return mapping
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _record(tp)
     if tp in _SCALARS:
         return _SCALARS[tp]
@@ -242,7 +242,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
             return _convert(key_t, k, where)
 
         return {key(k): _convert(val_t, v, f"{where}.{k}") for k, v in data.items()}
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise StateError(f"{where}: expected a mapping for {tp.__name__}, found {type(data).__name__}")
         hints = _hints(tp)

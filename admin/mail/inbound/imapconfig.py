@@ -87,7 +87,7 @@ class ImapConfig:
             if isinstance(value, bool) or not isinstance(value, allowed):
                 want = "a number" if float in allowed else "a whole number" if int in allowed else "a string"
                 raise StateError(f"[mail.imap] {key} = {value!r} has the wrong type: {key} must be {want}")
-            values[key] = float(value) if float in allowed else value
+            values[key] = float(value) if float in allowed else value  # type: ignore[arg-type]  # a number, checked
         if base_dir is not None and values.get("cafile") and not Path(values["cafile"]).is_absolute():
             values["cafile"] = str(Path(base_dir) / values["cafile"])
         return cls(**values)

@@ -107,7 +107,7 @@ class SmtpConfig:
                     "put it in an environment variable and name that variable with "
                     "password_env (default NOMOPOLY_SMTP_PASSWORD) or oauth2_token_env"
                 )
-        known = {
+        known: dict[str, type | tuple[type, ...]] = {
             "host": str, "port": int, "tls": str, "user": str, "password_env": str,
             "oauth2_token_env": str, "cafile": str, "timeout": (int, float),
             "from_address": str, "from_name": str,
@@ -233,11 +233,12 @@ def connect(smtp: SmtpConfig, login: Login | None) -> smtplib.SMTP:
     place = where(smtp)
     conn: smtplib.SMTP | None = None
     step = "connect to"
+    port = smtp.port or DEFAULT_PORTS[smtp.tls]  # set when the settings were read
     try:
         if smtp.tls == "implicit":
-            conn = smtplib.SMTP_SSL(smtp.host, smtp.port, timeout=smtp.timeout, context=context)
+            conn = smtplib.SMTP_SSL(smtp.host, port, timeout=smtp.timeout, context=context)
         else:
-            conn = smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout)
+            conn = smtplib.SMTP(smtp.host, port, timeout=smtp.timeout)
         step = "greet"
         conn.ehlo()
         if smtp.tls == "starttls":
