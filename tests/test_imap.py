@@ -18,7 +18,9 @@ import pytest
 
 from admin.engine.errors import MailError, StateError, TemporaryError
 from admin.mail.inbound.imap import ImapConfig, ImapSource
-from admin.runtime.dovecot import DovecotServer, Message, free_port, make_ca
+from admin.runtime.dovecot import DovecotServer, Message
+from admin.runtime.machine import free_port
+from admin.runtime.testcerts import make_ca
 
 ENV = {"NOMOPOLY_IMAP_PASSWORD": "testpw"}
 T0 = datetime(2026, 3, 14, 12, 0, 0, tzinfo=timezone.utc)

@@ -27,7 +27,8 @@ from admin.jobs.fetch import fetch, taken
 from admin.store.gamedir import GameDir
 from admin.mail.inbound.imap import ImapConfig, ImapSource
 from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path
-from admin.runtime.dovecot import DovecotServer, Message, free_port
+from admin.runtime.dovecot import DovecotServer, Message
+from admin.runtime.machine import free_port
 
 ENV = {"NOMOPOLY_IMAP_PASSWORD": "testpw"}
 REPO = Path(__file__).resolve().parents[1]

@@ -27,7 +27,6 @@ TOO_LONG = {
     "admin/mail/outbound/compose.py": 451,
     "admin/mail/outbound/mailout.py": 418,
     "admin/site/svg.py": 412,
-    "admin/runtime/dovecot.py": 463,
     "admin/games/nomopoly2/mechanics/buildings.py": 499,
     "admin/games/nomopoly2/mechanics/house_of_cards/items.py": 445,
     "admin/games/nomopoly2/mechanics/casinos/games.py": 411,

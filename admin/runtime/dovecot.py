@@ -19,7 +19,6 @@ import signal
 import socket
 import ssl
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -28,6 +27,9 @@ from datetime import datetime
 from pathlib import Path
 
 from imapclient import IMAPClient
+
+from admin.runtime.machine import children as live_children, free_port, short_tempdir, start_time
+from admin.runtime.testcerts import ToolMissing, make_ca, make_server_cert
 
 PASSWORD = "testpw"
 
@@ -127,56 +129,6 @@ def dovecot_binary() -> str | None:
     )
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def short_tempdir(prefix: str = "dc") -> Path:
-    """A new temp dir with a short path (unix sockets live in it: < 108 characters), on tmpfs if possible."""
-    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
-
-
-def _openssl(*args: str) -> None:
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        raise DovecotUnavailable("the openssl CLI is not installed (needed for the TLS test server)")
-    subprocess.run([openssl, *args], check=True, capture_output=True, timeout=60)
-
-
-def make_ca(directory: Path, name: str = "ca") -> tuple[Path, Path]:
-    """A self-signed CA certificate and key: ``(NAME.pem, NAME.key)`` in ``directory``."""
-    cert, key = directory / f"{name}.pem", directory / f"{name}.key"
-    _openssl(
-        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", str(key), "-out", str(cert), "-days", "30", "-subj", f"/CN=nomopoly test {name}",
-        "-addext", "basicConstraints=critical,CA:TRUE",
-        "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-    )  # fmt: skip
-    return cert, key
-
-
-def make_server_cert(directory: Path, ca: tuple[Path, Path], ip: str = "127.0.0.1") -> tuple[Path, Path]:
-    """A server certificate for ``ip`` (SAN IP) signed by ``ca``: ``(server.pem, server.key)``."""
-    cert, key, csr, ext = (directory / n for n in ("server.pem", "server.key", "server.csr", "server.ext"))
-    ext.write_text(
-        f"subjectAltName=IP:{ip}\nbasicConstraints=critical,CA:FALSE\n"
-        "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
-        "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n"
-    )
-    _openssl(
-        "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", str(key), "-out", str(csr), "-subj", f"/CN={ip}",
-    )  # fmt: skip
-    _openssl(
-        "x509", "-req", "-in", str(csr), "-CA", str(ca[0]), "-CAkey", str(ca[1]), "-CAcreateserial",
-        "-out", str(cert), "-days", "30", "-extfile", str(ext),
-    )  # fmt: skip
-    return cert, key
-
-
 def _mail_account() -> tuple[str, str, int, int]:
     """(user, group, uid, gid) that owns the mail: nobody/nogroup as root, else the current user."""
     import grp
@@ -249,8 +201,11 @@ class DovecotServer:
         }  # fmt: skip
         (d / "dovecot.conf").write_text(_fill(CONFIG_TEMPLATE, values) + self.extra_config + "\n")
         if self.tls:
-            ca = make_ca(d)
-            make_server_cert(d, ca)
+            try:
+                ca = make_ca(d)
+                make_server_cert(d, ca)
+            except ToolMissing as exc:
+                raise DovecotUnavailable(str(exc)) from None
             self.cafile = ca[0]
             (d / "tls.conf").write_text(_fill(TLS_TEMPLATE, values))
 
@@ -301,16 +256,16 @@ class DovecotServer:
         proc, self.proc = self.proc, None
         if proc is None or proc.poll() is not None:
             return
-        children = _children(proc.pid)
+        children = live_children(proc.pid)
         proc.send_signal(signal.SIGTERM)  # first, so that it does not restart the children
         for pid, started in children:
-            if _start_time(pid) == started:
+            if start_time(pid) == started:
                 try:
                     os.kill(pid, signal.SIGTERM)
                 except ProcessLookupError:
                     pass
         soon = time.monotonic() + min(timeout, 2.0)
-        while any(_start_time(pid) == started for pid, started in children) and time.monotonic() < soon:
+        while any(start_time(pid) == started for pid, started in children) and time.monotonic() < soon:
             time.sleep(0.01)
         try:
             # With its children gone the master has nothing left to do, but now and then it still
@@ -320,13 +275,13 @@ class DovecotServer:
             proc.kill()
             proc.wait()
         for pid, started in children:  # any child that ignored SIGTERM
-            if _start_time(pid) == started:
+            if start_time(pid) == started:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
         deadline = time.monotonic() + timeout
-        while any(_start_time(pid) == started for pid, started in children) and time.monotonic() < deadline:
+        while any(start_time(pid) == started for pid, started in children) and time.monotonic() < deadline:
             time.sleep(0.01)
 
     def restart(self) -> None:
@@ -413,32 +368,6 @@ class DovecotServer:
             c.select_folder(folder, readonly=True)
             uids = c.search("ALL")
             return {uid: tuple(d[b"FLAGS"]) for uid, d in c.fetch(uids, ["FLAGS"]).items()} if uids else {}
-
-
-def _stat(pid: int) -> list[str] | None:
-    """Fields of /proc/PID/stat after the command name (state first), or None when gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def _start_time(pid: int) -> str | None:
-    """The start time of a live (not zombie) process, to tell it from a later one with the same pid."""
-    fields = _stat(pid)
-    return None if fields is None or fields[0] in ("Z", "X") else fields[19]
-
-
-def _children(parent: int) -> list[tuple[int, str]]:
-    """(pid, start time) of the live child processes of ``parent``."""
-    found: list[tuple[int, str]] = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat(int(entry))
-            if fields is not None and fields[1] == str(parent) and fields[0] not in ("Z", "X"):
-                found.append((int(entry), fields[19]))
-    return found
 
 
 def _fill(template: str, values: dict[str, str]) -> str:
