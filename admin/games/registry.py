@@ -6,6 +6,7 @@ Adding a mechanic is adding its module here (and to ``LIBRARY``); nothing in the
 from __future__ import annotations
 
 from admin.engine.module import Mechanic, Registry
+from admin.nomic.written import WrittenRulesModule
 from admin.library.board import BoardModule
 from admin.library.cards import CardsModule
 from admin.games.nomopoly2.mechanics.endgame import EndgameModule
@@ -28,7 +29,7 @@ from admin.library.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY, WrittenRulesModule,
 ]
 
 REGISTRY = Registry(LIBRARY)

@@ -14,6 +14,7 @@ from pathlib import Path
 from admin.games.catalog import DEFAULT, GameSpec, available
 from admin.games.catalog import spec as load
 from admin.games.registry import REGISTRY
+from admin.nomic.written import WrittenRulesModule, carried_out
 from admin.engine.model import GameState
 
 TESTS = Path(__file__).resolve().parents[2] / "tests"
@@ -42,11 +43,16 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
     """Every rule of ``state``'s ruleset with its status (in the ruleset's order)."""
     exercised = _exercised(tests, family(spec))
     out = []
+    written = carried_out(state)
     for rule in state.rules.rules():
         module = REGISTRY.module_for_rule(rule.id, state)
         if module and state.enabled(module):
             out.append(RuleCoverage(rule.id, "automated", module=module,
                                     tests=sorted(exercised.get(rule.id, ()))))
+            continue
+        if rule.id in written:  # a rule a proposal wrote in the controlled English: it runs as written
+            out.append(RuleCoverage(rule.id, "automated", module=WrittenRulesModule.name,
+                                    how=f"as written, since proposal {written[rule.id]}"))
             continue
         for status in ("core", "admin", "text"):
             how = spec.coverage.get(status, {}).get(rule.id)
@@ -56,9 +62,9 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
         else:
             out.append(RuleCoverage(rule.id, "missing",
                                     how=f"known to module {module}, which is not enabled" if module else None))
-    written = {row.rule for row in out}
+    listed = {row.rule for row in out}
     out += [RuleCoverage(rule, "missing", how="in the game's rulebook, but no section of its rules has it yet")
-            for rule in spec.rulebook if rule not in written]
+            for rule in spec.rulebook if rule not in listed]
     return out
 
 
