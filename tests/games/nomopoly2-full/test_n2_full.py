@@ -90,7 +90,7 @@ def test_the_optional_sections_are_listed_and_enabled_in_the_rulebooks_order():
 
 def test_the_full_games_modules_run_in_the_order_precedence_needs(full):
     names = [m.name for m in full.modules]
-    assert names == ["schedule", "board", "money", "turns", "ownership", "cards", "health", "proposals", "players",
+    assert names == ["schedule", "board", "money", "turns", "ownership", "cards", "health", "proposals", "players", "written-rules",
                      "endgame", "jokers", "blackjack", "railroads", "interactions", "conditions", "lottery", "blocks",
                      "buildings", "casinos", "transport", "house-of-cards", "bingo", "zoo", "trading", "terrorism",
                      "nonsense", "missiles", "bank", "credit-cards", "net-worth", "exploit-blocks", "patents",
