@@ -56,6 +56,13 @@ def test_every_rule_of_timopoly_is_automated_or_routed():
     assert data["counts"]["missing"] == 0 and len(data["rules"]) == 91
     assert {r["module"] for r in data["rules"] if r["status"] == "automated"} == {
         "money", "timo-board", "timo-deeds", "timo-building", "timo-cards"}
+    # automated rules with no test or scenario of Timopoly's own yet: this may only shrink
+    untested = [r["rule"] for r in data["rules"] if r["status"] == "automated" and not r["tests"]]
+    assert len(untested) <= UNTESTED_AT_MOST, untested
+
+
+#: the automated rules of Timopoly that no test or scenario of its own exercises yet (issue 28)
+UNTESTED_AT_MOST = 34
 
 
 def test_games_lists_every_bundled_game():
