@@ -21,6 +21,15 @@ def test_faces_are_roughly_uniform():
     assert all(850 < c < 1150 for c in counts.values()), counts
 
 
+def test_vii3_an_n_sided_die_shows_each_of_1_to_n_about_equally_often():
+    """VII.3: an n-sided die bears 1 to n, each equally likely (200 rolls a face expected)."""
+    dice = Dice(seed=b"s" * 32, digest="d", update=1)
+    for sides in (2, 10, 20):
+        counts = Counter(dice.roll(f"t/{sides}/{i}", sides) for i in range(200 * sides))
+        assert set(counts) == set(range(1, sides + 1)), sides
+        assert all(150 < c < 250 for c in counts.values()), (sides, counts)
+
+
 def test_every_roll_is_recorded_and_verifies():
     dice = Dice(seed=b"s" * 32, digest="d", update=3)
     dice.roll("turn/alice/0/d0", 6)

@@ -28,3 +28,13 @@ def test_ordinary_addresses_are_accepted_and_kept_in_lower_case():
     state = new_state([])
     add_player(state, "frank", "Frank.O'Neil+games@Mail.Example.ORG")
     assert state.private.emails["frank"] == "frank.o'neil+games@mail.example.org"
+
+
+def test_iii1_a_username_another_player_has_is_refused_whatever_its_case_and_nothing_changes():
+    """III.1: each player needs a username no other player has (and a valid address, above)."""
+    state = new_state([])
+    add_player(state, "frank", "frank@example.org")
+    for name in ("frank", "Frank", "FRANK"):
+        with pytest.raises(IllegalAction, match=r"there is already a player named 'frank' \(III.1\)"):
+            add_player(state, name, "other@example.org")
+    assert list(state.players) == ["frank"] and state.private.emails == {"frank": "frank@example.org"}

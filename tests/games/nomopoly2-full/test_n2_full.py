@@ -4,6 +4,9 @@ keyword (BUY TRANSPORT) never hides a line a player would write for a one-word c
 the modules run in the order precedence needs. The cross-section paths themselves are scenarios
 (tests/games/nomopoly2/scenarios/, run by test_scenarios.py)."""
 
+import json
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -187,3 +190,11 @@ def test_on_credit_added_to_buy_and_build_railroad_leaves_their_logged_form_and_
     assert command_to_dict(Buy(14, True)) == {"cmd": "buy", "square": 14, "on_credit": True}
     assert command_from_dict({"cmd": "buy", "square": 14}) == Buy(14)
     assert command_from_dict(command_to_dict(BuildRailroad(9, True))) == BuildRailroad(9, True)
+
+
+@pytest.mark.parametrize("game", ["nomopoly2", FULL])
+def test_every_automated_rule_has_a_test_or_scenario_of_its_own_game_family(game):
+    out = subprocess.run([sys.executable, "-m", "admin", "rules", "coverage", "--game", game, "--json"],
+                         capture_output=True, text=True, check=True)
+    untested = [r["rule"] for r in json.loads(out.stdout)["rules"] if r["status"] == "automated" and not r["tests"]]
+    assert untested == []

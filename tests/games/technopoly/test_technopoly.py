@@ -97,6 +97,19 @@ def test_a_results_mail_shows_its_player_their_own_hand_only(demo):
             assert f"Your hand (private): {', '.join(hands['colin'])}" not in m or hands["colin"] == hands["aleric"]
 
 
+def test_xii3_every_players_results_mail_tells_them_their_holdings_after_the_round(demo):
+    """XII.3: by email the game settles the round and tells each player what they hold."""
+    state = demo.load()
+    st = world(state)
+    sent = demo.root / "state" / "outbox" / "sent"
+    mails = [p.read_text(errors="replace") for p in sent.iterdir()]
+    for name in st.seats:
+        results = [m for m in mails if f"Update 4 results for {name}" in m]
+        held = ", ".join(f"{n} {k}" for k, n in sorted(st.holdings[name].items()))
+        assert results and held and f"Your objects: {held}" in results[0], name
+        assert f"Round 4 done; your Robots: {st.holdings[name].get(ROBOT, 0)}; score {score(st, name)}" in results[0]
+
+
 def test_every_rule_of_technopoly_is_automated_or_routed():
     out = subprocess.run([sys.executable, "-m", "admin", "rules", "coverage", "--game", "technopoly", "--json"],
                          capture_output=True, text=True)
