@@ -94,3 +94,27 @@ def test_rules_coverage_counts_a_running_written_rule_as_automated_by_its_propos
     assert outcome.state is not None
     row = next(r for r in coverage(outcome.state, spec("nomopoly2")) if r.rule == "VI.19")
     assert (row.status, row.module, row.how) == ("automated", "written-rules", "as written, since proposal 1")
+
+
+def test_the_proposers_receipt_restates_each_rule_or_names_the_words_it_could_not_read():
+    data = {"game": "nomopoly2", "players": PLAYERS, "updates": [
+        {"mail": {"alice": "PROPOSE Three rules\n"
+                           "ADD RULE VI: A player who passes square 3 receives $5.\n"
+                           "ADD RULE VI: A player who lands on square 7 dances a jig.\n"
+                           "ADD RULE VI: A player who rolls a total of 5 receives $1.\nEND\n"},
+         "order": PLAYERS, "dice": [1, 2] * 3}]}
+    said = next(t for t in _texts(run(data, "receipt")) if t.startswith("alice made proposal 1"))
+    assert ("The new rule in section VI reads: Whenever a player passes square 3: that player receives $5 "
+            "from the Admin Bank Account. If accepted, it runs from the next update.") in said
+    assert ("The new rule in section VI is not in the rule language (could not read 'dances a jig.': expected "
+            "what happens") in said
+    assert ("Whenever a player rolls a total of 5: that player receives $1 from the Admin Bank Account. It is "
+            "not one this game runs by itself yet; if accepted, the Admin carries it out.") in said
+
+
+def test_an_amend_of_one_of_the_games_own_rules_is_not_restated_as_a_written_rule():
+    data = {"game": "nomopoly2", "players": PLAYERS, "updates": [
+        {"mail": {"alice": "PROPOSE Dearer\nAMEND VI.9: A player who lands on square 7 receives $5.\nEND\n"},
+         "order": PLAYERS, "dice": [1, 2] * 3}]}
+    said = next(t for t in _texts(run(data, "own rule")) if t.startswith("alice made proposal 1"))
+    assert said == "alice made proposal 1: Dearer (1 change(s) to the rules)."

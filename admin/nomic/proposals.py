@@ -28,6 +28,7 @@ from admin.engine.model import Proposal, Tally, VoteGrant
 from admin.engine.model import Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
+from admin.nomic.written import understood_rules
 
 ADMIN = "Admin"
 VoteChoice = Literal["yes", "no", "abstain"]
@@ -194,7 +195,8 @@ def propose(ctx, player, cmd: Propose) -> str:
              if replaced else "")
     kind = "free-form: if accepted, the Admin carries it out" if not proposal.directives else \
         f"{len(proposal.directives)} change(s) to the rules"
-    return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}."
+    understood = "".join(f" {line}" for line in understood_rules(ctx.state, proposal.directives))
+    return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}.{understood}"
 
 
 def withdraw(ctx, player, cmd: Withdraw) -> str:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from admin.engine.board import highest, lowest
 from admin.engine.context import BANK, UpdateContext
-from admin.engine.model import GameState, Player, Square
+from admin.engine.model import Directive, GameState, Player, Square
 from admin.engine.module import Mechanic
 from admin.engine.movement import jump, move
 from admin.library.cards import CardsModule, draw_card
@@ -31,7 +31,7 @@ from admin.library.money import MoneyModule
 from admin.library.ownership import OwnershipModule
 from admin.nomic.rulelang.model import Condition, Effect, NotUnderstood, Rule, SquareRef, Vocabulary
 from admin.nomic.rulelang.parse import parse_rule
-from admin.nomic.rulelang.words import effect_words
+from admin.nomic.rulelang.words import effect_words, rule_words
 
 #: how often one rule may fire for one player in one update
 MAX_FIRINGS = 10
@@ -77,6 +77,32 @@ def written_rules(state: GameState, since: int, *, from_now: bool = False) -> li
         read = _read(rule.text, vocab)
         if isinstance(read, Rule) and runnable(read):
             out.append((rule.id, read))
+    return out
+
+
+def understood_rules(state: GameState, directives: Sequence[Directive]) -> list[str]:
+    """How each rule a proposal writes (ADD RULE, AMEND) is understood, in a sentence each, for the
+    proposer's receipt: restated as it will run, or why the Admin will carry it out instead (the
+    words the language could not read). Nothing in a game without the mechanic."""
+    if not state.enabled(WrittenRulesModule.name):
+        return []
+    vocab = vocabulary(state)
+    out = []
+    for d in directives:
+        if d.kind not in ("add-rule", "amend") or not d.text.strip():
+            continue
+        where = f"The new rule in section {d.target}" if d.kind == "add-rule" else f"Rule {d.target} as amended"
+        history = state.rule_history.get(d.target) or []
+        if d.kind == "amend" and not (history and history[0].proposal is not None):
+            continue  # a rule of the game's own: its mechanic runs it, whatever its new words say
+        read = _read(" ".join(d.text.split()), vocab)
+        if isinstance(read, NotUnderstood):
+            out.append(f"{where} is not in the rule language ({read}); if accepted, the Admin carries it out.")
+        elif not runnable(read):
+            out.append(f"{where} reads: {rule_words(read, vocab)} It is not one this game runs by itself yet; "
+                       "if accepted, the Admin carries it out.")
+        else:
+            out.append(f"{where} reads: {rule_words(read, vocab)} If accepted, it runs from the next update.")
     return out
 
 
