@@ -10,14 +10,16 @@ rules out by hand before keeps doing so for those), no other mechanic automates 
 every part of it is one this mechanic carries out (:func:`runnable`); the others stay with the
 Admin.
 
-Each rule fires at most :data:`MAX_FIRINGS` times for one player in one update, so a rule that
-moves its player onto its own trigger cannot run away."""
+The rules that run in an update are those in force when it starts (one read of the ruleset an
+update, however many landings ask): a rule accepted or repealed during an update changes what runs
+from the next. Each rule fires at most :data:`MAX_FIRINGS` times for one player in one update, so a
+rule that moves its player onto its own trigger cannot run away."""
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from admin.engine.board import highest, lowest
@@ -132,7 +134,8 @@ class WrittenRulesModule(Mechanic[WrittenState, None]):
 
     # -- when rules fire ----------------------------------------------------------------------
     def on_update_start(self, ctx: UpdateContext) -> None:
-        _FIRED.pop(id(ctx), None)
+        # the rules in force as the update starts run all through it (read once: a landing asks)
+        _UPDATES[id(ctx)] = _Update(written_rules(ctx.state, self.of(ctx.state).since), ctx.state)
         self._timed(ctx, "update_start")
         if ctx.slot.index == 0:
             self._timed(ctx, "week_start")
@@ -141,7 +144,7 @@ class WrittenRulesModule(Mechanic[WrittenState, None]):
         self._timed(ctx, "update_end")
         if ctx.slot.week_end:
             self._timed(ctx, "week_end")
-        _FIRED.pop(id(ctx), None)
+        _UPDATES.pop(id(ctx), None)
 
     def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         self._player(ctx, player, ("lands", "lands_or_passes"), square)
@@ -161,8 +164,14 @@ class WrittenRulesModule(Mechanic[WrittenState, None]):
         self._player(ctx, payer, ("pays_rent",), square)
 
     # -- carrying a rule out ------------------------------------------------------------------
+    def _update(self, ctx: UpdateContext) -> _Update:
+        known = _UPDATES.get(id(ctx))
+        if known is None or known.state is not ctx.state:  # an update that did not start here
+            known = _UPDATES[id(ctx)] = _Update(written_rules(ctx.state, self.of(ctx.state).since), ctx.state)
+        return known
+
     def _rules(self, ctx: UpdateContext) -> list[tuple[str, Rule]]:
-        return written_rules(ctx.state, self.of(ctx.state).since)
+        return self._update(ctx).rules
 
     def _player(self, ctx: UpdateContext, player: Player, kinds: tuple[str, ...], square: Square | None,
                 *, end: bool = False) -> None:
@@ -185,7 +194,7 @@ class WrittenRulesModule(Mechanic[WrittenState, None]):
                 self._fire(ctx, rid, rule, player, None)
 
     def _fire(self, ctx: UpdateContext, rid: str, rule: Rule, player: Player, square: Square | None) -> None:
-        fired = _FIRED.setdefault(id(ctx), Counter())
+        fired = self._update(ctx).fired
         if fired[(rid, player.name)] >= MAX_FIRINGS:
             return
         if not all(_holds(ctx.state, c, player, square) for c in rule.conditions):
@@ -200,8 +209,19 @@ class WrittenRulesModule(Mechanic[WrittenState, None]):
             _carry_out(ctx, rid, effect, player, square)
 
 
-#: rule firings of the update under way, by its context: (rule id, player) -> times
-_FIRED: dict[int, Counter[tuple[str, str]]] = {}
+@dataclass
+class _Update:
+    """What the update under way knows of its written rules: those that run, and how often each
+    fired for each player."""
+
+    rules: list[tuple[str, Rule]]
+    state: GameState | None = None
+    fired: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+
+#: the updates under way, by their context's id (one at a time in a process; a context's entry is
+#: made when its update starts and dropped when it ends)
+_UPDATES: dict[int, _Update] = {}
 
 
 def _owner(state: GameState, number: int) -> str | None:
