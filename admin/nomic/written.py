@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 from admin.engine.board import highest, lowest
 from admin.engine.context import BANK, UpdateContext
@@ -251,7 +251,7 @@ def _squares_owned(state: GameState, name: str) -> int:
 
 
 def _holds(state: GameState, c: Condition, player: Player, square: Square | None) -> bool:
-    value: Any
+    value: int
     if c.quantity == "money":
         value = player.money
     elif c.quantity == "health":

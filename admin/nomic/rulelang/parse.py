@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 from admin.nomic.rulelang.model import (
     MAX_AMOUNT, MAX_SQUARE, MAX_TOTAL, Condition, Effect, NotUnderstood, Op, Rule, SquareRef, Trigger,
@@ -200,8 +201,8 @@ def _condition(r: _Reader, vocab: Vocabulary) -> Condition | None:
         return Condition("bank", op, _amount(r, r.take(money), vocab))
     if r.take(r"(?:and )?(?:if )?the square'?s number is"):
         op = _compare(r) or _fail(r, "a comparison: 'greater than', 'less than', 'at least', 'at most'")
-        m = r.take(r"(?P<n>\d+)") or _fail(r, "a number")
-        return Condition("number", op, _number(r, m.group("n"), MAX_SQUARE, "a square number"))
+        number = r.take(r"(?P<n>\d+)") or _fail(r, "a number")
+        return Condition("number", op, _number(r, number.group("n"), MAX_SQUARE, "a square number"))
     m = r.take(_LEAD + r"(?:owns?|holds?) (?P<n>\d+) or more (?P<what>squares?|cards?)")
     if m:
         return _count(r, vocab, m.group("what"), ">=", m.group("n"))
@@ -209,11 +210,11 @@ def _condition(r: _Reader, vocab: Vocabulary) -> Condition | None:
     if m:
         return _count(r, vocab, m.group("what"), "==", "0")
     if r.take(_LEAD + r"(?:owns?|holds?)"):
-        op = _compare(r)
-        m = r.take(r"(?P<n>\d+) (?P<what>squares?|cards?)") if op else None
-        if op is None or m is None:
+        how = _compare(r)
+        m = r.take(r"(?P<n>\d+) (?P<what>squares?|cards?)") if how else None
+        if how is None or m is None:
             return None
-        return _count(r, vocab, m.group("what"), op, m.group("n"))
+        return _count(r, vocab, m.group("what"), how, m.group("n"))
     if r.take(r"(?:and )?(?:with|who has|who have|has|have|(?:if )?(?:they|he|she) (?:has|have))"):
         op = _compare(r) or _fail(r, "a comparison: 'less than', 'more than', 'at least', 'at most', 'exactly'")
         m = r.take(money)
@@ -308,7 +309,6 @@ def _per_square(r: _Reader) -> bool:
 def _amount(r: _Reader, m: re.Match[str] | None, vocab: Vocabulary) -> int:
     if m is None:
         _fail(r, f"an amount of money, like {vocab.money(100)}")
-    assert m is not None
     digits = next(g for g in (m.groupdict().get(k) for k in ("n", "n2", "n3")) if g)
     return _number(r, digits, MAX_AMOUNT, "an amount of money")
 
@@ -320,5 +320,5 @@ def _number(r: _Reader, digits: str, most: int, what: str) -> int:
     return int(text)
 
 
-def _fail(r: _Reader, expected: str) -> Op:
+def _fail(r: _Reader, expected: str) -> NoReturn:
     raise _Stop(r.fail(expected))

@@ -85,10 +85,10 @@ def rule_words(rule: Rule, vocab: Vocabulary | None = None) -> str:
     """``Whenever a player lands on square 1: that player receives $200 from the Admin Bank Account.``"""
     vocab = vocab or Vocabulary()
     head, who = trigger_words(rule.trigger), _WHO[rule.who]
-    own = [c for c in rule.conditions if c.quantity not in ("bank", "number")]
-    other = [c for c in rule.conditions if c.quantity in ("bank", "number")]
+    own = tuple(c for c in rule.conditions if c.quantity not in ("bank", "number"))
+    other = tuple(c for c in rule.conditions if c.quantity in ("bank", "number"))
     if rule.who == "player":
-        own, other = [], rule.conditions  # "..., if they have ...: that player ..."
+        own, other = (), rule.conditions  # "..., if they have ...: that player ..."
     if other:
         head += ", if " + " and ".join(condition_words(c, vocab) for c in other)
     if own:
