@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what the test suite needs and run all of it: Debian's dovecot-imapd (a real IMAP server
 # for the mail tests) and chromium (the browser tests) when missing and we are root, then a
-# virtualenv with nomopoly and its test extras; then ruff, then pytest. Extra arguments go to pytest
+# virtualenv with nomopoly and its test extras; then ruff and mypy, then pytest. Extra arguments go to pytest
 # (the suite runs in parallel with pytest-xdist: -n auto is one worker per CPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +25,9 @@ fi
 axe="${XDG_CACHE_HOME:-$HOME/.cache}/nomopoly/axe"
 [ -f "$axe/node_modules/axe-core/axe.min.js" ] || npm install --prefix "$axe" --no-audit --no-fund --silent axe-core@4 \
   || echo "note: axe-core not installed; the accessibility tests will skip (fail under REQUIRE_BROWSER=1)" >&2
-# the linter first: a finding fails the run before the suite starts
+# the linter and the type checker first: a finding fails the run before the suite starts
 .venv/bin/ruff check --quiet admin tests bench scripts
+.venv/bin/mypy
 # in parallel, one worker per CPU, unless the arguments choose (-n 0 runs it in this process)
 parallel=(-n auto)
 for arg in "$@"; do case "$arg" in -n|-n*|--numprocesses*) parallel=() ;; esac; done
