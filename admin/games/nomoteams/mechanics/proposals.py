@@ -17,7 +17,7 @@ from admin.engine.events import Ruling
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.shared import fine
-from admin.nomic.proposals import RULINGS as LIBRARY_RULINGS
+from admin.nomic.proposal_rulings import RULINGS as LIBRARY_RULINGS
 from admin.nomic.proposals import _carry_out, _parse_propose
 from admin.engine.model import Proposal
 from admin.nomic.amendments import check, parse_directives
