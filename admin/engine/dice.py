@@ -40,8 +40,9 @@ def commitment(seed: bytes) -> str:
 
 #: the way an update's dice are derived: 1, the digest of every logged input (games begun before
 #: 2026-11-24); 2, the digest of what the players sent, and a key of its own for each player's
-#: hidden draws
-SCHEME = 2
+#: hidden draws; 3 (since 2026-11-28), the digest of each registered player's accepted commands in
+#: a canonical form only (no mail hash, header, stranger's mail, chatter or empty email)
+SCHEME = 3
 
 
 def inputs_digest(inputs: Any) -> str:
@@ -61,8 +62,38 @@ def play_digest(inputs: Any) -> str:
     return inputs_digest({"update": inputs.get("update"), "mail": mails})
 
 
+def canonical(data: Any) -> str:
+    """The canonical JSON of ``data``: sorted keys, no spaces, UTF-8 text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def player_inputs(inputs: Any) -> dict[str, str]:
+    """What enters the dice of an update (scheme 3), by registered player: the SHA-256 of the
+    canonical JSON of the sorted list of their accepted commands (each as canonical JSON), over all
+    their emails the update acted on. A player whose emails held no command is not in it; neither
+    is a stranger (a JOIN from an unknown address), a TOKEN line, a header, the mail's bytes, its
+    time or the order in which the emails came."""
+    by_player: dict[str, list[str]] = {}
+    for m in inputs.get("messages") or []:
+        if m.get("status") != "applied" or not m.get("player"):
+            continue
+        for line in m.get("lines") or []:
+            command = line.get("command")
+            if command and command.get("cmd") != "token":
+                by_player.setdefault(m["player"], []).append(canonical(command))
+    return {name: hashlib.sha256(canonical(sorted(cmds)).encode("utf-8")).hexdigest()
+            for name, cmds in sorted(by_player.items())}
+
+
+def fair_digest(update: int, players: dict[str, str]) -> str:
+    """The digest of scheme 3: SHA-256 of ``{"update": n, "players": player_inputs}``."""
+    return hashlib.sha256(canonical({"update": update, "players": players}).encode("utf-8")).hexdigest()
+
+
 def digest_for(inputs: Any, scheme: int) -> str:
-    return play_digest(inputs) if scheme >= 2 else inputs_digest(inputs)
+    if scheme >= 3:
+        return fair_digest(int(inputs.get("update") or 0), player_inputs(inputs))
+    return play_digest(inputs) if scheme == 2 else inputs_digest(inputs)
 
 
 def player_key(hidden_seed: bytes, player: str) -> bytes:

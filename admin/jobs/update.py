@@ -17,7 +17,8 @@ from admin.runtime.crashpoints import crashpoint
 from admin.jobs.deadlines import deadline, show_time, upcoming
 from admin.jobs import roster as admin_ops
 from admin.engine.context import UpdateContext
-from admin.engine.dice import SCHEME, Dice, Seeds, player_commitments
+from admin.engine.dice import Dice, Seeds, canonical, player_commitments, player_inputs
+from admin.engine.seedchain import SeedChain
 from admin.engine.rulings import apply_ruling
 from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
@@ -58,11 +59,12 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     # (else the ruleset as the game starts it is written with the state, section by section)
     with game.lock():
         tx = Transaction(game.state_dir)
-        game.stage_seeds(tx, state, game.make_seeds(1))
+        chain = game.stage_seeds(tx, state, 1)
         game.stage_state(tx, state)
         tx.write(game.next_log_path("init"), dump_json({"kind": "init", "state": to_data(state)}))
         tx.write(game.results_path(0), dump_json({"update": 0, "next_commitment": state.next_commitment,
-                                                  "next_hidden_commitment": state.next_hidden_commitment}))
+                                                  "next_hidden_commitment": state.next_hidden_commitment,
+                                                  "chain": chain, "previous": None}))  # the chain's start
         tx.commit()
     return game
 
@@ -133,7 +135,7 @@ def add_player(game: GameDir, name: str, email: str, token: str | None = None) -
     record = {"name": name, "email": email.strip().lower(),
               "token_hash": hash_token(token) if token else None,
               # published before the next update, so they can check their hidden draws in it
-              "commitment": player_commitments(game.next_seeds().hidden, [name])[name]}
+              "commitment": player_commitments(game.next_seeds(state.update + 1).hidden, [name])[name]}
     admin_action(game, "player-add", lambda s: apply_admin_record(s, {"kind": "player-add", **record}),
                  record)
 
@@ -295,7 +297,7 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
             inputs = {"update": update, "cutoff": at.isoformat(),
                       "messages": [s.log_record() for s in screened],
                       "rulings": [to_data(r) for r in rulings]}
-            outcome, tx = _apply(game, state, inputs, game.next_seeds(), ledger, screened)
+            outcome, tx = _apply(game, state, inputs, game.next_seeds(update), ledger, screened)
             outcome.deadlines_passed = passed
             if dry_run:
                 outcome.staged = tx
@@ -329,10 +331,11 @@ def last_cutoff(game: GameDir, state: GameState) -> datetime | None:
 
 def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds, ledger: Ledger,
            screened: list[Screened]) -> tuple[UpdateOutcome, Transaction]:
-    result, dice = run_logged(state, inputs, seeds, SCHEME)
+    scheme = game.dice_scheme()
+    result, dice = run_logged(state, inputs, seeds, scheme)
     update = result.state.update
     tx = Transaction(game.state_dir)
-    game.stage_seeds(tx, result.state, game.make_seeds(update + 1))
+    chain = game.stage_seeds(tx, result.state, update + 1)
     for s in screened:
         ledger.settle(s.entry.hash, s.status, update, s.reason)
     game.stage_state(tx, result.state)
@@ -341,10 +344,14 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         tx.write(path, text)
     tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
     public, hidden = seeds.commitments()
-    dice_record = {"scheme": SCHEME, "seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
+    dice_record = {"scheme": scheme, "seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
                    "player_commitments": dict(state.next_player_commitments),
-                   "digest": dice.digest, "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+                   "digest": dice.digest, "players": player_inputs(inputs),
+                   "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+    secret_chain = SeedChain.from_secret(game.secrets())
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
+                    **({"hidden_key": secret_chain.hidden_key.hex(), "chain_base": secret_chain.base}
+                       if secret_chain is not None and secret_chain.covers(update) else {}),
                     "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls]}
     events = [to_data(e) for e in result.events]  # once: the log keeps them all, the results the public ones
     tx.write(game.next_log_path(f"update-{update}"), dump_json({
@@ -353,7 +360,9 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         "next_commitment": result.state.next_commitment,
         "next_hidden_commitment": result.state.next_hidden_commitment,
         "next_player_commitments": result.state.next_player_commitments}))
-    tx.write(game.results_path(update), dump_json(public_results(result.state, events, inputs, dice_record)))
+    record = public_results(result.state, events, inputs, dice_record)
+    record.update({"chain": chain} if chain else {}, previous=record_link(game, update - 1))
+    tx.write(game.results_path(update), dump_json(record))
     if result.state.ended:  # the game is over: every hidden seed is published (verify --hidden)
         # the first update after the end reads every log once; later ones add their own seed to
         # what is published already (a finished game re-read all its logs every update)
@@ -365,6 +374,32 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
     outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
                             state=result.state, events=result.events, screened=screened)
     return outcome, tx
+
+
+def ruling_hash(ruling: dict[str, Any]) -> str:
+    """A ruling as the public record holds it: the SHA-256 of its canonical JSON (its words and
+    arguments may be private; its effects are in the events)."""
+    import hashlib
+
+    return hashlib.sha256(canonical(ruling).encode("utf-8")).hexdigest()
+
+
+def record_link(game: GameDir, update: int) -> str | None:
+    """The record chain's link of ``update`` (admin/engine/seedchain.py): from its record's own
+    ``previous``, or, for records written before the chain, from every record before it."""
+    from admin.engine.seedchain import next_link
+
+    back = update
+    while back > 0 and "previous" not in (load_json(game.results_path(back)) or {}):
+        back -= 1
+    link = None
+    for n in range(back, update + 1):
+        path = game.results_path(n)
+        if not path.exists():
+            return link
+        record = load_json(path)
+        link = next_link(record.get("previous", link) if n == back else link, record)
+    return link
 
 
 def hidden_roll_record(r) -> list:
@@ -380,7 +415,11 @@ def public_results(state: GameState, events: list[dict[str, Any]], inputs: dict[
     public = [{k: v for k, v in e.items() if k not in ("private", "ref")}
               for e in events if e["text"] is not None]
     public_state = state.public_copy()
+    mail = sorted([m["player"], m["received"]] for m in inputs.get("messages") or []
+                  if m.get("status") == "applied" and m.get("player"))
     return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
+            # what went in: the received times of the players' mail acted on, and each ruling's hash
+            "mail": mail, "rulings": [ruling_hash(r) for r in inputs.get("rulings") or []],
             "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
             "next_hidden_commitment": state.next_hidden_commitment,
             "next_player_commitments": state.next_player_commitments,
