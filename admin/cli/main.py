@@ -310,14 +310,21 @@ def replay(check: bool, game_dir: Path | None) -> None:
 @click.argument("update_no", metavar="[UPDATE]", required=False, type=int)
 @click.option("--hidden", is_flag=True, help="Once the game is over: check every hidden draw (cards dealt) "
                                              "from the hidden seeds published at its end.")
+@click.option("--mail", "mails", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A player's saved results email (.eml): check the record against the commitments and "
+                   "the record chain it carries (may be given more than once).")
 @GAME_OPTION
-def verify(update_no: int | None, hidden: bool, game_dir: Path | None) -> None:
-    """Check the dice: each revealed seed matches its commitment, every roll recomputes, and (with
-    the log) replaying each update makes exactly the rolls recorded, in order (docs/fairness.md)."""
+def verify(update_no: int | None, hidden: bool, mails: tuple[Path, ...], game_dir: Path | None) -> None:
+    """Check the dice and the record: each revealed seed matches its commitment and the seed chain,
+    every roll recomputes, the records are chained, and (with the log) replaying each update makes
+    exactly the rolls and events recorded, in order (docs/fairness.md)."""
     from admin.jobs.replay import verify_hidden
+    from admin.jobs.verifychain import check_mail
 
     game = _game(game_dir)
     problems = verify_hidden(game) if hidden else jobs.verify(game, update_no)
+    for path in mails:
+        problems += check_mail(game, path)
     if problems:
         for p in problems:
             click.echo(p, err=True)

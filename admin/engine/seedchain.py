@@ -102,6 +102,12 @@ class SeedChain:
 
 
 # -- the record chain --------------------------------------------------------------------------------
+def ruling_hash(ruling: dict[str, Any]) -> str:
+    """A ruling as the public record holds it: the SHA-256 of its canonical JSON (its words and
+    arguments may be private; what it did is in the record's events)."""
+    return hashlib.sha256(canonical(ruling).encode("utf-8")).hexdigest()
+
+
 def record_digest(record: dict[str, Any]) -> str:
     """SHA-256 of a public record's canonical JSON, its ``previous`` left out."""
     body = {k: v for k, v in record.items() if k != "previous"}

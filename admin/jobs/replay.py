@@ -20,7 +20,10 @@ from admin.store.statefiles import state_from_data
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState
 from admin.store.fileio import load_json
-from admin.store.plain import from_data
+from admin.store.plain import from_data, to_data
+from admin.jobs.verifychain import (
+    check_hidden_keys, check_inputs, check_log_against_record, check_record_chain, check_seed_chain, load_records,
+)
 
 
 def apply_admin_record(state: GameState, entry: dict[str, Any]) -> None:
@@ -143,6 +146,9 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     files = game.results_files()
     logs = game.update_logs()
     replayed = _replayed_dice(game) if logs else {}
+    if update is None:  # the record as a whole: numbered, chained, on its seed chain
+        records, problems = load_records(game)
+        problems += check_record_chain(records) + check_seed_chain(records)
     previous: tuple[str | None, str | None] = (None, None)
     checked = 0
     for path in files:
@@ -152,8 +158,10 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
             dice = data["dice"]
             problems += _check_seed(n, "seed", bytes.fromhex(dice["seed"]), dice["commitment"], previous[0])
             problems += _check_rolls(n, bytes.fromhex(dice["seed"]), dice["digest"], dice["rolls"])
+            problems += check_inputs(n, data)
             if n in logs:
                 log = load_json(logs[n])
+                problems += check_log_against_record(n, log, data, replayed[n][2] if n in replayed else None)
                 hidden = bytes.fromhex(log["dice"]["hidden_seed"])
                 scheme = int(log["dice"].get("scheme", 1))
                 if digest_for(log["inputs"], scheme) != dice["digest"]:
@@ -161,7 +169,7 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
                 problems += _check_seed(n, "hidden seed", hidden, dice["hidden_commitment"], previous[1])
                 problems += _check_hidden(n, hidden, dice["digest"], log["dice"]["hidden_rolls"])
                 if n in replayed:
-                    made, made_hidden = replayed[n]
+                    made, made_hidden, _ = replayed[n]
                     problems += _first_difference(n, "roll", made, dice["rolls"])
                     problems += _first_difference(n, "hidden draw", made_hidden, log["dice"]["hidden_rolls"])
             checked += 1
@@ -171,9 +179,9 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     return problems
 
 
-def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list]]]:
-    """Each logged update's rolls and hidden draws as replaying it makes them, in order."""
-    out: dict[int, tuple[list[list], list[list]]] = {}
+def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list], list[dict[str, Any]]]]:
+    """Each logged update's rolls, hidden draws and public events as replaying it makes them, in order."""
+    out: dict[int, tuple[list[list], list[list], list[dict[str, Any]]]] = {}
     state: GameState | None = None
     for path in game.log_entries():
         entry = load_json(path)
@@ -186,7 +194,9 @@ def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list]]]:
             result, dice = run_logged(state, entry["inputs"], seeds, int(entry["dice"].get("scheme", 1)))
             out[result.state.update] = ([[r.label, r.sides, r.value] for r in dice.rolls],
                                         [[r.label, r.sides, r.value] + ([r.player] if r.player else [])
-                                         for r in dice.hidden_rolls])
+                                         for r in dice.hidden_rolls],
+                                        [{k: v for k, v in e.items() if k not in ("private", "ref")}
+                                         for e in map(to_data, result.events) if e["text"] is not None])
             state = result.state
             state.next_hidden_commitment = entry["next_hidden_commitment"]
             state.next_player_commitments = dict(entry.get("next_player_commitments") or {})
@@ -241,16 +251,18 @@ def verify_hidden(game: GameDir) -> list[str]:
             if commitment(player_key(hidden, name)) != published:
                 problems.append(f"update {n}: {name}'s key does not hash to the commitment published for it")
         problems += _check_hidden(n, hidden, dice["digest"], record["hidden_rolls"])
-    return problems
+    return problems + check_hidden_keys(load_records(game)[0], revealed)
 
 
 def hidden_record(game: GameDir) -> dict[str, Any]:
     """What is published when the game ends: every update's hidden seed and hidden draws."""
-    updates = {}
+    updates, keys = {}, {}
     for n, path in sorted(game.update_logs().items()):
         dice = load_json(path)["dice"]
         updates[str(n)] = {"hidden_seed": dice["hidden_seed"], "hidden_rolls": dice["hidden_rolls"]}
-    return {"updates": updates}
+        if "hidden_key" in dice:
+            keys[str(dice["chain_base"])] = dice["hidden_key"]
+    return {"updates": updates, "hidden_keys": keys}
 
 
 def _check_seed(n: int, what: str, seed: bytes, published: str, before: str | None) -> list[str]:

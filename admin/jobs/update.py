@@ -17,8 +17,8 @@ from admin.runtime.crashpoints import crashpoint
 from admin.jobs.deadlines import deadline, show_time, upcoming
 from admin.jobs import roster as admin_ops
 from admin.engine.context import UpdateContext
-from admin.engine.dice import Dice, Seeds, canonical, player_commitments, player_inputs
-from admin.engine.seedchain import SeedChain
+from admin.engine.dice import Dice, Seeds, player_commitments, player_inputs
+from admin.engine.seedchain import SeedChain, ruling_hash
 from admin.engine.rulings import apply_ruling
 from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
@@ -370,18 +370,12 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         revealed = published if published and "updates" in published else hidden_record(game)
         revealed["updates"][str(update)] = {"hidden_seed": private_dice["hidden_seed"],
                                             "hidden_rolls": private_dice["hidden_rolls"]}
+        if "hidden_key" in private_dice:
+            revealed.setdefault("hidden_keys", {})[str(private_dice["chain_base"])] = private_dice["hidden_key"]
         tx.write(game.hidden_seeds_path, dump_json(revealed))
     outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
                             state=result.state, events=result.events, screened=screened)
     return outcome, tx
-
-
-def ruling_hash(ruling: dict[str, Any]) -> str:
-    """A ruling as the public record holds it: the SHA-256 of its canonical JSON (its words and
-    arguments may be private; its effects are in the events)."""
-    import hashlib
-
-    return hashlib.sha256(canonical(ruling).encode("utf-8")).hexdigest()
 
 
 def record_link(game: GameDir, update: int) -> str | None:
