@@ -108,6 +108,15 @@ def ruling_hash(ruling: dict[str, Any]) -> str:
     return hashlib.sha256(canonical(ruling).encode("utf-8")).hexdigest()
 
 
+def hidden_draw_hash(draw: list[Any]) -> str:
+    """A hidden draw as the public record holds it before the game ends: the SHA-256 of its label,
+    sides and player (never its value), so that none can later be dropped, added, relabelled or
+    moved to another player's key unseen."""
+    label, sides = draw[0], int(draw[1])
+    player = draw[3] if len(draw) > 3 else None
+    return hashlib.sha256(canonical([label, sides, player]).encode("utf-8")).hexdigest()
+
+
 def record_digest(record: dict[str, Any]) -> str:
     """SHA-256 of a public record's canonical JSON, its ``previous`` left out."""
     body = {k: v for k, v in record.items() if k != "previous"}

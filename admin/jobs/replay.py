@@ -22,7 +22,7 @@ from admin.engine.model import GameState
 from admin.store.fileio import load_json
 from admin.store.plain import from_data, to_data
 from admin.jobs.verifychain import (
-    check_hidden_keys, check_inputs, check_log_against_record, check_record_chain, check_seed_chain, load_records,
+    check_hidden_draws, check_hidden_keys, check_inputs, check_log_against_record, check_record_chain, check_seed_chain, load_records,
 )
 
 
@@ -168,6 +168,7 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
                     problems.append(f"update {n}: the logged inputs do not hash to the digest of its rolls")
                 problems += _check_seed(n, "hidden seed", hidden, dice["hidden_commitment"], previous[1])
                 problems += _check_hidden(n, hidden, dice["digest"], log["dice"]["hidden_rolls"])
+                problems += check_hidden_draws(n, data, log["dice"]["hidden_rolls"], "the log")
                 if n in replayed:
                     made, made_hidden, _ = replayed[n]
                     problems += _first_difference(n, "roll", made, dice["rolls"])
@@ -251,6 +252,7 @@ def verify_hidden(game: GameDir) -> list[str]:
             if commitment(player_key(hidden, name)) != published:
                 problems.append(f"update {n}: {name}'s key does not hash to the commitment published for it")
         problems += _check_hidden(n, hidden, dice["digest"], record["hidden_rolls"])
+        problems += check_hidden_draws(n, data, record["hidden_rolls"], "the published hidden seeds")
     return problems + check_hidden_keys(load_records(game)[0], revealed)
 
 

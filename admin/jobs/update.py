@@ -18,7 +18,7 @@ from admin.jobs.deadlines import deadline, show_time, upcoming
 from admin.jobs import roster as admin_ops
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice, Seeds, player_commitments, player_inputs
-from admin.engine.seedchain import SeedChain
+from admin.engine.seedchain import SeedChain, hidden_draw_hash
 from admin.engine.rulings import apply_ruling
 from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
@@ -349,6 +349,7 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
                    "player_commitments": dict(state.next_player_commitments),
                    "digest": dice.digest, "players": player_inputs(inputs),
                    "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+    dice_record["hidden_draws"] = [hidden_draw_hash(hidden_roll_record(r)) for r in dice.hidden_rolls]
     secret_chain = SeedChain.from_secret(game.secrets())
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
                     **({"hidden_key": secret_chain.hidden_key.hex(), "chain_base": secret_chain.base}

@@ -13,7 +13,7 @@ from typing import Any
 
 from admin.engine.dice import fair_digest, player_inputs
 from admin.engine.errors import StateError
-from admin.engine.seedchain import links, ruling_hash, sha256
+from admin.engine.seedchain import hidden_draw_hash, links, ruling_hash, sha256
 from admin.store.fileio import load_json, load_yaml
 from admin.store.gamedir import GameDir
 
@@ -171,6 +171,27 @@ def check_mail(game: GameDir, path: Path) -> list[str]:
             out.append(f"{path.name}: {name} was mailed as {said[key]}, but the record now gives {stands[key]}: "
                        "the record was rewritten after the mail was sent")
     return out
+
+
+def check_hidden_draws(n: int, record: dict[str, Any], draws: list[list[Any]], where: str) -> list[str]:
+    """The hidden draws ``draws`` (published at the end, or the private log's) are exactly those whose
+    hashes the record published when the update ran: none dropped, added, relabelled or moved."""
+    published = (record.get("dice") or {}).get("hidden_draws")
+    if published is None:  # a record written before these hashes
+        return []
+    given = [hidden_draw_hash(d) for d in draws]
+    for i, (want, got) in enumerate(zip(published, given)):
+        if want != got:
+            return [f"update {n}: hidden draw {i + 1} in {where} ({_say(draws[i])}) is not the one the "
+                    "public record listed when the update ran (relabelled, moved to another player, or one dropped)"]
+    if len(published) != len(given):
+        return [f"update {n}: {where} holds {len(given)} hidden draws, but the public record listed "
+                f"{len(published)} when the update ran (one was dropped or added)"]
+    return []
+
+
+def _say(draw: list[Any]) -> str:
+    return f"{draw[0]} d{draw[1]}" + (f" with {draw[3]}'s key" if len(draw) > 3 else "")
 
 
 def check_hidden_keys(records: list[dict[str, Any]], revealed: dict[str, Any]) -> list[str]:
