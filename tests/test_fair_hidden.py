@@ -67,3 +67,87 @@ def test_the_public_record_lists_a_hash_of_each_hidden_draw_and_never_its_card(e
     assert len(record["hidden_draws"]) == len(log["hidden_rolls"]) > 0
     text = ended.results_path(2).read_text()
     assert "card/" not in text and all(d[0] not in text for d in log["hidden_rolls"])
+
+
+# -- face-down piles --------------------------------------------------------------------------------
+def _timopoly_to(root: Path, last: int) -> GameDir:
+    """The Timopoly demo, played as ``nomopoly demo`` plays it, up to update ``last``."""
+    from admin.games import catalog
+    from admin.jobs.demo import SETTINGS, queue_rulings
+
+    spec = catalog.spec("timopoly")
+    settings = SETTINGS.format(title="t", start=spec.demo.get("start", "2026-11-02"))
+    game = jobs.init_game(root, "timopoly", "t", settings_text=settings)
+    for name, address in dict(spec.demo.get("players") or {}).items():
+        jobs.add_player(game, name, address)
+    shutil.copytree(spec.demo_maildir, root / "mail" / "inbox", dirs_exist_ok=True)
+    for update, cutoff in enumerate(spec.demo.get("cutoffs") or [], 1):
+        if update > last:
+            break
+        queue_rulings(game, spec.demo, update)
+        jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
+    return game
+
+
+def _next(game: GameDir) -> None:
+    from admin.games import catalog
+    from admin.jobs.demo import queue_rulings
+
+    spec = catalog.spec("timopoly")
+    update = game.load().update + 1
+    queue_rulings(game, spec.demo, update)
+    jobs.run_update_job(game, at=datetime.fromisoformat(spec.demo["cutoffs"][update - 1]))
+
+
+@pytest.fixture(scope="module")
+def timo3(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("timo") / "game"
+    _timopoly_to(root, 3)
+    return root
+
+
+def test_a_face_down_pile_commits_to_its_order_and_each_card_drawn_face_up_is_checked_against_it(timo3, tmp_path):
+    game = GameDir(shutil.copytree(timo3, tmp_path / "game"))
+    _next(game)
+    four = load_json(game.results_path(4))
+    assert len(load_json(game.results_path(3))["piles"]["crowd"]) == 16  # the order, a salted hash per place
+    checked = [d for d in four["pile_draws"] if d[1] is not None]
+    assert checked and checked[0][:2] == ["crowd", 0]
+    assert jobs.verify(game) == [] and jobs.replay_check(game) == []
+
+
+def test_a_pile_reordered_between_updates_is_caught_by_verify_from_the_public_record_alone(timo3, tmp_path):
+    import yaml
+
+    game = GameDir(shutil.copytree(timo3, tmp_path / "game"))
+    path = game.state_dir / "private" / "timo-cards.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["piles"]["crowd"]["pile"].reverse()  # the Admin reverses the face-down pile
+    path.write_text(yaml.safe_dump(data))
+    _next(game)
+    shutil.rmtree(game.log_dir)  # what players hold: the public record only
+    problems = jobs.verify(game)
+    assert any(p.startswith("update 4: ursula drew card") and "the pile was changed" in p for p in problems), problems
+
+
+def test_a_player_checks_the_card_they_took_face_down_from_their_results_mail_and_the_record(tmp_path):
+    import email
+    import email.policy
+    import hashlib
+    import re
+
+    root = tmp_path / "techno"
+    run_demo(root, echo=lambda _: None, game_name="technopoly")
+    game = GameDir(root)
+    checked = 0
+    for path in sorted((game.state_dir / "outbox" / "sent").glob("*.eml")):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        text = message.get_body(preferencelist=("plain",)).get_content()
+        update = re.search(r"Update (\d+) results", str(message["subject"]))
+        for deck, card, place, salt in re.findall(
+                r"From the (\S+) pile: (.+?), place (\d+) of the order committed .*?salt ([0-9a-f]{64})", text):
+            before = load_json(game.results_path(int(update.group(1)) - 1))["piles"][deck]
+            assert hashlib.sha256(bytes.fromhex(salt) + card.encode()).hexdigest() == before[int(place) - 1]
+            assert card in text.split("What happened to you")[1]  # the card the mail says they drew
+            checked += 1
+    assert checked >= 1

@@ -132,6 +132,19 @@ class Roll:
 
 
 @dataclass(frozen=True)
+class PileDraw:
+    """A card taken from the top of a face-down pile: at ``position`` of the pile as the last
+    update left it (and committed to it), or None for a pile shuffled in this update."""
+
+    deck: str
+    position: int | None
+    card: str
+    player: str | None
+    #: whether everyone sees the card (Timopoly's cards) or only its drawer (a hand's card)
+    public: bool
+
+
+@dataclass(frozen=True)
 class Seeds:
     """The two seeds of one update: the public one (revealed after) and the hidden one (never)."""
 
@@ -159,7 +172,20 @@ class Dice:
     player_keys: bool = False
     rolls: list[Roll] = field(default_factory=list)
     hidden_rolls: list[Roll] = field(default_factory=list)
+    #: the cards taken from face-down piles, in order (admin/engine/decks.py)
+    pile_draws: list[PileDraw] = field(default_factory=list)
     _used: set[str] = field(default_factory=set, repr=False)
+    _taken: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def note_shuffle(self, deck: str) -> None:
+        """A face-down pile was made anew: its draws in this update have no earlier commitment."""
+        self._taken[deck] = -1
+
+    def note_draw(self, deck: str, card: str, player: str | None, public: bool) -> None:
+        taken = self._taken.get(deck, 0)
+        self.pile_draws.append(PileDraw(deck, taken if taken >= 0 else None, card, player, public))
+        if taken >= 0:
+            self._taken[deck] = taken + 1
 
     def _label(self, label: str) -> str:
         full = f"u{self.update}/{label}"

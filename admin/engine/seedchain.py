@@ -101,6 +101,23 @@ class SeedChain:
                    bytes.fromhex(data["hidden_key"]))
 
 
+# -- face-down piles ---------------------------------------------------------------------------------
+def pile_salt(hidden_seed: bytes, deck: str, place: int) -> bytes:
+    """The salt of one place of a face-down pile, from the hidden seed of the update that draws
+    from it next (so a drawn card's salt is told without telling the others')."""
+    return hmac.new(hidden_seed, f"pile/{deck}/{place}".encode("utf-8"), hashlib.sha256).digest()
+
+
+def pile_hash(salt: bytes, card: str) -> str:
+    return hashlib.sha256(salt + str(card).encode("utf-8")).hexdigest()
+
+
+def pile_commitments(hidden_seed: bytes, piles: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each face-down pile's order as the record commits to it: a salted hash per place, top first."""
+    return {deck: [pile_hash(pile_salt(hidden_seed, deck, i), card) for i, card in enumerate(cards)]
+            for deck, cards in sorted(piles.items())}
+
+
 # -- the record chain --------------------------------------------------------------------------------
 def ruling_hash(ruling: dict[str, Any]) -> str:
     """A ruling as the public record holds it: the SHA-256 of its canonical JSON (its words and

@@ -3,11 +3,12 @@ anyone may see, the dice, what went in, and its link to the records before it (d
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from admin.engine.model import GameState
 from admin.engine.schedule import slot_of
-from admin.engine.seedchain import ruling_hash
+from admin.engine.seedchain import pile_commitments, pile_salt, ruling_hash
 from admin.games.registry import REGISTRY
 from admin.store.fileio import load_json
 from admin.store.gamedir import GameDir
@@ -59,3 +60,37 @@ def public_results(state: GameState, events: list[dict[str, Any]], inputs: dict[
                           for n, p in sorted(public_state.players.items()) if p.active}}
 
 
+
+
+@dataclass
+class PileRecord:
+    """What an update's record says of the face-down piles: their order after it (committed, a
+    salted hash per place, salts from the next update's hidden seed), and the cards taken from
+    them, each with the place it held in the pile the last update committed to and that place's
+    salt (a public card: in the record; a card only its drawer sees: in the private log, told to
+    the drawer in their results mail, and published when the game ends)."""
+
+    piles: dict[str, list[str]] = field(default_factory=dict)
+    draws: list[list[Any]] = field(default_factory=list)
+    private_draws: list[list[Any]] = field(default_factory=list)
+
+    def public(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.piles:
+            out["piles"] = self.piles
+        if self.draws:
+            out["pile_draws"] = self.draws
+        return out
+
+
+def pile_record(modules: Iterable[Any], state: GameState, hidden: bytes, next_hidden: bytes,
+                draws: list[Any]) -> PileRecord:
+    piles = {name: list(pile.pile) for m in modules for name, pile in m.face_down_piles(state).items()}
+    out = PileRecord(piles=pile_commitments(next_hidden, piles))
+    for d in draws:
+        salt = pile_salt(hidden, d.deck, d.position).hex() if d.position is not None else None
+        full = [d.deck, d.position, d.card, salt, d.player]
+        out.draws.append(full if d.public else [d.deck, d.position, None, None, d.player])
+        if not d.public:
+            out.private_draws.append(full)
+    return out

@@ -22,7 +22,8 @@ from admin.engine.model import GameState
 from admin.store.fileio import load_json
 from admin.store.plain import from_data, to_data
 from admin.jobs.verifychain import (
-    check_hidden_draws, check_hidden_keys, check_inputs, check_log_against_record, check_record_chain, check_seed_chain, load_records,
+    check_hidden_draws, check_hidden_keys, check_hidden_pile_draws, check_inputs, check_log_against_record,
+    check_pile_draws, check_record_chain, check_seed_chain, load_records,
 )
 
 
@@ -148,7 +149,7 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     replayed = _replayed_dice(game) if logs else {}
     if update is None:  # the record as a whole: numbered, chained, on its seed chain
         records, problems = load_records(game)
-        problems += check_record_chain(records) + check_seed_chain(records)
+        problems += check_record_chain(records) + check_seed_chain(records) + check_pile_draws(records)
     previous: tuple[str | None, str | None] = (None, None)
     checked = 0
     for path in files:
@@ -253,6 +254,8 @@ def verify_hidden(game: GameDir) -> list[str]:
                 problems.append(f"update {n}: {name}'s key does not hash to the commitment published for it")
         problems += _check_hidden(n, hidden, dice["digest"], record["hidden_rolls"])
         problems += check_hidden_draws(n, data, record["hidden_rolls"], "the published hidden seeds")
+        before = load_json(game.results_path(n - 1)).get("piles") if game.results_path(n - 1).exists() else None
+        problems += check_hidden_pile_draws(n, data, before, hidden, record.get("pile_draws") or [])
     return problems + check_hidden_keys(load_records(game)[0], revealed)
 
 
@@ -261,7 +264,8 @@ def hidden_record(game: GameDir) -> dict[str, Any]:
     updates, keys = {}, {}
     for n, path in sorted(game.update_logs().items()):
         dice = load_json(path)["dice"]
-        updates[str(n)] = {"hidden_seed": dice["hidden_seed"], "hidden_rolls": dice["hidden_rolls"]}
+        updates[str(n)] = {"hidden_seed": dice["hidden_seed"], "hidden_rolls": dice["hidden_rolls"],
+                           "pile_draws": dice.get("pile_draws") or []}
         if "hidden_key" in dice:
             keys[str(dice["chain_base"])] = dice["hidden_key"]
     return {"updates": updates, "hidden_keys": keys}

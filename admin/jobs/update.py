@@ -35,7 +35,7 @@ from admin.games.registry import REGISTRY
 from admin.jobs.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store.fileio import Transaction, dump_json, dump_yaml, load_json
 from admin.store.plain import from_data, to_data
-from admin.jobs.record import hidden_roll_record, public_results, record_link  # noqa: F401
+from admin.jobs.record import hidden_roll_record, pile_record, public_results, record_link  # noqa: F401
 from admin.jobs.todo import describe_ruling  # noqa: F401 - part of the jobs' interface
 
 
@@ -60,7 +60,7 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     # (else the ruleset as the game starts it is written with the state, section by section)
     with game.lock():
         tx = Transaction(game.state_dir)
-        chain = game.stage_seeds(tx, state, 1)
+        _, chain = game.stage_seeds(tx, state, 1)
         game.stage_state(tx, state)
         tx.write(game.next_log_path("init"), dump_json({"kind": "init", "state": to_data(state)}))
         tx.write(game.results_path(0), dump_json({"update": 0, "next_commitment": state.next_commitment,
@@ -336,7 +336,7 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
     result, dice = run_logged(state, inputs, seeds, scheme)
     update = result.state.update
     tx = Transaction(game.state_dir)
-    chain = game.stage_seeds(tx, result.state, update + 1)
+    next_seeds, chain = game.stage_seeds(tx, result.state, update + 1)
     for s in screened:
         ledger.settle(s.entry.hash, s.status, update, s.reason)
     game.stage_state(tx, result.state)
@@ -350,11 +350,13 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
                    "digest": dice.digest, "players": player_inputs(inputs),
                    "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     dice_record["hidden_draws"] = [hidden_draw_hash(hidden_roll_record(r)) for r in dice.hidden_rolls]
+    piles = pile_record(REGISTRY.enabled(result.state), result.state, seeds.hidden, next_seeds.hidden, dice.pile_draws)
     secret_chain = SeedChain.from_secret(game.secrets())
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
                     **({"hidden_key": secret_chain.hidden_key.hex(), "chain_base": secret_chain.base}
                        if secret_chain is not None and secret_chain.covers(update) else {}),
-                    "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls]}
+                    "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls],
+                    **({"pile_draws": piles.private_draws} if piles.private_draws else {})}
     events = [to_data(e) for e in result.events]  # once: the log keeps them all, the results the public ones
     tx.write(game.next_log_path(f"update-{update}"), dump_json({
         "kind": "update", "inputs": inputs, "dice": private_dice,
@@ -363,7 +365,7 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         "next_hidden_commitment": result.state.next_hidden_commitment,
         "next_player_commitments": result.state.next_player_commitments}))
     record = public_results(result.state, events, inputs, dice_record)
-    record.update({"chain": chain} if chain else {}, previous=record_link(game, update - 1))
+    record.update({"chain": chain} if chain else {}, previous=record_link(game, update - 1), **piles.public())
     tx.write(game.results_path(update), dump_json(record))
     if result.state.ended:  # the game is over: every hidden seed is published (verify --hidden)
         # the first update after the end reads every log once; later ones add their own seed to
@@ -371,7 +373,8 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         published = load_json(game.hidden_seeds_path) if game.hidden_seeds_path.exists() else None
         revealed = published if published and "updates" in published else hidden_record(game)
         revealed["updates"][str(update)] = {"hidden_seed": private_dice["hidden_seed"],
-                                            "hidden_rolls": private_dice["hidden_rolls"]}
+                                            "hidden_rolls": private_dice["hidden_rolls"],
+                                            "pile_draws": piles.private_draws}
         if "hidden_key" in private_dice:
             revealed.setdefault("hidden_keys", {})[str(private_dice["chain_base"])] = private_dice["hidden_key"]
         tx.write(game.hidden_seeds_path, dump_json(revealed))

@@ -13,7 +13,7 @@ from typing import Any
 
 from admin.engine.dice import fair_digest, player_inputs
 from admin.engine.errors import StateError
-from admin.engine.seedchain import hidden_draw_hash, links, ruling_hash, sha256
+from admin.engine.seedchain import hidden_draw_hash, links, pile_hash, pile_salt, ruling_hash, sha256
 from admin.store.fileio import load_json, load_yaml
 from admin.store.gamedir import GameDir
 
@@ -110,6 +110,41 @@ def check_log_against_record(n: int, log: dict[str, Any], record: dict[str, Any]
         at = next((i for i, (a, b) in enumerate(zip(events, record.get("events") or [])) if a != b),
                   min(len(events), len(record.get("events") or [])))
         out.append(f"update {n}: public event {at + 1} of the record is not the one the replayed update made")
+    return out
+
+
+def check_pile_draws(records: list[dict[str, Any]]) -> list[str]:
+    """Each card drawn face up from a face-down pile held, with its salt, the place of the pile
+    that the record before committed to: a pile reordered or changed in between is caught."""
+    out: list[str] = []
+    for n, record in enumerate(records):
+        before = records[n - 1].get("piles") if n else None
+        for deck, place, card, salt, player in record.get("pile_draws") or []:
+            if place is None or card is None or before is None:
+                continue
+            committed = before.get(deck) or []
+            if place >= len(committed) or pile_hash(bytes.fromhex(salt), card) != committed[place]:
+                out.append(f"update {n}: {player} drew card {card} of the {deck} pile, but place {place + 1} of the "
+                           f"pile committed after update {n - 1} does not hold it: the pile was changed")
+    return out
+
+
+def check_hidden_pile_draws(n: int, record: dict[str, Any], before: dict[str, Any] | None,
+                            hidden: bytes, draws: list[list[Any]]) -> list[str]:
+    """Once the game is over: the face-down draws (published then) are those the record listed,
+    each salt follows from the update's hidden seed, each card held its committed place."""
+    out: list[str] = []
+    listed = [d for d in record.get("pile_draws") or [] if d[2] is None]
+    if [[d[0], d[1], d[4]] for d in draws] != [[d[0], d[1], d[4]] for d in listed]:
+        out.append(f"update {n}: the published face-down draws are not those its record listed when it ran")
+    for deck, place, card, salt, player in draws + [d for d in record.get("pile_draws") or [] if d[2] is not None]:
+        if place is None or before is None:
+            continue
+        if salt != pile_salt(hidden, deck, place).hex():
+            out.append(f"update {n}: the salt of {player}'s draw from the {deck} pile does not follow from the hidden seed")
+        elif place >= len(before.get(deck) or []) or pile_hash(bytes.fromhex(salt), card) != before[deck][place]:
+            out.append(f"update {n}: {player}'s face-down draw from the {deck} pile is not the card at the place "
+                       f"the pile committed to after update {n - 1}")
     return out
 
 

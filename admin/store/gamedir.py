@@ -247,11 +247,11 @@ class GameDir:
                          f"for update {update}, nor a valid next_seed and next_hidden_seed; the dice cannot be "
                          "rolled (restore the file from a backup)")
 
-    def stage_seeds(self, tx: Transaction, state: GameState, update: int) -> dict[str, Any] | None:
+    def stage_seeds(self, tx: Transaction, state: GameState, update: int) -> tuple[Seeds, dict[str, Any] | None]:
         """Publish in the state the commitments of ``update`` (the next one), from the game's seed
         chain. Only when there is none yet (a new game, a game begun before the chain, or a chain
         run out) is a new one drawn: kept secret, and its announcement returned, to be published
-        in the record being written."""
+        in the record being written (with the seeds of ``update``)."""
         key = self.settings().insecure_seed_key
         if key:  # a bundled demo: the dice it was written for (docs/fairness.md), insecure by design
             import hashlib
@@ -261,15 +261,16 @@ class GameDir:
             tx.write(self.state_dir / "secrets.yaml",
                      dump_yaml({"next_seed": seeds.public.hex(), "next_hidden_seed": seeds.hidden.hex()}))
             self._publish(state, seeds)
-            return None
+            return seeds, None
         chain = SeedChain.from_secret(self.secrets())
         announcement = None
         if chain is None or not chain.covers(update):
             chain = SeedChain.new(update - 1)
             tx.write(self.state_dir / "secrets.yaml", dump_yaml(chain.to_secret()))
             announcement = chain.announcement()
-        self._publish(state, chain.seeds(update))
-        return announcement
+        seeds = chain.seeds(update)
+        self._publish(state, seeds)
+        return seeds, announcement
 
     @staticmethod
     def _publish(state: GameState, seeds: Seeds) -> None:

@@ -227,7 +227,16 @@ def draws_by_player(dice: dict[str, Any] | None) -> dict[str, list[Any]]:
 def own_draws(dice: dict[str, Any] | None, name: str, mine: list[Any]) -> tuple[str, ...]:
     """How ``name`` checks their hidden draws of this update from this email alone (scheme 2):
     their key, its commitment (published before the update), the digest, and each of ``mine``
-    (their draws, from :func:`draws_by_player`)."""
+    (their draws, from :func:`draws_by_player`); and each card they took face down from a pile,
+    with its place in the order the last update committed to and that place's salt."""
+    piles = [d for d in (dice or {}).get("pile_draws") or [] if d[4] == name and d[1] is not None]
+    lines = [f"  From the {deck} pile: {card}, place {place + 1} of the order committed in the last update's "
+             f"record (\"piles\"), salt {salt}; SHA-256(salt bytes + card) is that place's hash"
+             for deck, place, card, salt, _ in piles]
+    return _key_lines(dice, name, mine) + tuple(lines)
+
+
+def _key_lines(dice: dict[str, Any] | None, name: str, mine: list[Any]) -> tuple[str, ...]:
     if not mine:
         return ()
     key = player_key(bytes.fromhex(dice["hidden_seed"]), name)  # type: ignore[index]
