@@ -149,6 +149,21 @@ def _copy_static(game: GameDir, into: Path) -> None:
             shutil.copytree(folder, into / "static", dirs_exist_ok=True)
 
 
+def _copy_records(game: GameDir, into: Path) -> None:
+    """The public record (every update's results file, and the hidden seeds once the game is over),
+    for a player's own check (static/check.py, docs/fairness.md)."""
+    folder = into / "records"
+    folder.mkdir()
+    files = game.results_files()
+    for path in files + ([game.hidden_seeds_path] if game.hidden_seeds_path.exists() else []):
+        try:
+            os.link(path, folder / path.name)
+        except OSError:
+            shutil.copyfile(path, folder / path.name)
+    (folder / "index.json").write_text(json.dumps({"updates": len(files) - 1,
+                                                   "hidden": game.hidden_seeds_path.exists()}) + "\n")
+
+
 def build_site(game: GameDir, out: Path | None = None, *, full: bool = False,
                state: GameState | None = None) -> Path:
     """Build the site into ``out`` (default ``<game>/site``), replacing it whole; return ``out``.
@@ -200,6 +215,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             render_all(w)
             w.finish()
             _copy_static(game, tmp)
+            _copy_records(game, tmp)
             (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
             manifest = {"format": MANIFEST_FORMAT, "base": w.base, "pages": w.manifest}
             # compact: json's C encoder (indented, the pure-Python one took 0.16 s at 600 pages)
