@@ -1,20 +1,18 @@
 """Dice anyone can verify (docs/fairness.md).
 
-Before an update the admin publishes ``SHA-256(seed)``. Every random choice of the update is
-derived, never drawn from :mod:`random`: ``HMAC-SHA256(seed, digest || label || counter)`` mapped
-to a face by rejection sampling, where ``digest`` hashes what the players sent (scheme 2: their
-emails' parsed commands, by email, in no particular order: not the cut-off, not the verdicts' words,
-not the Admin's rulings; scheme 1, of games begun before: every logged input) and ``label`` names
-the update, player, purpose and index. After the update the seed is revealed and ``nomopoly
-verify`` recomputes every roll, and (with the log) replays the update to check that the recorded
-rolls are exactly the ones it made, in order.
+Every random choice of an update is derived, never drawn from :mod:`random`:
+``HMAC-SHA256(seed, digest || label || counter)`` mapped to a face by rejection sampling. The seed
+comes from the game's seed chain (admin/engine/seedchain.py): its commitment was fixed when the
+chain began, and it is revealed after the update. The ``digest`` (scheme 3) is a hash of each
+registered player's accepted commands in a canonical form, and of nothing else the Admin could vary
+(scheme 2 hashed each email's raw bytes too; scheme 1 every logged input). ``label`` names the
+update, player, purpose and index.
 
-Hidden draws (the card a player receives) must stay secret after the reveal, so they come from a
-second seed, the *hidden* seed, committed the same way but not published. In scheme 2 each
-player's hidden draws use their own key, ``HMAC-SHA256(hidden seed, "player:" + name)``, whose
-SHA-256 is published before the update: the player's results mail gives them their key, so they
-can check their own draws at once. Every hidden seed is published when the game ends
-(``nomopoly verify --hidden``).
+Hidden draws (the card a player receives) stay secret after the reveal, so they come from a second
+seed, the *hidden* seed; each player's hidden draws use their own key,
+``HMAC-SHA256(hidden seed, "player:" + name)``, whose SHA-256 is published before the update and
+sent to them in their results mail, so they can check their own draws at once. The hidden seeds
+are published when the game ends (``nomopoly verify --hidden``).
 """
 
 from __future__ import annotations
