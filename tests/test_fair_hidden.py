@@ -110,7 +110,7 @@ def test_a_face_down_pile_commits_to_its_order_and_each_card_drawn_face_up_is_ch
     game = GameDir(shutil.copytree(timo3, tmp_path / "game"))
     _next(game)
     four = load_json(game.results_path(4))
-    assert len(load_json(game.results_path(3))["piles"]["crowd"]) == 16  # the order, a salted hash per place
+    assert len(load_json(game.results_path(3))["pile_commitments"]["crowd"]) == 16  # the order, a salted hash per place
     checked = [d for d in four["pile_draws"] if d[1] is not None]
     assert checked and checked[0][:2] == ["crowd", 0]
     assert jobs.verify(game) == [] and jobs.replay_check(game) == []
@@ -146,7 +146,7 @@ def test_a_player_checks_the_card_they_took_face_down_from_their_results_mail_an
         update = re.search(r"Update (\d+) results", str(message["subject"]))
         for deck, card, place, salt in re.findall(
                 r"From the (\S+) pile: (.+?), place (\d+) of the order committed .*?salt ([0-9a-f]{64})", text):
-            before = load_json(game.results_path(int(update.group(1)) - 1))["piles"][deck]
+            before = load_json(game.results_path(int(update.group(1)) - 1))["pile_commitments"][deck]
             assert hashlib.sha256(bytes.fromhex(salt) + card.encode()).hexdigest() == before[int(place) - 1]
             assert card in text.split("What happened to you")[1]  # the card the mail says they drew
             checked += 1

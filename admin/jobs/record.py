@@ -77,7 +77,7 @@ class PileRecord:
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.piles:
-            out["piles"] = self.piles
+            out["pile_commitments"] = self.piles
         if self.draws:
             out["pile_draws"] = self.draws
         return out

@@ -254,7 +254,7 @@ def verify_hidden(game: GameDir) -> list[str]:
                 problems.append(f"update {n}: {name}'s key does not hash to the commitment published for it")
         problems += _check_hidden(n, hidden, dice["digest"], record["hidden_rolls"])
         problems += check_hidden_draws(n, data, record["hidden_rolls"], "the published hidden seeds")
-        before = load_json(game.results_path(n - 1)).get("piles") if game.results_path(n - 1).exists() else None
+        before = load_json(game.results_path(n - 1)).get("pile_commitments") if game.results_path(n - 1).exists() else None
         problems += check_hidden_pile_draws(n, data, before, hidden, record.get("pile_draws") or [])
     return problems + check_hidden_keys(load_records(game)[0], revealed)
 

@@ -118,7 +118,7 @@ def check_pile_draws(records: list[dict[str, Any]]) -> list[str]:
     that the record before committed to: a pile reordered or changed in between is caught."""
     out: list[str] = []
     for n, record in enumerate(records):
-        before = records[n - 1].get("piles") if n else None
+        before = records[n - 1].get("pile_commitments") if n else None
         for deck, place, card, salt, player in record.get("pile_draws") or []:
             if place is None or card is None or before is None:
                 continue

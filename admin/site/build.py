@@ -156,10 +156,7 @@ def _copy_records(game: GameDir, into: Path) -> None:
     folder.mkdir()
     files = game.results_files()
     for path in files + ([game.hidden_seeds_path] if game.hidden_seeds_path.exists() else []):
-        try:
-            os.link(path, folder / path.name)
-        except OSError:
-            shutil.copyfile(path, folder / path.name)
+        shutil.copyfile(path, folder / path.name)  # a copy: the site never shares a file with the state
     (folder / "index.json").write_text(json.dumps({"updates": len(files) - 1,
                                                    "hidden": game.hidden_seeds_path.exists()}) + "\n")
 

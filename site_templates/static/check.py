@@ -104,7 +104,7 @@ def check_records(records: list, problems: list) -> list:
                 if derive(bytes.fromhex(d["seed"]), d["digest"], label, int(sides)) != int(value):
                     problems.append(f"update {n}: roll {label} does not recompute")
         for deck, place, card, salt, who in r.get("pile_draws") or []:
-            before = (records[n - 1].get("piles") or {}).get(deck) if n else None
+            before = (records[n - 1].get("pile_commitments") or {}).get(deck) if n else None
             if card is not None and place is not None and before is not None and (
                     place >= len(before) or sha(bytes.fromhex(salt) + card.encode()) != before[place]):
                 problems.append(f"update {n}: {who}'s card {card} was not at place {place + 1} of the {deck} pile")
@@ -165,7 +165,7 @@ def check_mail(path: str, records: list, chain: list, keys: dict, problems: list
             if derive(k, d.get("digest", ""), label, int(sides)) != int(value):
                 problems.append(f"{path}: your draw {label} does not recompute with your key")
     for deck, card, place, salt in re.findall(r"From the (\S+) pile: (.+?), place (\d+) of .*?salt (\w{64})", text):
-        before = (records[n - 1].get("piles") or {}).get(deck) or []
+        before = (records[n - 1].get("pile_commitments") or {}).get(deck) or []
         if int(place) > len(before) or sha(bytes.fromhex(salt) + card.encode()) != before[int(place) - 1]:
             problems.append(f"{path}: your card {card} was not at place {place} of the {deck} pile as committed")
     return 1

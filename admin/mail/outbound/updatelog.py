@@ -231,7 +231,7 @@ def own_draws(dice: dict[str, Any] | None, name: str, mine: list[Any]) -> tuple[
     with its place in the order the last update committed to and that place's salt."""
     piles = [d for d in (dice or {}).get("pile_draws") or [] if d[4] == name and d[1] is not None]
     lines = [f"  From the {deck} pile: {card}, place {place + 1} of the order committed in the last update's "
-             f"record (\"piles\"), salt {salt}; SHA-256(salt bytes + card) is that place's hash"
+             f"record (\"pile_commitments\"), salt {salt}; SHA-256(salt bytes + card) is that place's hash"
              for deck, place, card, salt, _ in piles]
     return _key_lines(dice, name, mine) + tuple(lines)
 
