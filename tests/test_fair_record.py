@@ -220,3 +220,18 @@ def test_verify_fails_on_a_changed_received_time(game):
     log["inputs"]["messages"][0]["received"] = "2026-11-03T09:00:00+00:00"
     path.write_text(dump_json(log), encoding="utf-8")
     assert any("received times" in p for p in jobs.verify(game))
+
+
+def test_verify_fails_on_a_deleted_log(game):
+    game.update_logs()[3].unlink()
+    assert any("update 3: it has a record but no log" in p for p in jobs.verify(game))
+
+
+def test_verify_fails_on_an_edited_record_on_the_site(game):
+    from admin.site.build import build_site
+
+    site = build_site(game)
+    assert jobs.verify(game) == []
+    path = site / "records" / "0002.json"
+    path.write_text(path.read_text().replace('"update": 2', '"update": 2 '), encoding="utf-8")
+    assert any("site/records/0002.json differs" in p for p in jobs.verify(game))

@@ -23,7 +23,7 @@ from admin.store.fileio import load_json
 from admin.store.plain import from_data, to_data
 from admin.jobs.verifychain import (
     check_hidden_draws, check_hidden_keys, check_hidden_pile_draws, check_inputs, check_log_against_record,
-    check_pile_draws, check_record_chain, check_seed_chain, load_records,
+    check_logs_present, check_pile_draws, check_record_chain, check_seed_chain, check_site_records, load_records,
 )
 
 
@@ -150,6 +150,7 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     if update is None:  # the record as a whole: numbered, chained, on its seed chain
         records, problems = load_records(game)
         problems += check_record_chain(records) + check_seed_chain(records) + check_pile_draws(records)
+        problems += check_logs_present(records, logs) + check_site_records(game)
     previous: tuple[str | None, str | None] = (None, None)
     checked = 0
     for path in files:

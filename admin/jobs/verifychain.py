@@ -78,6 +78,28 @@ def check_seed_chain(records: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def check_logs_present(records: list[dict[str, Any]], logs: dict[int, Path]) -> list[str]:
+    """Where the private log is (the Admin's copy), every update with a record has its log."""
+    if not logs:
+        return []
+    return [f"update {n}: it has a record but no log in state/log (a log was deleted)"
+            for n in range(1, len(records)) if n not in logs]
+
+
+def check_site_records(game: GameDir) -> list[str]:
+    """The site's copy of the records (what players' check.py reads) is the game's."""
+    folder = game.root / "site" / "records"
+    if not folder.is_dir():
+        return []
+    out = []
+    for path in game.results_files():
+        copy = folder / path.name
+        if copy.exists() and copy.read_bytes() != path.read_bytes():
+            out.append(f"site/records/{path.name} differs from state/results/{path.name}: rebuild the site "
+                       "(nomopoly publish), or find who edited it")
+    return out
+
+
 def check_inputs(n: int, record: dict[str, Any]) -> list[str]:
     """Scheme 3: the digest of the rolls is the hash of the published players' inputs."""
     dice = record.get("dice") or {}
