@@ -151,3 +151,21 @@ def test_a_player_checks_the_card_they_took_face_down_from_their_results_mail_an
             assert card in text.split("What happened to you")[1]  # the card the mail says they drew
             checked += 1
     assert checked >= 1
+
+
+def test_once_the_game_is_over_the_site_publishes_the_hidden_seeds_and_the_players_script_checks_every_draw(ended):
+    import subprocess
+    import sys
+
+    from admin.site.build import build_site
+
+    site = build_site(ended)
+    assert (site / "records" / "hidden-seeds.json").is_file()
+    script = Path(__file__).resolve().parents[1] / "site_templates" / "static" / "check.py"
+    ok = subprocess.run([sys.executable, "-I", str(script), str(site / "records")], capture_output=True, text=True)
+    assert ok.returncode == 0 and "every hidden draw" in ok.stdout, ok.stdout
+    revealed = load_json(site / "records" / "hidden-seeds.json")
+    del revealed["updates"]["2"]["hidden_rolls"][0]
+    (site / "records" / "hidden-seeds.json").write_text(dump_json(revealed), encoding="utf-8")
+    bad = subprocess.run([sys.executable, "-I", str(script), str(site / "records")], capture_output=True, text=True)
+    assert bad.returncode == 1 and "update 2: the hidden draws published at the end are not those" in bad.stdout
