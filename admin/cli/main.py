@@ -70,17 +70,20 @@ def init(directory: Path, game_name: str, ruleset: str | None, name: str | None)
                                              "would send to a folder (--preview); save nothing.")
 @click.option("--preview", type=click.Path(file_okay=False, path_type=Path),
               help="With --dry-run: where to write that mail (default: GAME/dry-run/update-N).")
+@click.option("--beacon", "beacon", help="With [dice] beacon = true: the beacon's value (hex) for the round after "
+                                         "the update's deadline, when it cannot be fetched (docs/fairness.md).")
 @click.option("--no-site", is_flag=True, help="Do not rebuild the site afterwards.")
 @click.option("--no-mail", is_flag=True, help="Do not send receipts, results and the admin report "
                                               "(send them later with `nomopoly mail-out`).")
 @GAME_OPTION
 def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, preview: Path | None,
-           no_site: bool, no_mail: bool, game_dir: Path | None) -> None:
+           beacon: str | None, no_site: bool, no_mail: bool, game_dir: Path | None) -> None:
     """Read the mail up to the cut-off (default: the update's deadline, once it has passed), run
     one update, save the state and build the site."""
     game = _game(game_dir)
     forking.workers()  # a bad NOMOPOLY_WORKERS is refused before the update runs, not after
-    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early)
+    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early,
+                                  beacon=beacon)
     verb = "Would run" if dry_run else "Ran"
     applied = sum(1 for s in outcome.screened if s.status == "applied")
     refused = [s for s in outcome.screened if s.status != "applied"]

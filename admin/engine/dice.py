@@ -83,14 +83,19 @@ def player_inputs(inputs: Any) -> dict[str, str]:
             for name, cmds in sorted(by_player.items())}
 
 
-def fair_digest(update: int, players: dict[str, str]) -> str:
-    """The digest of scheme 3: SHA-256 of ``{"update": n, "players": player_inputs}``."""
-    return hashlib.sha256(canonical({"update": update, "players": players}).encode("utf-8")).hexdigest()
+def fair_digest(update: int, players: dict[str, str], beacon: str | None = None) -> str:
+    """The digest of scheme 3: SHA-256 of ``{"update": n, "players": player_inputs}``, with
+    ``"beacon": value`` in it when the game mixes in a public beacon (admin/jobs/beacon.py)."""
+    data: dict[str, Any] = {"update": update, "players": players}
+    if beacon is not None:
+        data["beacon"] = beacon
+    return hashlib.sha256(canonical(data).encode("utf-8")).hexdigest()
 
 
 def digest_for(inputs: Any, scheme: int) -> str:
     if scheme >= 3:
-        return fair_digest(int(inputs.get("update") or 0), player_inputs(inputs))
+        beacon = (inputs.get("beacon") or {}).get("value")
+        return fair_digest(int(inputs.get("update") or 0), player_inputs(inputs), beacon)
     return play_digest(inputs) if scheme == 2 else inputs_digest(inputs)
 
 

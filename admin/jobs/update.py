@@ -16,6 +16,7 @@ from admin.runtime.gcpause import few_collections
 from admin.runtime.crashpoints import crashpoint
 from admin.jobs.deadlines import deadline, show_time, upcoming
 from admin.jobs import roster as admin_ops
+from admin.jobs.beacon import BeaconSettings, beacon_input
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice, Seeds, player_commitments, player_inputs
 from admin.engine.seedchain import SeedChain, hidden_draw_hash
@@ -264,7 +265,7 @@ def open_source(game: GameDir, maildir: Path | None) -> MailSource:
 @few_collections
 def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path | None = None,
                    dry_run: bool = False, source: MailSource | None = None, early: bool = False,
-                   now: datetime | None = None) -> UpdateOutcome:
+                   now: datetime | None = None, beacon: str | None = None) -> UpdateOutcome:
     """Run the next update. With no cut-off (``at``) it takes the mail up to its deadline, and
     refuses before the deadline unless ``early``: mail sent later that week would be refused as late."""
     with game.lock():
@@ -298,6 +299,10 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
             inputs = {"update": update, "cutoff": at.isoformat(),
                       "messages": [s.log_record() for s in screened],
                       "rulings": [to_data(r) for r in rulings]}
+            mixed = beacon_input(BeaconSettings.from_dict(game.settings().section("dice")),
+                                 deadline(game, state) or at, beacon)
+            if mixed is not None:
+                inputs["beacon"] = mixed
             outcome, tx = _apply(game, state, inputs, game.next_seeds(update), ledger, screened)
             outcome.deadlines_passed = passed
             if dry_run:
@@ -348,6 +353,7 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
     dice_record = {"scheme": scheme, "seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
                    "player_commitments": dict(state.next_player_commitments),
                    "digest": dice.digest, "players": player_inputs(inputs),
+                   **({"beacon": inputs["beacon"]} if inputs.get("beacon") else {}),
                    "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     dice_record["hidden_draws"] = [hidden_draw_hash(hidden_roll_record(r)) for r in dice.hidden_rolls]
     piles = pile_record(REGISTRY.enabled(result.state), result.state, seeds.hidden, next_seeds.hidden, dice.pile_draws)

@@ -105,7 +105,8 @@ def check_inputs(n: int, record: dict[str, Any]) -> list[str]:
     dice = record.get("dice") or {}
     if int(dice.get("scheme", 1)) < 3:
         return []
-    if fair_digest(n, dict(dice.get("players") or {})) != dice.get("digest"):
+    beacon = (dice.get("beacon") or {}).get("value")
+    if fair_digest(n, dict(dice.get("players") or {}), beacon) != dice.get("digest"):
         return [f"update {n}: the digest of its rolls is not the hash of the players' commands it publishes"]
     return []
 
@@ -121,6 +122,8 @@ def check_log_against_record(n: int, log: dict[str, Any], record: dict[str, Any]
         return out
     if "players" in dice and player_inputs(inputs) != dice["players"]:
         out.append(f"update {n}: the log's commands are not those whose hashes the public record lists")
+    if inputs.get("beacon") != dice.get("beacon"):
+        out.append(f"update {n}: the log's beacon value is not the one the public record lists")
     if [ruling_hash(r) for r in inputs.get("rulings") or []] != list(record.get("rulings") or []):
         out.append(f"update {n}: the log's rulings are not those the public record lists (a ruling was "
                    "added, dropped or changed)")

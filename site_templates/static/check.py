@@ -97,7 +97,10 @@ def check_records(records: list, problems: list) -> list:
             if head and n == head[0] + 1 and d["commitment"] != head[2]:
                 problems.append(f"update {n}: the commitment is not the seed chain's head")
             if int(d.get("scheme", 1)) >= 3:
-                fair = sha(canonical({"update": n, "players": d.get("players") or {}}).encode())
+                data = {"update": n, "players": d.get("players") or {}}
+                if d.get("beacon"):  # a public beacon's value, drawn after the deadline
+                    data["beacon"] = d["beacon"]["value"]
+                fair = sha(canonical(data).encode())
                 if fair != d["digest"]:
                     problems.append(f"update {n}: the digest is not the hash of the players' commands listed")
             for label, sides, value in d["rolls"]:
