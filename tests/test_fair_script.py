@@ -74,3 +74,22 @@ def test_the_script_fails_on_a_rewritten_commitment_or_a_mail_that_no_longer_mat
 def test_the_script_without_records_says_what_to_give_it(tmp_path):
     out = check(tmp_path)
     assert out.returncode != 0 and "records folder" in out.stderr
+
+
+@pytest.mark.parametrize("content", [b"", b"{not json", b"\xff\xfe"])
+def test_the_script_names_a_damaged_record_and_says_what_to_do(tmp_path, content):
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "index.json").write_text('{"updates": 1, "hidden": false}')
+    (records / "0000.json").write_text('{"update": 0, "next_commitment": "aa"}')
+    (records / "0001.json").write_bytes(content)
+    out = check(records)
+    assert out.returncode == 1 and "0001.json: not a record" in out.stderr and "download" in out.stderr
+
+
+def test_the_script_skips_mail_that_is_not_a_results_email(tmp_path):
+    site = run_demo(tmp_path / "demo", echo=lambda _: None)
+    junk = tmp_path / "junk.eml"
+    junk.write_text("Subject: hello\n\nnothing here\n")
+    out = check(site / "records", junk)
+    assert out.returncode == 0 and "skipped, not a results email" in out.stdout

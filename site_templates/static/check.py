@@ -65,8 +65,15 @@ def read(where: str, name: str):
                 return json.loads(r.read().decode())
         except OSError:
             return None
+        except ValueError as exc:
+            sys.exit(f"{where}/{name}: not a record ({exc})")
     path = Path(where) / name
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        sys.exit(f"{path}: not a record ({exc}); download the site's records folder again")
 
 
 def load(where: str) -> tuple[list, dict | None]:
