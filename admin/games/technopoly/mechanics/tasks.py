@@ -248,7 +248,7 @@ def start_of_turn(ctx, turn: Turn) -> None:
 
 
 def end_of_turn(ctx, turn: Turn) -> None:
-    st, priv = world(ctx.state), private(ctx.state)
+    st = world(ctx.state)
     player = turn.player
     for name in sorted(st.holdings.get(player, {})):  # VIII.9: a copy of each Self-Replicating type
         if st.objects[name].has("Self-Replicating") and held(st, player, name) > 0:

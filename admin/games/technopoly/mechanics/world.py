@@ -19,7 +19,7 @@ from admin.library.interactions import InteractionsModule
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
     ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, deck_spec, describe,
-    find_object, fuel_text, give_card, held, illegal, private, score, world,
+    find_object, fuel_text, give_card, held, illegal, score, world,
 )
 from admin.games.technopoly.mechanics.machines import activate, resolve_unpredictable
 from admin.games.technopoly.mechanics.tasks import (
