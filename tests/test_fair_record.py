@@ -235,3 +235,18 @@ def test_verify_fails_on_an_edited_record_on_the_site(game):
     path = site / "records" / "0002.json"
     path.write_text(path.read_text().replace('"update": 2', '"update": 2 '), encoding="utf-8")
     assert any("site/records/0002.json differs" in p for p in jobs.verify(game))
+
+
+def test_a_seed_chain_that_runs_out_is_followed_by_a_new_one_announced_where_it_ends(tmp_path, monkeypatch):
+    monkeypatch.setattr("admin.engine.seedchain.CHAIN_LENGTH", 2)
+    game = _new_game(tmp_path / "short")
+    _play(game)
+    records = [load_json(game.results_path(n)) for n in range(4)]
+    assert [n for n, r in enumerate(records) if r.get("chain")] == [0, 2]
+    assert records[2]["next_commitment"] == records[2]["chain"]["head"] == records[3]["dice"]["commitment"]
+    assert jobs.verify(game) == [] and jobs.replay_check(game) == []
+    one = records[1]  # a new chain announced before the old one ran out: a choice of seeds
+    one["chain"] = dict(records[2]["chain"], base=1)
+    game.results_path(1).write_text(dump_json(one), encoding="utf-8")
+    assert any("update 1: a new seed chain is begun while the one begun at update 0 runs to update 2" in p
+               for p in jobs.verify(game))

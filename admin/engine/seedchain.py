@@ -51,8 +51,9 @@ class SeedChain:
     hidden_key: bytes
 
     @classmethod
-    def new(cls, base: int, key: str | None = None, length: int = CHAIN_LENGTH) -> "SeedChain":
+    def new(cls, base: int, key: str | None = None, length: int | None = None) -> "SeedChain":
         """A fresh chain from the OS's randomness, or (the demo: insecure) from a public ``key``."""
+        length = CHAIN_LENGTH if length is None else length
         if key:
             return cls(sha256(f"{key}/chain/{base}".encode()), base, length,
                        sha256(f"{key}/chain/{base}/hidden".encode()))
