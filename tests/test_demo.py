@@ -91,9 +91,13 @@ def test_hidden_draws_are_never_published_but_the_admin_can_verify_them(demo, tm
 
     for path in (demo.state_dir / "results").glob("*.json"):
         assert "card/" not in path.read_text()  # no card draw, so no hidden card, in public files
+    seeds = [json.loads(p.read_text())["dice"]["hidden_seed"] for p in demo.update_logs().values()]
     for path in (demo.root / "site").rglob("*"):
         if path.is_file():
-            assert "hidden_seed" not in path.read_text(errors="replace")
+            text = path.read_text(errors="replace")
+            assert not any(seed in text for seed in seeds), path  # no hidden seed's value, anywhere
+            if path.name != "check.py":  # the players' check script names the field it reads at the end
+                assert "hidden_seed" not in text, path
     copy = tmp_path / "copy"
     shutil.copytree(demo.root, copy)
     game = GameDir(copy)

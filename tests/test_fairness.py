@@ -67,7 +67,7 @@ def test_the_same_mail_gives_the_same_rolls_whatever_the_cut_off(tmp_path):
         box = shutil.copytree(mail, tmp_path / f"mail{i}")
         jobs.run_update_job(copy, at=datetime.fromisoformat(cutoff + "+00:00"), maildir=box)
         dice = load_json(copy.results_path(1))["dice"]
-        assert dice["scheme"] == 2 and len(dice["rolls"]) > 2
+        assert dice["scheme"] == 3 and len(dice["rolls"]) > 2
         rolls.append((dice["digest"], dice["rolls"]))
     assert rolls[0] == rolls[1] == rolls[2]
 
@@ -192,13 +192,13 @@ def test_a_game_on_the_insecure_demo_key_warns_on_every_command_and_init_never_s
 # -- games begun before keep replaying ---------------------------------------------------------------
 def test_a_game_begun_under_the_first_scheme_still_replays_and_verifies(tmp_path, monkeypatch):
     game = _two_players(tmp_path / "old")
-    monkeypatch.setattr(jobs, "SCHEME", 1)
+    monkeypatch.setattr("admin.store.gamedir.SCHEME", 1)
     fresh_maildir(game.root / "in")
     jobs.run_update_job(game, at=datetime.fromisoformat("2026-11-04T23:59:59+00:00"), maildir=game.root / "in")
     assert load_json(game.results_path(1))["dice"]["scheme"] == 1
     monkeypatch.undo()
     jobs.run_update_job(game, at=datetime.fromisoformat("2026-11-07T23:59:59+00:00"), maildir=game.root / "in")
-    assert load_json(game.results_path(2))["dice"]["scheme"] == 2
+    assert load_json(game.results_path(2))["dice"]["scheme"] == 3
     assert jobs.replay_check(game) == [] and jobs.verify(game) == []
     assert json.loads(json.dumps(load_json(game.results_path(2))["next_player_commitments"]))  # published
 

@@ -70,17 +70,20 @@ def init(directory: Path, game_name: str, ruleset: str | None, name: str | None)
                                              "would send to a folder (--preview); save nothing.")
 @click.option("--preview", type=click.Path(file_okay=False, path_type=Path),
               help="With --dry-run: where to write that mail (default: GAME/dry-run/update-N).")
+@click.option("--beacon", "beacon", help="With [dice] beacon = true: the beacon's value (hex) for the round after "
+                                         "the update's deadline, when it cannot be fetched (docs/fairness.md).")
 @click.option("--no-site", is_flag=True, help="Do not rebuild the site afterwards.")
 @click.option("--no-mail", is_flag=True, help="Do not send receipts, results and the admin report "
                                               "(send them later with `nomopoly mail-out`).")
 @GAME_OPTION
 def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, preview: Path | None,
-           no_site: bool, no_mail: bool, game_dir: Path | None) -> None:
+           beacon: str | None, no_site: bool, no_mail: bool, game_dir: Path | None) -> None:
     """Read the mail up to the cut-off (default: the update's deadline, once it has passed), run
     one update, save the state and build the site."""
     game = _game(game_dir)
     forking.workers()  # a bad NOMOPOLY_WORKERS is refused before the update runs, not after
-    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early)
+    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early,
+                                  beacon=beacon)
     verb = "Would run" if dry_run else "Ran"
     applied = sum(1 for s in outcome.screened if s.status == "applied")
     refused = [s for s in outcome.screened if s.status != "applied"]
@@ -310,14 +313,21 @@ def replay(check: bool, game_dir: Path | None) -> None:
 @click.argument("update_no", metavar="[UPDATE]", required=False, type=int)
 @click.option("--hidden", is_flag=True, help="Once the game is over: check every hidden draw (cards dealt) "
                                              "from the hidden seeds published at its end.")
+@click.option("--mail", "mails", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A player's saved results email (.eml): check the record against the commitments and "
+                   "the record chain it carries (may be given more than once).")
 @GAME_OPTION
-def verify(update_no: int | None, hidden: bool, game_dir: Path | None) -> None:
-    """Check the dice: each revealed seed matches its commitment, every roll recomputes, and (with
-    the log) replaying each update makes exactly the rolls recorded, in order (docs/fairness.md)."""
+def verify(update_no: int | None, hidden: bool, mails: tuple[Path, ...], game_dir: Path | None) -> None:
+    """Check the dice and the record: each revealed seed matches its commitment and the seed chain,
+    every roll recomputes, the records are chained, and (with the log) replaying each update makes
+    exactly the rolls and events recorded, in order (docs/fairness.md)."""
     from admin.jobs.replay import verify_hidden
+    from admin.jobs.verifychain import check_mail
 
     game = _game(game_dir)
     problems = verify_hidden(game) if hidden else jobs.verify(game, update_no)
+    for path in mails:
+        problems += check_mail(game, path)
     if problems:
         for p in problems:
             click.echo(p, err=True)

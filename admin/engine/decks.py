@@ -67,9 +67,21 @@ def shuffle(spec: DeckSpec, state: DeckState, dice: Dice, label: str) -> None:
         j = _roll(dice, spec, f"deck/{spec.name}/{label}/{i}", i + 1) - 1
         cards[i], cards[j] = cards[j], cards[i]
     state.pile, state.discard = cards, []
+    if spec.hidden:
+        dice.note_shuffle(spec.name)
 
 
-def draw(spec: DeckSpec, dice: Dice, label: str, state: DeckState | None = None) -> str:
+def take_top(spec: DeckSpec, state: DeckState, dice: Dice, player: str | None = None, public: bool = False) -> str:
+    """The top card of a pile, noted for the public record (a face-down pile's draws are checked
+    against the order it committed to: docs/fairness.md)."""
+    card = state.pile.pop(0)
+    if spec.hidden:
+        dice.note_draw(spec.name, card, player, public)
+    return card
+
+
+def draw(spec: DeckSpec, dice: Dice, label: str, state: DeckState | None = None,
+         player: str | None = None) -> str:
     """One card: at random (``random``), or the top of the pile, shuffled anew when empty."""
     if spec.policy == "random":
         return spec.cards[_roll(dice, spec, f"deck/{spec.name}/{label}", len(spec.cards)) - 1]
@@ -79,7 +91,7 @@ def draw(spec: DeckSpec, dice: Dice, label: str, state: DeckState | None = None)
         shuffle(spec, state, dice, f"{label}/shuffle")
     if not state.pile:
         raise IllegalAction(f"the {spec.name} deck is empty: every card is held")
-    return state.pile.pop(0)
+    return take_top(spec, state, dice, player)
 
 
 def discard(state: DeckState, card: str) -> None:

@@ -1,20 +1,18 @@
 """Dice anyone can verify (docs/fairness.md).
 
-Before an update the admin publishes ``SHA-256(seed)``. Every random choice of the update is
-derived, never drawn from :mod:`random`: ``HMAC-SHA256(seed, digest || label || counter)`` mapped
-to a face by rejection sampling, where ``digest`` hashes what the players sent (scheme 2: their
-emails' parsed commands, by email, in no particular order: not the cut-off, not the verdicts' words,
-not the Admin's rulings; scheme 1, of games begun before: every logged input) and ``label`` names
-the update, player, purpose and index. After the update the seed is revealed and ``nomopoly
-verify`` recomputes every roll, and (with the log) replays the update to check that the recorded
-rolls are exactly the ones it made, in order.
+Every random choice of an update is derived, never drawn from :mod:`random`:
+``HMAC-SHA256(seed, digest || label || counter)`` mapped to a face by rejection sampling. The seed
+comes from the game's seed chain (admin/engine/seedchain.py): its commitment was fixed when the
+chain began, and it is revealed after the update. The ``digest`` (scheme 3) is a hash of each
+registered player's accepted commands in a canonical form, and of nothing else the Admin could vary
+(scheme 2 hashed each email's raw bytes too; scheme 1 every logged input). ``label`` names the
+update, player, purpose and index.
 
-Hidden draws (the card a player receives) must stay secret after the reveal, so they come from a
-second seed, the *hidden* seed, committed the same way but not published. In scheme 2 each
-player's hidden draws use their own key, ``HMAC-SHA256(hidden seed, "player:" + name)``, whose
-SHA-256 is published before the update: the player's results mail gives them their key, so they
-can check their own draws at once. Every hidden seed is published when the game ends
-(``nomopoly verify --hidden``).
+Hidden draws (the card a player receives) stay secret after the reveal, so they come from a second
+seed, the *hidden* seed; each player's hidden draws use their own key,
+``HMAC-SHA256(hidden seed, "player:" + name)``, whose SHA-256 is published before the update and
+sent to them in their results mail, so they can check their own draws at once. The hidden seeds
+are published when the game ends (``nomopoly verify --hidden``).
 """
 
 from __future__ import annotations
@@ -40,8 +38,9 @@ def commitment(seed: bytes) -> str:
 
 #: the way an update's dice are derived: 1, the digest of every logged input (games begun before
 #: 2026-11-24); 2, the digest of what the players sent, and a key of its own for each player's
-#: hidden draws
-SCHEME = 2
+#: hidden draws; 3 (since 2026-11-28), the digest of each registered player's accepted commands in
+#: a canonical form only (no mail hash, header, stranger's mail, chatter or empty email)
+SCHEME = 3
 
 
 def inputs_digest(inputs: Any) -> str:
@@ -61,8 +60,43 @@ def play_digest(inputs: Any) -> str:
     return inputs_digest({"update": inputs.get("update"), "mail": mails})
 
 
+def canonical(data: Any) -> str:
+    """The canonical JSON of ``data``: sorted keys, no spaces, UTF-8 text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def player_inputs(inputs: Any) -> dict[str, str]:
+    """What enters the dice of an update (scheme 3), by registered player: the SHA-256 of the
+    canonical JSON of the sorted list of their accepted commands (each as canonical JSON), over all
+    their emails the update acted on. A player whose emails held no command is not in it; neither
+    is a stranger (a JOIN from an unknown address), a TOKEN line, a header, the mail's bytes, its
+    time or the order in which the emails came."""
+    by_player: dict[str, list[str]] = {}
+    for m in inputs.get("messages") or []:
+        if m.get("status") != "applied" or not m.get("player"):
+            continue
+        for line in m.get("lines") or []:
+            command = line.get("command")
+            if command and command.get("cmd") != "token":
+                by_player.setdefault(m["player"], []).append(canonical(command))
+    return {name: hashlib.sha256(canonical(sorted(cmds)).encode("utf-8")).hexdigest()
+            for name, cmds in sorted(by_player.items())}
+
+
+def fair_digest(update: int, players: dict[str, str], beacon: str | None = None) -> str:
+    """The digest of scheme 3: SHA-256 of ``{"update": n, "players": player_inputs}``, with
+    ``"beacon": value`` in it when the game mixes in a public beacon (admin/jobs/beacon.py)."""
+    data: dict[str, Any] = {"update": update, "players": players}
+    if beacon is not None:
+        data["beacon"] = beacon
+    return hashlib.sha256(canonical(data).encode("utf-8")).hexdigest()
+
+
 def digest_for(inputs: Any, scheme: int) -> str:
-    return play_digest(inputs) if scheme >= 2 else inputs_digest(inputs)
+    if scheme >= 3:
+        beacon = (inputs.get("beacon") or {}).get("value")
+        return fair_digest(int(inputs.get("update") or 0), player_inputs(inputs), beacon)
+    return play_digest(inputs) if scheme == 2 else inputs_digest(inputs)
 
 
 def player_key(hidden_seed: bytes, player: str) -> bytes:
@@ -101,6 +135,19 @@ class Roll:
 
 
 @dataclass(frozen=True)
+class PileDraw:
+    """A card taken from the top of a face-down pile: at ``position`` of the pile as the last
+    update left it (and committed to it), or None for a pile shuffled in this update."""
+
+    deck: str
+    position: int | None
+    card: str
+    player: str | None
+    #: whether everyone sees the card (Timopoly's cards) or only its drawer (a hand's card)
+    public: bool
+
+
+@dataclass(frozen=True)
 class Seeds:
     """The two seeds of one update: the public one (revealed after) and the hidden one (never)."""
 
@@ -128,7 +175,20 @@ class Dice:
     player_keys: bool = False
     rolls: list[Roll] = field(default_factory=list)
     hidden_rolls: list[Roll] = field(default_factory=list)
+    #: the cards taken from face-down piles, in order (admin/engine/decks.py)
+    pile_draws: list[PileDraw] = field(default_factory=list)
     _used: set[str] = field(default_factory=set, repr=False)
+    _taken: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def note_shuffle(self, deck: str) -> None:
+        """A face-down pile was made anew: its draws in this update have no earlier commitment."""
+        self._taken[deck] = -1
+
+    def note_draw(self, deck: str, card: str, player: str | None, public: bool) -> None:
+        taken = self._taken.get(deck, 0)
+        self.pile_draws.append(PileDraw(deck, taken if taken >= 0 else None, card, player, public))
+        if taken >= 0:
+            self._taken[deck] = taken + 1
 
     def _label(self, label: str) -> str:
         full = f"u{self.update}/{label}"

@@ -357,6 +357,11 @@ class Mechanic(Generic[S, P]):
         players (pseudoplayers), each marked as what it is (public state only)."""
         return []
 
+    def face_down_piles(self, state: GameState) -> dict[str, Any]:
+        """The module's face-down piles (deck name -> :class:`~admin.engine.decks.DeckState`): each
+        update's record commits to their order (docs/fairness.md)."""
+        return {}
+
     def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         """(order, line) for "Where you stand" in this player's results mail; private allowed."""
         return []

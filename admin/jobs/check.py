@@ -112,7 +112,8 @@ SCHEMA: dict[str, dict[str, Check] | None] = {
     "mail.smtp": None,
     "auth": None,
     "site": {"title": _text, "url": _url, "publish": _text, "publish_git": _text, "publish_remote": _text},
-    "dice": {"insecure_demo_seed_key": _text},
+    "dice": {"insecure_demo_seed_key": _text, "beacon": _flag, "beacon_url": _text, "beacon_genesis": _whole(0),
+             "beacon_period": _whole(1)},
 }
 
 

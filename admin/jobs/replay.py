@@ -20,7 +20,11 @@ from admin.store.statefiles import state_from_data
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState
 from admin.store.fileio import load_json
-from admin.store.plain import from_data
+from admin.store.plain import from_data, to_data
+from admin.jobs.verifychain import (
+    check_hidden_draws, check_hidden_keys, check_hidden_pile_draws, check_inputs, check_log_against_record,
+    check_logs_present, check_pile_draws, check_record_chain, check_seed_chain, check_site_records, load_records,
+)
 
 
 def apply_admin_record(state: GameState, entry: dict[str, Any]) -> None:
@@ -143,6 +147,10 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     files = game.results_files()
     logs = game.update_logs()
     replayed = _replayed_dice(game) if logs else {}
+    if update is None:  # the record as a whole: numbered, chained, on its seed chain
+        records, problems = load_records(game)
+        problems += check_record_chain(records) + check_seed_chain(records) + check_pile_draws(records)
+        problems += check_logs_present(records, logs) + check_site_records(game)
     previous: tuple[str | None, str | None] = (None, None)
     checked = 0
     for path in files:
@@ -152,16 +160,19 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
             dice = data["dice"]
             problems += _check_seed(n, "seed", bytes.fromhex(dice["seed"]), dice["commitment"], previous[0])
             problems += _check_rolls(n, bytes.fromhex(dice["seed"]), dice["digest"], dice["rolls"])
+            problems += check_inputs(n, data)
             if n in logs:
                 log = load_json(logs[n])
+                problems += check_log_against_record(n, log, data, replayed[n][2] if n in replayed else None)
                 hidden = bytes.fromhex(log["dice"]["hidden_seed"])
                 scheme = int(log["dice"].get("scheme", 1))
                 if digest_for(log["inputs"], scheme) != dice["digest"]:
                     problems.append(f"update {n}: the logged inputs do not hash to the digest of its rolls")
                 problems += _check_seed(n, "hidden seed", hidden, dice["hidden_commitment"], previous[1])
                 problems += _check_hidden(n, hidden, dice["digest"], log["dice"]["hidden_rolls"])
+                problems += check_hidden_draws(n, data, log["dice"]["hidden_rolls"], "the log")
                 if n in replayed:
-                    made, made_hidden = replayed[n]
+                    made, made_hidden, _ = replayed[n]
                     problems += _first_difference(n, "roll", made, dice["rolls"])
                     problems += _first_difference(n, "hidden draw", made_hidden, log["dice"]["hidden_rolls"])
             checked += 1
@@ -171,9 +182,9 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     return problems
 
 
-def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list]]]:
-    """Each logged update's rolls and hidden draws as replaying it makes them, in order."""
-    out: dict[int, tuple[list[list], list[list]]] = {}
+def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list], list[dict[str, Any]]]]:
+    """Each logged update's rolls, hidden draws and public events as replaying it makes them, in order."""
+    out: dict[int, tuple[list[list], list[list], list[dict[str, Any]]]] = {}
     state: GameState | None = None
     for path in game.log_entries():
         entry = load_json(path)
@@ -186,7 +197,9 @@ def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list]]]:
             result, dice = run_logged(state, entry["inputs"], seeds, int(entry["dice"].get("scheme", 1)))
             out[result.state.update] = ([[r.label, r.sides, r.value] for r in dice.rolls],
                                         [[r.label, r.sides, r.value] + ([r.player] if r.player else [])
-                                         for r in dice.hidden_rolls])
+                                         for r in dice.hidden_rolls],
+                                        [{k: v for k, v in e.items() if k not in ("private", "ref")}
+                                         for e in map(to_data, result.events) if e["text"] is not None])
             state = result.state
             state.next_hidden_commitment = entry["next_hidden_commitment"]
             state.next_player_commitments = dict(entry.get("next_player_commitments") or {})
@@ -241,16 +254,22 @@ def verify_hidden(game: GameDir) -> list[str]:
             if commitment(player_key(hidden, name)) != published:
                 problems.append(f"update {n}: {name}'s key does not hash to the commitment published for it")
         problems += _check_hidden(n, hidden, dice["digest"], record["hidden_rolls"])
-    return problems
+        problems += check_hidden_draws(n, data, record["hidden_rolls"], "the published hidden seeds")
+        before = load_json(game.results_path(n - 1)).get("pile_commitments") if game.results_path(n - 1).exists() else None
+        problems += check_hidden_pile_draws(n, data, before, hidden, record.get("pile_draws") or [])
+    return problems + check_hidden_keys(load_records(game)[0], revealed)
 
 
 def hidden_record(game: GameDir) -> dict[str, Any]:
     """What is published when the game ends: every update's hidden seed and hidden draws."""
-    updates = {}
+    updates, keys = {}, {}
     for n, path in sorted(game.update_logs().items()):
         dice = load_json(path)["dice"]
-        updates[str(n)] = {"hidden_seed": dice["hidden_seed"], "hidden_rolls": dice["hidden_rolls"]}
-    return {"updates": updates}
+        updates[str(n)] = {"hidden_seed": dice["hidden_seed"], "hidden_rolls": dice["hidden_rolls"],
+                           "pile_draws": dice.get("pile_draws") or []}
+        if "hidden_key" in dice:
+            keys[str(dice["chain_base"])] = dice["hidden_key"]
+    return {"updates": updates, "hidden_keys": keys}
 
 
 def _check_seed(n: int, what: str, seed: bytes, published: str, before: str | None) -> list[str]:

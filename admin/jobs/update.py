@@ -16,8 +16,10 @@ from admin.runtime.gcpause import few_collections
 from admin.runtime.crashpoints import crashpoint
 from admin.jobs.deadlines import deadline, show_time, upcoming
 from admin.jobs import roster as admin_ops
+from admin.jobs.beacon import BeaconSettings, beacon_input
 from admin.engine.context import UpdateContext
-from admin.engine.dice import SCHEME, Dice, Seeds, player_commitments
+from admin.engine.dice import Dice, Seeds, player_commitments, player_inputs
+from admin.engine.seedchain import SeedChain, hidden_draw_hash
 from admin.engine.rulings import apply_ruling
 from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
@@ -34,6 +36,7 @@ from admin.games.registry import REGISTRY
 from admin.jobs.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
 from admin.store.fileio import Transaction, dump_json, dump_yaml, load_json
 from admin.store.plain import from_data, to_data
+from admin.jobs.record import hidden_roll_record, pile_record, public_results, record_link  # noqa: F401
 from admin.jobs.todo import describe_ruling  # noqa: F401 - part of the jobs' interface
 
 
@@ -58,11 +61,12 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     # (else the ruleset as the game starts it is written with the state, section by section)
     with game.lock():
         tx = Transaction(game.state_dir)
-        game.stage_seeds(tx, state, game.make_seeds(1))
+        _, chain = game.stage_seeds(tx, state, 1)
         game.stage_state(tx, state)
         tx.write(game.next_log_path("init"), dump_json({"kind": "init", "state": to_data(state)}))
         tx.write(game.results_path(0), dump_json({"update": 0, "next_commitment": state.next_commitment,
-                                                  "next_hidden_commitment": state.next_hidden_commitment}))
+                                                  "next_hidden_commitment": state.next_hidden_commitment,
+                                                  "chain": chain, "previous": None}))  # the chain's start
         tx.commit()
     return game
 
@@ -133,7 +137,7 @@ def add_player(game: GameDir, name: str, email: str, token: str | None = None) -
     record = {"name": name, "email": email.strip().lower(),
               "token_hash": hash_token(token) if token else None,
               # published before the next update, so they can check their hidden draws in it
-              "commitment": player_commitments(game.next_seeds().hidden, [name])[name]}
+              "commitment": player_commitments(game.next_seeds(state.update + 1).hidden, [name])[name]}
     admin_action(game, "player-add", lambda s: apply_admin_record(s, {"kind": "player-add", **record}),
                  record)
 
@@ -261,7 +265,7 @@ def open_source(game: GameDir, maildir: Path | None) -> MailSource:
 @few_collections
 def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path | None = None,
                    dry_run: bool = False, source: MailSource | None = None, early: bool = False,
-                   now: datetime | None = None) -> UpdateOutcome:
+                   now: datetime | None = None, beacon: str | None = None) -> UpdateOutcome:
     """Run the next update. With no cut-off (``at``) it takes the mail up to its deadline, and
     refuses before the deadline unless ``early``: mail sent later that week would be refused as late."""
     with game.lock():
@@ -295,7 +299,11 @@ def run_update_job(game: GameDir, *, at: datetime | None = None, maildir: Path |
             inputs = {"update": update, "cutoff": at.isoformat(),
                       "messages": [s.log_record() for s in screened],
                       "rulings": [to_data(r) for r in rulings]}
-            outcome, tx = _apply(game, state, inputs, game.next_seeds(), ledger, screened)
+            mixed = beacon_input(BeaconSettings.from_dict(game.settings().section("dice")),
+                                 deadline(game, state) or at, beacon)
+            if mixed is not None:
+                inputs["beacon"] = mixed
+            outcome, tx = _apply(game, state, inputs, game.next_seeds(update), ledger, screened)
             outcome.deadlines_passed = passed
             if dry_run:
                 outcome.staged = tx
@@ -329,10 +337,11 @@ def last_cutoff(game: GameDir, state: GameState) -> datetime | None:
 
 def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds, ledger: Ledger,
            screened: list[Screened]) -> tuple[UpdateOutcome, Transaction]:
-    result, dice = run_logged(state, inputs, seeds, SCHEME)
+    scheme = game.dice_scheme()
+    result, dice = run_logged(state, inputs, seeds, scheme)
     update = result.state.update
     tx = Transaction(game.state_dir)
-    game.stage_seeds(tx, result.state, game.make_seeds(update + 1))
+    next_seeds, chain = game.stage_seeds(tx, result.state, update + 1)
     for s in screened:
         ledger.settle(s.entry.hash, s.status, update, s.reason)
     game.stage_state(tx, result.state)
@@ -341,11 +350,19 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         tx.write(path, text)
     tx.write(game.state_dir / "pending.yaml", dump_yaml({"rulings": []}))
     public, hidden = seeds.commitments()
-    dice_record = {"scheme": SCHEME, "seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
+    dice_record = {"scheme": scheme, "seed": seeds.public.hex(), "commitment": public, "hidden_commitment": hidden,
                    "player_commitments": dict(state.next_player_commitments),
-                   "digest": dice.digest, "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+                   "digest": dice.digest, "players": player_inputs(inputs),
+                   **({"beacon": inputs["beacon"]} if inputs.get("beacon") else {}),
+                   "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
+    dice_record["hidden_draws"] = [hidden_draw_hash(hidden_roll_record(r)) for r in dice.hidden_rolls]
+    piles = pile_record(REGISTRY.enabled(result.state), result.state, seeds.hidden, next_seeds.hidden, dice.pile_draws)
+    secret_chain = SeedChain.from_secret(game.secrets())
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
-                    "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls]}
+                    **({"hidden_key": secret_chain.hidden_key.hex(), "chain_base": secret_chain.base}
+                       if secret_chain is not None and secret_chain.covers(update) else {}),
+                    "hidden_rolls": [hidden_roll_record(r) for r in dice.hidden_rolls],
+                    **({"pile_draws": piles.private_draws} if piles.private_draws else {})}
     events = [to_data(e) for e in result.events]  # once: the log keeps them all, the results the public ones
     tx.write(game.next_log_path(f"update-{update}"), dump_json({
         "kind": "update", "inputs": inputs, "dice": private_dice,
@@ -353,41 +370,20 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
         "next_commitment": result.state.next_commitment,
         "next_hidden_commitment": result.state.next_hidden_commitment,
         "next_player_commitments": result.state.next_player_commitments}))
-    tx.write(game.results_path(update), dump_json(public_results(result.state, events, inputs, dice_record)))
+    record = public_results(result.state, events, inputs, dice_record)
+    record.update({"chain": chain} if chain else {}, previous=record_link(game, update - 1), **piles.public())
+    tx.write(game.results_path(update), dump_json(record))
     if result.state.ended:  # the game is over: every hidden seed is published (verify --hidden)
         # the first update after the end reads every log once; later ones add their own seed to
         # what is published already (a finished game re-read all its logs every update)
         published = load_json(game.hidden_seeds_path) if game.hidden_seeds_path.exists() else None
         revealed = published if published and "updates" in published else hidden_record(game)
         revealed["updates"][str(update)] = {"hidden_seed": private_dice["hidden_seed"],
-                                            "hidden_rolls": private_dice["hidden_rolls"]}
+                                            "hidden_rolls": private_dice["hidden_rolls"],
+                                            "pile_draws": piles.private_draws}
+        if "hidden_key" in private_dice:
+            revealed.setdefault("hidden_keys", {})[str(private_dice["chain_base"])] = private_dice["hidden_key"]
         tx.write(game.hidden_seeds_path, dump_json(revealed))
     outcome = UpdateOutcome(update=update, cutoff=datetime.fromisoformat(inputs["cutoff"]),
                             state=result.state, events=result.events, screened=screened)
     return outcome, tx
-
-
-def hidden_roll_record(r) -> list:
-    """A hidden draw as the private log keeps it: label, sides, value (and the player whose key drew it)."""
-    return [r.label, r.sides, r.value] + ([r.player] if r.player else [])
-
-
-def public_results(state: GameState, events: list[dict[str, Any]], inputs: dict[str, Any],
-                   dice_record: dict[str, Any]) -> dict[str, Any]:
-    """The update's public record; ``events`` are its events as data (``to_data``), all of them."""
-    slots = REGISTRY.params(state, "schedule")["slots"]
-    _, slot = slot_of(slots, state.update)
-    public = [{k: v for k, v in e.items() if k not in ("private", "ref")}
-              for e in events if e["text"] is not None]
-    public_state = state.public_copy()
-    return {"update": state.update, "week": state.week, "slot": slot.name, "cutoff": inputs["cutoff"],
-            "events": public, "dice": dice_record, "next_commitment": state.next_commitment,
-            "next_hidden_commitment": state.next_hidden_commitment,
-            "next_player_commitments": state.next_player_commitments,
-            "money": {n: p.money for n, p in sorted(state.players.items()) if p.active},
-            # from the public state only: a bank balance, a card's limit, a hand are private (XXVII.1),
-            # and a net worth counting them would publish them in the difference
-            "net_worth": {n: REGISTRY.net_worth(public_state, p)
-                          for n, p in sorted(public_state.players.items()) if p.active}}
-
-

@@ -149,6 +149,27 @@ def _copy_static(game: GameDir, into: Path) -> None:
             shutil.copytree(folder, into / "static", dirs_exist_ok=True)
 
 
+def _copy_records(game: GameDir, into: Path, old: Path) -> None:
+    """The public record (every update's results file, and the hidden seeds once the game is over),
+    for a player's own check (static/check.py, docs/fairness.md). A copy, never a link to the
+    state's file; a record the last build copied already (same size and time) is kept from it."""
+    folder = into / "records"
+    folder.mkdir()
+    files = game.results_files()
+    for path in files + ([game.hidden_seeds_path] if game.hidden_seeds_path.exists() else []):
+        before, mine = old / "records" / path.name, path.stat()
+        try:
+            kept = before.stat()
+            if (kept.st_size, kept.st_mtime_ns) == (mine.st_size, mine.st_mtime_ns):
+                os.link(before, folder / path.name)
+                continue
+        except OSError:
+            pass
+        shutil.copy2(path, folder / path.name)
+    (folder / "index.json").write_text(json.dumps({"updates": len(files) - 1,
+                                                   "hidden": game.hidden_seeds_path.exists()}) + "\n")
+
+
 def build_site(game: GameDir, out: Path | None = None, *, full: bool = False,
                state: GameState | None = None) -> Path:
     """Build the site into ``out`` (default ``<game>/site``), replacing it whole; return ``out``.
@@ -200,6 +221,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             render_all(w)
             w.finish()
             _copy_static(game, tmp)
+            _copy_records(game, tmp, out)
             (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
             manifest = {"format": MANIFEST_FORMAT, "base": w.base, "pages": w.manifest}
             # compact: json's C encoder (indented, the pure-Python one took 0.16 s at 600 pages)

@@ -17,7 +17,7 @@ Layout::
     state/private/       PRIVATE: each mechanic's private state (<name>.yaml), and its tables
                          (<name>.<field>.tsv: a list that grows all game long, e.g. buried cards,
                          kept as plain lines, not YAML)
-    state/secrets.yaml   PRIVATE: the next update's dice seed (revealed in its log afterwards)
+    state/secrets.yaml   PRIVATE: the seed chain's tail and the hidden key (every seed follows)
     state/ledger/        PRIVATE: every message taken in, and what became of it (pending.yaml, a
                          tab-separated file per month for the settled ones)
     state/pending.yaml   the Admin's rulings waiting for the next update
@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from admin.engine.dice import Seeds, player_commitments
+from admin.engine.dice import SCHEME, Seeds, player_commitments
+from admin.engine.seedchain import SeedChain
 from admin.engine.errors import StateError
 from admin.engine.model import GameState, Proposal
 from admin.store.migrate import BURIED_V1
@@ -224,31 +225,62 @@ class GameDir:
                 if path.name not in wanted:
                     tx.remove(path)
 
-    # -- secrets: the next seed -------------------------------------------------------------
-    def next_seeds(self) -> Seeds:
+    # -- secrets: the seed chain -------------------------------------------------------------
+    def secrets(self) -> dict[str, Any]:
         path = self.state_dir / "secrets.yaml"
-        data = load_yaml(path) or {}
-        try:
-            return Seeds(bytes.fromhex(data["next_seed"]), bytes.fromhex(data["next_hidden_seed"]))
-        except (KeyError, TypeError, ValueError):
-            raise StateError(f"{path}: no valid next_seed and next_hidden_seed; the dice cannot be "
-                             "rolled (restore the file from a backup)") from None
+        return (load_yaml(path) or {}) if path.exists() else {}
 
-    def make_seeds(self, update: int) -> Seeds:
+    def next_seeds(self, update: int) -> Seeds:
+        """The seeds of ``update`` (the next one): from the seed chain (admin/engine/seedchain.py),
+        or, the one update after a game begun before the chain, the seeds it had committed to."""
+        path = self.state_dir / "secrets.yaml"
+        data = self.secrets()
+        try:
+            if "next_seed" in data:
+                return Seeds(bytes.fromhex(data["next_seed"]), bytes.fromhex(data["next_hidden_seed"]))
+            chain = SeedChain.from_secret(data)
+            if chain is not None and chain.covers(update):
+                return chain.seeds(update)
+        except (KeyError, TypeError, ValueError):
+            pass
+        raise StateError(f"{path}: no valid seed chain (chain_tail, chain_base, chain_length, hidden_key) "
+                         f"for update {update}, nor a valid next_seed and next_hidden_seed; the dice cannot be "
+                         "rolled (restore the file from a backup)")
+
+    def stage_seeds(self, tx: Transaction, state: GameState, update: int) -> tuple[Seeds, dict[str, Any] | None]:
+        """Publish in the state the commitments of ``update`` (the next one), from the game's seed
+        chain. Only when there is none yet (a new game, a game begun before the chain, or a chain
+        run out) is a new one drawn: kept secret, and its announcement returned, to be published
+        in the record being written (with the seeds of ``update``)."""
         key = self.settings().insecure_seed_key
-        if key:  # the demo: reproducible, and insecure by design
+        if key:  # a bundled demo: the dice it was written for (docs/fairness.md), insecure by design
             import hashlib
 
-            return Seeds(hashlib.sha256(f"{key}/{update}".encode()).digest(),
-                         hashlib.sha256(f"{key}/{update}/hidden".encode()).digest())
-        return Seeds.new()
+            seeds = Seeds(hashlib.sha256(f"{key}/{update}".encode()).digest(),
+                          hashlib.sha256(f"{key}/{update}/hidden".encode()).digest())
+            tx.write(self.state_dir / "secrets.yaml",
+                     dump_yaml({"next_seed": seeds.public.hex(), "next_hidden_seed": seeds.hidden.hex()}))
+            self._publish(state, seeds)
+            return seeds, None
+        chain = SeedChain.from_secret(self.secrets())
+        announcement = None
+        if chain is None or not chain.covers(update):
+            chain = SeedChain.new(update - 1)
+            tx.write(self.state_dir / "secrets.yaml", dump_yaml(chain.to_secret()))
+            announcement = chain.announcement()
+        seeds = chain.seeds(update)
+        self._publish(state, seeds)
+        return seeds, announcement
 
-    def stage_seeds(self, tx: Transaction, state: GameState, seeds: Seeds) -> None:
-        """Keep the next seeds secret and publish their commitments in the state."""
-        tx.write(self.state_dir / "secrets.yaml",
-                 dump_yaml({"next_seed": seeds.public.hex(), "next_hidden_seed": seeds.hidden.hex()}))
+    @staticmethod
+    def _publish(state: GameState, seeds: Seeds) -> None:
         state.next_commitment, state.next_hidden_commitment = seeds.commitments()
         state.next_player_commitments = player_commitments(seeds.hidden, [p.name for p in state.active_players()])
+
+    def dice_scheme(self) -> int:
+        """How this game's updates derive their dice (admin/engine/dice.py): the current scheme, or
+        for a bundled demo (a public seed key) scheme 2, the dice its mail was written for."""
+        return 2 if self.settings().insecure_seed_key else SCHEME
 
     # -- the log ---------------------------------------------------------------------------
     def log_entries(self) -> list[Path]:

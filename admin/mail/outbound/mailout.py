@@ -300,9 +300,13 @@ def mail_out(game: GameDir, update: int, *, state: GameState | None = None, send
         waiting = len(outbox.pending())
         events = EventIndex.of(log.events)
 
+        dice = (log.record or {}).get("dice") or {}
+        entered = dice.get("players") or {} if int(dice.get("scheme", 1)) >= 3 else None
+
         def receipt(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
             return texts.receipt_text(player=m.player or "", message=m, results=results, zone=ms.zone,
-                                      update=log.update, week=log.week, slot=log.slot, **ms.text_args())
+                                      update=log.update, week=log.week, slot=log.slot, **ms.text_args(),
+                                      entered=None if entered is None else entered.get(m.player or "", ""))
 
         receipts, notes = _answers(game, ms, state, list(log.messages), events.by_ref, "receipt", receipt)
         results, result_notes = _results(game, ms, state, log, events)

@@ -67,7 +67,10 @@ def _count(results: list[LineResult]) -> str:
 
 
 def receipt_text(*, player: str, message: LoggedMessage, results: list[LineResult], update: int,
-                 week: int, slot: str, title: str, site_url: str, zone: tzinfo | None = None) -> str:
+                 week: int, slot: str, title: str, site_url: str, zone: tzinfo | None = None,
+                 entered: str | None = None) -> str:
+    """``entered``: the hash of the player's commands as they entered the update's dice (scheme 3:
+    "" when none of theirs did; None, a game whose dice do not say)."""
     subject = f'"{message.subject}"' if message.subject else "(no subject)"
     received = message.received
     if zone is not None:  # in the game's timezone
@@ -86,10 +89,20 @@ def receipt_text(*, player: str, message: LoggedMessage, results: list[LineResul
         "",
         f"In all: {_count(results)}. Your results for update {update} come in a separate email.",
         "",
+        *_entered(entered, update),
         FOOTER_HINT,
         "",
     ]
     return "\n".join(parts) + footer(title, site_url)
+
+
+def _entered(entered: str | None, update: int) -> list[str]:
+    if entered is None:
+        return []
+    if not entered:
+        return [f"None of your commands entered the dice of update {update} (none of your emails held one).", ""]
+    return [f"Your commands (all your emails of update {update}) entered the dice as SHA-256 {entered}",
+            "(the same hash must stand by your name in the update's record: docs/fairness.md).", ""]
 
 
 def ack_text(*, player: str, message: LoggedMessage, results: list[LineResult],
@@ -131,6 +144,8 @@ class ResultsView:
     game_over: str | None = None
     #: how to check one's own hidden draws (docs/fairness.md)
     draws: tuple[str, ...] = ()
+    #: the update's seed, the next commitments and the record chain's head (docs/fairness.md)
+    record: tuple[str, ...] = ()
 
 
 def event_line(e: Event, player: str) -> str | None:
@@ -167,6 +182,8 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
     if v.draws:
         parts += ["", "Checking your own draws (how: docs/fairness.md)", *v.draws,
                   "  Each value is HMAC-SHA256(key, digest|label|counter) as a number, mod the sides, plus one."]
+    if v.record:
+        parts += ["", "The dice and the record, to keep (check them: docs/fairness.md)", *v.record]
     parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""]
     if v.deadline:
         parts.append(f"Next deadline: {format_time(v.deadline)}.")

@@ -18,6 +18,7 @@ from typing import Any
 
 from admin.engine.playingcards import DECK
 from admin.engine.dice import commitment, player_key
+from admin.engine.seedchain import next_link
 from admin.engine.events import Event
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
@@ -43,6 +44,9 @@ class UpdateLog:
     rulings: tuple[dict[str, Any], ...]
     #: the update's dice as the private log keeps them (seeds, digest, hidden draws)
     dice: dict[str, Any] | None = None
+    #: the update's public record (its results file), and its link in the record chain
+    record: dict[str, Any] | None = None
+    link: str | None = None
 
 
 def load_update_log(game: GameDir, update: int) -> UpdateLog:
@@ -52,13 +56,18 @@ def load_update_log(game: GameDir, update: int) -> UpdateLog:
                          f"{', '.join(map(str, sorted(game.update_logs()))) or 'none'}")
     data = load_json(path)
     inputs = data["inputs"]
+    public = game.results_path(update)
+    record = load_json(public) if public.exists() else None
+    if record is not None and "previous" not in record:  # written before the record chain
+        record = None
     events = tuple(event_of(e, path, i) for i, e in enumerate(data.get("events") or []))
     head = next((e.data for e in events if e.kind == "update"), {})
     return UpdateLog(update=update, week=int(head.get("week", 0)), slot=str(head.get("slot", "")),
                      cutoff=str(inputs.get("cutoff", "")),
                      messages=tuple(compose.LoggedMessage.from_record(m)
                                     for m in inputs.get("messages") or []),
-                     events=events, rulings=tuple(inputs.get("rulings") or []), dice=data.get("dice"))
+                     events=events, rulings=tuple(inputs.get("rulings") or []), dice=data.get("dice"),
+                     record=record, link=next_link(record.get("previous"), record) if record else None)
 
 
 _NONE = type(None)
@@ -141,6 +150,9 @@ class ResultsIndex:
     dice: dict[str, Any] | None = None
     #: the hidden draws made with each player's key, gathered once (each player's results show theirs)
     draws: dict[str, list[Any]] = field(default_factory=dict)
+    #: the public record and its link (each player's results carry the commitments and the link)
+    record: dict[str, Any] | None = None
+    chain_link: str | None = None
 
     @classmethod
     def of(cls, game: GameDir, state: GameState, log: UpdateLog, events: EventIndex,
@@ -153,7 +165,7 @@ class ResultsIndex:
         return cls(update=log.update, week=log.week, slot=log.slot, events=events,
                    voting=tuple(p for p in state.proposals if p.status == "voting"),
                    deadline=deadline(game, state), game_over=over, dice=log.dice,
-                   draws=draws_by_player(log.dice),
+                   draws=draws_by_player(log.dice), record=log.record, chain_link=log.link,
                    link=f"{site_url}/updates/{log.update:04d}.html" if site_url else None)
 
 
@@ -179,7 +191,28 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
                        for line in [texts.event_line(e, name)] if line),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
-        draws=own_draws(index.dice, name, index.draws.get(name, [])))
+        draws=own_draws(index.dice, name, index.draws.get(name, [])),
+        record=record_lines(index.record, index.chain_link, name))
+
+
+def record_lines(record: dict[str, Any] | None, link: str | None, name: str) -> tuple[str, ...]:
+    """What ``name`` keeps of the update's record: its seed and the commitment it answered, what of
+    theirs entered the dice, the next update's commitments (theirs too), and the record chain's
+    head. Another copy of any of these, later, that differs from this one is a rewrite."""
+    if not record or not link:
+        return ()
+    n, dice = int(record["update"]), record.get("dice") or {}
+    lines = [f"  Update {n}'s seed: {dice.get('seed', '')}",
+             f"  Its commitment, sent to you before the update: {dice.get('commitment', '')}"]
+    if int(dice.get("scheme", 1)) >= 3:
+        lines.append(f"  Your commands as they entered the dice: {(dice.get('players') or {}).get(name) or 'none'}")
+    lines += [f"  Commitment for update {n + 1}: {record.get('next_commitment', '')}",
+              f"  Hidden-seed commitment for update {n + 1}: {record.get('next_hidden_commitment', '')}"]
+    mine = (record.get("next_player_commitments") or {}).get(name)
+    if mine:
+        lines.append(f"  Your key's commitment for update {n + 1}: {mine}")
+    lines.append(f"  Record chain to update {n}: {link}")
+    return tuple(lines)
 
 
 def draws_by_player(dice: dict[str, Any] | None) -> dict[str, list[Any]]:
@@ -194,7 +227,16 @@ def draws_by_player(dice: dict[str, Any] | None) -> dict[str, list[Any]]:
 def own_draws(dice: dict[str, Any] | None, name: str, mine: list[Any]) -> tuple[str, ...]:
     """How ``name`` checks their hidden draws of this update from this email alone (scheme 2):
     their key, its commitment (published before the update), the digest, and each of ``mine``
-    (their draws, from :func:`draws_by_player`)."""
+    (their draws, from :func:`draws_by_player`); and each card they took face down from a pile,
+    with its place in the order the last update committed to and that place's salt."""
+    piles = [d for d in (dice or {}).get("pile_draws") or [] if d[4] == name and d[1] is not None]
+    lines = [f"  From the {deck} pile: {card}, place {place + 1} of the order committed in the last update's "
+             f"record (\"pile_commitments\"), salt {salt}; SHA-256(salt bytes + card) is that place's hash"
+             for deck, place, card, salt, _ in piles]
+    return _key_lines(dice, name, mine) + tuple(lines)
+
+
+def _key_lines(dice: dict[str, Any] | None, name: str, mine: list[Any]) -> tuple[str, ...]:
     if not mine:
         return ()
     key = player_key(bytes.fromhex(dice["hidden_seed"]), name)  # type: ignore[index]

@@ -269,7 +269,8 @@ def end_of_turn(ctx, turn: Turn) -> None:
 
 def draw_card(ctx, player: str, rule: str) -> str:
     st, priv = world(ctx.state), private(ctx.state)
-    card = draw(deck_spec(), ctx.dice, f"{player}/{st.turns}/{len(priv.hands.get(player, []))}", priv.pile)
+    card = draw(deck_spec(), ctx.dice, f"{player}/{st.turns}/{len(priv.hands.get(player, []))}", priv.pile,
+                player=player)
     give_card(priv, st, player, card)
     ctx.emit("techno", f"{player} drew an Attribute card.", player=player, rule=rule,
              private=f"You drew {card}.")

@@ -105,6 +105,9 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
     Private = TechnoPrivate
     requires = ("interactions",)
 
+    def face_down_piles(self, state) -> dict:
+        return {deck_spec().name: self.private_of(state).pile}
+
     def commands(self):
         # the acknowledgement is the player's: what a task does is told when the turn carries it out
         specs = [CommandSpec(verb, TechnoOrder, order_task, _task_parser(verb), usage, listing=10 + i, private=True,
@@ -141,7 +144,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             if name not in priv.dealt and ctx.state.players[name].active:
                 priv.dealt.append(name)
                 for i in range(n):
-                    card = draw(deck_spec(), ctx.dice, f"deal/{name}/{i}", priv.pile)
+                    card = draw(deck_spec(), ctx.dice, f"deal/{name}/{i}", priv.pile, player=name)
                     give_card(priv, st, name, card)
                 ctx.emit("techno", f"{name} was dealt {n} Attribute cards.", player=name, rule="III.1",
                          private=f"Your hand: {', '.join(priv.hands[name])}.")

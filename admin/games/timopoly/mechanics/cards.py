@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.decks import DeckSpec, DeckState, shuffle
+from admin.engine.decks import DeckSpec, DeckState, shuffle, take_top
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import jump, move
 from admin.engine.errors import CommandError, IllegalAction
@@ -68,6 +68,9 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
                                     "(they answer ACCEPT)", example="SELL JAIL CARD TO bob FOR 10",
                             rules=("XI.6",)),)
 
+    def face_down_piles(self, state) -> dict[str, DeckState]:
+        return dict(self.private_of(state).piles)
+
     def on_land(self, ctx, player, square) -> None:
         spec = space(ctx.state, square.number)
         if spec.kind == "card" and spec.deck:
@@ -100,7 +103,7 @@ def draw_and_do(ctx, player: Player, deck: str) -> None:
         shuffle(spec, pile, ctx.dice, f"{deck}/{ctx.state.update}/{len(ctx.dice.hidden_rolls)}")
     if not pile.pile:
         raise IllegalAction(f"every {deck} card is held")
-    index = pile.pile.pop(0)
+    index = take_top(spec, pile, ctx.dice, player.name, public=True)
     card = (ctx.params(TimoCardsModule.name)["decks"][deck])[int(index)]
     title = {"stuff": "Stuff Happens", "crowd": "Crowd Fund"}.get(deck, deck)
     ctx.emit("card", f"{player.name} drew {title}: {card['text']}", player=player.name, rule="IX.1",
