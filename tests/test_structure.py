@@ -24,7 +24,6 @@ TOO_LONG = {
     "admin/mail/inbound/message.py": 466,
     "admin/mail/inbound/imap.py": 431,
     "admin/mail/outbound/compose.py": 451,
-    "admin/mail/outbound/mailout.py": 418,
     "admin/site/svg.py": 412,
     "admin/games/nomopoly2/mechanics/buildings.py": 499,
     "admin/games/nomopoly2/mechanics/house_of_cards/items.py": 445,
