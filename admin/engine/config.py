@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from admin.engine.module import Registry
+from admin.engine.params import check_param
 from admin.engine.errors import RuleError
 from admin.engine.model import GameState, ModuleConfig
 
@@ -62,31 +63,5 @@ def set_param(state: GameState, registry: Registry, module: str, key: str, value
 
 
 def _check_param(mechanic: Any, module: str, key: str, value: Any) -> Any:
-    defaults = mechanic.defaults
-    if key not in defaults:
-        raise RuleError(f"the {module} module has no parameter {key!r}; its parameters: "
-                        f"{', '.join(sorted(defaults)) or 'none'}")
-    default = defaults[key]
-    allowed = getattr(mechanic, "choices", {}).get(key)
-    if allowed is not None:
-        if str(value) not in allowed:
-            raise RuleError(f"{module}.{key} is one of {', '.join(allowed)}, not {value!r}")
-        return str(value)
-    if isinstance(default, bool):
-        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
-            return value.lower() in ("true", "yes", "on")
-        if not isinstance(value, bool):
-            raise RuleError(f"{module}.{key} is true or false, not {value!r}")
-        return value
-    if isinstance(default, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError(f"{module}.{key} is a whole number (like {default}), not {value!r}")
-        least = getattr(mechanic, "minimums", {}).get(key)
-        if least is not None and value < least:
-            raise RuleError(f"{module}.{key} is at least {least}, not {value}")
-        return value
-    if isinstance(default, (dict, list)) and not isinstance(value, type(default)):
-        raise RuleError(f"{module}.{key} is a {type(default).__name__}, not {value!r}")
-    return value
+    """``value`` as stored, checked against the parameter's type and bounds (admin/engine/params.py)."""
+    return check_param(mechanic, module, key, value)

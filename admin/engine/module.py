@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Sequence, TypeVar
 
 from admin.engine.errors import RuleError
+from admin.engine.shows import Fact, Panel, SquareLook, StandingRow
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -60,81 +61,6 @@ class CommandSpec:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Fact:
-    """Something public a module says about a player or a square, for the site and the export.
-
-    ``key`` is the JSON export's key; ``order`` places it among the other modules' facts (lower
-    first; the core's own facts sit at 0 (money) and 20 (the square))."""
-
-    key: str
-    value: Any
-    #: its heading among a player's facts on their page (None: not shown there)
-    label: str | None = None
-    #: its column heading in the standings or the board's table (None: not a column)
-    column: str | None = None
-    order: int = 50
-    #: how the site shows it: "num" (a number), "text", "player" (a link), "squares" (square
-    #: links), "hand" (a list of cards)
-    kind: str = "num"
-    #: how the site writes the value, when not as the value itself (a list of names as words)
-    shown: str | None = None
-
-
-@dataclass(frozen=True)
-class SquareLook:
-    """How a square looks on the board picture: what modules overlay on it."""
-
-    #: the player whose colour the square takes
-    owner: str | None = None
-    #: phrases for the square's description, in order (e.g. "owned by bob", "polluted")
-    notes: tuple[tuple[int, str], ...] = ()
-    #: small badges in the square's corner: (order, short label, long label)
-    flags: tuple[tuple[int, str, str], ...] = ()
-    #: a corner marker (a placed card): (text, red)
-    marker: tuple[str, bool] | None = None
-    #: a colour band along the square's foot (its colour group), as #rrggbb
-    band: str | None = None
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table on a module's page of the site: a caption, column headings and rows of cells (text
-    or numbers; the site escapes them)."""
-
-    caption: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
-
-
-@dataclass(frozen=True)
-class Panel:
-    """A page a module adds to the site (the Zoo, the Lottery, the Bank ...): ``<slug>.html``, in
-    the navigation by ``title``. Public only: it is built from the public state."""
-
-    slug: str
-    title: str
-    intro: str = ""
-    tables: tuple[Table, ...] = ()
-    order: int = 50
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    """A party that is not a player but stands in the players' standings (the Teams variant's
-    pseudoplayers, The Government and The Corporation), marked with ``badge``; ``href`` is the
-    page that tells more about it (a module's panel). ``money`` is None for one that holds none;
-    ``facts`` fill the players' columns of the same key (its squares owned ...)."""
-
-    name: str
-    badge: str
-    net_worth: int
-    money: int | None = None
-    square: int = 0
-    href: str = ""
-    facts: tuple[Fact, ...] = ()
-
-
 class Mechanic(Generic[S, P]):
     #: the module's name in the game's configuration
     name: ClassVar[str] = ""
@@ -146,6 +72,10 @@ class Mechanic(Generic[S, P]):
     minimums: ClassVar[dict[str, int]] = {}
     #: the values a text parameter may take ("instead" or "add" ...)
     choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the most a whole-number parameter may be (admin/engine/params.py: 10^9 when not named here)
+    maximums: ClassVar[dict[str, int]] = {}
+    #: checks of the inside of a list or mapping parameter (dice, slots), raising RuleError
+    validators: ClassVar[dict[str, Callable[[Any], None]]] = {}
     summary: ClassVar[str] = ""
     #: the dataclass of the state it owns (public), or None
     State: ClassVar[type | None] = None
@@ -468,8 +398,3 @@ class Registry:
             if rule_id in self.known[name].rules:
                 return name
         return None
-
-
-def ordered(parts: list[tuple[int, str]]) -> list[str]:
-    """Contributions of several modules in their declared order (stable for ties)."""
-    return [text for _, text in sorted(parts, key=lambda p: p[0])]

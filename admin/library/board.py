@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.board import add_square, live_numbers
-from admin.engine.module import Fact, Mechanic, SquareLook
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, SquareLook
 
 
 @dataclass
@@ -31,6 +32,7 @@ class BoardModule(Mechanic[BoardState, None]):
                 # Nomopoly adds them at the end and never renumbers (V.8, XXXII.2)
                 "refill_destroyed": True}
     minimums = {"initial_squares": 1, "columns": 1, "squares_per_pass": 0, "max_squares": 0}
+    maximums = {"initial_squares": 1000, "columns": 100, "squares_per_pass": 100, "max_squares": 10_000}
     summary = "The snaking board, moves and jumps, and new squares at the end when players pass it."
     State = BoardState
 

@@ -11,7 +11,8 @@ from typing import ClassVar
 
 from admin.engine.playingcards import DECK, card_name, card_value
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_card, parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import GameState, Player

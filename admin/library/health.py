@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from admin.engine.board import lowest
 from admin.engine.context import BANK
-from admin.engine.module import Fact, Mechanic
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 from admin.library.board import BoardModule
 from admin.engine.model import Player
 

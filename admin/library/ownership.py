@@ -7,7 +7,8 @@ from typing import ClassVar
 
 from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.movement import rent_free
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from admin.engine.context import BANK
-from admin.engine.module import Fact, Mechanic
+from admin.engine.params import check_dice_map
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 from admin.engine.movement import move
 from admin.engine.errors import RuleError
 
@@ -42,6 +44,8 @@ class TurnsModule(Mechanic[TurnsState, None]):
                 "moves_per_update": 1,
                 # the pass bonus at most once per update (the first Nomopoly's V.7) or every pass
                 "pass_bonus_once": False}
+    maximums = {"moves_per_update": 10, "max_turns_in_a_row": 100}
+    validators = {"dice": check_dice_map}
     summary = "One turn per player per update in random order; doubles roll again; $1000 for passing the end."
     State = TurnsState
 

@@ -114,6 +114,7 @@ class ProposalsModule(Mechanic[None, None]):
         "admin_reward": 0,             # the Admin Bank Account gains this when the Admin's proposal passes
         "admin_penalty": 0,            # and loses this when it is rejected
     }
+    maximums = {'card_to_proposer': 10, 'card_per_yes_vote': 10}
     summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
     def rulings(self):

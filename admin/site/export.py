@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from admin.engine.module import Fact
+from admin.engine.shows import Fact
 from admin.engine.schedule import next_slot
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player, Proposal, Square

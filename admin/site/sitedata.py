@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from admin.engine.module import Panel, StandingRow
+from admin.engine.shows import Panel, StandingRow
 from admin.store.gamedir import GameDir
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player, Square

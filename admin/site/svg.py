@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from admin.engine.layouts import layout
-from admin.engine.module import SquareLook
+from admin.engine.shows import SquareLook
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Square
 

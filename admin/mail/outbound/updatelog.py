@@ -24,7 +24,7 @@ from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
 from admin.mail.outbound import compose
 from admin.mail.outbound import texts
-from admin.engine.module import ordered
+from admin.engine.shows import ordered
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player, Proposal
 from admin.store.fileio import load_json

@@ -10,7 +10,8 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.engine.model import Player

@@ -11,7 +11,8 @@ from typing import ClassVar
 from admin.engine.board import add_square, live_numbers, nearest_ahead, successor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Panel, SquareLook, Table
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.chili import feed_pounds

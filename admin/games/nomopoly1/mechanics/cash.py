@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.context import BANK
-from admin.engine.module import Fact, Mechanic, SquareLook
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.model import GameState
 
 
@@ -29,6 +30,7 @@ class CashStacksModule(Mechanic[CashState, None]):
     name = "cash-stacks"
     rules = ("XXII.4", "XXII.5")
     defaults = {"stacks": 5, "stack": 100}
+    maximums = {'stacks': 100}
     summary = "A rich Admin scatters five $100 stacks of cash on the board each week."
     State = CashState
 

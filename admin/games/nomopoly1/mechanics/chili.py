@@ -12,7 +12,8 @@ from admin.engine.board import successor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.grease import fresh

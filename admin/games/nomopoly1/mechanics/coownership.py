@@ -11,7 +11,8 @@ from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.interactions import accept_or_decline
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import ask

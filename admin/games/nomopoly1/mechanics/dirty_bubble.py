@@ -10,7 +10,8 @@ from typing import ClassVar
 
 from admin.engine.board import grid_move
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
@@ -45,6 +46,7 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
     name = "dirty-bubble"
     rules = ("XXX.1", "XXX.2", "XXX.3", "XXX.4")
     defaults = {"moves_per_week": 2, "dice": 6}
+    maximums = {'moves_per_week': 10}
     summary = "The Dirty Bubble drifts over the grid twice a week and traps a player where it lands."
     State = DirtyBubbleState
 

@@ -11,7 +11,8 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
 from admin.games.nomopoly1.mechanics.parallel import ParallelModule, Traveller, warp_in

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from admin.engine.board import nearest_ahead as board_nearest
-from admin.engine.module import Fact, Mechanic
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.blob import BLOB, blob_square, hurt
 from admin.engine.model import GameState

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.store import items_of, take_item

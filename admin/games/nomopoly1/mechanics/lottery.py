@@ -11,7 +11,8 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.blob import BlobModule
 from admin.games.nomopoly1.mechanics.cash import in_debt, is_rich

@@ -18,7 +18,8 @@ from admin.engine.board import live_numbers, lowest
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.events import Ruling
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import check_text, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.library.ownership import owner_of

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
 from admin.library.health import reset_player

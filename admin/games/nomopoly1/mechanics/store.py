@@ -14,7 +14,8 @@ from admin.engine.board import lowest
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import jump
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of

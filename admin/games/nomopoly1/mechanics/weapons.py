@@ -12,7 +12,8 @@ from admin.engine.board import destroy_square, live_numbers, lowest, neighbours,
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health

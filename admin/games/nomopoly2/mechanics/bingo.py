@@ -21,7 +21,8 @@ from typing import ClassVar
 from admin.engine.board import live_numbers
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.mechanics import shared

@@ -24,7 +24,8 @@ from typing import ClassVar
 from admin.engine.board import predecessor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import jump
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -134,11 +135,11 @@ class BuildingsModule(Mechanic[BuildingsState, None]):
         "legislative_votes": 1,
         "government_fuel_price": 50,
         "factory_income_multiplier": 3, "factory_health_loss": 5,
-        # standing ruling: are the buildings allowed on "All" squares allowable Government
-        # buildings (XXI.6)?
+        # standing ruling: "All" squares allow Government buildings too (XXI.6)?
         "government_builds_all_types": True,
     }
     minimums = {k: 0 for k, v in defaults.items() if isinstance(v, int) and not isinstance(v, bool)}
+    maximums = {'springboard_back': 100}
     summary = "Build on your squares in a block: houses, stores, hospitals, malls, factories and more (XXII)."
     State = BuildingsState
     requires = ("blocks",)

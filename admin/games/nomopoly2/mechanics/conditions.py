@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from admin.engine.module import Fact, Mechanic
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 
 #: terrorist (XXIII), passed-out (XIX skunk, XXIX pogo stick), infected (XXIV anthrax),
 #: rent-immunity (XVIII.4, XXXI.3), diplomatic-immunity (XXXI.3), double-votes (XVIII.4)

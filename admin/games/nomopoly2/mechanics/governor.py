@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 from admin.engine.board import live_numbers
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.schedule import next_slot
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction

@@ -23,7 +23,8 @@ from typing import ClassVar
 
 from admin.engine.playingcards import card_name, card_rank
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.cards import hand, take

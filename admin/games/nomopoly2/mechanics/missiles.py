@@ -21,7 +21,8 @@ from admin.engine.board import distance
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.interactions import all_consent
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.board import set_contaminated

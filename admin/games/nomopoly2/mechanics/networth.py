@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.playingcards import DECK, card_value
-from admin.engine.module import Fact, Mechanic
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 from admin.engine.errors import RuleError
 from admin.engine.model import GameState, Player, Proposal
 

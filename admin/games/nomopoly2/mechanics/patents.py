@@ -14,7 +14,8 @@ from typing import ClassVar, Sequence
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import MAX_NAME, check_text
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomopoly2.mechanics.casinos.state import casino_here, check_play, note_play, pay_out, take_in

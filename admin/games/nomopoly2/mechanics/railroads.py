@@ -18,7 +18,8 @@ from typing import ClassVar
 from admin.engine.board import neighbours
 from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import IllegalAction
 from admin.library.ownership import owner_of

@@ -12,7 +12,8 @@ terrorist's tickets and trades with :func:`is_terrorist`."""
 
 from __future__ import annotations
 
-from admin.engine.module import Fact, Mechanic, Panel, Table
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import RuleError
 from admin.games.nomopoly2.mechanics.shared import commit_atrocity, is_terrorist, may_commit_atrocity
 

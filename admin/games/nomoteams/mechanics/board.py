@@ -14,7 +14,8 @@ from typing import ClassVar
 from admin.engine.board import add_square, layout_of
 from admin.engine.commands import command_type
 from admin.engine.layouts import compass_step, layout
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError
 from admin.games.nomoteams.mechanics.shared import (GOVERNMENT, TEAMS, WHITE, any_white, colour_of,  # noqa: F401
                                               mentioned_squares, owner_of, set_colour, set_owner)

@@ -18,7 +18,8 @@ from typing import ClassVar
 
 from admin.engine.board import successor
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, check_square, owner_of

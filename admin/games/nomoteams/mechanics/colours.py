@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.board import WHITE, colour_of, set_colour

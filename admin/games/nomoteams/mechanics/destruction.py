@@ -18,7 +18,8 @@ from typing import ClassVar
 from admin.engine.board import destroy_square, live_numbers, renumber_square
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.engine.services import provides
 from admin.games.nomoteams.mechanics.shared import (CORPORATE_COLOURS, GOVERNMENT, GOVERNMENT_COLOURS, best_friend,

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.settled import keep, settled, unpickled
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, WETHA, live_player

@@ -13,7 +13,8 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.rulings import RULINGS
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError

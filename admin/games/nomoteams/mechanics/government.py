@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.auctions import (Lot, TeamsBid, advance_auctions, bid, check_answer, close_auction,
                                                 parse_bid)

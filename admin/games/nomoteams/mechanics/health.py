@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from admin.engine.module import Fact, Mechanic
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 from admin.engine.services import use
 from admin.engine.errors import RuleError
 

@@ -16,7 +16,8 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.interactions import auction_winner
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, dollars
 

@@ -22,7 +22,8 @@ from typing import ClassVar
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.interactions import all_consent, accept_or_decline
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, market_value, squares_of, team_of
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from admin.engine.module import Fact, Mechanic, Panel, SquareLook, StandingRow, Table
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, StandingRow, Table
 from admin.engine.errors import RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, market_value, squares_of
 

@@ -13,7 +13,8 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.inventory import Teams
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import FREEMASON, TEAMS, live_player, squares_of
 

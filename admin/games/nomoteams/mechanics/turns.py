@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.context import BANK
-from admin.engine.module import Fact, Mechanic
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact
 from admin.engine.rulings import ruling_player
 from admin.engine.errors import RuleError
 from admin.games.nomoteams.mechanics.shared import any_white, fine

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import (LODGE_SQUARES, WETHA, add_mark, is_freemason, market_value, marked,
@@ -76,6 +77,7 @@ class WethaModule(Mechanic[WethaState, None]):
     requires = ("teams-pseudo", "teams-ownership")
     defaults = {"lodge_fine": 50, "dodge_below": 5, "dice_per_roll": 4, "extra_rent": 1}
     minimums = {"lodge_fine": 0, "dice_per_roll": 1, "extra_rent": 0}
+    maximums = {'dice_per_roll': 10}
     summary = "The WETHA: Dues and the rent rolls, Lodges on 28, 53 and 83, the Giveaway Queue, trees."
     State = WethaState
 

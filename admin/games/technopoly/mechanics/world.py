@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.decks import draw
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, Table
 from admin.engine.turnorder import round_ends
 from admin.engine.errors import CommandError, IllegalAction, NomopolyError
 from admin.library.interactions import InteractionsModule

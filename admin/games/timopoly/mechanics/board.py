@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 from admin.engine.board import add_square
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact
 from admin.engine.movement import move
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.timopoly.mechanics.holdings import TimoBoardState, return_jail_card, send_to_jail, settle
@@ -44,6 +45,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
              "XI.1", "XI.2", "XI.3", "XI.4", "XI.5", "XI.7", "XI.8", "XII.1")
     defaults: dict[str, Any] = {"spaces": [], "huge_o": 20, "jail_fine": 5, "jail_turns": 3,
                                 "doubles_to_jail": 3, "max_throws": 50}
+    maximums = {'max_throws': 10}
     summary = "Forty spaces round a loop; turns pass to the left; Fn 20 each time round; tax; jail."
     State = TimoBoardState
 

@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.interactions import auction_winner, close
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import InteractionsModule, ask
 from admin.games.timopoly.mechanics.holdings import (  # noqa: F401 - settle and Deed are used from here too

@@ -21,7 +21,8 @@ from typing import Any
 
 from admin.engine.context import BANK
 from admin.engine.interactions import accept_or_decline, all_consent
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import rent_free
 from admin.engine.errors import IllegalAction
 from admin.library.board import BoardModule, set_polluted

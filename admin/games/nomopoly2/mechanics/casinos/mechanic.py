@@ -15,7 +15,8 @@ stands at once."""
 
 from __future__ import annotations
 
-from admin.engine.module import Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.games.nomopoly2.mechanics.shared import squares_with
 from admin.library.ownership import owner_of
 

@@ -18,7 +18,8 @@ from typing import ClassVar
 from admin.engine.playingcards import card_name
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_card, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.mechanics.house_of_cards import items as it

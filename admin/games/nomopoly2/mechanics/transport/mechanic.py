@@ -13,11 +13,16 @@ handlers are in :mod:`transport_commands`; the helicopter's path and the springy
 
 from __future__ import annotations
 
+from typing import Any
+
 from math import prod
 
 from admin.engine.board import live_numbers
-from admin.engine.module import Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.games.nomopoly2.mechanics import shared
+from admin.engine.errors import RuleError
+from admin.engine.params import check_dice_map, check_whole_numbers
 from admin.library.turns import roll_turn_dice
 from admin.games.nomopoly2.mechanics.transport.commands import command_specs
 from admin.games.nomopoly2.mechanics.transport.moves import fly, spring
@@ -27,6 +32,14 @@ from admin.games.nomopoly2.mechanics.transport.state import (  # noqa: F401 - pa
 )
 
 
+def _check_faces(value: Any) -> None:
+    """Dice that show only some numbers: a means of transport -> its faces (1 to 1000)."""
+    for faces in value.values():
+        if not isinstance(faces, list) or not 1 <= len(faces) <= 20:
+            raise RuleError("each means of transport shows 1 to 20 faces, like {pogo-stick: [1, 6]}")
+        check_whole_numbers(1, 1000)(faces)
+
+
 class TransportModule(Mechanic[TransportState, None]):
     name = "transport"
     rules = ("XXIX.1", "XXIX.2", "XXIX.3", "XXIX.4", "XXIX.5")
@@ -34,6 +47,8 @@ class TransportModule(Mechanic[TransportState, None]):
     minimums = {"fuel_max": 0, "drive_fuel_per_distance_squared": 0, "drives_per_update": 0}
     choices = {"helicopter_columns": ("up", "snake"), "government_fuel_to": ("bank", "owner"),
                "replaced_car": ("gone", "abandoned")}
+    maximums = {"drives_per_update": 10}
+    validators = {"dice": check_dice_map, "faces": _check_faces}
     summary = ("Clogs, a pogo stick, a Krazy Carpet, a helicopter, a car with fuel or springy shoes: "
                "each its own dice and ways (XXIX).")
     State = TransportState

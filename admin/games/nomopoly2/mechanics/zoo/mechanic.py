@@ -27,7 +27,8 @@ from typing import Any, ClassVar
 
 from admin.engine.board import live_numbers
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.engine.model import Player
@@ -100,6 +101,8 @@ class ZooModule(Mechanic[ZooState, None]):
                 "elephant_rerolls": 1, "bison_dice": 1, "bison_sides": 1, "skunk_dice_sides": 1,
                 "max_chain": 1, "passed_out_updates": 0, "crazy_elephant_turns": 0, "gorilla_peels": 0}
     choices = {"property_tax": ("numbers", "prices")}
+    maximums = {"elephant_rerolls": 10, "bison_dice": 10, "bison_sides": 1000, "skunk_dice_sides": 1000,
+                "max_chain": 100, "gorilla_die": 1000}
     summary = ("The Zoo on square 51: land there to spawn a creature; the Gorilla, Elephant, MTS Bison, "
                "Skunk and Blinking Jelly Dog then roam the board on their own.")
     State = ZooState

@@ -8,7 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from admin.engine.context import BANK
-from admin.engine.module import Fact, Mechanic, SquareLook
+from admin.engine.module import Mechanic
+from admin.engine.shows import Fact, SquareLook
 from admin.games.nomoteams.mechanics.ownership.commands import COMMANDS
 from admin.games.nomoteams.mechanics.ownership.state import (  # noqa: F401 - part of the ownership interface
     CHARITY, NAME, BuyRight, CharityRequest, Stay, TeamsOwnershipState, destroy, halved_for_friend, section_viii_pay)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.products.state import (  # noqa: F401 - part of the Products interface
     CATALOGUE, DUPLICATES, NAME, Blockbuster, Product, ProductsPrivate, ProductsState, find_product, norm, pay_for,
