@@ -21,7 +21,7 @@ from admin.engine.errors import RuleError
 MAX_INT = 1_000_000_000
 #: the longest text a parameter may hold, and the most items a list or mapping parameter may hold
 MAX_TEXT = 200
-MAX_ITEMS = 200
+MAX_ITEMS = 2000
 MAX_DEPTH = 4
 #: dice a parameter may name: at most this many dice of at most this many sides
 MAX_DICE = 10

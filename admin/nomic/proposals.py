@@ -19,7 +19,7 @@ from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.library.cards import draw_card
 from admin.engine.model import Proposal, Tally
 from admin.engine.model import Vote as VoteRecord
@@ -98,6 +98,16 @@ def _parse_withdraw(rest: str, line: object) -> Withdraw:
     return Withdraw(parse_proposal(rest))
 
 
+def _check_share(value: Any) -> None:
+    """None, or a share of the players from 0 to 1: "1/3", 0.5."""
+    try:
+        share = None if value is None or isinstance(value, bool) else Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        share = None
+    if value is not None and (share is None or not 0 <= share <= 1):
+        raise RuleError(f"a share of the players from 0 to 1, like \"1/3\", or nothing; not {value!r}")
+
+
 class ProposalsModule(Mechanic[None, None]):
     name = "proposals"
     rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "IX.2", "IX.3", "X.1", "X.2")
@@ -115,6 +125,7 @@ class ProposalsModule(Mechanic[None, None]):
         "admin_penalty": 0,            # and loses this when it is rejected
     }
     maximums = {'card_to_proposer': 10, 'card_per_yes_vote': 10}
+    validators = {'abstain_share_voids': _check_share}
     summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
     def rulings(self):
