@@ -119,5 +119,10 @@ def apply_ruling(ctx: UpdateContext, ruling: Ruling) -> None:
         ctx.emit("ruling", f"The Admin's ruling {ruling.kind} could not be carried out: {exc}",
                  ok=False, rule="II.3", data={"kind": ruling.kind})
         return
+    except Exception as exc:  # a fault in a mechanic: this ruling is set aside, never the update
+        del ctx.events[before:]
+        ctx.emit("ruling", f"The Admin's ruling {ruling.kind} could not be carried out: it fails "
+                           f"({type(exc).__name__}: {exc})", ok=False, rule="II.3", data={"kind": ruling.kind})
+        return
     ctx.emit("ruling", text, rule="II.3", data={"kind": ruling.kind, **{k: v for k, v in ruling.args.items()
                                                                         if k not in ("text", "directives")}})

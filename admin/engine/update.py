@@ -252,6 +252,18 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
         del ctx.events[before:]
         refused(str(exc))
         return
+    except Exception as exc:  # a fault in a mechanic: this line is set aside, never the update
+        del ctx.events[before:]
+        if saved is not None:
+            state, scratch = _restore(saved)
+            ctx.state.__dict__.update(state.__dict__)
+            ctx.scratch.clear()
+            ctx.scratch.update(scratch)
+        fault = f"{type(exc).__name__}: {exc}"[:300]
+        refused(f"the game could not carry it out ({fault}); it is set aside and the Admin is told")
+        ctx.emit("admin", None, private=f'{name}\'s line "{lc.text}" was set aside: carrying it out failed with '
+                                        f"{fault}. Look at it, and tell the player.", data={"cmd": cmd.cmd})
+        return
     if spec.voluntary:
         for module in ctx.registry.enabled(ctx.state):
             module.on_action(ctx, player, cmd)

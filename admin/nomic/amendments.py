@@ -219,6 +219,8 @@ def check(state: GameState, directives: list[Directive], registry: Registry | No
             apply_module_directives(copy.deepcopy(state), registry, directives)
     except RuleError as exc:
         return str(exc)
+    except Exception as exc:  # a fault in a mechanic's setup: the proposal is refused, never the update
+        return f"it fails ({type(exc).__name__}: {exc})"
     return None
 
 

@@ -360,7 +360,15 @@ def _carry_out(ctx, proposal: Proposal) -> None:
         ctx.emit("awaiting-admin", f"Proposal {proposal.number} is accepted but {proposal.note}; "
                                    "the Admin decides.", rule="I.2", data={"proposal": proposal.number})
         return
-    record_changes(ctx, proposal, carry_out(state, proposal.number, proposal.directives, ctx.registry))
+    try:
+        changes = carry_out(state, proposal.number, proposal.directives, ctx.registry)
+    except Exception as exc:  # one proposal is set aside, never the update (issue 30)
+        proposal.awaiting_admin = True
+        proposal.note = f"could not be carried out ({type(exc).__name__}: {exc})"
+        ctx.emit("awaiting-admin", f"Proposal {proposal.number} is accepted but {proposal.note}; the Admin "
+                                   "decides.", rule="I.2", data={"proposal": proposal.number})
+        return
+    record_changes(ctx, proposal, changes)
 
 
 def record_changes(ctx, proposal: Proposal, changes) -> None:
