@@ -6,7 +6,8 @@ site and mail out), in a fresh copy of the game; prints the median and the large
 (the child's own VmHWM, see bench/child.py) of ``--repeat`` runs, and the size of the hostile sender's receipt.
 
 Cases: a player's email of 100,000 lines ``BUY 9``; four strangers' emails of 166,000 such lines;
-a player's email of 100,000 junk lines; a Content-Type of 20,000 RFC 2231 parameter segments."""
+a player's email of 100,000 junk lines; a Content-Type of 20,000 RFC 2231 parameter segments;
+twelve strangers' emails of 70,000 empty MIME parts each."""
 
 from __future__ import annotations
 
@@ -53,6 +54,18 @@ def _rfc2231(inbox: Path) -> None:
     (inbox / "new" / "1793700000.M1P1.ct").write_bytes(raw)
 
 
+def _empty_parts(inbox: Path) -> None:
+    """Twelve strangers' emails of 70,000 empty MIME parts each, just under 1 MB (issue 30)."""
+    for sub in ("new", "cur", "tmp"):
+        (inbox / sub).mkdir(parents=True, exist_ok=True)
+    for i in range(12):
+        body = "".join("--e\r\n\r\n" for _ in range(70_000)) + "--e--\r\n"
+        raw = (f"From: x{i}@evil.example\r\nTo: admin@example.org\r\nSubject: x\r\n"
+               f"Date: Tue, 03 Nov 2026 10:{i:02d}:00 +0000\r\nMessage-ID: <parts{i}@bench.invalid>\r\n"
+               f"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=e\r\n\r\n{body}").encode()
+        (inbox / "new" / f"17937000{i:02d}.M1P1.parts{i}").write_bytes(raw)
+
+
 CASES = {
     "player, 100,000 lines BUY 9": lambda inbox: deliver(inbox, "alice@example.org", "BUY 9\n" * 100_000,
                                                          TUESDAY.format(0)),
@@ -61,6 +74,7 @@ CASES = {
     "player, 100,000 junk lines": lambda inbox: deliver(
         inbox, "alice@example.org", "".join(f"zq{i}\n" for i in range(100_000)), TUESDAY.format(0)),
     "Content-Type, 20,000 RFC 2231 parameters": _rfc2231,
+    "12 strangers, 70,000 empty MIME parts each": _empty_parts,
 }
 
 
@@ -70,7 +84,7 @@ def make_game(root: Path, case: str) -> GameDir:
         jobs.add_player(game, name, f"{name}@example.org")
     inbox = root / "mail" / "inbox"
     for sub in ("new", "cur", "tmp"):
-        (inbox / sub).mkdir(parents=True)
+        (inbox / sub).mkdir(parents=True, exist_ok=True)
     CASES[case](inbox)
     deliver(inbox, "bob@example.org", "STATUS\n", TUESDAY.format(30))
     return game

@@ -135,6 +135,13 @@ def many_parts(sender: str) -> bytes:
                      [b"Content-Type: multipart/mixed; boundary=\"p\""]) + CRLF + body)
 
 
+def empty_parts_flood(sender: str) -> bytes:
+    """70,000 empty MIME parts in under 1 MB: refused before the parser builds a part for each."""
+    body = b"".join(b"--e" + CRLF + CRLF for _ in range(70_000)) + b"--e--" + CRLF
+    return (_headers(sender, b"parts", "hostile-empty-parts@test.invalid",
+                     [b"Content-Type: multipart/mixed; boundary=\"e\""]) + CRLF + body)
+
+
 def unterminated_multipart(sender: str) -> bytes:
     """A multipart whose boundary never comes, and a broken base64 part."""
     return (_headers(sender, b"broken", "hostile-unterminated@test.invalid",
@@ -255,6 +262,7 @@ CORPUS: dict[str, Callable[[str], bytes]] = {
     "rfc2231-content-type": rfc2231_content_type, "long-part-headers": long_part_headers,
     "from-two-addresses": from_two_addresses, "from-list": from_list, "from-encoded-domain": from_encoded_domain,
     "out-of-office": out_of_office, "control-characters": control_characters,
+    "empty-parts-flood": empty_parts_flood,
 }
 
 

@@ -25,8 +25,8 @@ from typing import Any, Mapping
 
 from admin.engine.errors import StateError
 
-__all__ = ["MailLimits", "MAX_LINE_CHARS", "MAX_MIME_HEADER", "MAX_MIME_HEADERS", "RECEIPT_BUDGET",
-           "absurd_mime_header", "without_mime_headers"]
+__all__ = ["MailLimits", "MAX_LINE_CHARS", "MAX_MIME_HEADER", "MAX_MIME_HEADERS", "MAX_PARTS", "RECEIPT_BUDGET",
+           "absurd_mime_header", "too_many_parts", "without_mime_headers"]
 
 #: A line longer than this is refused (a paragraph of a proposal is a few hundred characters).
 MAX_LINE_CHARS = 5000
@@ -36,6 +36,9 @@ MAX_MIME_HEADER = 4000
 MAX_MIME_HEADERS = 16000
 #: The characters of quoted lines and verdicts one receipt may hold.
 RECEIPT_BUDGET = 60_000
+#: The most MIME boundary lines (lines starting "--") read in one email: real mail has a handful;
+#: tens of thousands of empty parts cost the parser seconds and gigabytes.
+MAX_PARTS = 200
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,15 @@ def absurd_mime_header(raw: bytes) -> str | None:
                     f"{MAX_MIME_HEADERS:,} characters; it was not read. Send your commands in a "
                     "plain-text email.")
     return None
+
+
+def too_many_parts(raw: bytes) -> str | None:
+    """Why ``raw`` has too many MIME parts to parse, or None: counted in its bytes, before parsing."""
+    boundaries = raw.count(b"\n--") + raw.startswith(b"--")
+    if boundaries <= MAX_PARTS:
+        return None
+    return (f"This email has {boundaries:,} MIME part boundaries (the limit is {MAX_PARTS}); it was not "
+            "read. Send your commands in a plain-text email.")
 
 
 def without_mime_headers(block: bytes) -> bytes:

@@ -37,7 +37,7 @@ from typing import Literal
 
 from admin.mail.inbound.body import (BodyLine, command_lines, decode_bytes, decode_words, html_to_text,
                              strip_subject, unflow)
-from admin.mail.inbound.limits import absurd_mime_header, without_mime_headers
+from admin.mail.inbound.limits import absurd_mime_header, too_many_parts, without_mime_headers
 
 __all__ = ["BodyLine", "MailText", "MailKind", "MAX_MIME_DEPTH", "read_message", "decode_words",
            "clean_header", "decode_bytes", "html_to_text", "strip_subject"]
@@ -94,7 +94,7 @@ def _read(raw: bytes, max_bytes: int, max_lines: int | None, digest_id: str,
             "Send your commands in a shorter plain-text email."
         )
         raw = _header_block(raw, max_bytes)
-    absurd = absurd_mime_header(raw)
+    absurd = absurd_mime_header(raw) or too_many_parts(raw)
     if absurd:  # refused before the parser sees it: the other headers are read, not the body
         if not oversize:
             problems.append(absurd)
