@@ -2,7 +2,9 @@
 crash mid-commit rolls forward in its new place and never writes into the old one (hardening #5);
 a damaged journal is an error that says what to do (#10)."""
 
+import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +86,33 @@ def test_a_transaction_tells_what_it_would_write_and_remove(tmp_path):
     tx.write(tmp_path / "a.yaml", "x: 1\n")
     tx.remove(tmp_path / "b.yaml")
     assert tx.staged() == {tmp_path / "a.yaml": b"x: 1\n", tmp_path / "b.yaml": None}
+
+
+@pytest.mark.parametrize("pairs", [
+    [["", "/tmp/nomopoly-victim"]],               # a removal of any file
+    [["payload.sh", "../../victim"]],              # a rename out of the game
+    [["../../outside.tmp", "game.yaml"]],         # a temp file from outside
+    [["a.tmp", "sub/../../../victim"]],
+])
+def test_a_journal_naming_a_file_outside_the_game_is_refused_and_changes_nothing(tmp_path, pairs):
+    state = tmp_path / "game" / "state"
+    state.mkdir(parents=True)
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    outside = Path("/tmp/nomopoly-victim")
+    outside.write_text("keep me too")
+    (state / "payload.sh").write_text("rm -rf /")
+    (state / JOURNAL).write_text(json.dumps(pairs))
+    with pytest.raises(StateError, match="outside the game folder .* nothing was changed"):
+        recover(state)
+    assert victim.read_text() == "keep me" and outside.read_text() == "keep me too"
+    assert (state / JOURNAL).exists() and (state / "payload.sh").exists()
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', '[["only one"]]', "[[1, 2]]", '"x"'])
+def test_a_journal_of_the_wrong_shape_is_a_clear_error(tmp_path, text):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / JOURNAL).write_text(text)
+    with pytest.raises(StateError, match=r"is not a list of \[temp file, file\] pairs; remove it"):
+        recover(state)

@@ -297,11 +297,9 @@ def _roll_forward(root: Path) -> None:
     except ValueError:
         raise StateError(f"{journal}: the journal of an interrupted commit is damaged; restore the game "
                          "folder from a backup or git (the state may be half written)") from None
+    pairs = _journal_pairs(root, journal, pairs)
     dirs = set()
     for tmp, final in pairs:
-        # paths relative to the commit's folder (an absolute one, from an older journal, stays as it is)
-        tmp = os.path.join(root, tmp) if tmp else tmp
-        final = os.path.join(root, final)
         if not tmp:  # a removal
             if os.path.exists(final):
                 os.unlink(final)
@@ -313,6 +311,28 @@ def _roll_forward(root: Path) -> None:
         fsync_dir(Path(d))
     journal.unlink()
     fsync_dir(root)
+
+
+def _journal_pairs(root: Path, journal: Path, pairs: object) -> list[tuple[str, str]]:
+    """The journal's (temp file, final file) pairs as paths, each checked to lie inside the game
+    folder (``root``'s parent, which holds ``state/`` and ``rules_md/``):
+    a journal is a game folder's own file, and a folder received from someone else (through git,
+    say) must not make any command write or delete a file outside the game."""
+    fix = "remove it if no update was interrupted, or restore the game folder from a backup or git"
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in pairs):
+        raise StateError(f"{journal}: the journal of an interrupted commit is not a list of [temp file, file] "
+                         f"pairs; {fix}")
+    base = os.path.realpath(root.parent)  # the game folder: its state/ and rules_md/
+    out = []
+    for tmp, final in pairs:
+        # paths relative to the commit's folder (an absolute one, from an older journal, as it is)
+        paths = [os.path.join(root, p) if p else "" for p in (tmp, final)]
+        if not final or any(p and not os.path.realpath(p).startswith(base + os.sep) for p in paths):
+            raise StateError(f"{journal}: the journal of an interrupted commit names {tmp or final!r} -> "
+                             f"{final!r}, outside the game folder {root.parent}; nothing was changed; {fix}")
+        out.append((paths[0], paths[1]))
+    return out
 
 
 def recover(root: Path) -> bool:
