@@ -327,3 +327,19 @@ def test_encoded_line_breaks_in_subject_or_name_cannot_inject_headers() -> None:
     assert m.display_name == "Eve  To: other@example.com"
     assert m.problems == ("The From header hides line breaks or control characters in its name; "
                           "this email is not treated as coming from any address.",)
+
+
+@pytest.mark.parametrize("raw", [
+    b"From: mallory@evil.example\r\nFrom: alice@example.org\r\nSubject: x\r\n\r\nSTATUS\r\n",
+    b"From: alice@example.org\r\nFrom: mallory@evil.example\r\nSubject: x\r\n\r\nSTATUS\r\n",
+    b"From: mallory@evil.example\rFrom: alice@example.org\r\nSubject: x\r\n\r\nSTATUS\r\n",
+    b"From: alice@example.org\x0b\r\nSubject: x\r\n\r\nSTATUS\r\n",
+])
+def test_two_from_headers_or_control_characters_in_from_come_from_no_one(raw):
+    message = read_message(raw)
+    assert message.sender == ""
+    assert any("more than one From header, or control characters" in p for p in message.problems)
+
+
+def test_one_plain_from_header_is_its_sender():
+    assert read_message(b"From: Alice <alice@example.org>\r\nSubject: x\r\n\r\nSTATUS\r\n").sender == "alice@example.org"

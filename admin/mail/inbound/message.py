@@ -319,9 +319,19 @@ def _headers(msg: Message | None) -> dict[str, list[str]]:
         return found
     for name, value in items:
         text = _unescape(str(value))
+        key = str(name).strip().lower()
+        if key == "from" and _RAW_CONTROL.search(_FOLD.sub("", text)):
+            found.setdefault(_BAD_FROM, []).append(key)  # a bare CR or a control character: no sender
         text = _FOLD.sub("", text).replace("\r", "").replace("\n", " ")
-        found.setdefault(str(name).strip().lower(), []).append(text.strip())
+        found.setdefault(key, []).append(text.strip())
     return found
+
+
+#: control characters (a bare CR among them) in a From field as written: no mail client writes
+#: them, and some servers and readers split the field there
+_RAW_CONTROL = re.compile(r"\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: the key (no header name has a space) under which _headers notes such a From
+_BAD_FROM = " bad from"
 
 
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
@@ -357,6 +367,10 @@ def _from(headers: dict[str, list[str]], problems: list[str]) -> tuple[str, str]
     """
     value = _one(headers, "from")
     if not value:
+        return "", ""
+    if len(headers.get("from", [])) > 1 or headers.get(_BAD_FROM):
+        problems.append("The email has more than one From header, or control characters in it; it is "
+                        "not treated as coming from any address.")
         return "", ""
     try:
         pairs = _address_pairs(value[:2000])
