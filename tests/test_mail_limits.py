@@ -189,3 +189,34 @@ def test_a_proposal_without_end_is_made_and_the_receipt_says_where_its_text_stop
     text = receipt.replace("=\n", "")
     assert "lines 1-3: PROPOSE Free parking" in text
     assert '"PROPOSE Free parking" has no END, so its text was read to the end of your email (line 3)' in text
+
+
+def _outbox(game) -> list[bytes]:
+    return [p.read_bytes() for p in (game.state_dir / "outbox").rglob("*.eml")]
+
+
+def test_a_flood_of_help_leaves_the_results_mail_short(game_dir):
+    for i in range(10):  # ten 500-byte emails of HELP x 100 (issue 30: a 1.4-2 MB results mail)
+        deliver(_inbox(game_dir), "alice@example.org", "HELP\n" * 100, f"2026-11-03T10:{i:02d}:00+00:00")
+    jobs.run_update_job(game_dir, at=WED)
+    mail_out(game_dir, 1)
+    results = [m for m in _outbox(game_dir) if b"results for alice" in m]
+    assert len(results) == 1 and len(results[0]) < 100_000, len(results[0])
+    assert b"Valid commands" not in results[0]  # HELP is answered in the receipts
+
+
+def test_a_huge_subject_is_quoted_short(game_dir):
+    deliver(_inbox(game_dir), "alice@example.org", "STATUS\n", "2026-11-03T10:00:00+00:00", subject="S" * 300_000)
+    jobs.run_update_job(game_dir, at=WED)
+    mail_out(game_dir, 1)
+    receipts = [m for m in _outbox(game_dir) if b"X-Nomopoly-Kind: receipt" in m]
+    assert receipts and all(len(m) < 20_000 for m in receipts), [(len(m), m[:300]) for m in _outbox(game_dir)]
+
+
+def test_what_happened_is_cut_to_its_budget_with_a_line_saying_how_many_more():
+    from admin.mail.outbound.updatelog import capped
+
+    lines = tuple(f"line {i}" for i in range(10))
+    assert capped(lines, budget=30) == (*lines[:4], "... and 6 more: the update's page on the site lists what "
+                                        "was public of them, and your receipts the answers to your emails.")
+    assert capped(lines, budget=1000) == lines

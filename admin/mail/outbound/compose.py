@@ -24,6 +24,7 @@ from admin.engine.events import Event
 from admin.engine.errors import MailError
 from admin.mail.inbound.grammar import CHATTER
 from admin.mail.inbound.limits import RECEIPT_BUDGET
+from admin.mail.outbound.caps import DETAIL_CHARS, QUOTE_CHARS, SUBJECT_CHARS, shorten
 
 AUTO_SUBMITTED_RECEIPT = "auto-replied"
 """``Auto-Submitted`` value for receipts: an automatic answer to a player's email (RFC 3834)."""
@@ -93,7 +94,7 @@ def reply_headers(
     if refs:
         headers["References"] = " ".join(refs[-MAX_REFERENCES:])
     subject = " ".join(str(original_subject or "").split())  # one line, no header injection
-    subject = _RE_PREFIX.sub("", subject).strip()
+    subject = shorten(_RE_PREFIX.sub("", subject).strip(), SUBJECT_CHARS)  # an answer is short
     headers["Subject"] = f"Re: {subject}" if subject else "Re: (no subject)"
     return headers
 
@@ -427,8 +428,8 @@ def cap_results(results: Sequence[LineResult], budget: int = RECEIPT_BUDGET) -> 
     out: list[LineResult] = []
     spent = 0
     for i, r in enumerate(results):
-        r = LineResult(r.first, r.last, _shorten(r.text, QUOTE_CHARS), r.verdict,
-                       tuple(_shorten(d, DETAIL_CHARS) for d in r.details))
+        r = LineResult(r.first, r.last, shorten(r.text, QUOTE_CHARS), r.verdict,
+                       tuple(shorten(d, DETAIL_CHARS) for d in r.details))
         size = len(r.text) + sum(len(d) for d in r.details) + 40
         if spent + size > budget:
             rest = results[i:]
@@ -441,11 +442,3 @@ def cap_results(results: Sequence[LineResult], budget: int = RECEIPT_BUDGET) -> 
         spent += size
         out.append(r)
     return out
-
-
-#: the characters of one line a receipt quotes, and of one verdict's detail
-QUOTE_CHARS, DETAIL_CHARS = 200, 600
-
-
-def _shorten(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

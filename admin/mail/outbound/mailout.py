@@ -36,6 +36,7 @@ from admin.engine.schedule import slot_of
 from admin.engine.errors import MailError
 from admin.store.gamedir import GameDir
 from admin.mail.outbound import compose
+from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
 from admin.mail.outbound import texts
 from admin.mail.inbound.intake import Screened, archive_path
 from admin.mail.outbound.outbox import DeliveryReport, Outbox
@@ -98,7 +99,7 @@ def _reply_to(m: compose.LoggedMessage, archived: Message | None) -> dict[str, s
 
 
 def _describe(m: compose.LoggedMessage) -> str:
-    subject = f'"{m.subject}"' if m.subject else "(no subject)"
+    subject = f'"{shorten(m.subject, SUBJECT_CHARS)}"' if m.subject else "(no subject)"
     return f"{m.sender or '(no sender)'}, {subject}, received {m.received}"
 
 

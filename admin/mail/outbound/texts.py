@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 
+from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
 from admin.engine.events import Event
 from admin.mail.outbound.compose import LineResult, LoggedMessage, Verdict
 
@@ -71,7 +72,7 @@ def receipt_text(*, player: str, message: LoggedMessage, results: list[LineResul
                  entered: str | None = None) -> str:
     """``entered``: the hash of the player's commands as they entered the update's dice (scheme 3:
     "" when none of theirs did; None, a game whose dice do not say)."""
-    subject = f'"{message.subject}"' if message.subject else "(no subject)"
+    subject = f'"{shorten(message.subject, SUBJECT_CHARS)}"' if message.subject else "(no subject)"
     received = message.received
     if zone is not None:  # in the game's timezone
         try:

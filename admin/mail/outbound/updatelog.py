@@ -187,12 +187,30 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
     return texts.ResultsView(
         player=name, update=index.update, week=index.week, slot=index.slot,
-        happened=tuple(line for e in index.events.about(name)
-                       for line in [texts.event_line(e, name)] if line),
+        happened=capped(tuple(line for e in index.events.about(name) if e.kind not in REPLIES
+                              for line in [texts.event_line(e, name)] if line)),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
         draws=own_draws(index.dice, name, index.draws.get(name, [])),
         record=record_lines(index.record, index.chain_link, name))
+
+
+#: events that answer an email (HELP, STATUS): in that email's receipt, not again in the results
+REPLIES = ("help", "status")
+#: the characters of "What happened to you" one results mail holds
+HAPPENED_BUDGET = 50_000
+
+
+def capped(lines: tuple[str, ...], budget: int = HAPPENED_BUDGET) -> tuple[str, ...]:
+    """``lines`` within ``budget`` characters, and a last line saying how many were left out and
+    where to read them."""
+    spent = 0
+    for i, line in enumerate(lines):
+        spent += len(line) + 1
+        if spent > budget:
+            return (*lines[:i], f"... and {len(lines) - i} more: the update's page on the site lists what "
+                                "was public of them, and your receipts the answers to your emails.")
+    return lines
 
 
 def record_lines(record: dict[str, Any] | None, link: str | None, name: str) -> tuple[str, ...]:
