@@ -356,9 +356,10 @@ def demo(directory: Path, game_name: str) -> None:
 from admin.cli.admin import player, ruling, rules  # noqa: E402
 from admin.cli.games import games  # noqa: E402
 from admin.cli.run import publish, run, todo  # noqa: E402
+from admin.cli.proposal import proposal  # noqa: E402
 from admin.cli.scenario import scenario  # noqa: E402
 
-for _group in (player, ruling, rules, games, scenario, run, publish, todo):
+for _group in (player, ruling, rules, proposal, games, scenario, run, publish, todo):
     cli.add_command(_group)
 
 

@@ -132,6 +132,9 @@ class Proposal:
     changed_rules: list[str] = field(default_factory=list)
     #: the update in which it reached a final status (it is archived after that update)
     closed_update: int | None = None
+    #: what it would have done to each player in the last update, had it been in force
+    #: (admin/jobs/preview.py): only a proposal that changes what runs has one
+    preview: list[str] = field(default_factory=list)
 
     def close(self, status: ProposalStatus, update: int, note: str | None = None) -> None:
         self.status, self.closed_update = status, update

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from admin.jobs import roster as admin_ops
+from admin.jobs.preview import add_previews
 from admin.engine.commands import command_from_dict
 from admin.engine.dice import Dice, Seeds, commitment, derive, digest_for, player_key
 from admin.engine.events import Ruling
@@ -44,7 +45,15 @@ def apply_admin_record(state: GameState, entry: dict[str, Any]) -> None:
 def run_logged(state: GameState, inputs: dict[str, Any], seeds: Seeds,
                scheme: int = 1) -> tuple[UpdateResult, Dice]:
     """Run one update from its logged inputs (the update job and replay share this), its dice
-    derived by ``scheme`` (admin/engine/dice.py)."""
+    derived by ``scheme`` (admin/engine/dice.py); then each open proposal's preview, the same
+    update run again with it in force (admin/jobs/preview.py)."""
+    result, dice = _run_logged(state, inputs, seeds, scheme)
+    add_previews(state, result.state, lambda trial: _run_logged(trial, inputs, seeds, scheme)[0].state)
+    return result, dice
+
+
+def _run_logged(state: GameState, inputs: dict[str, Any], seeds: Seeds,
+                scheme: int = 1) -> tuple[UpdateResult, Dice]:
     submissions = []
     for m in inputs["messages"]:
         if m["status"] != "applied":

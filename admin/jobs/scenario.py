@@ -44,6 +44,7 @@ from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player
 from admin.jobs.roster import add_player
 from admin.site.export import private_status
+from admin.jobs.preview import add_previews
 from admin.store.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
@@ -217,12 +218,15 @@ def play_update(state: GameState, update: dict[str, Any], where: str, n: int) ->
                                received=str(when), commands=commands))
     rulings = [Ruling(kind=str(r["kind"]), args=dict(r.get("args") or {}), note=str(r.get("note", "")))
                for r in update.get("rulings") or []]
-    dice = ForcedDice(seed=str(update.get("seed", "scenario")).encode(), digest=f"scenario/{n}",
-                      update=state.update + 1,
-                      forced=deque(int(v) for v in update.get("dice") or []),
-                      draws=deque(_card_index(c, where) for c in update.get("draws") or []),
-                      order=[str(p) for p in update["order"]] if update.get("order") is not None else None,
-                      others={str(k): deque(int(v) for v in vs) for k, vs in (update.get("rolls") or {}).items()})
+    def forced_dice() -> ForcedDice:
+        return ForcedDice(
+            seed=str(update.get("seed", "scenario")).encode(), digest=f"scenario/{n}", update=state.update + 1,
+            forced=deque(int(v) for v in update.get("dice") or []),
+            draws=deque(_card_index(c, where) for c in update.get("draws") or []),
+            order=[str(p) for p in update["order"]] if update.get("order") is not None else None,
+            others={str(k): deque(int(v) for v in vs) for k, vs in (update.get("rolls") or {}).items()})
+
+    dice = forced_dice()
     try:
         result = run_update(state, subs, rulings, dice, REGISTRY)
     except ScenarioError as exc:
@@ -230,6 +234,8 @@ def play_update(state: GameState, update: dict[str, Any], where: str, n: int) ->
     left = dice.leftover()
     if left:
         raise ScenarioError(f"{where}: unused: {'; '.join(left)}; the update did not roll them")
+    # each open proposal's preview: the update again with it in force, on the same forced dice
+    add_previews(state, result.state, lambda trial: run_update(trial, subs, rulings, forced_dice(), REGISTRY).state)
     return result.state, parse_errors + result.events
 
 

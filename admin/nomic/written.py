@@ -56,7 +56,8 @@ def vocabulary(state: GameState) -> Vocabulary:
 
 
 @functools.lru_cache(maxsize=512)
-def _read(text: str, vocab: Vocabulary) -> Rule | NotUnderstood:
+def read_rule(text: str, vocab: Vocabulary) -> Rule | NotUnderstood:
+    """``text`` read in ``vocab``'s words (the same text, read once)."""
     return parse_rule(text, vocab)
 
 
@@ -76,7 +77,7 @@ def written_rules(state: GameState, since: int, *, from_now: bool = False) -> li
             continue
         if history[0].update < since or (history[-1].update >= state.update and not from_now):
             continue  # made before the mechanic, or changed in this very update: from the next
-        read = _read(rule.text, vocab)
+        read = read_rule(rule.text, vocab)
         if isinstance(read, Rule) and runnable(read):
             out.append((rule.id, read))
     return out
@@ -97,7 +98,7 @@ def understood_rules(state: GameState, directives: Sequence[Directive]) -> list[
         history = state.rule_history.get(d.target) or []
         if d.kind == "amend" and not (history and history[0].proposal is not None):
             continue  # a rule of the game's own: its mechanic runs it, whatever its new words say
-        read = _read(" ".join(d.text.split()), vocab)
+        read = read_rule(" ".join(d.text.split()), vocab)
         if isinstance(read, NotUnderstood):
             out.append(f"{where} is not in the rule language ({read}); if accepted, the Admin carries it out.")
         elif not runnable(read):

@@ -99,6 +99,7 @@ def _proposal(proposal: Proposal) -> dict[str, Any]:
         "awaiting_admin": proposal.awaiting_admin,
         "note": proposal.note,
         "changed_rules": list(proposal.changed_rules),
+        "preview": list(proposal.preview),
         "votes": {name: vote.choice for name, vote in sorted(proposal.votes.items())},
         "vote_weights": {name: vote.weight for name, vote in sorted(proposal.votes.items())
                          if vote.weight != 1},

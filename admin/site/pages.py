@@ -213,6 +213,7 @@ def _proposal_view(site: Site, p: Proposal, active: list[str]) -> dict[str, Any]
             "votes": [(choice, votes[choice]) for choice in ("yes", "no", "abstain") if votes.get(choice)],
             "voters": len(p.votes), "tally": tally, "changed_rules": list(p.changed_rules),
             "directives": len(p.directives),
+            "preview": list(p.preview) if p.status in ("open", "voting") else [],
             "not_voted": [n for n in active if n not in p.votes] if p.status == "voting" else []}
 
 
