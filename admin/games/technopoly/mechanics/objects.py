@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from admin.engine.decks import DeckSpec, DeckState
+from admin.engine.decks import DeckSpec, DeckState, discard
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import GameState
 
@@ -370,6 +370,19 @@ def take_cards(priv: TechnoPrivate, st: TechnoState, player: str, cards: list[st
     if not check:
         priv.hands[player] = hand
         st.hand_size[player] = len(hand)
+
+
+def play_cards(priv: TechnoPrivate, st: TechnoState, player: str, cards: list[str]) -> None:
+    """Cards played from ``player``'s hand go to the discard pile (VII.1); all or none."""
+    take_cards(priv, st, player, cards)
+    for card in cards:
+        discard(priv.pile, card)
+
+
+def cards_out(priv: TechnoPrivate) -> bool:
+    """Whether any Attribute card is in a hand or on the discard pile: then an empty deck is made
+    from the discards only, never from the whole deck again (VII.1)."""
+    return any(priv.hands.values()) or bool(priv.pile.discard)
 
 
 def give_card(priv: TechnoPrivate, st: TechnoState, player: str, card: str) -> None:

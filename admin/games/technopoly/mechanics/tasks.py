@@ -14,7 +14,7 @@ from typing import Any
 from admin.engine.decks import draw
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.technopoly.mechanics.objects import (
-    ROBOT, ObjectType, TechnoState, add_units, airdrop, burn, create, deck_spec, destroy, enforce_unique,
+    ROBOT, ObjectType, TechnoState, add_units, airdrop, burn, cards_out, create, deck_spec, destroy, enforce_unique,
     find_object, give_card, held, parse_card, private, world,
 )
 
@@ -269,7 +269,8 @@ def end_of_turn(ctx, turn: Turn) -> None:
 
 def draw_card(ctx, player: str, rule: str) -> str:
     st, priv = world(ctx.state), private(ctx.state)
-    card = draw(deck_spec(), ctx.dice, f"{player}/{st.turns}/{len(priv.hands.get(player, []))}", priv.pile)
+    card = draw(deck_spec(), ctx.dice, f"{player}/{st.turns}/{len(priv.hands.get(player, []))}", priv.pile,
+                whole_deck=not cards_out(priv))
     give_card(priv, st, player, card)
     ctx.emit("techno", f"{player} drew an Attribute card.", player=player, rule=rule,
              private=f"You drew {card}.")

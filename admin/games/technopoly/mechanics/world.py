@@ -18,7 +18,7 @@ from admin.engine.errors import CommandError, IllegalAction, NomopolyError
 from admin.library.interactions import InteractionsModule
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
-    ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, deck_spec, describe,
+    ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, cards_out, deck_spec, describe,
     find_object, fuel_text, give_card, held, illegal, score, world,
 )
 from admin.games.technopoly.mechanics.machines import activate, resolve_unpredictable
@@ -141,7 +141,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             if name not in priv.dealt and ctx.state.players[name].active:
                 priv.dealt.append(name)
                 for i in range(n):
-                    card = draw(deck_spec(), ctx.dice, f"deal/{name}/{i}", priv.pile)
+                    card = draw(deck_spec(), ctx.dice, f"deal/{name}/{i}", priv.pile, whole_deck=not cards_out(priv))
                     give_card(priv, st, name, card)
                 ctx.emit("techno", f"{name} was dealt {n} Attribute cards.", player=name, rule="III.1",
                          private=f"Your hand: {', '.join(priv.hands[name])}.")
