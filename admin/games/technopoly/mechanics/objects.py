@@ -290,7 +290,12 @@ def burn(ctx, player: str, needs: list[str], *, ecological: bool = False, check:
         pick = next((o for o in options if stock.get(o, 0) > 0 and o in st.objects
                      and st.objects[o].kind in ("fuel", "waste") and not st.objects[o].has("Inert")), None)
         if pick is None:
-            raise IllegalAction(f"it needs {', '.join(needs)} burnt, and {player} has no {fuel} to burn"
+            usable = [o for o in dict.fromkeys(options) if o in st.objects
+                      and st.objects[o].kind in ("fuel", "waste") and not st.objects[o].has("Inert")]
+            have = sum(st.holdings.get(player, {}).get(o, 0) for o in usable)
+            want = len(needs) if ecological else needs.count(fuel)
+            raise IllegalAction(f"it needs {', '.join(needs)} burnt, and {player} has "
+                                + (f"{have} {fuel} to burn, not {want}" if have else f"no {fuel} to burn")
                                 + (" (Inert Fuel cannot be used)" if stock.get(fuel) else ""))
         if not st.objects[pick].has("Invulnerable"):  # burnt, but never destroyed: it burns again
             stock[pick] -= 1
