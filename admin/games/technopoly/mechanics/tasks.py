@@ -254,7 +254,10 @@ def end_of_turn(ctx, turn: Turn) -> None:
         if st.objects[name].has("Self-Replicating") and held(st, player, name) > 0:
             create(ctx, player, name, 1, "self-replicated", rule="VIII.9")
     if turn.research:  # VIII.20
-        draw_card(ctx, player, "VIII.20")
+        try:
+            draw_card(ctx, player, "VIII.20")
+        except IllegalAction as exc:  # no card left to draw (VII.1): the turn still ends
+            ctx.emit("techno", f"{player} drew no Attribute card: {exc}.", player=player, rule="VII.1")
     evaporating = sorted((n for n, k in st.holdings.get(player, {}).items()
                           if k > 0 and st.objects[n].has("Evaporating")), key=lambda n: (-held(st, player, n), n))
     if evaporating:  # X.11: one Evaporating object (of the type held most)
