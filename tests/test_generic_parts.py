@@ -30,6 +30,17 @@ def test_a_pile_is_drawn_from_the_top_and_made_again_from_the_discards_when_empt
     assert STUFF.card("pay-50") == {"pay": 50}
 
 
+def test_a_pile_whose_cards_are_held_is_made_from_the_discards_only_never_the_whole_deck_again():
+    state, dice = DeckState(), _dice()
+    held = [draw(STUFF, dice, f"d{i}", state) for i in range(3)]  # every card now in someone's hand
+    state.discard.append(held[1])  # one of them is played
+    assert draw(STUFF, dice, "d3", state, whole_deck=False) == held[1]  # the only discard, not a duplicate
+    assert dice.rolls[-1].label.startswith("u1/deck/stuff-happens/d0")  # a one-card shuffle rolls nothing
+    with pytest.raises(IllegalAction, match="deck and its discard pile are empty: every card is held"):
+        draw(STUFF, dice, "d4", state, whole_deck=False)
+    assert state.pile == [] and state.discard == []
+
+
 def test_a_hidden_deck_is_drawn_with_the_hidden_seed_and_a_random_deck_with_replacement():
     cards = DeckSpec("cards", DECK, policy="random", hidden=True)
     dice = _dice()

@@ -59,10 +59,11 @@ def _roll(dice: Dice, spec: DeckSpec, label: str, sides: int) -> int:
     return (dice.roll_hidden if spec.hidden else dice.roll)(label, sides)
 
 
-def shuffle(spec: DeckSpec, state: DeckState, dice: Dice, label: str) -> None:
-    """A new pile: every card of the deck (or the discards, if the pile ran out), in an order every
-    swap of which is a recorded roll (Fisher–Yates)."""
-    cards = list(state.discard) if state.discard else list(spec.cards)
+def shuffle(spec: DeckSpec, state: DeckState, dice: Dice, label: str, *, whole_deck: bool = True) -> None:
+    """A new pile: the discards if there are any, else every card of the deck (unless
+    ``whole_deck`` is False: some of its cards are held, so the pile stays empty), in an order
+    every swap of which is a recorded roll (Fisher–Yates)."""
+    cards = list(state.discard) if state.discard else list(spec.cards) if whole_deck else []
     for i in range(len(cards) - 1, 0, -1):
         j = _roll(dice, spec, f"deck/{spec.name}/{label}/{i}", i + 1) - 1
         cards[i], cards[j] = cards[j], cards[i]
@@ -81,20 +82,23 @@ def take_top(spec: DeckSpec, state: DeckState, dice: Dice, player: str | None = 
 
 
 def draw(spec: DeckSpec, dice: Dice, label: str, state: DeckState | None = None,
-         player: str | None = None) -> str:
-    """One card: at random (``random``), or the top of the pile, shuffled anew when empty."""
+         player: str | None = None, *, whole_deck: bool = True) -> str:
+    """One card: at random (``random``), or the top of the pile. An empty pile is made again by
+    shuffling the discards; from the whole deck only if ``whole_deck`` (no card of it is held or
+    played yet: the first draw), so a card in someone's hand is never drawn a second time."""
     if spec.policy == "random":
         return spec.cards[_roll(dice, spec, f"deck/{spec.name}/{label}", len(spec.cards)) - 1]
     if state is None:
         raise RuleError(f"the deck {spec.name!r} is a pile: its state must be given")
     if not state.pile:
-        shuffle(spec, state, dice, f"{label}/shuffle")
+        shuffle(spec, state, dice, f"{label}/shuffle", whole_deck=whole_deck)
     if not state.pile:
-        raise IllegalAction(f"the {spec.name} deck is empty: every card is held")
+        raise IllegalAction(f"the {spec.name} deck and its discard pile are empty: every card is held")
     return take_top(spec, state, dice, player)
 
 
 def discard(state: DeckState, card: str) -> None:
+    """A card used (played) goes on the discard pile, to be shuffled into the next pile."""
     state.discard.append(card)
 
 

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from admin.engine.commands import command_type
 from admin.engine.interactions import accept_or_decline
@@ -220,6 +220,14 @@ def _terrorists(state: GameState, a: Player, b: Player) -> str | None:
     return f"{terrorist.name} is a terrorist and {other.name} is not; a terrorist trades only with terrorists (XXIII.2)"
 
 
+@runtime_checkable
+class RefusesTrade(Protocol):
+    """A mechanic owning a thing that may never be traded (the first Nomopoly's Hot Potato, XIX.1)."""
+
+    def refuses_trade(self, state: GameState, kind: str, value: Any) -> str | None:
+        """Why ``value`` (of ``kind``: "item", "card" ...) may not be traded, or None."""
+
+
 def _not_tradable(ctx, things) -> str | None:
     allowed = {_KINDS[w] for w in re.split(r"[\s,]+", str(ctx.params("trading")["tradable"]).lower()) if w in _KINDS}
     for kind, value, _n in things:
@@ -228,6 +236,10 @@ def _not_tradable(ctx, things) -> str | None:
             return f"{kind}s may not be traded in this game (XX.1: {words})"
         if kind == "card" and not ctx.state.enabled("cards"):
             return "there are no cards in this game to trade"
+        for module in ctx.registry.enabled(ctx.state):
+            why = module.refuses_trade(ctx.state, kind, value) if isinstance(module, RefusesTrade) else None
+            if why:
+                return why
     return None
 
 

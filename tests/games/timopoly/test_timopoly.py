@@ -102,3 +102,30 @@ def test_the_demo_mail_script_writes_the_shipped_maildir(tmp_path) -> None:
 
     assert demo_mail_script("timopoly", "timopoly").write(tmp_path / "maildir") == 14
     assert maildir_files(tmp_path / "maildir") == maildir_files(spec("timopoly").demo_maildir)
+
+
+_TWO_ON_AMATEUR_ARTIST = {"game": "timopoly", "players": ["alice", "bob"], "state": {"timo-board": {"started": True}},
+                          "updates": [{"dice": [2, 4, 1, 5]}]}  # alice and bob: 1 + 6 = 7, Amateur Artist
+
+
+def _two_landers(*later: dict):
+    outcome = run({**_TWO_ON_AMATEUR_ARTIST, "updates": _TWO_ON_AMATEUR_ARTIST["updates"] + list(later)}, "test")
+    assert outcome.ok, outcome.differences
+    return outcome
+
+
+def test_vii2_two_silent_landers_open_one_auction_of_the_deed_not_two():
+    outcome = _two_landers({"dice": [1, 3, 1, 3]})
+    auctions = [i for i in InteractionsModule.of(outcome.state).open if i.kind == "auction"]
+    assert [i.payload["space"] for i in auctions] == [7]
+    assert sum("Amateur Artist is up for auction" in (e.text or "") for e in outcome.events) == 1
+
+
+def test_vii1_buy_by_email_is_reported_once_and_a_second_lander_cannot_buy_it_again():
+    outcome = _two_landers({"mail": {"alice": "BUY", "bob": "BUY"}, "dice": [1, 3, 1, 3]})
+    said = [e for e in outcome.events if (e.text or "").startswith("alice bought Amateur Artist")]
+    assert [e.text for e in said] == ["alice bought Amateur Artist for Fn 10."]
+    refusal = [e.text for e in outcome.events if e.player == "bob" and e.ok is False]
+    assert refusal and "alice has bought Amateur Artist already" in refusal[0], refusal
+    assert outcome.state.players["bob"].money == 150 and TimoDeedsModule.of(outcome.state).deeds[7].owner == "alice"
+    assert not [i for i in InteractionsModule.of(outcome.state).open if i.kind == "auction"]

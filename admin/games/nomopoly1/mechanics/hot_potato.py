@@ -109,6 +109,12 @@ class HotPotatoModule(Mechanic[HotPotatoState, None]):
             hp.holder = None
         return True
 
+    def refuses_trade(self, state, kind, value) -> str | None:
+        """XIX.1: the Hot Potato cannot be traded (admin.library.trading's RefusesTrade)."""
+        if kind == "item" and str(value).lower().replace("-", " ").strip() in ("hot potato", "hot potatoes"):
+            return "the Hot Potato cannot be used, given away or traded (XIX.1)"
+        return None
+
     def player_facts(self, state, player) -> list[Fact]:
         held = self.of(state).holder == player.name
         return [Fact("hot_potato", held, label="Holds the Hot Potato", column="Hot Potato", order=75,

@@ -15,7 +15,7 @@ from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import ask
 from admin.games.technopoly.mechanics.objects import (
     FUEL_CARDS, WORLD, FuelSlot, ObjectType, card_text, find_object, fuels,
-    machine_kind, parse_card, private, take_cards, world,
+    machine_kind, parse_card, play_cards, private, take_cards, world,
 )
 from admin.games.technopoly.mechanics.tasks import Turn, use_robots
 
@@ -46,7 +46,7 @@ def invent(ctx, turn: Turn, name: str, cards: tuple[tuple[str, str | None], ...]
         check_fuel_named(st, card, fuel)
     take_cards(priv, st, player, [c for c, _ in cards], check=True)
     use_robots(turn, 1, "inventing")
-    take_cards(priv, st, player, [c for c, _ in cards])
+    play_cards(priv, st, player, [c for c, _ in cards])
     obj = ObjectType(name, "fuel", inventor=player, round=st.round + 1, status="announced")
     st.objects[name] = obj
     for card, fuel in cards:
@@ -114,7 +114,7 @@ def resolve(ctx, inter, answers: dict[str, Any]) -> str:
             continue
         cards = [parse_card(str(c)) for c in value]
         try:
-            take_cards(priv, st, party, [c for c, _ in cards])
+            play_cards(priv, st, party, [c for c, _ in cards])
         except IllegalAction as exc:
             ctx.emit("techno", f"{party}'s response to {obj.name} was void: {party} no longer holds the card.",
                      player=party, rule="IV.3", private=f"Your response to {obj.name} was void: {exc}.")
@@ -189,7 +189,7 @@ def replace_mysterious(ctx, turn: Turn, name: str, card: tuple[str, str | None])
     if not obj.has("Mysterious"):
         raise IllegalAction(f"{obj.name} is not Mysterious")
     check_fuel_named(st, *card)
-    take_cards(priv, st, turn.player, [card[0]])
+    play_cards(priv, st, turn.player, [card[0]])
     obj.attributes.remove("Mysterious")
     add_attribute(st, obj, card[0], card[1], turn.player)
     return f"{turn.player} skipped the turn and replaced {obj.name}'s Mysterious attribute with {card_text(*card)} (IX.2)."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from admin.engine.decks import DeckSpec, DeckState
+from admin.engine.decks import DeckSpec, DeckState, discard
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import GameState
 
@@ -290,7 +290,12 @@ def burn(ctx, player: str, needs: list[str], *, ecological: bool = False, check:
         pick = next((o for o in options if stock.get(o, 0) > 0 and o in st.objects
                      and st.objects[o].kind in ("fuel", "waste") and not st.objects[o].has("Inert")), None)
         if pick is None:
-            raise IllegalAction(f"it needs {', '.join(needs)} burnt, and {player} has no {fuel} to burn"
+            usable = [o for o in dict.fromkeys(options) if o in st.objects
+                      and st.objects[o].kind in ("fuel", "waste") and not st.objects[o].has("Inert")]
+            have = sum(st.holdings.get(player, {}).get(o, 0) for o in usable)
+            want = len(needs) if ecological else needs.count(fuel)
+            raise IllegalAction(f"it needs {', '.join(needs)} burnt, and {player} has "
+                                + (f"{have} {fuel} to burn, not {want}" if have else f"no {fuel} to burn")
                                 + (" (Inert Fuel cannot be used)" if stock.get(fuel) else ""))
         if not st.objects[pick].has("Invulnerable"):  # burnt, but never destroyed: it burns again
             stock[pick] -= 1
@@ -370,6 +375,19 @@ def take_cards(priv: TechnoPrivate, st: TechnoState, player: str, cards: list[st
     if not check:
         priv.hands[player] = hand
         st.hand_size[player] = len(hand)
+
+
+def play_cards(priv: TechnoPrivate, st: TechnoState, player: str, cards: list[str]) -> None:
+    """Cards played from ``player``'s hand go to the discard pile (VII.1); all or none."""
+    take_cards(priv, st, player, cards)
+    for card in cards:
+        discard(priv.pile, card)
+
+
+def cards_out(priv: TechnoPrivate) -> bool:
+    """Whether any Attribute card is in a hand or on the discard pile: then an empty deck is made
+    from the discards only, never from the whole deck again (VII.1)."""
+    return any(priv.hands.values()) or bool(priv.pile.discard)
 
 
 def give_card(priv: TechnoPrivate, st: TechnoState, player: str, card: str) -> None:

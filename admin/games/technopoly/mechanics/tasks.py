@@ -14,7 +14,7 @@ from typing import Any
 from admin.engine.decks import draw
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.technopoly.mechanics.objects import (
-    ROBOT, ObjectType, TechnoState, add_units, airdrop, burn, create, deck_spec, destroy, enforce_unique,
+    ROBOT, ObjectType, TechnoState, add_units, airdrop, burn, cards_out, create, deck_spec, destroy, enforce_unique,
     find_object, give_card, held, parse_card, private, world,
 )
 
@@ -254,7 +254,10 @@ def end_of_turn(ctx, turn: Turn) -> None:
         if st.objects[name].has("Self-Replicating") and held(st, player, name) > 0:
             create(ctx, player, name, 1, "self-replicated", rule="VIII.9")
     if turn.research:  # VIII.20
-        draw_card(ctx, player, "VIII.20")
+        try:
+            draw_card(ctx, player, "VIII.20")
+        except IllegalAction as exc:  # no card left to draw (VII.1): the turn still ends
+            ctx.emit("techno", f"{player} drew no Attribute card: {exc}.", player=player, rule="VII.1")
     evaporating = sorted((n for n, k in st.holdings.get(player, {}).items()
                           if k > 0 and st.objects[n].has("Evaporating")), key=lambda n: (-held(st, player, n), n))
     if evaporating:  # X.11: one Evaporating object (of the type held most)
@@ -270,7 +273,7 @@ def end_of_turn(ctx, turn: Turn) -> None:
 def draw_card(ctx, player: str, rule: str) -> str:
     st, priv = world(ctx.state), private(ctx.state)
     card = draw(deck_spec(), ctx.dice, f"{player}/{st.turns}/{len(priv.hands.get(player, []))}", priv.pile,
-                player=player)
+                player=player, whole_deck=not cards_out(priv))
     give_card(priv, st, player, card)
     ctx.emit("techno", f"{player} drew an Attribute card.", player=player, rule=rule,
              private=f"You drew {card}.")

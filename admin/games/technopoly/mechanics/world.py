@@ -19,7 +19,7 @@ from admin.engine.errors import CommandError, IllegalAction, NomopolyError
 from admin.library.interactions import InteractionsModule
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
-    ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, deck_spec, describe,
+    ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, cards_out, deck_spec, describe,
     find_object, fuel_text, give_card, held, illegal, score, world,
 )
 from admin.games.technopoly.mechanics.machines import activate, resolve_unpredictable
@@ -144,11 +144,18 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
         for name in st.seats:
             if name not in priv.dealt and ctx.state.players[name].active:
                 priv.dealt.append(name)
+                dealt = 0
                 for i in range(n):
-                    card = draw(deck_spec(), ctx.dice, f"deal/{name}/{i}", priv.pile, player=name)
+                    try:
+                        card = draw(deck_spec(), ctx.dice, f"deal/{name}/{i}", priv.pile, player=name,
+                                    whole_deck=not cards_out(priv))
+                    except IllegalAction:  # every card is in a hand (VII.1): deal what there is
+                        break
                     give_card(priv, st, name, card)
-                ctx.emit("techno", f"{name} was dealt {n} Attribute cards.", player=name, rule="III.1",
-                         private=f"Your hand: {', '.join(priv.hands[name])}.")
+                    dealt += 1
+                short = "" if dealt == n else f" (of {n}: every other card is in a hand, VII.1)"
+                ctx.emit("techno", f"{name} was dealt {dealt} Attribute cards{short}.", player=name, rule="III.1",
+                         private=f"Your hand: {', '.join(priv.hands.get(name, [])) or 'no cards'}.")
 
     def on_turns(self, ctx) -> None:
         st = self.of(ctx.state)

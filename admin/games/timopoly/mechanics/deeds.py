@@ -103,6 +103,9 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
             who = inter.parties[0]
             if answers[who] == "accept" and _buy(ctx, ctx.state.players[who], spec):
                 return f"{who} bought {spec.name}"
+            deed = self.of(ctx.state).deeds.get(spec.number)
+            if deed is not None:  # another lander bought it first: the Fandom no longer holds it (IV.1)
+                return f"{who} did not buy {spec.name}; {deed.owner} controls it, so it is not auctioned"
             auction(ctx, spec, f"{who} did not buy it")
             return f"{who} did not buy {spec.name}: it goes to auction"
         bids = {p: b for p, b in answers.items() if isinstance(b, int) and ctx.state.players[p].active
@@ -248,15 +251,16 @@ def offer(ctx, player: Player, spec: Space) -> None:
              player=player.name, rule="VII.1", data={"square": spec.number})
 
 
-def _buy(ctx, player: Player, spec: Space, standing: bool = False) -> bool:
+def _buy(ctx, player: Player, spec: Space, standing: bool = False, *, say: bool = True) -> bool:
     deeds = TimoDeedsModule.of(ctx.state).deeds
     if spec.number in deeds or player.money < spec.price:
         return False
     ctx.transfer(player.name, BANK, spec.price, rule="VII.1", reason=f"buying {spec.name}")
     deeds[spec.number] = Deed(owner=player.name)
     how = " (a standing order)" if standing else ""
-    ctx.emit("buy", f"{player.name} bought {spec.name} for {ctx.state.money(spec.price)}{how}.",
-             player=player.name, rule="VII.1", data={"square": spec.number})
+    if say:  # BUY by email says it once, as the command's own result
+        ctx.emit("buy", f"{player.name} bought {spec.name} for {ctx.state.money(spec.price)}{how}.",
+                 player=player.name, rule="VII.1", data={"square": spec.number})
     return True
 
 
@@ -272,7 +276,10 @@ def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
     if player.money < spec.price:
         raise IllegalAction(f"{spec.name} costs {ctx.state.money(spec.price)} and you have "
                             f"{ctx.state.money(player.money)}")
-    _buy(ctx, player, spec)
+    deed = TimoDeedsModule.of(ctx.state).deeds.get(spec.number)
+    if deed is not None:
+        raise IllegalAction(f"{deed.owner} has bought {spec.name} already: the Fandom no longer holds it (IV.1)")
+    _buy(ctx, player, spec, say=False)
     close(inters, InteractionsModule.private_of(ctx.state), inter, f"{player.name} bought {spec.name}")
     return f"{player.name} bought {spec.name} for {ctx.state.money(spec.price)}."
 

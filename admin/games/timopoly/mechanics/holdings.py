@@ -11,7 +11,7 @@ from admin.engine.context import BANK
 from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
 from admin.engine.errors import IllegalAction
-from admin.library.interactions import ask
+from admin.library.interactions import InteractionsModule, ask
 from admin.games.timopoly.mechanics.spaces import Space, first_of, group, space
 from admin.engine.model import GameState, Player
 
@@ -129,6 +129,13 @@ def return_jail_card(ctx, deck: str) -> None:
 
 
 def auction(ctx, spec: Space, why: str) -> None:
+    """The Fandom auctions a deed it still holds (VII.2, IV.1): never one a player has bought
+    meanwhile, nor a second time while its auction is open (two landers both silent)."""
+    if spec.number in deeds_of(ctx.state).deeds:
+        return
+    if any(i.module == DEEDS and i.kind == "auction" and i.payload.get("space") == spec.number
+           for i in InteractionsModule.of(ctx.state).open):
+        return
     bidders = sorted(p.name for p in ctx.state.active_players())
     inter = ask(ctx, kind="auction", module=DEEDS, parties=bidders, silence="none",
                 payload={"space": spec.number}, sealed=True)
