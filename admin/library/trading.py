@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, ClassVar
 
+from admin.engine import hooks
 from admin.engine.commands import command_type
 from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
@@ -234,8 +235,8 @@ def _not_tradable(ctx, things) -> str | None:
 def _square_look(ctx, number: int) -> tuple:
     """All that the modules say of square ``number``, but its owner: its "status" (XX.2)."""
     square = ctx.state.square(number)
-    facts = tuple((f.key, repr(f.value)) for m in ctx.registry.enabled(ctx.state)
-                  for f in m.square_facts(ctx.state, square) if f.key != "owner") if square is not None else ()
+    facts = tuple((f.key, repr(f.value)) for f in hooks.call(ctx).square_facts(ctx.state, square)
+                  if f.key != "owner") if square is not None else ()
     return (getattr(square, "name", None), getattr(square, "destroyed", None), facts)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import add_square, live_numbers, nearest_ahead, successor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -160,7 +161,7 @@ def colour_event(ctx, colour: str) -> None:
         fewest = min((len(own.owned_by(state, pl.name)) for pl in players), default=0)
         tied = [pl.name for pl in players if len(own.owned_by(state, pl.name)) == fewest]
         free = [s.number for s in state.live_squares() if own.owner(s.number) is None
-                and all(m.can_own(state, s) for m in ctx.registry.enabled(state))]
+                and hooks.call(ctx).can_own(state, s)]
         if tied and free:
             who = tied[0] if len(tied) == 1 else tied[ctx.dice.roll("blob/blue", len(tied)) - 1]
             own.buy_rights.append(BuyRight(square=free[0], player=who, order=ctx.landing_order,
@@ -173,7 +174,7 @@ def colour_event(ctx, colour: str) -> None:
     elif colour == "green":
         room = int(p["max_squares"]) - len(live_numbers(state))
         refill = bool(ctx.params("board")["refill_destroyed"])
-        added = [add_square(state, ctx.registry.enabled(state), refill)
+        added = [add_square(state, hooks.call(ctx), refill)
                  for _ in range(max(0, min(int(p["green_squares"]), room)))]
         ctx.emit("blob", f"{said}: {len(added)} squares are added to the board.", rule="XXXI.7")
     elif colour == "orange":

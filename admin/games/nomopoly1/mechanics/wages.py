@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.capabilities import EasesHealthLoss
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
@@ -92,7 +93,7 @@ class WagesState:
     done: dict[str, int] = field(default_factory=dict)
 
 
-class WagesModule(Mechanic[WagesState, None]):
+class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     name = "wages"
     rules = ("XXXVI.1", "XXXVI.2")
     defaults = {"base_wage": 100, "courses": {k: list(v) for k, v in COURSES.items()},

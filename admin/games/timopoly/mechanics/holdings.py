@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
@@ -165,8 +166,7 @@ def fandomrupt(ctx, player: Player, creditor: str, reason: str) -> None:
     if player.money < 0:  # the debt beyond everything: the Fandom writes it off
         ctx.transfer(BANK, player.name, -player.money, rule="XVII.1", reason="a debt written off")
     player.status = "removed"
-    for module in ctx.registry.enabled(ctx.state):
-        module.on_player_removed(ctx.state, player)
+    hooks.call(ctx).on_player_removed(ctx.state, player)
     ctx.emit("fandomrupt", f"{player.name} is Fandomrupt ({reason}) and retires; everything goes to {to}.",
              player=player.name, rule="XVII.1")
     if creditor == BANK:

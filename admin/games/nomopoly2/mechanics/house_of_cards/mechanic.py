@@ -15,9 +15,11 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.playingcards import card_name
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.capabilities import StopsMoves
 from admin.engine.module import CommandSpec, Fact, Mechanic, SquareLook
 from admin.engine.syntax import parse_card, quote
 from admin.engine.errors import CommandError, IllegalAction
@@ -76,7 +78,7 @@ def parse_buy_shovel(rest: str, _line: object) -> Exchange:
     return Exchange("shovel", (), credit)
 
 
-class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate]):
+class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves):
     name = it.NAME
     rules = ("XXIV.1", "XXIV.2")
     # removed_card: what becomes of a card a card remover takes off a square ("discard": it leaves
@@ -286,8 +288,7 @@ def _own_sides(ctx, player: Player, me: Mechanic) -> int:
     """How many sides the player's own dice have (what the jetpack's extra die is like)."""
     from admin.library.turns import parse_dice, transport_of
 
-    spec = next((d for m in ctx.registry.enabled(ctx.state) if m is not me and (d := m.dice_for(ctx.state, player))),
-                None)
+    spec = hooks.call(ctx, skip=me).dice_for(ctx.state, player)
     return parse_dice(spec or ctx.params("turns")["dice"].get(transport_of(ctx.state, player.name), "2d6"))[1]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from admin.engine import hooks
 from admin.engine.board import distance, distances_from, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
 from admin.games.nomopoly2.mechanics.shared import bank_square, house_of_cards_square, provides, use
@@ -145,9 +146,9 @@ def store(ctx, number: int, who: str) -> None:
     fewest = min(counts.values())
     tied = sorted(n for n, k in counts.items() if k == fewest)
     winner = tied[_roll(ctx, "skunk/store", len(tied)) - 1] if len(tied) > 1 else tied[0]
-    modules = ctx.registry.enabled(state)
+    h = hooks.call(ctx)
     free = next((n for n in live_numbers(state) if owner_of(state, n) is None
-                 and all(m.can_own(state, state.square(n)) for m in modules)), None)
+                 and h.can_own(state, state.square(n))), None)
     if free is None:
         ctx.emit("zoo", f"{cap(who)} on the Store on square {number}: no square is left unowned for {winner}.",
                  rule=RULE)

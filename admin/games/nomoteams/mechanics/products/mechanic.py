@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from admin.engine.commands import command_type
+from admin.engine.capabilities import MailFirst
 from admin.engine.module import CommandSpec, Fact, Mechanic, Panel, SquareLook, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.products.state import (  # noqa: F401 - part of the Products interface
@@ -90,7 +91,7 @@ def _product_ruling(ctx, r) -> str:
                       original.effect if original else "", original.rule if original else "XIX.2",
                       original=(original.name if original else dup), royalty=royalty if dup else 0,
                       maker=str(r.args.get("maker", "")) if dup else "", created=ctx.state.update,
-                      sold=not (str(r.args.get("sold", "true")).lower() in ("false", "no")))
+                      sold=str(r.args.get("sold", "true")).lower() not in ("false", "no"))
     ps.products.append(product)
     ctx.emit("product", f"A new Product: the {name}, {ctx.state.money(price)}" +
              (f", a Repackaged Product of {product.original} (patent: {patent}, royalty "
@@ -118,7 +119,7 @@ def _parse_purchase(rest: str, line: object) -> Purchase:
     return Purchase(rest.strip())
 
 
-class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
+class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst):
     name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
              "XIX.13", "XIX.14")
