@@ -9,6 +9,7 @@ from admin.engine.module import Mechanic, Registry
 from admin.library.board import BoardModule
 from admin.library.cards import CardsModule
 from admin.games.nomopoly2.mechanics.endgame import EndgameModule
+from admin.library.free_parking import FreeParkingModule
 from admin.library.health import HealthModule
 from admin.library.interactions import InteractionsModule
 from admin.library.money import MoneyModule
@@ -28,7 +29,7 @@ from admin.library.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
+    FreeParkingModule, *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
 ]
 
 REGISTRY = Registry(LIBRARY)

@@ -236,7 +236,7 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
                on_credit=True)
     else:
         ctx.transfer(player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
-                     voluntary=True)
+                     voluntary=True, kind="purchase")
     own.owners[square.number] = player.name
     own.paid[square.number] = price
     # the others' rights stay until their next turn, so their BUY gets the reason it failed

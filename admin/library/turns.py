@@ -84,7 +84,7 @@ class TurnsModule(Mechanic[TurnsState, None]):
                 ctx.emit("pass-bonus", f"{player.name} passed the end of the board and receives no ${bonus}: "
                                        f"{why}.", player=player.name, rule="VI.11", data={"amount": 0})
                 return
-            ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board")
+            ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board", kind="bonus")
             ctx.emit("pass-bonus", f"{player.name} received ${bonus} for passing the end of the board.",
                      player=player.name, rule="VI.11", data={"amount": bonus})
 

@@ -198,7 +198,7 @@ def colour_event(ctx, colour: str) -> None:
         for pl in players:
             tax = sum(s.number for s in own.owned_by(state, pl.name))
             if tax:
-                ctx.transfer(pl.name, BANK, tax, rule="XXXI.7", reason="the Blob's pink tax")
+                ctx.transfer(pl.name, BANK, tax, rule="XXXI.7", reason="the Blob's pink tax", kind="tax")
         ctx.emit("blob", f"{said}: every player pays the sum of their squares' numbers in tax.", rule="XXXI.7")
     elif colour == "grey" and len(players) >= 2:
         names = [pl.name for pl in players]

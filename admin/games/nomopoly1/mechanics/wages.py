@@ -145,7 +145,7 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
                 if gain:
                     change_health(ctx, player, gain, rule="XXXVI.2", reason="a healer's week")
             wage = self.wage(ctx.state, player.name)
-            ctx.transfer(BANK, player.name, wage, rule="XXXVI.1", reason="wages")
+            ctx.transfer(BANK, player.name, wage, rule="XXXVI.1", reason="wages", kind="wage")
             ctx.emit("wage", f"{player.name} was paid a wage of {ctx.state.money(wage)}.", player=player.name,
                      rule="XXXVI.1", data={"amount": wage})
 

@@ -137,7 +137,7 @@ def auction(ctx, spec: Space, why: str) -> None:
                         f"BID {inter.id} <amount>.", rule="VII.2", data={"square": spec.number, "id": inter.id})
 
 
-def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: str) -> None:
+def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: str, kind: str = "other") -> None:
     """Pay what is owed; one who cannot, even by selling Noms and Rockets back and mortgaging, is
     Fandomrupt (XVII)."""
     if amount <= 0:
@@ -145,7 +145,7 @@ def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: st
     if payer.money < amount:
         raise_cash(ctx, payer, amount)
     if payer.money >= amount:
-        ctx.transfer(payer.name, payee, amount, rule=rule, reason=reason)
+        ctx.transfer(payer.name, payee, amount, rule=rule, reason=reason, kind=kind)
         return
     fandomrupt(ctx, payer, payee, reason)
 

@@ -169,7 +169,7 @@ def property_tax(ctx, number: int, who: str) -> None:
         tax = sum((own.paid.get(n, n * per) if prices else n) for n, o in own.owners.items() if o == pl.name)
         if tax:
             ctx.transfer(pl.name, BANK, tax, rule=RULE,
-                         reason=f"property tax ({who} on the Corporate Headquarters on square {number})")
+                         reason=f"property tax ({who} on the Corporate Headquarters on square {number})", kind="tax")
     ctx.emit("zoo", f"{cap(who)} on the Corporate Headquarters on square {number}: every player pays property "
                     f"tax, the sum of {'what they paid for' if prices else 'the numbers of'} their squares.", rule=RULE)
 
