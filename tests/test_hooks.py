@@ -180,3 +180,33 @@ def test_the_free_parking_example_works_exactly_as_docs_architecture_writes_it()
     assert data["expect"]["players"] == {"alice": {"money": 130, "square": 5}, "bob": {"money": 190, "square": 1}}
     for said in ("Fn 130", "Fn 190", "square 38", "square 5", "Fn 20 tax"):
         assert said in example
+
+
+def test_enable_free_parking_in_timopoly_switches_it_on_with_its_section_and_an_empty_pot():
+    from admin.engine.model import Directive
+    from admin.nomic.amendments import carry_out
+
+    state = initial_state("timopoly", "t")
+    carry_out(state, None, [Directive("enable", "free-parking")], REGISTRY)
+    assert state.enabled("free-parking") and FreeParkingModule.of(state).pot == {"Free Parking": 0}
+    assert "the lowest-numbered space takes everything in the pot" in state.rules.rule("XXI.2").text
+
+
+def test_a_payment_of_another_kind_or_to_a_player_leaves_the_pot_alone():
+    from admin.engine.context import BANK, UpdateContext
+    from admin.engine.dice import Dice
+    from admin.engine.model import Directive
+    from admin.engine.schedule import slot_of
+    from admin.nomic.amendments import carry_out
+
+    state = initial_state("timopoly", "t")
+    carry_out(state, None, [Directive("enable", "free-parking")], REGISTRY)
+    state.players["alice"] = Player(name="alice", money=100, square=1, joined_week=1)
+    state.players["bob"] = Player(name="bob", money=100, square=1, joined_week=1)
+    slot = slot_of(REGISTRY.params(state, "schedule")["slots"], 1)[1]
+    ctx = UpdateContext(state=state, dice=Dice(seed=b"seed", digest="", update=1), slot=slot, registry=REGISTRY)
+    ctx.transfer("alice", BANK, 7, rule="X.1", reason="a fine", kind="fine")
+    ctx.transfer("alice", "bob", 5, rule="X.1", reason="a tax between players", kind="tax")
+    assert FreeParkingModule.of(state).pot == {"Free Parking": 0}
+    ctx.transfer("alice", BANK, 3, rule="X.1", reason="a tax", kind="tax")
+    assert FreeParkingModule.of(state).pot == {"Free Parking": 3} and state.players["alice"].money == 85
