@@ -171,7 +171,7 @@ def test_the_free_parking_example_works_exactly_as_docs_architecture_writes_it()
     assert (ROOT / module).is_file() and FreeParkingModule.name == "free-parking"
     assert FreeParkingModule in REGISTRY.known.values()
     game_yaml = (ADMIN / "games" / "timopoly" / "game.yaml").read_text(encoding="utf-8")
-    assert line in game_yaml.splitlines() and yaml.safe_load(line) == {"optional": {"free-parking": "sections/free-parking.md"}}
+    assert line in game_yaml.splitlines() and yaml.safe_load(line) == {"optional": {"free-parking": "sections/22-free-parking.md"}}
     assert "free-parking" in spec("timopoly").optional and "free-parking" not in spec("timopoly").enabled_optional
     assert not initial_state("timopoly", "t").enabled("free-parking")  # not on by default
     outcome = run_file(ROOT / scenario)
@@ -189,7 +189,7 @@ def test_enable_free_parking_in_timopoly_switches_it_on_with_its_section_and_an_
     state = initial_state("timopoly", "t")
     carry_out(state, None, [Directive("enable", "free-parking")], REGISTRY)
     assert state.enabled("free-parking") and FreeParkingModule.of(state).pot == {"Free Parking": 0}
-    assert "the lowest-numbered space takes everything in the pot" in state.rules.rule("XXI.2").text
+    assert "the lowest-numbered space takes everything in the pot" in state.rules.rule("XXII.2").text
 
 
 def test_a_payment_of_another_kind_or_to_a_player_leaves_the_pot_alone():

@@ -5,7 +5,7 @@ The whole mechanic is this module: it hears of every payment (``on_payment``: a 
 the Admin Bank Account moves on into the pot), keeps the pot as an account of its own
 (``account``: ``ctx.transfer`` pays to and from "Free Parking" by name) and pays it out on a
 landing (``on_land``). A game offers it with one line of its ``game.yaml``
-(``optional: {free-parking: sections/free-parking.md}``)."""
+(``optional: {free-parking: sections/22-free-parking.md}``)."""
 
 from __future__ import annotations
 
