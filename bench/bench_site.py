@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from admin.engine import hooks
 from admin.games.catalog import initial_state
 from admin.games.registry import REGISTRY
 from admin.library.cards import set_hand
@@ -137,8 +138,7 @@ def synthesise(root: Path, players: int, squares: int, updates: int, seed: int =
     state.next_commitment, state.next_hidden_commitment = _hex("commit", updates + 1), _hex("hidden", updates + 1)
     for i, n in enumerate(names):
         state.players[n] = Player(name=n, money=money[n], square=1 + i % squares)
-        for module in REGISTRY.enabled(state):
-            module.on_player_added(state, state.players[n])
+        hooks.call(state, REGISTRY).on_player_added(state, state.players[n])
         set_health(state, n, 100 - i % 50)
         set_hand(state, n, ["2H"] * (i % 3))
     for n in range(1, squares + 1):

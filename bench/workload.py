@@ -34,6 +34,7 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from admin.engine import hooks
 from admin.jobs import update as jobs
 from admin.jobs import roster as admin_ops
 from admin.engine.board import add_square
@@ -115,7 +116,7 @@ def _edit_init_state(game: GameDir, squares: int, players: list[tuple[str, str]]
             if module.name in ("board", "teams-board"):
                 module.params["initial_squares"] = squares
         while len(state.squares) < squares:
-            add_square(state, REGISTRY.enabled(state))
+            add_square(state, hooks.call(state, REGISTRY))
         for name, email in players:
             admin_ops.add_player(state, name, email)
         tx = Transaction(game.state_dir)

@@ -9,11 +9,13 @@ right, odd rows right to left (like Snakes and Ladders).
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Iterator, Literal
 
 from admin.engine.layouts import Layout, Snake, layout
-from admin.engine.module import Mechanic
 from admin.engine.model import GameState, Square
+
+if TYPE_CHECKING:
+    from admin.engine.hooks import Hooks
 
 Direction = Literal["north", "south", "east", "west"]
 
@@ -161,7 +163,7 @@ def distances_from(state: GameState, origin: int, columns: int = 10) -> dict[int
     return found
 
 
-def add_square(state: GameState, modules: Iterable[Mechanic] = (), refill: bool = True) -> int:
+def add_square(state: GameState, calls: Hooks | None = None, refill: bool = True) -> int:
     """Add a square: in place of the lowest destroyed one if any and ``refill`` (Nomopoly II
     VI.18), else at the end (VI.3). Each module forgets what it kept about a square brought back,
     and sets up its part of a new one (``on_square_added``)."""
@@ -169,17 +171,17 @@ def add_square(state: GameState, modules: Iterable[Mechanic] = (), refill: bool 
         if sq.destroyed:
             sq.destroyed = False
             sq.name = None
-            for module in modules:
-                module.on_square_added(state, sq)
+            if calls is not None:
+                calls.on_square_added(state, sq)
             return sq.number
     number = len(state.squares) + 1
     state.squares.append(Square(number=number))
-    for module in modules:  # a new square too: each module sets up its part (The Government's)
-        module.on_square_added(state, state.squares[-1])
+    if calls is not None:  # a new square too: each module sets up its part (The Government's)
+        calls.on_square_added(state, state.squares[-1])
     return number
 
 
-def destroy_square(state: GameState, number: int, modules: Iterable[Mechanic] = ()) -> None:
+def destroy_square(state: GameState, number: int, calls: Hooks | None = None) -> None:
     """Destroy a square (used by later mechanics and admin rulings); the board keeps one square.
     Each module forgets what it kept about it (an owner, a card ...)."""
     if len(live_numbers(state)) <= 1:
@@ -187,11 +189,11 @@ def destroy_square(state: GameState, number: int, modules: Iterable[Mechanic] = 
     sq = state.squares[number - 1]
     sq.destroyed = True
     sq.name = None
-    for module in modules:
-        module.on_square_added(state, sq)
+    if calls is not None:
+        calls.on_square_added(state, sq)
 
 
-def renumber_square(state: GameState, old: int, new: int, modules: Iterable[Mechanic] = ()) -> None:
+def renumber_square(state: GameState, old: int, new: int, calls: Hooks | None = None) -> None:
     """Square ``old`` takes the number of destroyed square ``new`` (the Teams variant's XVIII.2:
     the highest square fills a destroyed one's place): its name, the players on it and what each
     module kept about it (``on_square_renumbered``) move to ``new``; ``old`` is then gone, taken
@@ -203,8 +205,8 @@ def renumber_square(state: GameState, old: int, new: int, modules: Iterable[Mech
     for player in state.players.values():
         if player.square == old:
             player.square = new
-    for module in modules:
-        module.on_square_renumbered(state, old, new)
+    if calls is not None:
+        calls.on_square_renumbered(state, old, new)
     if old == len(state.squares):
         state.squares.pop()
     else:

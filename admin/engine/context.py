@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from admin.engine import hooks
 from admin.engine.dice import Dice
 from admin.engine.events import Event
 from admin.engine.errors import IllegalAction
 from admin.engine.schedule import Slot
 from admin.engine.model import GameState, Proposal
 
+C = TypeVar("C")
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
 #: a rule cited in an event's text: "(XIII.3)", "(IX.2: the last one counts)", "(VI.17, ..."
 #: a rule cited in an event's text: "(XIII.3)", ", XIII.3;" ... and a game's own rule whose number
@@ -35,6 +37,9 @@ class Mechanics(Protocol):
     def command_table(self, state: GameState) -> dict[str, tuple[Any, Any]]: ...
     def net_worth(self, state: GameState, player: Any) -> int: ...
     def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None: ...
+    def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Any]: ...
+    def provider(self, state: GameState, capability: type[C]) -> C | None: ...
+    def undoes_failed_actions(self, state: GameState) -> bool: ...
 
 
 @dataclass
@@ -75,8 +80,11 @@ class UpdateContext:
 
     # -- money (IV, XV) --------------------------------------------------------------------
     def transfer(self, payer: str, payee: str, amount: int, *, rule: str, reason: str,
-                 voluntary: bool = False) -> None:
-        """Move money between players and the Admin Bank Account (``BANK``).
+                 voluntary: bool = False, kind: str = "other") -> None:
+        """Move money between players, the Admin Bank Account (``BANK``) and the parties modules
+        keep (``Mechanic.account``): every payment of the game passes here, and every enabled
+        module then hears of it (``on_payment``, with its ``kind``: rent, tax, purchase, fine,
+        wage, bonus ... or other).
 
         A voluntary payment that would make the payer bankrupt, or any voluntary loss by a
         bankrupt player, raises :class:`IllegalAction` and moves nothing (IV.3).
@@ -113,14 +121,11 @@ class UpdateContext:
         self.emit("money", None, rule=rule,
                   data={"from": payer, "to": payee, "amount": amount, "reason": reason,
                         "summary": f"{who(payer)} paid {self.state.money(amount)} to {who(payee)}: {reason}"})
+        hooks.call(self).on_payment(self, payer, payee, amount, kind)
 
     def _book(self, party: str) -> dict[str, int] | None:
         """The balances that hold ``party``'s money if it is no player and not the bank: a
-        module's pseudoplayers (``Mechanic.accounts``); None for a player or the bank."""
+        module's pseudoplayers (``Mechanic.account``); None for a player or the bank."""
         if party == BANK or party in self.state.players or self.registry is None:
             return None
-        for module in self.registry.enabled(self.state):
-            book = module.accounts(self.state)
-            if book is not None and party in book:
-                return book
-        return None
+        return hooks.call(self).account(self.state, party)

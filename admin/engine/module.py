@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Sequence, TypeVar
 
 from admin.engine.errors import RuleError
-from admin.engine.shows import Fact, Panel, SquareLook, StandingRow
+from admin.engine.shows import Fact, Panel, SquareLook
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 Handler = Callable[["UpdateContext", "Player", Any], str]
 S = TypeVar("S")
 P = TypeVar("P")
+C = TypeVar("C")
 
 
 @dataclass(frozen=True)
@@ -149,17 +150,6 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
-    def stops_on(self, ctx: UpdateContext, player: Player, number: int) -> bool:
-        """True if the player's move ends on square ``number``, which it would otherwise pass over
-        (glue); the module does what stopping there does to it. The player then lands there."""
-        return False
-
-    def pips_lost(self, ctx: UpdateContext, player: Player, number: int) -> int:
-        """How many pips of the move's remaining count the player loses passing through square
-        ``number`` (the Teams variant's glue: one); the module does what that does to it. A move
-        left with no pips ends, and lands, on ``number``."""
-        return 0
-
     def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         """Carry out the player's move of ``steps`` if it is this module's to make (a player off the
         board, on a track of its own); True if it made it, or, for a move along a path of its own
@@ -171,20 +161,12 @@ class Mechanic(Generic[S, P]):
         """Where a player about to land on ``square`` lands instead (grease slides them on), or None."""
         return None
 
-    def adjust_health_loss(self, ctx: UpdateContext, player: Player, loss: int, reason: str) -> int:
-        """The health ``player`` loses instead of ``loss`` (a worrier takes half)."""
-        return loss
-
-    def holds_back(self, ctx: UpdateContext, player: Player) -> str | None:
-        """Why the player makes no moves this update (trapped in the Dirty Bubble ...), or None."""
-        return None
-
     def moves_backwards(self, ctx: UpdateContext, player: Player) -> bool:
         """True if this module sends the player's next move backwards (a poison donut ...)."""
         return False
     def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None: ...
-    def on_doubles(self, ctx: UpdateContext, player: Player, turn: int) -> None: ...
     def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None: ...
+    def on_doubles(self, ctx: UpdateContext, player: Player, turn: int) -> None: ...
     def on_player_reset(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_update_end(self, ctx: UpdateContext) -> None: ...
 
@@ -200,8 +182,16 @@ class Mechanic(Generic[S, P]):
         """``payer`` has just paid ``amount`` rent to ``owner`` for ``square`` (a tax on collected
         rent, a point for the square ...)."""
 
-    def action_order(self, ctx: UpdateContext, player: str, command: Any) -> Any:
-        """This module's order for its early-phase commands (None: the order they were received)."""
+    def on_payment(self, ctx: UpdateContext, payer: str, payee: str, amount: int, kind: str) -> None:
+        """``payer`` has just paid ``amount`` (more than 0) to ``payee`` (a player, ``BANK`` or a
+        party a module keeps); ``kind`` says what for: ``rent``, ``tax``, ``purchase``, ``fine``,
+        ``wage``, ``bonus``, ``other`` ... (every move of money: ``UpdateContext.transfer``)."""
+
+    def account(self, state: GameState, party: str) -> dict[str, int] | None:
+        """The balances (name -> money, a mutable part of the module's state) that hold the money
+        of ``party``, a party this module keeps that is not a player (the Teams variant's
+        pseudoplayers, the Free Parking pot), or None. ``UpdateContext.transfer`` pays to and from
+        them by name."""
         return None
 
     # -- interactions this module opened (admin/engine/interactions.py) ---------------------
@@ -228,32 +218,10 @@ class Mechanic(Generic[S, P]):
         sled that blows up: the move is made on foot), or None."""
         return None
 
-    def denies(self, ctx: UpdateContext, player: Player, benefit: str) -> str | None:
-        """Why ``player`` does not get a benefit the rules give every player (``"pass-bonus"``:
-        VI.11's money for going round the board; ``"new-square"``: VI.17's chance of a new
-        square), or None (a terrorist gets neither, XXIII.2)."""
-        return None
-
-    def mail_first(self, ctx: UpdateContext, player: str, commands: Sequence[Any]) -> bool:
-        """True if ``player``'s mail this update (its typed ``commands``) counts as arriving before
-        every other player's (the Teams variant's Eye Opener, XIX.7)."""
-        return False
-
     def extra_proposals(self, state: GameState, player: str) -> int:
         """Proposals a week ``player`` may make beyond the proposals module's ``per_week`` (the
         Governor's second, XXXV.3)."""
         return 0
-
-    def adjust_price(self, ctx: UpdateContext, player: Player, square: Square, price: int) -> int:
-        """What ``player`` pays to buy ``square`` listed at ``price`` (the Governor's 5% off,
-        XXXV.3)."""
-        return price
-
-    def accounts(self, state: GameState) -> dict[str, int] | None:
-        """The money of the parties this module keeps that are not players (the Teams variant's
-        pseudoplayers, The Government and The Corporation): name -> balance, a mutable part of
-        the module's state. ``UpdateContext.transfer`` pays to and from them by name."""
-        return None
 
     def worth(self, state: GameState, player: Player) -> int:
         """What this module adds to the player's net worth (VI.16)."""
@@ -262,11 +230,6 @@ class Mechanic(Generic[S, P]):
     def can_own(self, state: GameState, square: Square) -> bool:
         """False if this module forbids buying the square (it is contaminated ...)."""
         return True
-
-    def adjust(self, ctx: UpdateContext, player: Player, key: str, amount: int, reason: str) -> bool:
-        """The Admin's ``ruling adjust NAME --KEY AMOUNT`` for a quantity this module owns
-        (health ...); True if it was this module's to adjust."""
-        return False
 
     # -- how it shows ----------------------------------------------------------------------
     def player_facts(self, state: GameState, player: Player) -> list[Fact]:
@@ -280,11 +243,6 @@ class Mechanic(Generic[S, P]):
 
     def panels(self, state: GameState) -> list[Panel]:
         """Pages this module adds to the site (public state only)."""
-        return []
-
-    def standing_rows(self, state: GameState) -> list[StandingRow]:
-        """Parties this module keeps that stand in the players' standings though they are not
-        players (pseudoplayers), each marked as what it is (public state only)."""
         return []
 
     def face_down_piles(self, state: GameState) -> dict[str, Any]:
@@ -322,6 +280,8 @@ class Registry:
         self._instances: dict[str, Mechanic] = {}
         self._cache: dict[tuple[str, ...], list[Mechanic]] = {}
         self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic, CommandSpec]]] = {}
+        self._implementers: dict[tuple[tuple[str, ...], str, bool], list[Mechanic]] = {}
+        self._providers: dict[tuple[tuple[str, ...], type], Mechanic | None] = {}
         #: (game, module) -> the section of rules the game's package writes for the module, which
         #: ENABLE adds to the ruleset (set by :mod:`admin.games.catalog`)
         self.section_source: Callable[[str, str], Any] = lambda game, module: None
@@ -372,9 +332,34 @@ class Registry:
         """Every command of every known module, in library order (the grammar's table)."""
         return [(self.get(n), spec) for n in self.known for spec in self.get(n).commands()]
 
+    def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Mechanic]:
+        """The enabled modules that implement ``hook`` (all of them with ``every``), in precedence
+        order: what :mod:`admin.engine.hooks` calls."""
+        key = (tuple(m.name for m in state.modules), hook, every)
+        found = self._implementers.get(key)
+        if found is None:
+            mods = self.enabled(state)
+            found = self._implementers[key] = list(mods) if every else [
+                m for m in mods if getattr(type(m), hook) is not getattr(Mechanic, hook)]
+        return found
+
+    def provider(self, state: GameState, capability: type[C]) -> C | None:
+        """The enabled module that has ``capability`` (a class it derives from, see
+        :mod:`admin.engine.capabilities`), the first in precedence order; None if none is on."""
+        key = (tuple(m.name for m in state.modules), capability)
+        if key not in self._providers:
+            self._providers[key] = next((m for m in self.enabled(state) if isinstance(m, capability)), None)
+        return self._providers[key]  # type: ignore[return-value]
+
+    def undoes_failed_actions(self, state: GameState) -> bool:
+        """Whether any enabled module asks that a failed action leave the game as it was."""
+        return any(m.undo_failed_actions for m in self.enabled(state))
+
     def net_worth(self, state: GameState, player: Player) -> int:
         """Money plus what every enabled module adds (VI.16: the price of each square owned)."""
-        return player.money + sum(m.worth(state, player) for m in self.enabled(state))
+        from admin.engine.hooks import call
+
+        return player.money + call(state, self).worth(state, player)
 
     def rules_of(self, state: GameState | None, module: str) -> tuple[str, ...]:
         """The rule ids ``module`` automates in this game (its game may number them its own way)."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from admin.engine import hooks
 from admin.engine.board import lowest, predecessor, successor
+from admin.engine.capabilities import SlowsMoves, StopsMoves
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -16,11 +18,12 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
     square of the board to the first (each such pass triggers ``on_pass_end``). Going back, it is
     how many times the move stepped onto the first square, to land there or go past it (the first
     Nomopoly pays for passing square 1 either way); going back never adds squares."""
-    modules = ctx.registry.enabled(ctx.state)
-    for module in modules:  # off the board (the first Nomopoly's Parallel Universe): its own track
-        made = module.move_instead(ctx, player, steps)
-        if made:  # True, or how many times its own path went past the end (a helicopter's columns)
-            return 0 if made is True else int(made)
+    h = hooks.call(ctx)
+    made = h.move_instead(ctx, player, steps)  # off the board (the Parallel Universe): its own track
+    if made:  # True, or how many times its own path went past the end (a helicopter's columns)
+        return 0 if made is True else int(made)
+    glue = ctx.registry.provider(ctx.state, StopsMoves)  # a square that ends a move (glue)
+    slow = ctx.registry.provider(ctx.state, SlowsMoves)  # one that costs more than a pip
     wraps = 0
     here = player.square
     path = []
@@ -32,18 +35,16 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
             wraps += 1
         elif not backwards and nxt <= here:  # from the highest square on to the lowest
             wraps += 1
-            for module in modules:
-                module.on_pass_end(ctx, player)
+            h.on_pass_end(ctx, player)
             # a square added at the end by on_pass_end is behind the player: keep going to the first
-        if path:
-            for module in modules:  # the square just left was passed over
-                module.on_pass_over(ctx, player, path[-1])
+        if path:  # the square just left was passed over
+            h.on_pass_over(ctx, player, path[-1])
         path.append(nxt)
         here = nxt
-        if left > 0 and any(module.stops_on(ctx, player, nxt) for module in modules):
+        if left > 0 and glue is not None and glue.stops_on(ctx, player, nxt):
             break  # stopped on the way (glue): the move ends, and lands, here
-        if left > 0:  # passing through: a square may cost more than its pip (the Teams' glue)
-            left -= sum(module.pips_lost(ctx, player, nxt) for module in modules)
+        if left > 0 and slow is not None:  # passing through: a square may cost more than its pip
+            left -= slow.pips_lost(ctx, player, nxt)
     start = player.square
     player.square = here
     verb = "moved back" if backwards else "moved"
@@ -82,15 +83,12 @@ def land(ctx: UpdateContext, player: Player) -> None:
     ctx.landing_order += 1
     square = ctx.state.square(player.square)
     assert square is not None and not square.destroyed
+    h = hooks.call(ctx)
     for _ in range(len(ctx.state.squares) + 1):  # a slide on grease goes on to the next square
-        nxt = next((n for m in ctx.registry.enabled(ctx.state)
-                    if (n := m.redirect_landing(ctx, player, square)) is not None), None)
+        nxt = h.redirect_landing(ctx, player, square)
         if nxt is None or nxt == square.number:
             break
         player.square = nxt
         square = ctx.state.square(nxt)
         assert square is not None and not square.destroyed
-    for module in ctx.registry.enabled(ctx.state):
-        if not player.active:
-            break
-        module.on_land(ctx, player, square)
+    h.on_land(ctx, player, square)  # each module while the player is in the game

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from admin.engine import hooks
+from admin.engine.capabilities import AdjustsQuantities
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
@@ -35,8 +37,8 @@ def _adjust(ctx: UpdateContext, r: Ruling) -> str:
     for key, value in r.args.items():
         if key in ("player", "money") or not int(value):
             continue
-        modules = ctx.registry.enabled(ctx.state)
-        if not any(m.adjust(ctx, player, key, int(value), reason) for m in modules):
+        keeper = ctx.registry.provider(ctx.state, AdjustsQuantities)
+        if keeper is None or not keeper.adjust(ctx, player, key, int(value), reason):
             raise RuleError(f"no module of this game keeps a player's {key}; adjust money, or "
                             "a quantity of an enabled module")
         parts.append(f"{int(value):+d} {key}")
@@ -98,10 +100,7 @@ def ruling_table(ctx: UpdateContext) -> dict[str, Callable[[UpdateContext, Rulin
     """The core's rulings, and each enabled module's (a module's replaces the core's of the same
     kind: the proposals module's ``enable`` also adds the section of rules the game writes for
     the mechanic; the first module in precedence wins a tie)."""
-    mine: dict[str, Callable[[UpdateContext, Ruling], str]] = {}
-    for module in ctx.registry.enabled(ctx.state):
-        for kind, fn in module.rulings().items():
-            mine.setdefault(kind, fn)
+    mine: dict[str, Callable[[UpdateContext, Ruling], str]] = hooks.call(ctx).rulings()
     return {**RULINGS, **mine}
 
 

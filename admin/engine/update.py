@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from typing import Any
 
+from admin.engine import hooks
+from admin.engine.capabilities import MailFirst, OrdersActions
 from admin.engine.commands import Command, Join
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
@@ -75,17 +77,15 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
     if state.ended:
         ctx.emit("ended", f"The game is over ({state.end_reason}); nothing more happens.")
         return UpdateResult(state, ctx.events)
-    for module in registry.enabled(state):
-        module.on_update_start(ctx)
+    h = hooks.call(ctx)
+    h.on_update_start(ctx)
     _joins(ctx, [s for s in submissions if s.player is None])
     _actions(ctx, [s for s in submissions if s.player is not None])
     if state.paused:
         ctx.emit("paused", "The game is paused: no turns are taken (X.1).", rule="X.1")
     else:
-        for module in registry.enabled(state):
-            module.on_turns(ctx)
-    for module in registry.enabled(state):
-        module.on_update_end(ctx)
+        h.on_turns(ctx)
+    h.on_update_end(ctx)
     return UpdateResult(state, ctx.events, ctx.archived)
 
 
@@ -168,21 +168,21 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
 def _mail_first(ctx: UpdateContext, submissions: list[Submission]) -> set[str]:
     """The players whose mail a module counts as arriving before everyone else's (XIX.7). Only
     the modules that decide it are asked, each player's commands gathered once."""
-    deciders = [m for m in ctx.registry.enabled(ctx.state) if type(m).mail_first is not Mechanic.mail_first]
-    if not deciders:
+    decider = ctx.registry.provider(ctx.state, MailFirst)
+    if decider is None:
         return set()
     commands: dict[str, list[Any]] = {}
     for s in submissions:
         if s.player:
             commands.setdefault(s.player, []).extend(lc.command for lc in s.commands)
-    return {n for n, said in commands.items() if any(m.mail_first(ctx, n, said) for m in deciders)}
+    return {n for n, said in commands.items() if decider.mail_first(ctx, n, said)}
 
 
 def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,
                lc: LineCommand, first: bool = False) -> tuple[Any, ...]:
     """A module's own order for its early commands (BUY: landing order), else order of receipt
     (mail that counts as arriving first, XIX.7, before the rest)."""
-    own = module.action_order(ctx, name, lc.command)
+    own = module.action_order(ctx, name, lc.command) if isinstance(module, OrdersActions) else None
     return (own,) if own is not None else (0, not first, sub.received, sub.key, lc.line)
 
 
@@ -229,7 +229,7 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
         refused(f"{name} may take no voluntary action this update.")
         return
     before = len(ctx.events)
-    undo = any(m.undo_failed_actions for m in ctx.registry.enabled(ctx.state))
+    undo = ctx.registry.undoes_failed_actions(ctx.state)
     clean = clean if clean is not None else [None]
     saved = (clean[0] or _snapshot(ctx.state, ctx.scratch)) if undo else None
     clean[0] = None
@@ -265,8 +265,7 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
                                         f"{fault}. Look at it, and tell the player.", data={"cmd": cmd.cmd})
         return
     if spec.voluntary:
-        for module in ctx.registry.enabled(ctx.state):
-            module.on_action(ctx, player, cmd)
+        hooks.call(ctx).on_action(ctx, player, cmd)
     ctx.emit("action", None if spec.private else text, player=name, ok=True, ref=ref,
              private=text if spec.private else None, data={"cmd": cmd.cmd})
 
@@ -338,6 +337,5 @@ def _restore(saved: _Snapshot | tuple[GameState, dict[str, Any]]) -> tuple[GameS
 def _status_text(ctx: UpdateContext, player: Player) -> str:
     """The reply to STATUS: money and square, and what each module adds (private parts too)."""
     parts = [(20, f", on square {player.square}")] if player.square else []  # 0: a game with no board
-    for module in ctx.registry.enabled(ctx.state):
-        parts += module.status_parts(ctx.state, player)
+    parts += hooks.call(ctx).status_parts(ctx.state, player)
     return f"{player.name}: {ctx.state.money(player.money)}" + "".join(ordered(parts)) + "."

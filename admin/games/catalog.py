@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from admin.engine import hooks
 from admin.engine.board import add_square
 from admin.engine.errors import RuleError
 from admin.games.registry import REGISTRY
@@ -127,12 +128,11 @@ def initial_state(game: str, name: str) -> GameState:
     state = GameState(name=name, ruleset=game, layout=g.layout, currency=g.currency,
                       rule_aliases=dict(g.rule_aliases),
                       modules=[ModuleConfig(m.name, dict(m.params), m.rules) for m in g.modules])
-    modules = REGISTRY.enabled(state)  # fails early on an unknown module
-    for module in modules:
-        module.setup(state)
+    calls = hooks.call(state, REGISTRY)  # fails early on an unknown module
+    calls.setup(state)
     if state.enabled("board"):
         for _ in range(int(REGISTRY.params(state, "board").get("initial_squares", 0))):
-            add_square(state, modules)
+            add_square(state, calls)
     state.rules = load_ruleset(g.rules_dir)
     state.rule_history = {r.id: [RuleRevision(rev=1, action="created", update=0, week=0, text=r.text)]
                           for r in state.rules.rules()}

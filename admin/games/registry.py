@@ -10,6 +10,7 @@ from admin.nomic.written import WrittenRulesModule
 from admin.library.board import BoardModule
 from admin.library.cards import CardsModule
 from admin.games.nomopoly2.mechanics.endgame import EndgameModule
+from admin.library.free_parking import FreeParkingModule
 from admin.library.health import HealthModule
 from admin.library.interactions import InteractionsModule
 from admin.library.money import MoneyModule
@@ -30,6 +31,7 @@ LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
     *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY, WrittenRulesModule,
+    FreeParkingModule, *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
 ]
 
 REGISTRY = Registry(LIBRARY)

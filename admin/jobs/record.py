@@ -4,7 +4,7 @@ anyone may see, the dice, what went in, and its link to the records before it (d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from admin.engine.model import GameState
 from admin.engine.schedule import slot_of
@@ -83,9 +83,10 @@ class PileRecord:
         return out
 
 
-def pile_record(modules: Iterable[Any], state: GameState, hidden: bytes, next_hidden: bytes,
-                draws: list[Any]) -> PileRecord:
-    piles = {name: list(pile.pile) for m in modules for name, pile in m.face_down_piles(state).items()}
+def pile_record(face_down: dict[str, Any], hidden: bytes, next_hidden: bytes, draws: list[Any]) -> PileRecord:
+    """The record of the game's face-down piles (deck name -> DeckState, the hook
+    ``face_down_piles``) and of this update's draws from them."""
+    piles = {name: list(pile.pile) for name, pile in face_down.items()}
     out = PileRecord(piles=pile_commitments(next_hidden, piles))
     for d in draws:
         salt = pile_salt(hidden, d.deck, d.position).hex() if d.position is not None else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from admin.engine import hooks
 from admin.engine.board import live_numbers, lowest
 from admin.engine.syntax import PLAYER_NAME
 from admin.engine.errors import IllegalAction
@@ -40,8 +41,7 @@ def add_player(state: GameState, name: str, email: str, token_hash: str | None =
     if REGISTRY.params(state, "money").get("start_money_from_bank", True):
         state.admin_bank -= start_money  # XV.2: money from nowhere comes out of the bank
     state.players[name] = player
-    for module in REGISTRY.enabled(state):
-        module.on_player_added(state, player)
+    hooks.call(state, REGISTRY).on_player_added(state, player)
     state.private.emails[name] = email
     if token_hash:
         state.private.token_hashes[name] = token_hash
@@ -56,8 +56,7 @@ def remove_player(state: GameState, name: str) -> None:
                             f"{', '.join(sorted(n for n, p in state.players.items() if p.active)) or 'none'}")
     state.admin_bank += player.money
     player.money = 0
-    for module in REGISTRY.enabled(state):
-        module.on_player_removed(state, player)
+    hooks.call(state, REGISTRY).on_player_removed(state, player)
     player.status = "removed"
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from admin.engine import hooks
 from admin.games import catalog as games
 from admin.engine.playingcards import DECK, parse_card
 from admin.engine.board import add_square
@@ -158,7 +159,7 @@ def setup(data: dict[str, Any], where: str) -> GameState:
     if state.enabled("board") and "new_square_percent_times_n" not in (data.get("params") or {}).get("board", {}):
         set_param(state, REGISTRY, "board", "new_square_percent_times_n", 0)
     while len(state.squares) < int(data.get("board", len(state.squares))):
-        add_square(state, REGISTRY.enabled(state))
+        add_square(state, hooks.call(state, REGISTRY))
     players = data.get("players") or {}
     if isinstance(players, list):
         players = {name: {} for name in players}
@@ -175,7 +176,7 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         for key, value in (fields or {}).items():
             if key == "name":
                 square.name = value
-            elif not any(m.set_square(state, square, str(key), value) for m in REGISTRY.enabled(state)):
+            elif not hooks.call(state, REGISTRY).set_square(state, square, str(key), value):
                 raise ScenarioError(f"{where}: squares.{number}.{key}: no module of this game keeps a "
                                     f"square's {key}; keys: name, owner, paid, card, polluted, "
                                     "contaminated, railroad ...")
@@ -196,7 +197,7 @@ def set_player(state: GameState, player: Player, key: str, value: Any, where: st
         setattr(player, key, int(value))
     elif key == "status":
         player.status = value
-    elif not any(m.set_player(state, player, key, value) for m in REGISTRY.enabled(state)):
+    elif not hooks.call(state, REGISTRY).set_player(state, player, key, value):
         raise ScenarioError(f"{where}: no module of this game keeps a player's {key}; keys: money, "
                             "square, status, health, resets, hand, transport, last_action_week ...")
 

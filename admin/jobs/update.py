@@ -17,6 +17,7 @@ from admin.runtime.crashpoints import crashpoint
 from admin.jobs.deadlines import deadline, show_time, upcoming
 from admin.jobs import roster as admin_ops
 from admin.jobs.beacon import BeaconSettings, beacon_input
+from admin.engine import hooks
 from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice, Seeds, player_commitments, player_inputs
 from admin.engine.seedchain import SeedChain, hidden_draw_hash
@@ -356,7 +357,8 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
                    **({"beacon": inputs["beacon"]} if inputs.get("beacon") else {}),
                    "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     dice_record["hidden_draws"] = [hidden_draw_hash(hidden_roll_record(r)) for r in dice.hidden_rolls]
-    piles = pile_record(REGISTRY.enabled(result.state), result.state, seeds.hidden, next_seeds.hidden, dice.pile_draws)
+    piles = pile_record(hooks.call(result.state, REGISTRY).face_down_piles(result.state), seeds.hidden,
+                        next_seeds.hidden, dice.pile_draws)
     secret_chain = SeedChain.from_secret(game.secrets())
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
                     **({"hidden_key": secret_chain.hidden_key.hex(), "chain_base": secret_chain.base}

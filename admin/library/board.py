@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from admin.engine.capabilities import DeniesBenefits
+from admin.engine import hooks
 from admin.engine.board import add_square, live_numbers
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
@@ -38,7 +40,8 @@ class BoardModule(Mechanic[BoardState, None]):
 
     def on_pass_end(self, ctx, player) -> None:
         params = ctx.params("board")
-        why = next((r for m in ctx.registry.enabled(ctx.state) if (r := m.denies(ctx, player, "new-square"))), None)
+        denier = ctx.registry.provider(ctx.state, DeniesBenefits)
+        why = denier.denies(ctx, player, "new-square") if denier is not None else None
         if why:  # VI.17: only a non-terrorist's pass may add a square
             ctx.emit("new-square", f"{player.name} passed the end of the board, with no chance of a new "
                                    f"square: {why}.", player=player.name, rule="VI.17")
@@ -50,7 +53,7 @@ class BoardModule(Mechanic[BoardState, None]):
         per_pass = int(params["squares_per_pass"])
         if per_pass:
             refill = bool(params["refill_destroyed"])
-            added = [add_square(ctx.state, ctx.registry.enabled(ctx.state), refill)
+            added = [add_square(ctx.state, hooks.call(ctx), refill)
                      for _ in range(per_pass if room is None else min(per_pass, room))]
             ctx.emit("new-square", f"{player.name} passed the end of the board and "
                                    + (f"squares {added[0]}-{added[-1]} were" if len(added) > 1
@@ -61,7 +64,7 @@ class BoardModule(Mechanic[BoardState, None]):
         k = int(params["new_square_percent_times_n"])
         label = f"newsquare/{player.name}/{len(ctx.dice.rolls)}"
         if ctx.dice.chance(k, 100 * n, label):
-            number = add_square(ctx.state, ctx.registry.enabled(ctx.state), bool(params["refill_destroyed"]))
+            number = add_square(ctx.state, hooks.call(ctx), bool(params["refill_destroyed"]))
             ctx.emit("new-square", f"{player.name} passed the end of the board and square {number} "
                                    f"was added (a {k / n:.4g}% chance).", player=player.name,
                      rule="VI.17", data={"square": number})

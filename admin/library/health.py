@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from admin.engine.capabilities import EasesHealthLoss
+from admin.engine import hooks
 from admin.engine.board import lowest
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
+from admin.engine.capabilities import AdjustsQuantities
 from admin.library.board import BoardModule
 from admin.engine.model import Player
 
@@ -19,7 +22,7 @@ class HealthState:
     resets: dict[str, int] = field(default_factory=dict)
 
 
-class HealthModule(Mechanic[HealthState, None]):
+class HealthModule(Mechanic[HealthState, None], AdjustsQuantities):
     name = "health"
     rules = ("XII.1", "XII.2", "VI.14")
     # polluted_rent_divisor: VI.14's "one third of the usual rent" (the rent due after every other
@@ -84,8 +87,9 @@ def change_health(ctx, player: Player, delta: int, *, rule: str, reason: str) ->
         return
     hs = HealthModule.of(ctx.state)
     if delta < 0:  # a career may soften a loss (the first Nomopoly's thieves and worriers)
-        for module in ctx.registry.enabled(ctx.state):
-            delta = -module.adjust_health_loss(ctx, player, -delta, reason)
+        career = ctx.registry.provider(ctx.state, EasesHealthLoss)
+        if career is not None:
+            delta = -career.adjust_health_loss(ctx, player, -delta, reason)
         if delta == 0:
             return
     now = hs.health.get(player.name, 0) + delta
@@ -102,8 +106,7 @@ def reset_player(ctx, player: Player, *, reason: str) -> None:
     start_money = int(ctx.params("money").get("start_money", 10000))
     ctx.transfer(BANK, player.name, start_money - player.money, rule="XII.2",
                  reason="reset to the starting money")
-    for module in ctx.registry.enabled(ctx.state):
-        module.on_player_reset(ctx, player)
+    hooks.call(ctx).on_player_reset(ctx, player)
     player.square = lowest(ctx.state)
     ctx.emit("reset", f"{player.name}'s user was reset ({reason}): back to square "
                       f"{player.square} with ${player.money} and {health_of(ctx.state, player.name)} health.",

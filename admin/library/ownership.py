@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine.capabilities import PricesSquares
+from admin.engine import hooks
 from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
+from admin.engine.capabilities import OrdersActions
 from admin.engine.movement import rent_free
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -86,7 +89,7 @@ def _parse_name(rest: str, line: object) -> Name:
     return Name(square, name_arg(rest[m.end():] if m else "", "the name", "NAME 14 Boardwalk"))
 
 
-class OwnershipModule(Mechanic[OwnershipState, None]):
+class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
     name = "ownership"
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "VI.9", "VI.16")
     defaults = {"price_per_number": 25, "rent_per_number": 3, "rename_cost": 50, "name_max_length": 100}
@@ -125,7 +128,7 @@ class OwnershipModule(Mechanic[OwnershipState, None]):
         own = self.of(ctx.state)
         owner_name = own.owner(square.number)
         if owner_name is None:
-            if all(m.can_own(ctx.state, square) for m in ctx.registry.enabled(ctx.state)):
+            if hooks.call(ctx).can_own(ctx.state, square):
                 own.buy_rights.append(BuyRight(square=square.number, player=player.name,
                                                order=ctx.landing_order, update=ctx.state.update))
                 price = square.number * int(ctx.params("ownership")["price_per_number"])
@@ -221,12 +224,12 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
     if owner is not None:
         raise IllegalAction(f"square {square.number} was bought by {owner}, who landed "
                             "there first (XIII.3)")
-    for module in ctx.registry.enabled(ctx.state):
-        if not module.can_own(ctx.state, square):
-            raise IllegalAction(f"square {square.number} is contaminated and cannot be bought (XIII.5)")
+    if not hooks.call(ctx).can_own(ctx.state, square):
+        raise IllegalAction(f"square {square.number} is contaminated and cannot be bought (XIII.5)")
     price = square.number * int(ctx.params("ownership")["price_per_number"])
-    for module in ctx.registry.enabled(ctx.state):  # a discount (the Governor's, XXXV.3)
-        price = module.adjust_price(ctx, player, square, price)
+    discount = ctx.registry.provider(ctx.state, PricesSquares)  # the Governor's 5% off (XXXV.3)
+    if discount is not None:
+        price = discount.adjust_price(ctx, player, square, price)
     if cmd.on_credit:  # a voluntary purchase on the card (Nomopoly II XXVIII.1)
         from admin.library.payment import charge
 
@@ -234,7 +237,7 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
                on_credit=True)
     else:
         ctx.transfer(player.name, BANK, price, rule="XIII.1", reason=f"buying square {square.number}",
-                     voluntary=True)
+                     voluntary=True, kind="purchase")
     own.owners[square.number] = player.name
     own.paid[square.number] = price
     # the others' rights stay until their next turn, so their BUY gets the reason it failed
@@ -285,22 +288,17 @@ def rent_due(ctx, payer: Player, square: Square) -> int:
     """The rent ``payer`` owes for landing on ``square``: 3 x n, then every module's adjustment
     (the square's own, VI.9 ..., then who pays)."""
     rent = square.number * int(ctx.params("ownership")["rent_per_number"])
-    modules = ctx.registry.enabled(ctx.state)
-    for module in modules:
-        rent = module.adjust_rent(ctx, square, rent)
-    for module in modules:
-        rent = module.adjust_rent_paid(ctx, payer, square, rent)
-    return rent
+    h = hooks.call(ctx)
+    return h.adjust_rent_paid(ctx, payer, square, h.adjust_rent(ctx, square, rent))
 
 
 def pay_rent(ctx, payer: Player, owner: Player, square: Square, rent: int, *, rule: str = "VI.9") -> None:
     """``payer`` pays ``rent`` to ``owner`` for ``square`` (forced), then every module hears of it
     (``on_rent_paid``)."""
-    ctx.transfer(payer.name, owner.name, rent, rule=rule, reason=f"rent on square {square.number}")
+    ctx.transfer(payer.name, owner.name, rent, rule=rule, reason=f"rent on square {square.number}", kind="rent")
     ctx.emit("rent", f"{payer.name} paid ${rent} rent to {owner.name} for square {square.number}.",
              player=payer.name, rule=rule, data={"square": square.number, "amount": rent, "owner": owner.name})
-    for module in ctx.registry.enabled(ctx.state):
-        module.on_rent_paid(ctx, payer, owner, square, rent)
+    hooks.call(ctx).on_rent_paid(ctx, payer, owner, square, rent)
 
 
 def owner_of(state: GameState, number: int) -> str | None:

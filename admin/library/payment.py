@@ -28,4 +28,4 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
                                 "leave out ON CREDIT")
         use("credit.put_on_credit")(ctx, player, payee, amount, rule=rule, reason=reason)
         return
-    ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True)
+    ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True, kind="purchase")

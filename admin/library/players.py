@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 
@@ -52,8 +53,7 @@ class PlayersModule(Mechanic[PlayersState, None]):
 
 def remove_player(ctx, player, reason: str) -> None:
     ctx.transfer(player.name, BANK, player.money, rule="III.5", reason="removal from the game")
-    for module in ctx.registry.enabled(ctx.state):
-        module.on_player_removed(ctx.state, player)
+    hooks.call(ctx).on_player_removed(ctx.state, player)
     player.status = "removed"
     ctx.emit("removed", f"{player.name} was removed from the game: {reason}.", player=player.name,
              rule="III.5")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from admin.engine import hooks
 from admin.engine.commands import command_type
 from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
@@ -236,18 +237,18 @@ def _not_tradable(ctx, things) -> str | None:
             return f"{kind}s may not be traded in this game (XX.1: {words})"
         if kind == "card" and not ctx.state.enabled("cards"):
             return "there are no cards in this game to trade"
-        for module in ctx.registry.enabled(ctx.state):
-            why = module.refuses_trade(ctx.state, kind, value) if isinstance(module, RefusesTrade) else None
-            if why:
-                return why
+        keeper = ctx.registry.provider(ctx.state, RefusesTrade)  # a capability (the Hot Potato's)
+        why = keeper.refuses_trade(ctx.state, kind, value) if keeper is not None else None
+        if why:
+            return why
     return None
 
 
 def _square_look(ctx, number: int) -> tuple:
     """All that the modules say of square ``number``, but its owner: its "status" (XX.2)."""
     square = ctx.state.square(number)
-    facts = tuple((f.key, repr(f.value)) for m in ctx.registry.enabled(ctx.state)
-                  for f in m.square_facts(ctx.state, square) if f.key != "owner") if square is not None else ()
+    facts = tuple((f.key, repr(f.value)) for f in hooks.call(ctx).square_facts(ctx.state, square)
+                  if f.key != "owner") if square is not None else ()
     return (getattr(square, "name", None), getattr(square, "destroyed", None), facts)
 
 

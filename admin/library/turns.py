@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from admin.engine.capabilities import DeniesBenefits, HoldsBack
+from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.params import check_dice_map
 from admin.engine.module import Mechanic
@@ -79,13 +81,13 @@ class TurnsModule(Mechanic[TurnsState, None]):
                     return
                 ctx.scratch["pass-bonus"].add(player.name)
             bonus = int(params["pass_bonus"])
-            why = next((r for m in ctx.registry.enabled(ctx.state) if (r := m.denies(ctx, player, "pass-bonus"))),
-                       None)
+            denier = ctx.registry.provider(ctx.state, DeniesBenefits)
+            why = denier.denies(ctx, player, "pass-bonus") if denier is not None else None
             if why:
                 ctx.emit("pass-bonus", f"{player.name} passed the end of the board and receives no ${bonus}: "
                                        f"{why}.", player=player.name, rule="VI.11", data={"amount": 0})
                 return
-            ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board")
+            ctx.transfer(BANK, player.name, bonus, rule="VI.11", reason="passing the end of the board", kind="bonus")
             ctx.emit("pass-bonus", f"{player.name} received ${bonus} for passing the end of the board.",
                      player=player.name, rule="VI.11", data={"amount": bonus})
 
@@ -97,13 +99,13 @@ def take_turns(ctx: UpdateContext) -> None:
     if order:
         ctx.emit("order", "Turn order: " + ", ".join(order) + ".", rule="IX.1", data={"order": order})
     moves = int(ctx.params("turns")["moves_per_update"]) if ctx.slot.moves else 0
-    modules = ctx.registry.enabled(ctx.state)
+    bubble = ctx.registry.provider(ctx.state, HoldsBack)
     for _ in range(moves):  # each move of the update in the same order (VIII.2)
         for name in order:
             player = ctx.state.players[name]
             if not player.active:
                 continue
-            why = next((r for m in modules if (r := m.holds_back(ctx, player))), None)
+            why = bubble.holds_back(ctx, player) if bubble is not None else None
             if why:
                 ctx.emit("no-move", f"{player.name} makes no move: {why}.", player=player.name)
                 continue
@@ -113,31 +115,27 @@ def take_turns(ctx: UpdateContext) -> None:
 def take_turn(ctx: UpdateContext, player: Player) -> None:
     params = ctx.params("turns")
     limit = int(params["max_turns_in_a_row"])
-    modules = ctx.registry.enabled(ctx.state)
+    h = hooks.call(ctx)
     taken = ctx.scratch.setdefault("turns-taken", {})
     first = taken.get(player.name, 0)  # a second move of the update numbers its dice on
     for turn in range(first, first + limit):
         taken[player.name] = turn + 1
-        for m in modules:
-            m.on_turn_start(ctx, player, turn)
-        spec = next((d for m in modules if (d := m.dice_for(ctx.state, player))), None)
+        h.on_turn_start(ctx, player, turn)
+        spec = h.dice_for(ctx.state, player)
         faces = roll_turn_dice(ctx, player, turn, spec or params["dice"].get(transport_of(ctx.state, player.name), "2d6"))
-        for m in modules:  # what the roll does before the move (a fall, a stall, a sled blowing up)
-            faces = m.check_roll(ctx, player, turn, faces) or faces
+        faces = h.check_roll(ctx, player, turn, faces)  # a fall, a stall, a sled blowing up
         doubles = any(faces.count(f) == 2 for f in set(faces))  # exactly two dice the same (VII.2)
         ctx.emit("roll", f"{player.name} rolled {' and '.join(map(str, faces))}"
                          + (" (doubles)" if doubles else "") + ".",
                  player=player.name, rule="VII.1", data={"faces": faces, "turn": turn})
-        backwards = any(m.moves_backwards(ctx, player) for m in modules)
+        backwards = h.moves_backwards(ctx, player)
         wrapped = move(ctx, player, sum(faces), backwards=backwards)
         if not player.active:
             return
-        for m in modules:
-            m.on_turn_end(ctx, player, turn, wrapped)
+        h.on_turn_end(ctx, player, turn, wrapped)
         if not doubles or not player.active:
             return
-        for m in modules:
-            m.on_doubles(ctx, player, turn)
+        h.on_doubles(ctx, player, turn)  # a card (VII.2), a rule a proposal wrote ...
     ctx.emit("loop-guard", f"{player.name} rolled doubles {limit} times in a row; the turn stops "
                            "here and the Admin should rule on it (X.1).", player=player.name, rule="X.1")
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Sequence
 
+from admin.engine import hooks
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
@@ -177,8 +178,8 @@ def add_proposal(ctx, proposer: str, title: str, text: str,
                         week=week or state.week, update=state.update, directives=directives)
     state.next_proposal += 1
     state.proposals.append(proposal)
-    per_week = int(ctx.params("proposals")["per_week"]) + sum(
-        m.extra_proposals(state, proposer) for m in ctx.registry.enabled(state))  # the Governor's (XXXV.3)
+    per_week = int(ctx.params("proposals")["per_week"]) + hooks.call(  # the Governor's (XXXV.3)
+        state, ctx.registry).extra_proposals(state, proposer)
     mine = [p for p in state.proposals
             if p.proposer == proposer and p.week == proposal.week and p.status == "open"]
     replaced = []

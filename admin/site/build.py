@@ -26,6 +26,7 @@ from typing import Any, Iterator
 import jinja2
 
 import admin
+from admin.engine import hooks
 from admin.runtime.gcpause import few_collections
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir, read_archive
@@ -199,7 +200,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
                 colours=player_colours(state), slugs=player_slugs(list(state.players)))
     site.deadline = _deadline(game, state)
     site.upcoming = _upcoming(game, state)
-    site.panels = sorted((p for m in REGISTRY.enabled(state) for p in m.panels(state)), key=lambda p: p.order)
+    site.panels = sorted(hooks.call(state, REGISTRY).panels(state), key=lambda p: p.order)
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
     env.globals["has_board"] = state.layout != "none"  # a game with no board shows none (Technopoly)

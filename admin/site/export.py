@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from admin.engine.shows import Fact
+from admin.engine import hooks
 from admin.engine.schedule import next_slot
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player, Proposal, Square
@@ -31,12 +32,12 @@ def player_worth(state: GameState, player: Player) -> int:
 
 def player_facts(state: GameState, player: Player) -> list[Fact]:
     """What every enabled module says in public about a player, in their declared order."""
-    facts = [f for m in REGISTRY.enabled(state) for f in m.player_facts(state, player)]
+    facts = hooks.call(state, REGISTRY).player_facts(state, player)
     return sorted(facts, key=lambda f: f.order)
 
 
 def square_facts(state: GameState, square: Square) -> list[Fact]:
-    facts = [f for m in REGISTRY.enabled(state) for f in m.square_facts(state, square)]
+    facts = hooks.call(state, REGISTRY).square_facts(state, square)
     return sorted(facts, key=lambda f: f.order)
 
 
@@ -143,8 +144,7 @@ def private_status(state: GameState) -> dict[str, Any]:
     for row in out["players"]:
         player = private[row["name"]]
         row["email"] = state.private.emails.get(player.name)
-        for module in REGISTRY.enabled(state):
-            row.update({f.key: f.value for f in module.private_facts(state, player)})
+        row.update({f.key: f.value for f in hooks.call(state, REGISTRY).private_facts(state, player)})
     out["join_requests"] = [to_data(j) for j in state.private.join_requests]
     out["mods"] = {name: to_data(value) for name, value in sorted(state.mods.items())}
     out["private_mods"] = {name: to_data(value) for name, value in sorted(state.private.mods.items())}

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from admin.engine.shows import Panel, StandingRow
+from admin.engine.capabilities import StandsInStandings
 from admin.store.gamedir import GameDir
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player, Square
@@ -119,7 +120,8 @@ class Site:
         """The parties that stand below the players in the standings, marked as what they are
         (the Teams variant's pseudoplayers): every enabled module's, by net worth; ``cells``:
         their facts by key, for the players' columns of the same key."""
-        rows: list[StandingRow] = [r for m in REGISTRY.enabled(self.state) for r in m.standing_rows(self.state)]
+        pseudo = REGISTRY.provider(self.state, StandsInStandings)
+        rows: list[StandingRow] = pseudo.standing_rows(self.state) if pseudo is not None else []
         squares = self.squares_by_number()
         out = []
         for r in sorted(rows, key=lambda r: (-r.net_worth, r.name)):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from admin.engine import hooks
 from admin.engine.layouts import layout
 from admin.engine.shows import SquareLook
 from admin.games.registry import REGISTRY
@@ -104,10 +105,7 @@ def name_lines(name: str, width: int = 13, lines: int = 2) -> list[str]:
 def square_look(state: GameState, sq: Square) -> SquareLook:
     """Every enabled module's overlay on a square, merged: the owner, notes and flags in order."""
     owner, notes, flags, marker, band = None, [], [], None, None
-    for module in REGISTRY.enabled(state):
-        look = module.square_look(state, sq)
-        if look is None:
-            continue
+    for look in hooks.call(state, REGISTRY).square_look(state, sq):
         owner = owner or look.owner
         notes += look.notes
         flags += look.flags

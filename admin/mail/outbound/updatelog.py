@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from admin.engine import hooks
 from admin.engine.playingcards import DECK
 from admin.engine.dice import commitment, player_key
 from admin.engine.seedchain import next_link
@@ -172,8 +173,7 @@ class ResultsIndex:
 def standing(state: GameState, player: Player) -> tuple[str, ...]:
     """"Where you stand": money and square, and each module's lines (private ones too)."""
     parts = [(0, f"  Money: {state.money(player.money)}"), (20, f"  Square: {_square(state, player.square)}")]
-    for module in REGISTRY.enabled(state):
-        parts += module.results_lines(state, player)
+    parts += hooks.call(state, REGISTRY).results_lines(state, player)
     return tuple(ordered(parts))
 
 

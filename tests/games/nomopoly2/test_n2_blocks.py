@@ -9,6 +9,7 @@ column."""
 import pytest
 from fixtures.games import mail, new_state, play, texts
 
+from admin.engine import hooks
 from admin.engine.events import Ruling
 from admin.library.board import BoardModule
 from admin.library.ownership import set_owner
@@ -234,8 +235,8 @@ def test_a_destroyed_square_leaves_its_block():
 
     state = _blocks({5: "alice", 6: "alice", 7: "bob"})
     BlocksModule.of(state).blocks = [Block(1, "residential", [5, 6]), Block(2, "government", [7])]
-    destroy_square(state, 6, REGISTRY.enabled(state))
-    destroy_square(state, 7, REGISTRY.enabled(state))
+    destroy_square(state, 6, hooks.call(state, REGISTRY))
+    destroy_square(state, 7, hooks.call(state, REGISTRY))
     assert BlocksModule.of(state).blocks == [Block(1, "residential", [5])]
 
 

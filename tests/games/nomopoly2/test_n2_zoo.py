@@ -9,6 +9,7 @@ from collections import deque
 from fixtures.games import mail, new_state, texts
 from fixtures.n2_sections import with_buildings
 
+from admin.engine import hooks
 from admin.engine.board import add_square
 from admin.engine.context import UpdateContext
 from admin.engine.events import Ruling
@@ -454,7 +455,7 @@ def test_a_destroyed_square_takes_its_peel_and_sends_its_creatures_to_the_lowest
     state = _zoo()
     _put(state, ("bison", 12, 100))
     ZooModule.of(state).peels = [12, 20]
-    destroy_square(state, 12, REGISTRY.enabled(state))
+    destroy_square(state, 12, hooks.call(state, REGISTRY))
     assert _creatures(state) == {"bison": (1, 100)} and ZooModule.of(state).peels == [20]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import add_square, live_numbers, nearest_ahead, successor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -161,7 +162,7 @@ def colour_event(ctx, colour: str) -> None:
         fewest = min((len(own.owned_by(state, pl.name)) for pl in players), default=0)
         tied = [pl.name for pl in players if len(own.owned_by(state, pl.name)) == fewest]
         free = [s.number for s in state.live_squares() if own.owner(s.number) is None
-                and all(m.can_own(state, s) for m in ctx.registry.enabled(state))]
+                and hooks.call(ctx).can_own(state, s)]
         if tied and free:
             who = tied[0] if len(tied) == 1 else tied[ctx.dice.roll("blob/blue", len(tied)) - 1]
             own.buy_rights.append(BuyRight(square=free[0], player=who, order=ctx.landing_order,
@@ -174,7 +175,7 @@ def colour_event(ctx, colour: str) -> None:
     elif colour == "green":
         room = int(p["max_squares"]) - len(live_numbers(state))
         refill = bool(ctx.params("board")["refill_destroyed"])
-        added = [add_square(state, ctx.registry.enabled(state), refill)
+        added = [add_square(state, hooks.call(ctx), refill)
                  for _ in range(max(0, min(int(p["green_squares"]), room)))]
         ctx.emit("blob", f"{said}: {len(added)} squares are added to the board.", rule="XXXI.7")
     elif colour == "orange":
@@ -198,7 +199,7 @@ def colour_event(ctx, colour: str) -> None:
         for pl in players:
             tax = sum(s.number for s in own.owned_by(state, pl.name))
             if tax:
-                ctx.transfer(pl.name, BANK, tax, rule="XXXI.7", reason="the Blob's pink tax")
+                ctx.transfer(pl.name, BANK, tax, rule="XXXI.7", reason="the Blob's pink tax", kind="tax")
         ctx.emit("blob", f"{said}: every player pays the sum of their squares' numbers in tax.", rule="XXXI.7")
     elif colour == "grey" and len(players) >= 2:
         names = [pl.name for pl in players]

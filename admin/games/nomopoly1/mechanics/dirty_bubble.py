@@ -12,6 +12,7 @@ from admin.engine.board import grid_move
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
+from admin.engine.capabilities import HoldsBack
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
@@ -42,7 +43,7 @@ class DirtyBubbleState:
     prisoner: str | None = None
 
 
-class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
+class DirtyBubbleModule(Mechanic[DirtyBubbleState, None], HoldsBack):
     name = "dirty-bubble"
     rules = ("XXX.1", "XXX.2", "XXX.3", "XXX.4")
     defaults = {"moves_per_week": 2, "dice": 6}

@@ -12,6 +12,7 @@ from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
+from admin.engine.capabilities import EasesHealthLoss
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
 from admin.games.nomopoly1.mechanics.paint import percent_of
@@ -93,7 +94,7 @@ class WagesState:
     done: dict[str, int] = field(default_factory=dict)
 
 
-class WagesModule(Mechanic[WagesState, None]):
+class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     name = "wages"
     rules = ("XXXVI.1", "XXXVI.2")
     defaults = {"base_wage": 100, "courses": {k: list(v) for k, v in COURSES.items()},
@@ -145,7 +146,7 @@ class WagesModule(Mechanic[WagesState, None]):
                 if gain:
                     change_health(ctx, player, gain, rule="XXXVI.2", reason="a healer's week")
             wage = self.wage(ctx.state, player.name)
-            ctx.transfer(BANK, player.name, wage, rule="XXXVI.1", reason="wages")
+            ctx.transfer(BANK, player.name, wage, rule="XXXVI.1", reason="wages", kind="wage")
             ctx.emit("wage", f"{player.name} was paid a wage of {ctx.state.money(wage)}.", player=player.name,
                      rule="XXXVI.1", data={"amount": wage})
 

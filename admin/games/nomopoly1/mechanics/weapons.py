@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import destroy_square, live_numbers, lowest, neighbours, step
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -324,7 +325,7 @@ def _missile(ctx, player: Player, target: int, damage: int) -> str:
     victims = sorted((pl for pl in ctx.state.active_players() if pl.square == hit), key=lambda pl: pl.name)
     blob = BlobModule.of(ctx.state) if ctx.state.enabled(BlobModule.name) else None
     blob_hit = blob is not None and blob.square == hit
-    destroy_square(ctx.state, hit, ctx.registry.enabled(ctx.state))
+    destroy_square(ctx.state, hit, hooks.call(ctx))
     start = lowest(ctx.state)  # XXXII.4: "square 1" is the lowest square left
     for victim in victims:
         victim.square = start

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import live_numbers
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -307,7 +308,7 @@ def steal(ctx, player: Player, cmd: StealSquare) -> str:
     owner = owner_of(ctx.state, cmd.square)
     if owner == player.name:
         raise IllegalAction(f"square {cmd.square} is yours already")
-    if not all(m.can_own(ctx.state, square) for m in ctx.registry.enabled(ctx.state)):
+    if not hooks.call(ctx).can_own(ctx.state, square):
         raise IllegalAction(f"square {cmd.square} may not be owned by anyone, so it may not be stolen")
     bs.steals[player.name] -= 1
     if not bs.steals[player.name]:

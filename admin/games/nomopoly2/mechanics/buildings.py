@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import predecessor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -331,9 +332,7 @@ def square_rent(ctx, number: int) -> int:
     """The rent for landing on square ``number`` as every module makes it, before who pays it."""
     square = ctx.state.square(number)
     rent = number * int(ctx.params("ownership")["rent_per_number"])
-    for module in ctx.registry.enabled(ctx.state):
-        rent = module.adjust_rent(ctx, square, rent)
-    return rent
+    return hooks.call(ctx).adjust_rent(ctx, square, rent)
 
 
 # -- what a square allows -----------------------------------------------------------------------

@@ -20,10 +20,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import live_numbers
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
+from admin.engine.capabilities import PricesSquares
 from admin.engine.schedule import next_slot
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -112,7 +114,7 @@ def _veto(rest: str, _line: object) -> Veto:
     return Veto(parse_proposal(rest))
 
 
-class GovernorModule(Mechanic[GovernorState, None]):
+class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
     name = "governor"
     rules = ("XXXV.1", "XXXV.2", "XXXV.3", "XXXV.4", "XXXV.5")
     defaults: ClassVar[dict[str, Any]] = {
@@ -346,7 +348,7 @@ def add_square(ctx, player: Player, cmd: AddSquare) -> str:
         raise IllegalAction(f"the Governor has added {gs.squares_added} squares this term, as many as allowed "
                             "(XXXV.3)")
     cost = int(p["square_cost"])
-    modules = ctx.registry.enabled(ctx.state)
+    calls = hooks.call(ctx)
     if cmd.square is not None:
         square = ctx.state.square(cmd.square)
         if square is None or not square.destroyed:
@@ -355,14 +357,13 @@ def add_square(ctx, player: Player, cmd: AddSquare) -> str:
                                 f"destroyed one ({', '.join(gone) or 'there are none'}) or at the end (XXXV.3)")
         _afford(ctx, cost, "a square")
         square.destroyed, square.name = False, None
-        for module in modules:
-            module.on_square_added(ctx.state, square)
+        calls.on_square_added(ctx.state, square)
         number = square.number
     else:
         _afford(ctx, cost, "a square")
         from admin.engine.board import add_square as board_add
 
-        number = board_add(ctx.state, modules, bool(ctx.params("board").get("refill_destroyed", True)))
+        number = board_add(ctx.state, calls, bool(ctx.params("board").get("refill_destroyed", True)))
     _spend(ctx, cost, f"square {number}, added by the Governor")
     gs.squares_added += 1
     return (f"The Governor, {player.name}, added square {number} to the board, paid ${cost} by the Admin Bank "

@@ -8,6 +8,7 @@ module (missiles.py) keeps the silos and their stock; this is only the flight.""
 
 from __future__ import annotations
 
+from admin.engine import hooks
 from admin.engine.board import destroy_square, distance, live_numbers, lowest, neighbours
 from admin.library.board import set_contaminated, set_polluted
 from admin.library.health import change_health
@@ -58,7 +59,6 @@ def launch(ctx, silo: int, kind: str, target: int, *, consenters: list[str], rul
         if not held:
             ms.held.pop(silo, None)
         ms.fired[silo] = state.update
-    NAMES[kind]  # an unknown kind fails here, before anything changes
     if kind in ("biological", "icbm"):
         for who in dict.fromkeys(consenters):
             if who in state.players and state.players[who].active:
@@ -135,7 +135,7 @@ def _obliterate(ctx, target: int) -> None:
         victims = _occupants(state, number)
         # its creatures are hurt where they stand, then go to the lowest square with the players
         _hurt_creatures(ctx, number, -int(p["icbm_health"]), f"the destruction of square {number}")
-        destroy_square(state, number, ctx.registry.enabled(state))
+        destroy_square(state, number, hooks.call(ctx))
         ctx.emit("missile", f"The ICBM destroyed square {number}.", rule="XXVI.6", data={"square": number})
         first = lowest(state)
         for player in victims:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
+from admin.engine.capabilities import DeniesBenefits
 from admin.engine.errors import RuleError
 from admin.games.nomopoly2.mechanics.shared import commit_atrocity, is_terrorist, may_commit_atrocity
 
@@ -28,7 +29,7 @@ def terrorist_until(state, player: str) -> int | None:
     return getattr(cs, "weeks", {}).get(player, {}).get("terrorist")
 
 
-class TerrorismModule(Mechanic[None, None]):
+class TerrorismModule(Mechanic[None, None], DeniesBenefits):
     name = "terrorism"
     rules = ("XXIII.1", "XXIII.2")
     defaults = {"minor_weeks": 1,          # a minor atrocity: this week and the next one (XXIII.1)

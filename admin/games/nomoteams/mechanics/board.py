@@ -11,6 +11,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import add_square, layout_of
 from admin.engine.commands import command_type
 from admin.engine.layouts import compass_step, layout
@@ -108,7 +109,7 @@ def new_square(state) -> int:
     every module sets up its part of it (The Government's ownership of Public Property ...)."""
     from admin.games.registry import REGISTRY  # the library imports this package
 
-    ready = [m for m in REGISTRY.enabled(state) if m.name in state.mods or m.State is None]
+    ready = hooks.call(state, REGISTRY, only=lambda m: m.name in state.mods or m.State is None)
     return add_square(state, ready, refill=False)
 
 

@@ -20,6 +20,7 @@ from admin.engine.board import successor
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
+from admin.engine.capabilities import SlowsMoves
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, check_square, owner_of
@@ -63,7 +64,7 @@ def _parser(coating: str, remove: bool = False, optional: bool = False):
     return parse
 
 
-class CoatingsModule(Mechanic[CoatingsState, None]):
+class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
     name = "teams-coatings"
     rules = ("XIII.9", "XIII.10", "XIII.11", "XIII.12", "XIII.13")
     defaults = {"tefflon_cost": 300, "detefflon_cost": 300, "glue_per_number": 10, "grease_cost": 0,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.board import destroy_square, live_numbers, renumber_square
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -225,12 +226,12 @@ def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) 
                 piece.square = refuge
                 moved.append(piece.name)
     before = dict(state.mods["teams-ownership"].owners)
-    modules = ctx.registry.enabled(state)
-    destroy_square(state, number, modules)
+    calls = hooks.call(ctx)
+    destroy_square(state, number, calls)
     highest = live_numbers(state)[-1]
     came_from = {}
     if highest > number:  # the highest square takes the destroyed one's number
-        renumber_square(state, highest, number, modules)
+        renumber_square(state, highest, number, calls)
         came_from[number] = highest
         text = f"square {highest} is now square {number}"
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
+from admin.engine import hooks
 from admin.engine.commands import command_type
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
@@ -107,7 +108,7 @@ def propose(ctx, player, cmd: TeamsPropose) -> str:
     state.next_proposal += 1
     limit = int(ctx.params(TeamsProposalsModule.name)["undecided_max"])
     # one more this week for each a module grants (an All-Nighter, XIX.8)
-    limit += sum(m.extra_proposals(state, player.name) for m in ctx.registry.enabled(state))
+    limit += hooks.call(state, ctx.registry).extra_proposals(state, player.name)
     mine = [p for p in undecided(state) if p.proposer == player.name]
     dropped = []
     while len(mine) >= limit:  # IX.2: the oldest undecided makes room

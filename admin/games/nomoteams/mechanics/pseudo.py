@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, StandingRow, Table
+from admin.engine.capabilities import StandsInStandings
 from admin.engine.errors import RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, market_value, squares_of
 
@@ -44,7 +45,7 @@ _WHAT = {GOVERNMENT: "pseudoplayer: The Government (X): fines, Public Property, 
          CORPORATION: "pseudoplayer: The Corporation: Corporate Colours' rent share, leavers' goods for sale"}
 
 
-class PseudoModule(Mechanic[PseudoState, None]):
+class PseudoModule(Mechanic[PseudoState, None], StandsInStandings):
     name = "teams-pseudo"
     rules = ("X.1", "X.6", "XXXIII.1")
     defaults = {"government_money": 0, "corporation_money": 0, "government_cap": 15000}
@@ -67,11 +68,11 @@ class PseudoModule(Mechanic[PseudoState, None]):
             if piece.square == old:
                 piece.square = new
 
-    def accounts(self, state) -> dict[str, int]:
+    def account(self, state, party) -> dict[str, int] | None:
         ps = self.of(state)
         for name in (GOVERNMENT, CORPORATION):  # they always hold money, $0 at the least
             ps.money.setdefault(name, 0)
-        return ps.money
+        return ps.money if party in ps.money else None
 
     def on_update_start(self, ctx) -> None:
         disperse(ctx)

@@ -94,14 +94,14 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
 
     def on_pass_end(self, ctx, player) -> None:
         bonus = int(ctx.params(self.name)["huge_o"])
-        ctx.transfer(BANK, player.name, bonus, rule="VI.1", reason="passing HUGE-O")
+        ctx.transfer(BANK, player.name, bonus, rule="VI.1", reason="passing HUGE-O", kind="bonus")
         ctx.emit("pass-bonus", f"{player.name} passed HUGE-O and collected {ctx.state.money(bonus)}.",
                  player=player.name, rule="VI.1", data={"amount": bonus})
 
     def on_land(self, ctx, player, square) -> None:
         spec = space(ctx.state, square.number)
         if spec.kind == "tax":
-            settle(ctx, player, BANK, spec.tax, rule="X.1", reason=f"{spec.name} (tax)")
+            settle(ctx, player, BANK, spec.tax, rule="X.1", reason=f"{spec.name} (tax)", kind="tax")
         elif spec.kind == "gotojail":
             send_to_jail(ctx, player, f"landing on {spec.name}")
 
@@ -201,7 +201,7 @@ def _leave_jail(ctx, player: Player) -> bool:
                  player=player.name, rule="XI.5")
         return True
     if how == "fine" and player.money >= fine:
-        ctx.transfer(player.name, BANK, fine, rule="XI.7", reason="the jail fine")
+        ctx.transfer(player.name, BANK, fine, rule="XI.7", reason="the jail fine", kind="fine")
         del st.jail[player.name]
         ctx.emit("jail-out", f"{player.name} paid the {ctx.state.money(fine)} fine and left jail.",
                  player=player.name, rule="XI.7")
@@ -216,7 +216,7 @@ def _leave_jail(ctx, player: Player) -> bool:
     if st.jail[player.name] < int(params["jail_turns"]):
         return False
     del st.jail[player.name]
-    settle(ctx, player, BANK, fine, rule="XI.8", reason="the jail fine after three turns")
+    settle(ctx, player, BANK, fine, rule="XI.8", reason="the jail fine after three turns", kind="fine")
     if player.active:
         ctx.emit("jail-out", f"{player.name} paid the fine after three turns in jail and moves on.",
                  player=player.name, rule="XI.8")

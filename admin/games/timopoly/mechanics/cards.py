@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from admin.engine import hooks
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.decks import DeckSpec, DeckState, shuffle, take_top
@@ -159,8 +160,7 @@ def _advance(ctx, player: Player, target: int, *, land: bool = True) -> None:
         return
     # move without landing (the card says what happens there): pass HUGE-O, then stand there
     if player.square + steps > count:
-        for module in ctx.registry.enabled(ctx.state):
-            module.on_pass_end(ctx, player)
+        hooks.call(ctx).on_pass_end(ctx, player)
     player.square = target
     ctx.emit("move", f"{player.name} advanced to {space(ctx.state, target).name}.", player=player.name,
              rule="IX.1", data={"to": target})

@@ -255,7 +255,7 @@ def _buy(ctx, player: Player, spec: Space, standing: bool = False, *, say: bool 
     deeds = TimoDeedsModule.of(ctx.state).deeds
     if spec.number in deeds or player.money < spec.price:
         return False
-    ctx.transfer(player.name, BANK, spec.price, rule="VII.1", reason=f"buying {spec.name}")
+    ctx.transfer(player.name, BANK, spec.price, rule="VII.1", reason=f"buying {spec.name}", kind="purchase")
     deeds[spec.number] = Deed(owner=player.name)
     how = " (a standing order)" if standing else ""
     if say:  # BUY by email says it once, as the command's own result

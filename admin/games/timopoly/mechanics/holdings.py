@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
@@ -143,7 +144,7 @@ def auction(ctx, spec: Space, why: str) -> None:
                         f"BID {inter.id} <amount>.", rule="VII.2", data={"square": spec.number, "id": inter.id})
 
 
-def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: str) -> None:
+def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: str, kind: str = "other") -> None:
     """Pay what is owed; one who cannot, even by selling Noms and Rockets back and mortgaging, is
     Fandomrupt (XVII)."""
     if amount <= 0:
@@ -151,7 +152,7 @@ def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: st
     if payer.money < amount:
         raise_cash(ctx, payer, amount)
     if payer.money >= amount:
-        ctx.transfer(payer.name, payee, amount, rule=rule, reason=reason)
+        ctx.transfer(payer.name, payee, amount, rule=rule, reason=reason, kind=kind)
         return
     fandomrupt(ctx, payer, payee, reason)
 
@@ -172,8 +173,7 @@ def fandomrupt(ctx, player: Player, creditor: str, reason: str) -> None:
     if player.money < 0:  # the debt beyond everything: the Fandom writes it off
         ctx.transfer(BANK, player.name, -player.money, rule="XVII.1", reason="a debt written off")
     player.status = "removed"
-    for module in ctx.registry.enabled(ctx.state):
-        module.on_player_removed(ctx.state, player)
+    hooks.call(ctx).on_player_removed(ctx.state, player)
     ctx.emit("fandomrupt", f"{player.name} is Fandomrupt ({reason}) and retires; everything goes to {to}.",
              player=player.name, rule="XVII.1")
     if creditor == BANK:

@@ -119,7 +119,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
         tax = amount * int(ctx.params(self.name)["commercial_tax_percent"]) // 100
         if tax <= 0:
             return
-        ctx.transfer(owner.name, BANK, tax, rule="XXI.5", reason=f"tax on rent collected on square {square.number}")
+        ctx.transfer(owner.name, BANK, tax, rule="XXI.5", reason=f"tax on rent collected on square {square.number}", kind="tax")
         ctx.emit("block-tax", f"{owner.name} paid ${tax} tax to the Admin Bank Account on the ${amount} rent "
                               f"collected on square {square.number} (commercial block {block.id}).",
                  player=owner.name, rule="XXI.5", data={"square": square.number, "amount": tax})

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.playingcards import card_name
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -214,7 +215,7 @@ def die_faces(ctx, player: Player) -> list[int]:
         return list(use("transport.die_faces")(ctx.state, player.name))
     from admin.library.turns import parse_dice, transport_of
 
-    spec = next((d for m in ctx.registry.enabled(ctx.state) if (d := m.dice_for(ctx.state, player))), None)
+    spec = hooks.call(ctx).dice_for(ctx.state, player)
     spec = spec or dict(ctx.params("turns")["dice"]).get(transport_of(ctx.state, player.name), "2d6")
     return list(range(1, parse_dice(spec)[1] + 1))
 

@@ -15,11 +15,13 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.playingcards import card_name
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
+from admin.engine.capabilities import StopsMoves
 from admin.engine.syntax import parse_card, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.mechanics.house_of_cards import items as it
@@ -77,7 +79,7 @@ def parse_buy_shovel(rest: str, _line: object) -> Exchange:
     return Exchange("shovel", (), credit)
 
 
-class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate]):
+class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves):
     name = it.NAME
     rules = ("XXIV.1", "XXIV.2")
     # removed_card: what becomes of a card a card remover takes off a square ("discard": it leaves
@@ -287,8 +289,7 @@ def _own_sides(ctx, player: Player, me: Mechanic) -> int:
     """How many sides the player's own dice have (what the jetpack's extra die is like)."""
     from admin.library.turns import parse_dice, transport_of
 
-    spec = next((d for m in ctx.registry.enabled(ctx.state) if m is not me and (d := m.dice_for(ctx.state, player))),
-                None)
+    spec = hooks.call(ctx, skip=me).dice_for(ctx.state, player)
     return parse_dice(spec or ctx.params("turns")["dice"].get(transport_of(ctx.state, player.name), "2d6"))[1]
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from admin.engine import hooks
 from admin.engine.board import layout_of, live_numbers
 from admin.engine.movement import jump, land
 from admin.engine.model import GameState, Player
@@ -34,19 +35,17 @@ def fly(ctx, player: Player, steps: int, how: str = "up") -> bool | int:
     order = column_path(ctx.state, how)
     if player.square not in order or steps <= 0:
         return False
-    modules = ctx.registry.enabled(ctx.state)
+    h = hooks.call(ctx)
     i, wraps, path = order.index(player.square), 0, []
     for _ in range(steps):
         if i + 1 >= len(order):  # past the rightmost column: back to square 1
             wraps += 1
-            for module in modules:
-                module.on_pass_end(ctx, player)
+            h.on_pass_end(ctx, player)
             order, i = column_path(ctx.state, how), 0  # a square added at the end is behind
         else:
             i += 1
         if path:
-            for module in modules:
-                module.on_pass_over(ctx, player, path[-1])
+            h.on_pass_over(ctx, player, path[-1])
         path.append(order[i])
     start = player.square
     player.square = path[-1]

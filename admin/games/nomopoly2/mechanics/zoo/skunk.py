@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from admin.engine import hooks
 from admin.engine.board import distance, distances_from, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
 from admin.games.nomopoly2.mechanics.shared import bank_square, house_of_cards_square, provides, use
@@ -145,9 +146,9 @@ def store(ctx, number: int, who: str) -> None:
     fewest = min(counts.values())
     tied = sorted(n for n, k in counts.items() if k == fewest)
     winner = tied[_roll(ctx, "skunk/store", len(tied)) - 1] if len(tied) > 1 else tied[0]
-    modules = ctx.registry.enabled(state)
+    h = hooks.call(ctx)
     free = next((n for n in live_numbers(state) if owner_of(state, n) is None
-                 and all(m.can_own(state, state.square(n)) for m in modules)), None)
+                 and h.can_own(state, state.square(n))), None)
     if free is None:
         ctx.emit("zoo", f"{cap(who)} on the Store on square {number}: no square is left unowned for {winner}.",
                  rule=RULE)
@@ -168,7 +169,7 @@ def property_tax(ctx, number: int, who: str) -> None:
         tax = sum((own.paid.get(n, n * per) if prices else n) for n, o in own.owners.items() if o == pl.name)
         if tax:
             ctx.transfer(pl.name, BANK, tax, rule=RULE,
-                         reason=f"property tax ({who} on the Corporate Headquarters on square {number})")
+                         reason=f"property tax ({who} on the Corporate Headquarters on square {number})", kind="tax")
     ctx.emit("zoo", f"{cap(who)} on the Corporate Headquarters on square {number}: every player pays property "
                     f"tax, the sum of {'what they paid for' if prices else 'the numbers of'} their squares.", rule=RULE)
 

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from admin.engine.capabilities import PricesSquares
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
@@ -139,8 +140,9 @@ def buy(ctx, player, cmd: TeamsBuy) -> str:
     if owner is not None:
         raise IllegalAction(f"square {square.number} is owned by {owner} now (teams:VIII.4)")
     value = market_value(ctx.state, square.number)
-    for module in ctx.registry.enabled(ctx.state):
-        value = module.adjust_price(ctx, player, square, value)
+    discount = ctx.registry.provider(ctx.state, PricesSquares)
+    if discount is not None:
+        value = discount.adjust_price(ctx, player, square, value)
     if player.money < value:
         raise IllegalAction(f"square {square.number}'s market value is {ctx.state.money(value)} and you have "
                             f"{ctx.state.money(player.money)}; a buyer needs at least that much (teams:VIII.4)")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
@@ -177,10 +178,8 @@ def collect_rent(ctx, player, number: int, owner: str) -> int:
                  player=player.name, rule="VIII.12", data={"square": number, "amount": 0})
         return 0
     rent = rent_value(ctx.state, number)
-    for module in ctx.registry.enabled(ctx.state):
-        rent = module.adjust_rent(ctx, square, rent)
-    for module in ctx.registry.enabled(ctx.state):
-        rent = module.adjust_rent_paid(ctx, player, square, rent)
+    h = hooks.call(ctx)
+    rent = h.adjust_rent_paid(ctx, player, square, h.adjust_rent(ctx, square, rent))
     paid = section_viii_pay(ctx, player.name, owner, rent, rule="VIII.5", reason=f"rent on square {number}")
     if paid <= 0:
         return 0
@@ -198,8 +197,7 @@ def collect_rent(ctx, player, number: int, owner: str) -> int:
                      data={"square": number, "amount": cut})
     owner_player = ctx.state.players.get(owner)
     if owner_player is not None:
-        for module in ctx.registry.enabled(ctx.state):
-            module.on_rent_paid(ctx, player, owner_player, square, paid)
+        hooks.call(ctx).on_rent_paid(ctx, player, owner_player, square, paid)
     return paid
 
 

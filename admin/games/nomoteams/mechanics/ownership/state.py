@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from admin.engine import hooks
 from admin.engine.board import destroy_square
 from admin.engine.services import use
 from admin.games.nomoteams.mechanics.shared import best_friend, marked, section_state
@@ -86,7 +87,7 @@ def destroy(ctx, number: int, reason: str, rule: str, by: str | None = None) -> 
     if "teams-destruction" in ctx.state.mods:
         # the destruction section offers its destroy by name (admin/engine/services.py)
         return use("teams-destruction.destroy")(ctx, number, reason=reason, rule=rule, by=by)
-    destroy_square(ctx.state, number, ctx.registry.enabled(ctx.state))
+    destroy_square(ctx.state, number, hooks.call(ctx))
     ctx.emit("destroyed", f"Square {number} was destroyed: {reason}.", rule=rule, data={"square": number})
     return True
 

@@ -21,6 +21,7 @@ from typing import ClassVar
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
+from admin.engine.capabilities import MailFirst
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.products.state import (  # noqa: F401 - part of the Products interface
     CATALOGUE, DUPLICATES, NAME, Blockbuster, Product, ProductsPrivate, ProductsState, find_product, norm, pay_for,
@@ -119,7 +120,7 @@ def _parse_purchase(rest: str, line: object) -> Purchase:
     return Purchase(rest.strip())
 
 
-class ProductsModule(Mechanic[ProductsState, ProductsPrivate]):
+class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst):
     name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
              "XIX.13", "XIX.14")
