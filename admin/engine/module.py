@@ -120,6 +120,16 @@ class Panel:
 
 
 @dataclass(frozen=True)
+class Remark:
+    """A player's public comment on a proposal, shown under it on the site."""
+
+    player: str
+    update: int
+    date: str
+    text: str
+
+
+@dataclass(frozen=True)
 class StandingRow:
     """A party that is not a player but stands in the players' standings (the Teams variant's
     pseudoplayers, The Government and The Corporation), marked with ``badge``; ``href`` is the
@@ -350,6 +360,10 @@ class Mechanic(Generic[S, P]):
 
     def panels(self, state: GameState) -> list[Panel]:
         """Pages this module adds to the site (public state only)."""
+        return []
+
+    def proposal_remarks(self, state: GameState, number: int) -> list[Remark]:
+        """Players' comments on proposal ``number`` this module keeps (public state only)."""
         return []
 
     def standing_rows(self, state: GameState) -> list[StandingRow]:

@@ -20,6 +20,7 @@ from admin.library.players import PlayersModule
 from admin.nomic.proposals import ProposalsModule
 from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
 from admin.library.schedule import ScheduleModule
+from admin.library.talk import TalkModule
 from admin.games.technopoly.mechanics import MODULES as TECHNOPOLY
 from admin.games.timopoly.mechanics import MODULES as TIMOPOLY
 from admin.library.turns import TurnsModule
@@ -28,7 +29,7 @@ from admin.library.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
+    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY, TalkModule,
 ]
 
 REGISTRY = Registry(LIBRARY)

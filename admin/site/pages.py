@@ -213,6 +213,7 @@ def _proposal_view(site: Site, p: Proposal, active: list[str]) -> dict[str, Any]
             "votes": [(choice, votes[choice]) for choice in ("yes", "no", "abstain") if votes.get(choice)],
             "voters": len(p.votes), "tally": tally, "changed_rules": list(p.changed_rules),
             "directives": len(p.directives),
+            "remarks": [r for m in REGISTRY.enabled(site.state) for r in m.proposal_remarks(site.state, p.number)],
             "not_voted": [n for n in active if n not in p.votes] if p.status == "voting" else []}
 
 

@@ -175,8 +175,10 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
     return texts.ResultsView(
         player=name, update=index.update, week=index.week, slot=index.slot,
-        happened=tuple(line for e in index.events.about(name)
+        happened=tuple(line for e in index.events.about(name) if e.kind != "press"
                        for line in [texts.event_line(e, name)] if line),
+        press=tuple(e.private for e in index.events.about(name)
+                    if e.kind == "press" and e.player == name and e.private),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
         draws=own_draws(index.dice, name, index.draws.get(name, [])))
