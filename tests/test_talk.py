@@ -182,3 +182,20 @@ def test_talk_is_enabled_in_every_bundled_game():
 
     for name in catalog.available():
         assert "talk" in [m.name for m in catalog.spec(name).modules], name
+
+
+def test_help_and_the_how_to_play_page_say_how_to_talk_in_every_bundled_game():
+    from admin.engine.howto import help_lines
+    from admin.games import catalog
+    from admin.games.registry import REGISTRY
+
+    for name in catalog.available():
+        state = catalog.initial_state(name, "t")
+        said = "\n".join(help_lines(state, REGISTRY))
+        for usage in ("PRESS TO <player>|ALL ... END", "PRESS OFF", "COMMENT <proposal> ... END", "QUESTION ... END"):
+            assert usage in said, (name, usage)
+
+
+def test_the_how_to_play_page_lists_the_talk_commands(game_dir, tmp_path):
+    page = _site_text(game_dir, tmp_path)["howto.html"]
+    assert "PRESS TO" in page and "QUESTION" in page and "COMMENT" in page

@@ -193,9 +193,9 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
                         "name (never your address): the text on the lines below, then a line END",
                         example="PRESS TO bob / Shall we vote together on 7? / END", **common),
             CommandSpec("PRESS OFF", PressSwitch, _switch, _parse_switch(False), "PRESS OFF", listing=201,
-                        phase=1, voluntary=False, summary="stop receiving press to all (PRESS ON resumes it)"),
+                        phase=1, voluntary=False, summary="stop receiving press to all (PRESS ON resumes it)", example="PRESS OFF"),
             CommandSpec("PRESS ON", PressSwitch, _switch, _parse_switch(True), "PRESS ON", listing=202,
-                        phase=1, voluntary=False, summary="receive press to all again"),
+                        phase=1, voluntary=False, summary="receive press to all again", example="PRESS ON"),
             CommandSpec("COMMENT", Comment, _comment, _parse_comment, "COMMENT <proposal> ... END", listing=203,
                         summary="comment on a proposal, shown under it on the site: the text on the "
                         "lines below, then a line END", example="COMMENT 7 / It breaks VI.11. / END", **common),
