@@ -199,3 +199,26 @@ def test_help_and_the_how_to_play_page_say_how_to_talk_in_every_bundled_game():
 def test_the_how_to_play_page_lists_the_talk_commands(game_dir, tmp_path):
     page = _site_text(game_dir, tmp_path)["howto.html"]
     assert "PRESS TO" in page and "QUESTION" in page and "COMMENT" in page
+
+
+@pytest.mark.dovecot
+def test_press_over_imap_reaches_only_its_addressee_and_a_strangers_is_not_relayed(game_dir, dovecot):
+    from test_intake import TUE, email, imap
+
+    account = dovecot.new_user()
+    from admin.runtime.dovecot import Message
+
+    raws = [email(1, "alice@example.org", "PRESS TO carol\nMeet me on square 8.\nEND"),
+            email(2, "mallory@evil.example", "PRESS TO ALL\nFree money at evil.example\nEND"),
+            email(3, "Bob <bob@example.org>", "PRESS TO ALL\nI propose peace.\nEND")]
+    dovecot.append_many(account, [Message(r, TUE) for r in raws])
+    outcome = jobs.run_update_job(game_dir, at=WED, source=imap(dovecot, account))
+    assert sorted(s.status for s in outcome.screened) == ["applied", "applied", "rejected"]
+    mail = _mail(game_dir, 1)
+    carol, bob, alice = ("\n".join(_results(mail, n)) for n in ("carol", "bob", "alice"))
+    assert "From alice to you:\n  Meet me on square 8." in carol
+    assert "Meet me on square 8." not in bob and "Meet me on square 8." not in alice.split("Press")[-1]
+    assert "From bob to everyone:\n  I propose peace." in carol and "I propose peace." in alice
+    everything = "\n".join(t for texts in mail.values() for t in texts)
+    assert "From mallory" not in everything and not any("mallory" in to for to in mail)
+    assert "@example.org" not in carol.split("\nPress\n")[1].split("Where you stand")[0]
