@@ -222,3 +222,25 @@ def test_press_over_imap_reaches_only_its_addressee_and_a_strangers_is_not_relay
     everything = "\n".join(t for texts in mail.values() for t in texts)
     assert "From mallory" not in everything and not any("mallory" in to for to in mail)
     assert "@example.org" not in carol.split("\nPress\n")[1].split("Where you stand")[0]
+
+
+def test_ruling_answer_on_the_command_line_queues_the_answer_and_refuses_a_missing_question(game_dir):
+    from click.testing import CliRunner
+
+    from admin.cli.main import cli
+
+    _send(game_dir, "bob@example.org", "QUESTION Is a bus a car?\nUnder XXIX.2, I mean.\nEND")
+    jobs.run_update_job(game_dir, at=WED)
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["ruling", "answer", "2", "No.", "--game", str(game_dir.root)])
+    assert bad.exit_code != 0 and "names question 2, which does not exist" in bad.output + str(bad.exception)
+    empty = runner.invoke(cli, ["ruling", "answer", "1", "  ", "--game", str(game_dir.root)])
+    assert empty.exit_code != 0 and "the answer is empty" in empty.output
+    ok = runner.invoke(cli, ["ruling", "answer", "1", "No: a bus is not a car.", "--standing",
+                             "--game", str(game_dir.root)])
+    assert ok.exit_code == 0, ok.output
+    todo = runner.invoke(cli, ["todo", "--game", str(game_dir.root)])
+    assert "Question 1 from bob" in todo.output and "ruling answer question=1 standing=True" in todo.output
+    jobs.run_update_job(game_dir, at=SAT)
+    (q,) = TalkModule.of(game_dir.load()).questions
+    assert (q.text, q.answer, q.standing) == ("Is a bus a car?\nUnder XXIX.2, I mean.", "No: a bus is not a car.", True)
