@@ -141,8 +141,12 @@ def test_a_comment_shows_under_its_proposal_and_in_the_next_results(game_dir, tm
 
 
 def test_a_question_is_on_the_todo_answered_by_a_ruling_published_and_told_to_the_asker(game_dir, tmp_path):
+    settings = game_dir.root / "nomopoly.toml"
+    settings.write_text(settings.read_text().replace("[mail]\n", '[mail]\nadmin_address = "boss@example.org"\n'))
     _send(game_dir, "carol@example.org", "QUESTION\nDoes VI.11 pay when I land on square 1?\nEND")
     jobs.run_update_job(game_dir, at=WED)
+    (report,) = _mail(game_dir, 1)["boss@example.org"]
+    assert "Question 1 from carol, open for 0 update(s)" in report.split("To do now")[1].split("events;")[0]
     todo = [t.line() for t in game_todo(game_dir)]
     assert any("Question 1 from carol, open for 0 update(s)" in t and "nomopoly ruling answer 1" in t for t in todo)
     (q,) = TalkModule.of(game_dir.load()).questions

@@ -192,9 +192,9 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
                         listing=200, summary="send a message to one player, or to all, signed with your "
                         "name (never your address): the text on the lines below, then a line END",
                         example="PRESS TO bob / Shall we vote together on 7? / END", **common),
-            CommandSpec("PRESS OFF", PressSwitch, _switch, _parse_switch(False), "PRESS OFF", listing=201,
+            CommandSpec("PRESS OFF", PressSwitch, _switch, _parse_switch(False), "PRESS OFF", listing=201, private=True,
                         phase=1, voluntary=False, summary="stop receiving press to all (PRESS ON resumes it)", example="PRESS OFF"),
-            CommandSpec("PRESS ON", PressSwitch, _switch, _parse_switch(True), "PRESS ON", listing=202,
+            CommandSpec("PRESS ON", PressSwitch, _switch, _parse_switch(True), "PRESS ON", listing=202, private=True,
                         phase=1, voluntary=False, summary="receive press to all again", example="PRESS ON"),
             CommandSpec("COMMENT", Comment, _comment, _parse_comment, "COMMENT <proposal> ... END", listing=203,
                         summary="comment on a proposal, shown under it on the site: the text on the "
