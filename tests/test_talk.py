@@ -248,3 +248,34 @@ def test_ruling_answer_on_the_command_line_queues_the_answer_and_refuses_a_missi
     jobs.run_update_job(game_dir, at=SAT)
     (q,) = TalkModule.of(game_dir.load()).questions
     assert (q.text, q.answer, q.standing) == ("Is a bus a car?\nUnder XXIX.2, I mean.", "No: a bus is not a car.", True)
+
+
+@pytest.mark.parametrize("key, value, error", [
+    ("max_per_update", -1, "max_per_update"),
+    ("max_chars", 0, "max_chars"),
+    ("comments", "digest", "digest"),
+    ("grey", "perhaps", "grey"),
+])
+def test_a_talk_parameter_out_of_bounds_is_refused_when_recorded(game_dir, key, value, error):
+    with pytest.raises(StateError, match=error):
+        jobs.queue_ruling(game_dir, Ruling("set-param", {"module": "talk", "key": key, "value": value}, "x"))
+    assert game_dir.pending_rulings() == []
+
+
+def test_with_comments_on_the_site_only_the_results_do_not_quote_them(game_dir, tmp_path):
+    jobs.queue_ruling(game_dir, Ruling("set-param", {"module": "talk", "key": "comments", "value": "site"}, "x"))
+    _send(game_dir, "alice@example.org", "PROPOSE Idea\nA rule.\nEND", "2026-11-03T09:00")
+    _send(game_dir, "bob@example.org", "COMMENT P1\nQuiet words.\nEND")
+    jobs.run_update_job(game_dir, at=WED)
+    carol = "\n".join(_results(_mail(game_dir, 1), "carol"))
+    assert "bob commented on proposal 1 (on the proposals page)." in carol and "Quiet words." not in carol
+    assert "Quiet words." in _site_text(game_dir, tmp_path)["proposals.html"]
+
+
+def test_an_open_question_shows_its_age_in_updates_on_the_todo(game_dir):
+    _send(game_dir, "carol@example.org", "QUESTION Who wins a tie?\nEND")
+    jobs.run_update_job(game_dir, at=WED)
+    jobs.run_update_job(game_dir, at=SAT)
+    todo = [t.line() for t in game_todo(game_dir) if t.kind == "question"]
+    assert todo == ['Question 1 from carol, open for 1 update(s) (asked in update 1): Who wins a tie? → '
+                    'nomopoly ruling answer 1 "..." (--standing to make it a standing ruling)']
