@@ -66,7 +66,8 @@ def test_press_to_all_reaches_everyone_but_those_who_turned_it_off_and_the_press
     assert "From alice to everyone:\n  Let us build a railroad." in "\n".join(_results(mail, "bob"))
     assert "Let us build a railroad." not in "\n".join(_results(mail, "carol"))
     assert "From alice" not in "\n".join(_results(mail, "alice"))
-    assert TalkModule.of(game_dir.load()).muted == ["carol"]
+    assert TalkModule.private_of(game_dir.load()).muted == ["carol"]
+    assert "muted" not in _site_text(game_dir, tmp_path)["state.json"]
     press = _site_text(game_dir, tmp_path)["press.html"]
     assert "Let us build a railroad." in press and "alice" in press and "2026-11-03" in press
 

@@ -108,8 +108,6 @@ class TalkState:
     press: list[PressItem] = field(default_factory=list)
     comments: list[CommentItem] = field(default_factory=list)
     questions: list[QuestionItem] = field(default_factory=list)
-    #: players who receive no press to all (PRESS OFF)
-    muted: list[str] = field(default_factory=list)
     next_press: int = 1
 
 
@@ -120,6 +118,8 @@ class TalkPrivate:
     #: how many talk messages each player sent in ``counted_update``
     sent: dict[str, int] = field(default_factory=dict)
     counted_update: int = 0
+    #: players who receive no press to all (PRESS OFF): their choice, not shown on the site
+    muted: list[str] = field(default_factory=list)
 
 
 def _block_text(block: Sequence[Any], what: str, example: str, first: str = "") -> str:
@@ -234,9 +234,9 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
                 for c in (talk.comments if talk else ()) if c.proposal == number]
 
     def on_player_removed(self, state, player) -> None:
-        talk = state.mods.get(self.name)
-        if talk is not None and player.name in talk.muted:
-            talk.muted.remove(player.name)
+        private = state.private.mods.get(self.name)
+        if private is not None and player.name in private.muted:
+            private.muted.remove(player.name)
 
 
 # -- handlers -----------------------------------------------------------------------------------
@@ -277,7 +277,7 @@ def _press(ctx, player, cmd: Press) -> str:
         if cmd.grey:
             private.grey_senders[item.number] = player.name
         readers = [p.name for p in ctx.state.active_players()
-                   if p.name != player.name and p.name not in talk.muted]
+                   if p.name != player.name and p.name not in private.muted]
     else:
         readers = [cmd.to]
     for name in sorted(readers):
@@ -290,7 +290,7 @@ def _press(ctx, player, cmd: Press) -> str:
 
 
 def _switch(ctx, player, cmd: PressSwitch) -> str:
-    talk = TalkModule.of(ctx.state)
+    talk = TalkModule.private_of(ctx.state)
     if cmd.on and player.name in talk.muted:
         talk.muted.remove(player.name)
     elif not cmd.on and player.name not in talk.muted:
