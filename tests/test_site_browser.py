@@ -12,6 +12,7 @@ from urllib.parse import unquote
 import pytest
 from fixtures.browser import ARTIFACTS, make_game, write_state
 
+from admin.library.talk import CommentItem, PressItem, QuestionItem, TalkModule
 from admin.store.gamedir import GameDir
 from admin.engine.model import Proposal, Vote
 from admin.site.build import build_site
@@ -81,6 +82,13 @@ def _hostile_game(root: Path) -> GameDir:
         state.proposals.append(Proposal(number=number, proposer=names[i % len(names)], title=text,
                                         text=text, week=2, update=4, status="voting", votes=votes,
                                         note=text))
+    talk = TalkModule.of(state)  # press, comments and questions in hostile words (issue 34)
+    for i, text in enumerate(HOSTILE):
+        who = names[i % len(names)]
+        talk.press.append(PressItem(i + 1, 4, "2026-11-12", who, f"{text}\n{text}"))
+        talk.comments.append(CommentItem(state.next_proposal + i, who, 4, "2026-11-12", text))
+        talk.questions.append(QuestionItem(i + 1, who, 4, "2026-11-12", text, ["VI.11"],
+                                           answer=text if i % 2 else None, standing=bool(i % 4 == 1)))
     for i, sq in enumerate(state.squares):
         if not sq.destroyed:
             sq.name = f"{HOSTILE[i % len(HOSTILE)]} {sq.number}"
@@ -339,7 +347,8 @@ def test_the_hostile_site_has_no_serious_accessibility_violation(chromium_browse
                                                                  hostile_site: Path) -> None:
     page = chromium_browser.new_page(viewport={"width": DESKTOP, "height": 900})
     problems: list[str] = []
-    for rel in ("index.html", "proposals.html", "board.html", "players.html", "updates/0004.html"):
+    for rel in ("index.html", "proposals.html", "board.html", "players.html", "updates/0004.html",
+                "press.html", "judgements.html"):
         page.goto(hostile_site.as_uri() + "/" + rel)
         problems += _axe_problems(page, axe_js, rel)
     page.close()

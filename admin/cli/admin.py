@@ -244,6 +244,19 @@ def ruling_decide(kind: str, values: tuple[str, ...], reason: str, game_dir: Pat
     _queue(game_dir, kind, reason, **args)
 
 
+@ruling.command("answer")
+@click.argument("question", type=int)
+@click.argument("text")
+@click.option("--standing", is_flag=True, help="Make the answer a standing ruling (listed as one on the Judgements page).")
+@GAME_OPTION
+def ruling_answer(question: int, text: str, standing: bool, game_dir: Path | None) -> None:
+    """Answer a player's QUESTION number QUESTION with TEXT: published on the Judgements page and
+    mailed to the asker by the next update."""
+    if not text.strip():
+        raise click.BadParameter("the answer is empty; write it in quotes", param_hint="TEXT")
+    _queue(game_dir, "answer", text, question=question, text=text, standing=standing or None)
+
+
 @ruling.command("list")
 @GAME_OPTION
 def ruling_list(game_dir: Path | None) -> None:

@@ -57,6 +57,11 @@ class UpdateContext:
     #: what modules note for the rest of this update only (never saved): who has had a bonus ...
     scratch: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def received(self) -> str:
+        """When the email being carried out arrived (ISO text); "" outside an email's actions."""
+        return str(self.scratch.get("received") or "")
+
     # -- events ----------------------------------------------------------------------------
     def emit(self, kind: str, text: str | None, **kw: Any) -> Event:
         """An event. In a game whose ``rule_aliases`` renumber the library's rules, the rule it

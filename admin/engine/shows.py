@@ -68,6 +68,16 @@ class Panel:
 
 
 @dataclass(frozen=True)
+class Remark:
+    """A player's public comment on a proposal, shown under it on the site."""
+
+    player: str
+    update: int
+    date: str
+    text: str
+
+
+@dataclass(frozen=True)
 class StandingRow:
     """A party that is not a player but stands in the players' standings (the Teams variant's
     pseudoplayers, The Government and The Corporation), marked with ``badge``; ``href`` is the

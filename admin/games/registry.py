@@ -22,6 +22,7 @@ from admin.library.players import PlayersModule
 from admin.nomic.proposals import ProposalsModule
 from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
 from admin.library.schedule import ScheduleModule
+from admin.library.talk import TalkModule
 from admin.games.technopoly.mechanics import MODULES as TECHNOPOLY
 from admin.games.timopoly.mechanics import MODULES as TIMOPOLY
 from admin.library.turns import TurnsModule
@@ -30,8 +31,8 @@ from admin.library.turns import TurnsModule
 LIBRARY: list[type[Mechanic]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
-    *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY, WrittenRulesModule,
-    FreeParkingModule, *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY,
+    FreeParkingModule, *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY, WrittenRulesModule,
+    TalkModule,
 ]
 
 REGISTRY = Registry(LIBRARY)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from admin.engine.events import Event
+from admin.library.talk import open_questions
 from admin.store.gamedir import GameDir
 from admin.engine.model import GameState
 
@@ -40,6 +41,10 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
                                "waits for you to carry it out",
                    f"nomopoly ruling amend {p.number} \"...\" (or ruling done {p.number})")
               for p in state.proposals if p.status == "accepted" and p.awaiting_admin]
+    items += [Todo("question", f"Question {q.number} from {q.player}, open for {state.update - q.update} "
+                               f"update(s) (asked in update {q.update}): {_short(q.text)}",
+                   f"nomopoly ruling answer {q.number} \"...\" (--standing to make it a standing ruling)")
+              for q in open_questions(state)]
     # an ask with no public text is for the Admin's eyes (a secret rule to judge): its private text
     items += [Todo(e.kind, e.text or (e.private if not e.player else None) or e.kind)
               for e in events if e.kind in ASKS]
@@ -49,6 +54,11 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
         items.append(Todo("queued", f"Queued for the next update: ruling {describe_ruling(r)}",
                           f"nomopoly ruling cancel {n}, if it is a mistake"))
     return items
+
+
+def _short(text: str, limit: int = 120) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def describe_ruling(r: dict) -> str:

@@ -309,9 +309,9 @@ def trade(ctx, player: Player, cmd: Trade) -> str:
         raise IllegalAction(problem)
     proposals = [v for k, v, _ in (*cmd.give, *cmd.take) if k == "proposal"]
     if proposals:
-        received = ctx.scratch.get("received")
+        received = ctx.received
         last = int(ctx.params("trading")["proposal_trade_last_day"])
-        if received and datetime.fromisoformat(str(received)).weekday() > last:
+        if received and datetime.fromisoformat(received).weekday() > last:
             raise IllegalAction("a trade with a proposal must arrive by Tuesday, a day before proposals are "
                                 "due (XX.2)")
         traded = TradingModule.of(ctx.state).traded

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from admin.engine.howto import commands_in_force
 from admin.games.registry import REGISTRY
+from admin.library.talk import TalkModule
 from admin.engine.model import Proposal
 from admin.nomic.ruleset import rule_anchor
 from admin.site.calendar import deadlines_ics
@@ -191,6 +192,7 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 def _proposal_view(site: Site, p: Proposal, active: list[str]) -> dict[str, Any]:
     """A proposal as the proposals page shows it (the cards a result dealt: counts, never which)."""
+    talk = REGISTRY.provider(site.state, TalkModule)  # players' comments (a capability of its own)
     status = "accepted, awaiting the Admin" if p.status == "accepted" and p.awaiting_admin else p.status
     votes: dict[str, list[dict[str, Any]]] = {"yes": [], "no": [], "abstain": []}
     for name, v in sorted(p.votes.items()):
@@ -214,6 +216,7 @@ def _proposal_view(site: Site, p: Proposal, active: list[str]) -> dict[str, Any]
             "voters": len(p.votes), "tally": tally, "changed_rules": list(p.changed_rules),
             "directives": len(p.directives),
             "preview": list(p.preview) if p.status in ("open", "voting") else [],
+            "remarks": talk.proposal_remarks(site.state, p.number) if talk is not None else [],
             "not_voted": [n for n in active if n not in p.votes] if p.status == "voting" else []}
 
 

@@ -147,6 +147,8 @@ class ResultsView:
     draws: tuple[str, ...] = ()
     #: the update's seed, the next commitments and the record chain's head (docs/fairness.md)
     record: tuple[str, ...] = ()
+    #: press relayed to the player this update, each "From <name> to you:\n<text>"
+    press: tuple[str, ...] = ()
 
 
 def event_line(e: Event, player: str) -> str | None:
@@ -179,6 +181,8 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
     if v.game_over:
         parts += [f"THE GAME IS OVER: {v.game_over}", ""]
     parts += ["What happened to you", *_bullets(v.happened, "Nothing this update."), ""]
+    if v.press:  # relayed press: its text as its sender wrote it, each line indented
+        parts += ["Press", *["\n".join("  " + line for line in p.split("\n")) + "\n" for p in v.press]]
     parts += ["Where you stand", *v.standing]
     if v.draws:
         parts += ["", "Checking your own draws (how: docs/fairness.md)", *v.draws,

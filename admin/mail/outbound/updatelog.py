@@ -189,14 +189,16 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         player=name, update=index.update, week=index.week, slot=index.slot,
         happened=capped(tuple(line for e in index.events.about(name) if e.kind not in REPLIES
                               for line in [texts.event_line(e, name)] if line)),
+        press=tuple(e.private for e in index.events.about(name)
+                    if e.kind == "press" and e.player == name and e.private),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
         draws=own_draws(index.dice, name, index.draws.get(name, [])),
         record=record_lines(index.record, index.chain_link, name))
 
 
-#: events that answer an email (HELP, STATUS): in that email's receipt, not again in the results
-REPLIES = ("help", "status")
+#: events told elsewhere: the answers to an email (HELP, STATUS) in its receipt, press in its own section
+REPLIES = ("help", "status", "press")
 #: the characters of "What happened to you" one results mail holds
 HAPPENED_BUDGET = 50_000
 

@@ -52,7 +52,7 @@ def test_a_two_word_keyword_hides_no_one_word_command(full):
     assert pairs == ["BID GOVERNOR", "BUILD RAILROAD", "BUY AUTO-SHUFFLER", "BUY FLOWER", "BUY FUEL", "BUY GREASE",
                      "BUY JOKER", "BUY MISSILE", "BUY SALAD", "BUY SHOVEL", "BUY TRANSPORT", "BUY WEIGHTED",
                      "PLACE GLUE", "PLACE GREASE", "PLACE TIME", "PLAY BLACKJACK", "PLAY POKER", "PLAY ROULETTE",
-                     "VOTE GOVERNOR", "WITHDRAW MONEY"]
+                     "PRESS OFF", "PRESS ON", "VOTE GOVERNOR", "WITHDRAW MONEY"]
     hidden = []
     for pair in pairs:
         one, second = pair.split()
@@ -60,7 +60,10 @@ def test_a_two_word_keyword_hides_no_one_word_command(full):
             continue
         for tail in TAILS:
             try:
-                specs[one].parse(second + tail, None)
+                if specs[one].block:  # PRESS: "PRESS TO ..." then its text; PRESS OFF reads as no press
+                    specs[one].parse(second + tail, None, [])
+                else:
+                    specs[one].parse(second + tail, None)
             except CommandError:
                 continue
             hidden.append(f"{one} {second}{tail}")
@@ -93,8 +96,9 @@ def test_the_optional_sections_are_listed_and_enabled_in_the_rulebooks_order():
 
 def test_the_full_games_modules_run_in_the_order_precedence_needs(full):
     names = [m.name for m in full.modules]
-    assert names == ["schedule", "board", "money", "turns", "ownership", "cards", "health", "proposals", "players", "written-rules",
-                     "endgame", "jokers", "blackjack", "railroads", "interactions", "conditions", "lottery", "blocks",
+    assert names == ["schedule", "board", "money", "turns", "ownership", "cards", "health", "proposals", "players",
+                     "written-rules", "endgame", "talk", "jokers", "blackjack", "railroads", "interactions",
+                     "conditions", "lottery", "blocks",
                      "buildings", "casinos", "transport", "house-of-cards", "bingo", "zoo", "trading", "terrorism",
                      "nonsense", "missiles", "bank", "credit-cards", "net-worth", "exploit-blocks", "patents",
                      "governor"]
