@@ -72,5 +72,5 @@ def test_the_demo_mail_script_writes_the_shipped_maildir(tmp_path) -> None:
     from admin.games.catalog import spec
     from fixtures.games import demo_mail_script, maildir_files
 
-    assert demo_mail_script("timopoly", "timopoly").write(tmp_path / "maildir") == 14
+    assert demo_mail_script("timopoly", "timopoly").write(tmp_path / "maildir") == 13
     assert maildir_files(tmp_path / "maildir") == maildir_files(spec("timopoly").demo_maildir)
