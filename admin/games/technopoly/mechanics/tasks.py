@@ -100,7 +100,7 @@ class Turn:
     mode: str = "tasks"  # tasks, draw, replace
 
 
-def orders(ctx) -> dict[str, list[tuple[str, Task]]]:
+def orders(ctx) -> dict[str, list[tuple[str, Task, int]]]:
     return ctx.scratch.setdefault("techno-orders", {})
 
 
@@ -248,7 +248,7 @@ def start_of_turn(ctx, turn: Turn) -> None:
 
 
 def end_of_turn(ctx, turn: Turn) -> None:
-    st, priv = world(ctx.state), private(ctx.state)
+    st, _priv = world(ctx.state), private(ctx.state)
     player = turn.player
     for name in sorted(st.holdings.get(player, {})):  # VIII.9: a copy of each Self-Replicating type
         if st.objects[name].has("Self-Replicating") and held(st, player, name) > 0:
