@@ -147,3 +147,25 @@ def test_todo_lists_what_waits_for_the_admin_and_says_so_when_nothing_does(game_
         "- dora <dora@example.org> asked to join (update 1) → nomopoly player add dora dora@example.org",
         "- Queued for the next update: ruling adjust money=50 player=bob (a refund) → nomopoly ruling cancel 1, "
         "if it is a mistake"]
+
+
+def test_a_rule_added_by_an_accepted_proposal_that_nothing_runs_is_on_the_admins_todo():
+    """The README's own example: accepted, recorded as rule VI.19, and carried out by no mechanic:
+    the Admin's to-do (and so the report) says so, naming the rule and the proposal."""
+    from admin.jobs.scenario import run
+    from admin.jobs.todo import todo_items
+
+    out = run({"players": ["alice", "bob", "carol"], "updates": [
+        {"mail": {"alice": "PROPOSE Free money\nADD RULE VI: A player who lands on the lowest numbered "
+                           "square receives $200 from the Admin Bank Account.\nEND"},
+         "order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2]},
+        {"mail": {"alice": "VOTE 1 YES", "bob": "VOTE 1 YES", "carol": "VOTE 1 YES"},
+         "order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2], "draws": ["AS", "2S", "3S", "4S"]},
+    ]}, "added-rule")
+    added = [e.text for e in out.events if e.kind == "rule-change"]
+    assert added == ["Rule VI.19 was added by proposal 1."]
+    lines = [t.line() for t in todo_items(out.state, out.events)]
+    assert ("Rule VI.19 added by proposal 1 is text only: nothing runs it; carry it out by hand or with "
+            "a ruling → nomopoly ruling adjust / decide ..., as the rule says") in lines
+    # a rule the game's own mechanics run is not listed: VI.9 stays automated
+    assert not any("VI.9" in line for line in lines)
