@@ -169,3 +169,19 @@ def test_a_rule_added_by_an_accepted_proposal_that_nothing_runs_is_on_the_admins
             "a ruling → nomopoly ruling adjust / decide ..., as the rule says") in lines
     # a rule the game's own mechanics run is not listed: VI.9 stays automated
     assert not any("VI.9" in line for line in lines)
+
+
+def test_rules_coverage_lists_a_rule_added_by_a_proposal_as_text_only_with_the_admin(tmp_path):
+    from admin.games.catalog import spec
+    from admin.jobs.coverage import coverage
+    from admin.nomic.ruleset import Rule
+
+    from admin.engine.model import RuleRevision
+    from admin.jobs.scenario import setup
+
+    state = setup({"players": ["alice"]}, "coverage")
+    section = next(s for s in state.rules.sections if s.numeral == "VI")
+    section.rules.append(Rule.make("VI", 99, "A player who lands on square 1 receives $200."))
+    state.rule_history["VI.99"] = [RuleRevision(1, "created", 2, 1, proposal=3, text="...")]
+    [row] = [r for r in coverage(state, spec("nomopoly2")) if r.rule == "VI.99"]
+    assert (row.status, row.how) == ("admin", "added by proposal 3: text only, with the Admin (by hand or by ruling)")
