@@ -268,3 +268,14 @@ def test_a_start_that_is_not_a_monday_is_refused_with_the_monday_to_write(tmp_pa
     assert out.returncode == 1
     assert ("[game] start: is 2026-11-04, a Wednesday: a game's weeks start on a Monday; write the Monday "
             'of week 1 (e.g. "2026-11-02")') in out.stderr
+
+
+def test_ruling_amend_takes_a_reason_like_ruling_done(game):
+    """`ruling done N` asks for --reason; `ruling amend` refused one ("no such option")."""
+    before = _fingerprint(game)
+    for args in (["ruling", "amend", "9", "AMEND VI.9: x", "--reason", "as voted"],
+                 ["ruling", "done", "9", "--reason", "as voted"]):
+        out = _cli("--game", str(game), *args)
+        assert out.returncode == 1 and "No such option" not in out.stderr, out.stderr
+        assert "proposal 9, which does not exist" in out.stderr, out.stderr
+    assert _fingerprint(game) == before

@@ -196,12 +196,13 @@ def ruling_vote(proposal: int, choice: str, game_dir: Path | None) -> None:
 @ruling.command("amend")
 @click.argument("proposal", type=int)
 @click.argument("directives")
+@click.option("--reason", default="", help="Why, if you want it recorded (as every other ruling may).")
 @GAME_OPTION
-def ruling_amend(proposal: int, directives: str, game_dir: Path | None) -> None:
+def ruling_amend(proposal: int, directives: str, reason: str, game_dir: Path | None) -> None:
     """Carry out an accepted free-form proposal, e.g. "AMEND VI.9: Rent is 4 times the number."
 
     Several directives may be given on separate lines."""
-    _queue(game_dir, "amend", "", proposal=proposal, directives=directives.replace("\\n", "\n"))
+    _queue(game_dir, "amend", reason, proposal=proposal, directives=directives.replace("\\n", "\n"))
 
 
 @ruling.command("done")
