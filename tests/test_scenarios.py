@@ -102,3 +102,15 @@ def test_a_receipt_verdict_that_matches_passes(tmp_path):
                     "expect_receipts:\n  alice: {VOTE 9 YES: not done}\n")
     out = _run("scenario", "run", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_status_private_as_text_shows_the_private_parts_and_plain_status_does_not(tmp_path):
+    from admin.jobs import update as jobs
+
+    game = jobs.init_game(tmp_path / "g")
+    jobs.add_player(game, "alice", "alice@example.org")
+    public = _run("--game", str(game.root), "status").stdout
+    private = _run("--game", str(game.root), "status", "--private").stdout
+    assert "alice@example.org" not in public
+    assert "private: alice@example.org; hand: no cards" in private
+    assert "nomopoly status --private --json" in private
