@@ -268,3 +268,36 @@ def test_a_start_that_is_not_a_monday_is_refused_with_the_monday_to_write(tmp_pa
     assert out.returncode == 1
     assert ("[game] start: is 2026-11-04, a Wednesday: a game's weeks start on a Monday; write the Monday "
             'of week 1 (e.g. "2026-11-02")') in out.stderr
+
+
+def test_ruling_amend_takes_a_reason_like_ruling_done(game):
+    """`ruling done N` asks for --reason; `ruling amend` refused one ("no such option")."""
+    before = _fingerprint(game)
+    for args in (["ruling", "amend", "9", "AMEND VI.9: x", "--reason", "as voted"],
+                 ["ruling", "done", "9", "--reason", "as voted"]):
+        out = _cli("--game", str(game), *args)
+        assert out.returncode == 1 and "No such option" not in out.stderr, out.stderr
+        assert "proposal 9, which does not exist" in out.stderr, out.stderr
+    assert _fingerprint(game) == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--money", "-999999"], "--money -999999 would take bob from $10000 to $-989999"),
+    (["--money", "500000"], "--money 500000 would take bob from $10000 to $510000"),
+    (["--health", "-5000"], "--health -5000 is more than a whole health of 100"),
+])
+def test_an_absurd_adjust_asks_for_yes_and_records_nothing(game, args, message):
+    before = _fingerprint(game)
+    out = _cli("--game", str(game), "ruling", "adjust", "bob", *args, "--reason", "x")
+    assert out.returncode == 1 and out.stderr.startswith("error: "), out.stderr
+    assert message in out.stderr and "add --yes" in out.stderr, out.stderr
+    assert _fingerprint(game) == before
+
+
+def test_an_absurd_adjust_with_yes_and_a_plain_one_are_recorded(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    for extra in (["--money", "-999999", "--yes"], ["--money", "-50"]):
+        out = _cli("--game", str(made.root), "ruling", "adjust", "bob", *extra, "--reason", "x")
+        assert out.returncode == 0 and "recorded" in out.stdout, out.stderr
+    assert len(made.pending_rulings()) == 2

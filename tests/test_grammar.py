@@ -117,6 +117,8 @@ def test_a_misspelt_keyword_gets_a_suggestion() -> None:
     ("VOTE yes 7", "write the proposal first, then the vote, like VOTE 7 YES."),
     ("VOTE seven yes", '"seven" is not a proposal number; write it like 7, #7 or P7.'),
     ("VOTE 0 yes", "proposals are numbered from 1"),
+    ("vote 1 yes please", '"please" after the vote is not part of it; write just VOTE 1 YES.'),
+    ("VOTE 1 no thank you", '"thank you" after the vote is not part of it; write just VOTE 1 NO.'),
     ("STATUS please", '"STATUS please": STATUS takes nothing after it; write STATUS alone.'),
     ("JOIN", "your name is missing; write it like JOIN Ada Lovelace."),
     ("TOKEN", "TOKEN needs your secret token"),

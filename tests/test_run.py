@@ -147,3 +147,41 @@ def test_todo_lists_what_waits_for_the_admin_and_says_so_when_nothing_does(game_
         "- dora <dora@example.org> asked to join (update 1) → nomopoly player add dora dora@example.org",
         "- Queued for the next update: ruling adjust money=50 player=bob (a refund) → nomopoly ruling cancel 1, "
         "if it is a mistake"]
+
+
+def test_a_rule_added_by_an_accepted_proposal_that_nothing_runs_is_on_the_admins_todo():
+    """A rule accepted and recorded as VI.19 that no mechanic carries out (the rule language cannot
+    read it): the Admin's to-do (and so the report) says so, naming the rule and the proposal."""
+    from admin.jobs.scenario import run
+    from admin.jobs.todo import todo_items
+
+    out = run({"players": ["alice", "bob", "carol"], "updates": [
+        {"mail": {"alice": "PROPOSE Free money\nADD RULE VI: A player who lands on the lowest numbered "
+                           "square sings a song for the Admin.\nEND"},
+         "order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2]},
+        {"mail": {"alice": "VOTE 1 YES", "bob": "VOTE 1 YES", "carol": "VOTE 1 YES"},
+         "order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2], "draws": ["AS", "2S", "3S", "4S"]},
+    ]}, "added-rule")
+    added = [e.text for e in out.events if e.kind == "rule-change"]
+    assert added == ["Rule VI.19 was added by proposal 1."]
+    lines = [t.line() for t in todo_items(out.state, out.events)]
+    assert ("Rule VI.19 added by proposal 1 is text only: nothing runs it; carry it out by hand or with "
+            "a ruling → nomopoly ruling adjust / decide ..., as the rule says") in lines
+    # a rule the game's own mechanics run is not listed: VI.9 stays automated
+    assert not any("VI.9" in line for line in lines)
+
+
+def test_rules_coverage_lists_a_rule_added_by_a_proposal_as_text_only_with_the_admin(tmp_path):
+    from admin.games.catalog import spec
+    from admin.jobs.coverage import coverage
+    from admin.nomic.ruleset import Rule
+
+    from admin.engine.model import RuleRevision
+    from admin.jobs.scenario import setup
+
+    state = setup({"players": ["alice"]}, "coverage")
+    section = next(s for s in state.rules.sections if s.numeral == "VI")
+    section.rules.append(Rule.make("VI", 99, "A player who lands on square 1 sings a song."))
+    state.rule_history["VI.99"] = [RuleRevision(1, "created", 2, 1, proposal=3, text="...")]
+    [row] = [r for r in coverage(state, spec("nomopoly2")) if r.rule == "VI.99"]
+    assert (row.status, row.how) == ("admin", "added by proposal 3: text only, with the Admin (by hand or by ruling)")

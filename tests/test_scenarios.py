@@ -78,3 +78,39 @@ def test_an_empty_mapping_expects_nothing_held(tmp_path):
     out = _run("scenario", "run", str(path))
     assert out.returncode == 1
     assert "players.alice.items: expected nothing, got {'jetpack': 1}" in out.stdout
+
+
+@pytest.mark.parametrize("expect, message", [
+    ("expect_receipts:\n  alice: {VOTE 9 YES: done}\n",
+     "receipts.alice.VOTE 9 YES: expected 'done', got 'not done'"),
+    ("expect_receipts:\n  alice: {BUY: done}\n", "receipts.alice.BUY: expected 'done', got None (lines sent: "),
+    ("expect_receipts: [alice]\n", "expect_receipts: ['alice'] is not player -> {line: verdict}"),
+    ("expect_receipts:\n  alice: done\n", "is not player -> {line: verdict}"),
+])
+def test_a_receipt_verdict_that_differs_or_a_badly_written_expectation_is_named(tmp_path, expect, message):
+    path = tmp_path / "s.yaml"
+    path.write_text("players: [alice, bob]\npaused: true\nupdates:\n  - mail: {alice: \"VOTE 9 YES\\nhello\"}\n"
+                    + expect)
+    out = _run("scenario", "run", str(path))
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stdout + out.stderr
+    assert message in out.stdout
+
+
+def test_a_receipt_verdict_that_matches_passes(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("players: [alice, bob]\npaused: true\nupdates:\n  - mail: {alice: \"VOTE 9 YES\"}\n"
+                    "expect_receipts:\n  alice: {VOTE 9 YES: not done}\n")
+    out = _run("scenario", "run", str(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_status_private_as_text_shows_the_private_parts_and_plain_status_does_not(tmp_path):
+    from admin.jobs import update as jobs
+
+    game = jobs.init_game(tmp_path / "g")
+    jobs.add_player(game, "alice", "alice@example.org")
+    public = _run("--game", str(game.root), "status").stdout
+    private = _run("--game", str(game.root), "status", "--private").stdout
+    assert "alice@example.org" not in public
+    assert "private: alice@example.org; hand: no cards" in private
+    assert "nomopoly status --private --json" in private

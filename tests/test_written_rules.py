@@ -118,3 +118,11 @@ def test_an_amend_of_one_of_the_games_own_rules_is_not_restated_as_a_written_rul
          "order": PLAYERS, "dice": [1, 2] * 3}]}
     said = next(t for t in _texts(run(data, "own rule")) if t.startswith("alice made proposal 1"))
     assert said == "alice made proposal 1: Dearer (1 change(s) to the rules)."
+
+
+def test_a_rule_the_mechanic_runs_is_not_on_the_admins_todo():
+    from admin.jobs.todo import todo_items
+
+    outcome = run(_landing_bonus(), "runs")
+    assert outcome.state is not None
+    assert not any("VI.19" in t.line() for t in todo_items(outcome.state, outcome.events))

@@ -10,6 +10,7 @@ import click
 from admin.jobs import update as jobs
 from admin.cli.common import GAME_OPTION, game as _game
 from admin.engine.events import Ruling
+from admin.engine.errors import StateError
 
 
 @click.group()
@@ -70,9 +71,24 @@ def _queue(game_dir: Path | None, kind: str, note: str, **args: object) -> None:
 @click.option("--money", type=int, default=0, help="Dollars to add (negative to take).")
 @click.option("--health", type=int, default=0, help="Health to add (negative to take).")
 @click.option("--reason", required=True)
+@click.option("--yes", "sure", is_flag=True, help="Record it even though the result looks absurd.")
 @GAME_OPTION
-def ruling_adjust(player_name: str, money: int, health: int, reason: str, game_dir: Path | None) -> None:
+def ruling_adjust(player_name: str, money: int, health: int, reason: str, sure: bool,
+                  game_dir: Path | None) -> None:
     """Adjust a player's money or health."""
+    if not sure:
+        state = _game(game_dir).load_public()
+        player = state.players.get(player_name)
+        odd = []
+        if player is not None and money and (player.money + money < 0
+                                             or (abs(money) > 1000 and abs(money) > 10 * abs(player.money))):
+            odd.append(f"--money {money} would take {player_name} from {state.money(player.money)} to "
+                       f"{state.money(player.money + money)}")
+        if abs(health) > 100:
+            odd.append(f"--health {health} is more than a whole health of 100")
+        if odd:
+            raise StateError(f"{'; '.join(odd)}: nothing was recorded. If you mean it, add --yes; if it is a "
+                             "typo, run the command again with the amount you meant.")
     _queue(game_dir, "adjust", reason, player=player_name, money=money or None, health=health or None)
 
 
@@ -196,12 +212,13 @@ def ruling_vote(proposal: int, choice: str, game_dir: Path | None) -> None:
 @ruling.command("amend")
 @click.argument("proposal", type=int)
 @click.argument("directives")
+@click.option("--reason", default="", help="Why, if you want it recorded (as every other ruling may).")
 @GAME_OPTION
-def ruling_amend(proposal: int, directives: str, game_dir: Path | None) -> None:
+def ruling_amend(proposal: int, directives: str, reason: str, game_dir: Path | None) -> None:
     """Carry out an accepted free-form proposal, e.g. "AMEND VI.9: Rent is 4 times the number."
 
     Several directives may be given on separate lines."""
-    _queue(game_dir, "amend", "", proposal=proposal, directives=directives.replace("\\n", "\n"))
+    _queue(game_dir, "amend", reason, proposal=proposal, directives=directives.replace("\\n", "\n"))
 
 
 @ruling.command("done")

@@ -7,7 +7,7 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -272,6 +272,12 @@ def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
                           f"{f.shown if f.shown is not None else value(f.value)}" for f in facts if f.kind != "hand")
         click.echo(f"  {p.name:<16} {state.money(p.money):>8}  square {p.square:>3}  {shown}"
                    + ("" if p.status == "active" else f"  ({p.status})"))
+        if private:  # what --private adds: the parts the site never shows
+            mine: dict[str, Any] = next((x for x in data["players"] if x.get("name") == p.name), {})
+            hand = ", ".join(map(str, mine.get("hand") or [])) or "no cards"
+            click.echo(f"  {'':<16} private: {mine.get('email') or 'no address'}; hand: {hand}")
+    if private:
+        click.echo("  (every module's private state: nomopoly status --private --json)")
 
 
 @cli.command()

@@ -54,12 +54,19 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
             out.append(RuleCoverage(rule.id, "automated", module=WrittenRulesModule.name,
                                     how=f"as written, since proposal {written[rule.id]}"))
             continue
+        history = state.rule_history.get(rule.id) or []
+        by = history[-1] if history and history[-1].action in ("created", "amended") else None
         for status in ("core", "admin", "text"):
             how = spec.coverage.get(status, {}).get(rule.id)
-            if how:
+            if how and (by is None or by.proposal is None):
                 out.append(RuleCoverage(rule.id, status, how=how))
                 break
         else:
+            if by is not None and by.proposal is not None:  # its words are a proposal's: nothing runs them
+                what = "added" if by.action == "created" else "amended"
+                out.append(RuleCoverage(rule.id, "admin", how=f"{what} by proposal {by.proposal}: text only, "
+                                                              "with the Admin (by hand or by ruling)"))
+                continue
             out.append(RuleCoverage(rule.id, "missing",
                                     how=f"known to module {module}, which is not enabled" if module else None))
     listed = {row.rule for row in out}

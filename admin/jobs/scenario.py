@@ -16,6 +16,7 @@ The format is in ``docs/scenarios.md``. In short::
     expect:                             # a partial match of `status --json --private`
       players: {alice: {money: 9850}}
     expect_events: ["alice paid $60 rent to bob for square 6."]
+    expect_receipts: {alice: {BUY: done}}   # each line's verdict in its sender's receipt
 
 Everything else random (the order of actions, a new square's chance) comes from ``seed``.
 """
@@ -44,12 +45,13 @@ from admin.mail.inbound.grammar import grammar_for, parse_text
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player
 from admin.jobs.roster import add_player
+from admin.mail.outbound.compose import LoggedLine, LoggedMessage, events_by_ref, judge_lines
 from admin.site.export import private_status
 from admin.jobs.preview import add_previews
 from admin.store.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
-        "paused", "seed", "updates", "expect", "expect_events", "rules"}
+        "paused", "seed", "updates", "expect", "expect_events", "expect_receipts", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings", "received", "seed"}
 
 
@@ -135,10 +137,28 @@ def run(data: Any, where: str) -> Outcome:
     _keys(data, _TOP, where)
     state = setup(data, where)
     events: list[Event] = []
+    receipts: dict[str, dict[str, str]] = {}
     for i, update in enumerate(data.get("updates") or [], 1):
-        state, evs = play_update(state, update or {}, f"{where}: updates[{i}]", i)
+        state, evs = play_update(state, update or {}, f"{where}: updates[{i}]", i, receipts)
         events += evs
-    return Outcome(where, compare(data, state, events), state, events)
+    return Outcome(where, compare(data, state, events) + _compare_receipts(data, receipts), state, events)
+
+
+def _compare_receipts(data: dict[str, Any], receipts: dict[str, dict[str, str]]) -> list[str]:
+    """``expect_receipts: {alice: {"MINE 2 Sludge": not done}}``: the verdict the line's receipt
+    gives it (done, not done, no result, not understood ...), the last time the line was sent."""
+    want = data.get("expect_receipts") or {}
+    if not isinstance(want, dict) or not all(isinstance(v, dict) for v in want.values()):
+        return [f"expect_receipts: {want!r} is not player -> {{line: verdict}}; write "
+                "expect_receipts: {alice: {BUY: done}}"]
+    out = []
+    for player, lines in want.items():
+        got = receipts.get(str(player), {})
+        for text, verdict in lines.items():
+            if got.get(str(text)) != str(verdict):
+                out.append(f"receipts.{player}.{text}: expected {verdict!r}, got {got.get(str(text))!r}"
+                           + ("" if str(text) in got else f" (lines sent: {sorted(got)})"))
+    return out
 
 
 def setup(data: dict[str, Any], where: str) -> GameState:
@@ -202,18 +222,23 @@ def set_player(state: GameState, player: Player, key: str, value: Any, where: st
                             "square, status, health, resets, hand, transport, last_action_week ...")
 
 
-def play_update(state: GameState, update: dict[str, Any], where: str, n: int) -> tuple[GameState, list[Event]]:
+def play_update(state: GameState, update: dict[str, Any], where: str, n: int,
+                receipts: dict[str, dict[str, str]] | None = None) -> tuple[GameState, list[Event]]:
     _keys(update, _UPDATE, where)
-    subs, parse_errors = [], []
+    subs, parse_errors, logged = [], [], []
     for i, (name, text) in enumerate((update.get("mail") or {}).items()):
         who = str(name)
         player = who if who in state.players else None
-        commands = []
+        commands, lines = [], []
         for v in parse_text(str(text), grammar_for(state)):
+            lines.append(LoggedLine(v.first_line, v.last_line, v.text,
+                                    None if v.command is None else {"cmd": v.command.cmd}, v.error))
             if v.command is None:
                 parse_errors.append(Event("parse-error", v.error, player=player))
             else:
                 commands.append(LineCommand(v.first_line, v.text, v.command))
+        logged.append((who, LoggedMessage(f"scenario-{n}-{i}", "", "", player, who, "", "mail", "acted",
+                                          None, tuple(lines))))
         when = (update.get("received") or {}).get(name) or f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00"
         subs.append(Submission(key=f"scenario-{n}-{i}", player=player, sender=f"{who}@scenario.invalid",
                                received=str(when), commands=commands))
@@ -235,6 +260,11 @@ def play_update(state: GameState, update: dict[str, Any], where: str, n: int) ->
     left = dice.leftover()
     if left:
         raise ScenarioError(f"{where}: unused: {'; '.join(left)}; the update did not roll them")
+    if receipts is not None:
+        by_ref = events_by_ref(result.events)
+        for who, message in logged:
+            for r in judge_lines(message, by_ref):
+                receipts.setdefault(who, {})[r.text] = r.verdict
     # each open proposal's preview: the update again with it in force, on the same forced dice
     add_previews(state, result.state, lambda trial: run_update(trial, subs, rulings, forced_dice(), REGISTRY).state)
     return result.state, parse_errors + result.events

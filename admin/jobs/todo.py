@@ -3,8 +3,10 @@
 One list, from the state and the last update's log: join requests, accepted proposals the Admin
 must carry out, what a module asked the Admin to decide or review (events of the kinds in
 :data:`ASKS`: a rule module's parameters to review after an amendment, doubles that never end, a
-winner to confirm, a dispute), the rulings the last update could not carry out, and the rulings queued for the next update (so a typo can be seen
-before it is applied). Each item says what to do, with the command."""
+winner to confirm, a dispute), the rules added or amended by proposals that no mechanic carries
+out (text only: the Admin applies them), the rulings the last update could not carry out, and the
+rulings queued for the next update (so a typo can be seen before it is applied). Each item says
+what to do, with the command."""
 
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
     # an ask with no public text is for the Admin's eyes (a secret rule to judge): its private text
     items += [Todo(e.kind, e.text or (e.private if not e.player else None) or e.kind)
               for e in events if e.kind in ASKS]
+    items += text_only_rules(state)
     items += [Todo("ruling", e.text or "a ruling failed", "fix it and queue it again: nomopoly ruling ...")
               for e in events if e.kind == "ruling" and not e.ok]
     for n, r in enumerate(queued or (), 1):
@@ -59,6 +62,30 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
 def _short(text: str, limit: int = 120) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def text_only_rules(state: GameState) -> list[Todo]:
+    """Each rule standing in the words an accepted proposal gave it (added, or amended) that no
+    enabled mechanic carries out: nothing in the game runs it, so the Admin must (I.2)."""
+    from admin.games.registry import REGISTRY
+    from admin.nomic.written import carried_out
+
+    written = carried_out(state)
+    out = []
+    for rule in state.rules.rules():
+        history = state.rule_history.get(rule.id) or []
+        last = history[-1] if history else None
+        if last is None or last.proposal is None or last.action not in ("created", "amended"):
+            continue
+        module = REGISTRY.module_for_rule(rule.id, state)
+        if module and state.enabled(module) or rule.id in written:
+            continue  # automated (an amendment's parameters are reviewed by the "review" item), or
+            # a rule in the controlled English that the written-rules mechanic runs
+        did = "added" if last.action == "created" else "amended"
+        out.append(Todo("text-only", f"Rule {rule.id} {did} by proposal {last.proposal} is text only: nothing "
+                                     "runs it; carry it out by hand or with a ruling",
+                        "nomopoly ruling adjust / decide ..., as the rule says"))
+    return out
 
 
 def describe_ruling(r: dict) -> str:

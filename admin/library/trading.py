@@ -126,7 +126,16 @@ class TradingModule(Mechanic[TradingState, None]):
                 ctx.scratch.setdefault("trading/changed", set()).add((giver, number))
 
     def check_answer(self, ctx, interaction, player, value) -> Any:
-        return accept_or_decline(interaction, value)
+        value = accept_or_decline(interaction, value)
+        giver = ctx.state.players.get(str(interaction.proposer))
+        if value == "accept" and giver is not None:
+            p = interaction.payload
+            problem = (_lacks(ctx.state, player, _load(p["take"]))
+                       or _lacks(ctx.state, giver, _public(_load(p["give"]))))
+            if problem:
+                raise IllegalAction(f"this trade cannot be carried out: {problem}; DECLINE {interaction.id}, "
+                                    "or ACCEPT it once it can")
+        return value
 
     def resolve_interaction(self, ctx, interaction, answers) -> str:
         p = interaction.payload
@@ -148,6 +157,12 @@ class TradingModule(Mechanic[TradingState, None]):
 
 def _load(things: list) -> tuple[tuple[str, Any, int], ...]:
     return tuple((str(k), v, int(n)) for k, v, n in things)
+
+
+def _public(things) -> tuple[tuple[str, Any, int], ...]:
+    """What anyone may check of another player's side of a trade: squares, proposals and money
+    (their cards and items are private, so those are checked only when the trade is carried out)."""
+    return tuple(t for t in things if t[0] in ("square", "proposal", "money"))
 
 
 def _say(things) -> str:
@@ -304,7 +319,7 @@ def trade(ctx, player: Player, cmd: Trade) -> str:
         raise IllegalAction(f"there is no other player {cmd.to!r} to trade with")
     cmd = replace(cmd, give=_as_held(ctx.state, player, cmd.give), take=_as_held(ctx.state, other, cmd.take))
     problem = (_not_tradable(ctx, (*cmd.give, *cmd.take)) or _lacks(ctx.state, player, cmd.give)
-               or _terrorists(ctx.state, player, other))
+               or _lacks(ctx.state, other, _public(cmd.take)) or _terrorists(ctx.state, player, other))
     if problem:
         raise IllegalAction(problem)
     proposals = [v for k, v, _ in (*cmd.give, *cmd.take) if k == "proposal"]

@@ -87,6 +87,9 @@ def _parse_vote(rest: str, line: object) -> Vote:
     ref = " ".join(words[:-1])
     if words[0].lower() in _CHOICES and PROPOSAL.match(" ".join(words[1:])):
         raise CommandError("write the proposal first, then the vote, like VOTE 7 YES.")
+    if choice not in _CHOICES and len(words) > 2 and words[1].lower() in _CHOICES and PROPOSAL.match(words[0]):
+        raise CommandError(f"{quote(' '.join(words[2:]))} after the vote is not part of it; write just "
+                           f"VOTE {words[0]} {words[1].upper()}.")
     number = parse_proposal(ref)
     if choice not in _CHOICES:
         raise CommandError(f"{quote(words[-1])} is not a vote; write YES, NO or ABSTAIN.")

@@ -128,25 +128,38 @@ def test_x6_the_government_shares_what_it_holds_above_15000():
     assert out.state.mods["teams-pseudo"].money[GOVERNMENT] == 15001
 
 
-def _auction(updates: list[dict]):
+def _auction(updates: list[dict], params: dict | None = None):
     return run({"game": GAME, "players": {"alice": {"team": "North"}, "bob": {"team": "South"}},
-                "squares": {7: {"owner": GOVERNMENT}}, "updates": updates}, "auction")
+                "squares": {7: {"owner": GOVERNMENT}}, "updates": updates, "params": params or {}}, "auction")
 
 
-def test_x5_sealed_bids_are_invisible_until_the_auction_closes_then_published():
-    """X.5 through the interactions facility: after week 1 alice's bid is in the private state only:
-    not in the public export (the site's data), and not in any public event or bob's results; at the
-    close every bid is published."""
+def test_x5_the_highest_bid_is_public_but_not_its_bidder_until_the_auction_closes():
+    """X.5's words: the Government page shows the highest bid to date, not the name of its bidder."""
     one = _auction([{"mail": {"alice": "BID 55 ON 7"}}])
+    assert one.state.public_copy().mods["teams-government"].lots[0].high == 55
+    for e in one.events:
+        if "alice" in (e.text or ""):
+            assert "55" not in e.text, e.text
+    assert "The highest bid on square 7 is now $55 (X.5)." in [e.text for e in one.events]
+    two = _auction([{"mail": {"alice": "BID 55 ON 7"}}, {"mail": {"bob": "BID 54 ON 7"}}])
+    assert two.state.mods["interactions"].closed[0].answers == {"alice": 55, "bob": "0"}  # 54 refused: silence
+
+
+def test_x5_sealed_bids_option_keeps_bids_invisible_until_the_auction_closes_then_published():
+    """The option against X.5's words (sealed_bids): after week 1 alice's bid is in the private
+    state only: not in the public export (the site's data), and not in any public event or bob's
+    results; at the close every bid is published."""
+    sealed = {"teams-government": {"sealed_bids": True}}
+    one = _auction([{"mail": {"alice": "BID 55 ON 7"}}], sealed)
     public = json.dumps(public_status(one.state.public_copy()))
     assert "55" not in public
-    sealed = one.state.private.mods["interactions"].answers
-    assert sealed == {1: {"alice": 55}}
+    answers = one.state.private.mods["interactions"].answers
+    assert answers == {1: {"alice": 55}}
     for e in one.events:
         assert "55" not in (e.text or ""), e.text
         if e.private and "55" in e.private:
             assert e.player == "alice"
-    two = _auction([{"mail": {"alice": "BID 55 ON 7"}}, {"mail": {"bob": "BID 54 ON 7"}}])
+    two = _auction([{"mail": {"alice": "BID 55 ON 7"}}, {"mail": {"bob": "BID 54 ON 7"}}], sealed)
     closed = two.state.mods["interactions"].closed[0]
     assert closed.answers == {"alice": 55, "bob": 54}
     assert "Bids: alice $55, bob $54" in closed.outcome

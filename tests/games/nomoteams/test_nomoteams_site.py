@@ -62,9 +62,9 @@ def test_no_secret_blockbuster_sealed_bid_address_or_seed_of_the_demo_reaches_it
         for word in words:
             assert word.lower() not in text, f"{word!r} leaked into {path}"
     # the closed auction of square 5 is published in the same form the check above looks for (X.5);
-    # the open one of square 4 says only that its bids are sealed
+    # the open one of square 4 shows its highest bid to date, alice's $35, without her name (X.5)
     assert "bids: carol $60, bob $45, alice $40" in files["updates/0003.html"]
-    assert ('<th scope="row">square 4</th><td>going once</td><td>sealed until the close</td>'
+    assert ('<th scope="row">square 4</th><td>going once</td><td>$35</td><td>-</td>'
             in files["government.html"])
 
 

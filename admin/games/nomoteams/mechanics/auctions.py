@@ -7,7 +7,9 @@ ON GRAB BAG <n>``) stay sealed until it closes at the end of the next week's upd
 Twice"). The lot is then "Gone" and every bid is published with the result; at the start of the
 week after, it passes to the highest bidder, who pays her bid to The Government. The Corporation
 bids half a square's market value by itself (a Grab Bag has none: no bid); a player's bid must be
-more than that, and no more than her money."""
+more than the current bid (the highest to date, shown on the Government page without the bidder's
+name, as X.5 says) and no more than her money. With ``sealed_bids`` (an option against X.5's
+words, off by default) the amounts stay hidden and a bid only has to beat The Corporation's."""
 
 from __future__ import annotations
 
@@ -53,6 +55,8 @@ class Lot:
     #: a Grab Bag's number and objects (II.8)
     bag_number: int = 0
     bag: dict[str, int] = field(default_factory=dict)
+    #: the highest player's bid to date (public, without the bidder's name: X.5)
+    high: int = 0
 
     @property
     def label(self) -> str:
@@ -166,7 +170,7 @@ def _open(ctx, lot: Lot) -> None:
     lot.stage, lot.auction = "Going Once", inter.id
     target = f"GRAB BAG {lot.bag_number}" if not lot.square else str(lot.square)
     ctx.emit("auction", f"{lot.label[0].upper()}{lot.label[1:]} is Going Once: The Government auctions it "
-                        f"(#{inter.id}); sealed bids above {ctx.state.money(floor)} (BID <amount> ON {target}) "
+                        f"(#{inter.id}); {'sealed ' if _sealed(ctx) else ''}bids above {ctx.state.money(floor)} (BID <amount> ON {target}) "
                         f"until update {inter.deadline} (X.5).", rule="X.5",
              data={"square": lot.square, "bag": lot.bag_number, "auction": inter.id})
 
@@ -184,9 +188,13 @@ def _lot_of(ctx, interaction) -> Lot | None:
     return next((lot for lot in _lots(ctx.state) if lot.auction == interaction.id), None)
 
 
+def _sealed(ctx) -> bool:
+    return bool(ctx.params(MODULE)["sealed_bids"])
+
+
 def check_bid(ctx, lot: Lot, player, value) -> int:
     amount = int(value)
-    floor = corporation_bid(ctx, lot)
+    floor = corporation_bid(ctx, lot) if _sealed(ctx) else max(corporation_bid(ctx, lot), lot.high)
     if amount <= floor:
         raise IllegalAction(f"a bid on {lot.label} must be more than the current bid, {ctx.state.money(floor)} (X.5)")
     if amount > player.money:
@@ -199,7 +207,18 @@ def check_answer(ctx, interaction, player, value) -> int:
     lot = _lot_of(ctx, interaction)
     if lot is None:
         raise IllegalAction(f"#{interaction.id} is no longer auctioned")
-    return check_bid(ctx, lot, player, value)
+    amount = check_bid(ctx, lot, player, value)
+    _raise_high(ctx, lot, amount)
+    return amount
+
+
+def _raise_high(ctx, lot: Lot, amount: int) -> None:
+    """X.5: the current bid, on the Government page, is now ``amount`` (the bidder is not named)."""
+    if _sealed(ctx):
+        return
+    lot.high = amount
+    ctx.emit("auction", f"The highest bid on {lot.label} is now {ctx.state.money(amount)} (X.5).", rule="X.5",
+             data={"square": lot.square, "bag": lot.bag_number, "bid": amount})
 
 
 def bid(ctx, player, cmd: TeamsBid) -> str:
@@ -222,8 +241,12 @@ def bid(ctx, player, cmd: TeamsBid) -> str:
     find(inters, lot.auction)
     amount = check_bid(ctx, lot, player, cmd.amount)
     answer(inters, sealed, player.name, lot.auction, amount)
-    return (f"Your sealed bid of {ctx.state.money(amount)} on {lot.label} is recorded; nobody sees it until the "
-            "auction closes (X.5).")
+    if _sealed(ctx):
+        return (f"Your sealed bid of {ctx.state.money(amount)} on {lot.label} is recorded; nobody sees it until "
+                "the auction closes (X.5).")
+    _raise_high(ctx, lot, amount)
+    return (f"Your bid of {ctx.state.money(amount)} on {lot.label} is the highest bid now; the Government page "
+            "shows it, without your name, and the next bid must beat it (X.5).")
 
 
 def close_auction(ctx, interaction, answers) -> str:

@@ -3,7 +3,7 @@ auctions of its property (X.5), the Zoo (X.7). Its money and the payout above $1
 are the pseudoplayers module's; Public Property and National Parks are owned from the start by
 the ownership module (X.2, X.3).
 
-The auctions themselves (sealed bids through the interactions facility) are in auctions.py."""
+The auctions themselves (bids through the interactions facility) are in auctions.py."""
 
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
     rules = ("X.3", "X.4", "X.5", "X.7")
     requires = ("interactions",)
     defaults = {"park_fee": 10, "register_cost": 100, "zoo_fine": 25, "zoo_extra_fine": 5,
-                "corporation_bid_percent": 50, "bridge": []}
-    summary = "National Parks, registering to vote, The Government's sealed-bid auctions, the Zoo."
+                "corporation_bid_percent": 50, "bridge": [], "sealed_bids": False}
+    summary = "National Parks, registering to vote, The Government's auctions, the Zoo."
     State = GovernmentState
 
     def commands(self):
@@ -57,8 +57,8 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
                             listing=140, summary="pay $100 to The Government to become a Registered Voter",
                             example="REGISTER TO VOTE", rules=("X.4",)),
                 CommandSpec("BID", TeamsBid, bid, parse_bid, "BID <amount> ON <square>", listing=141,
-                            private=True, summary="a sealed bid in The Government's auction of a square "
-                                                  "(nobody sees it until the auction closes)",
+                            private=True, summary="a bid in The Government's auction of a square "
+                                                  "(it must beat the highest bid to date)",
                             example="BID 250 ON 13", rules=("X.5",)))
 
     def on_update_start(self, ctx) -> None:
@@ -133,13 +133,16 @@ class GovernmentModule(Mechanic[GovernmentState, None]):
 
     def panels(self, state) -> list[Panel]:
         gs = self.of(state)
-        rows = tuple((lot.label, lot.stage, state.money(lot.bid) if lot.winner else "sealed until the close",
+        sealed = bool(state.params(self.name).get("sealed_bids"))
+        rows = tuple((lot.label, lot.stage, state.money(lot.bid) if lot.winner else
+                      "sealed until the close" if sealed else state.money(lot.high) if lot.high else "none yet",
                       lot.winner or "-") for lot in gs.lots)
         return [Panel("government", "The Government",
                       "The Government's auctions (X.5): each square it owns that is neither Public Property "
-                      "nor a National Park is auctioned. Bids are sealed until the auction closes at the end "
-                      "of its second week; then the bids are published, and at the start of the week after "
-                      "the square passes to the highest bidder.",
+                      "nor a National Park is auctioned. A bid must beat the highest bid to date, shown here "
+                      "without its bidder's name; the auction closes at the end of its second week, then "
+                      "the bids are published, and at the start of the week after the square passes to the "
+                      "highest bidder.",
                       (Table("Auctions", ("Lot", "Stage", "Highest bid", "Highest bidder"), rows),
                        Table("Registered Voters", ("Player",), tuple((n,) for n in gs.registered))), order=16)]
 

@@ -14,7 +14,7 @@ from typing import Any
 from admin.engine.decks import draw
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.technopoly.mechanics.objects import (
-    ROBOT, ObjectType, TechnoState, add_units, airdrop, burn, cards_out, create, deck_spec, destroy, enforce_unique,
+    ROBOT, WORLD, ObjectType, TechnoState, add_units, airdrop, burn, cards_out, create, deck_spec, destroy, enforce_unique,
     find_object, give_card, held, parse_card, private, world,
 )
 
@@ -100,7 +100,7 @@ class Turn:
     mode: str = "tasks"  # tasks, draw, replace
 
 
-def orders(ctx) -> dict[str, list[tuple[str, Task]]]:
+def orders(ctx) -> dict[str, list[tuple[str, Task, int]]]:
     return ctx.scratch.setdefault("techno-orders", {})
 
 
@@ -128,8 +128,9 @@ def can_make(ctx, player: str, obj: ObjectType, verb: str) -> None:
         return
     if obj.kind == "waste":
         raise IllegalAction(f"{obj.name} is Waste: it is made only by Polluting objects (X.22)")
-    if verb == "CREATE" and obj.kind == "fuel":
-        raise IllegalAction(f"{obj.name} is a Fuel: it is mined (MINE), with its Mining Rights")
+    if verb == "CREATE" and obj.kind == "fuel" and not ctx.params(WORLD)["create_fuel"]:
+        raise IllegalAction(f"{obj.name} is a Fuel: it is mined (MINE), with its Mining Rights "
+                            "(a ruling: techno create_fuel false)")
     if verb == "MINE" and obj.kind == "machine":
         raise IllegalAction(f"{obj.name} is a Machine: it is created (CREATE), with its Technology")
     if obj.has("Flawed"):
@@ -149,6 +150,8 @@ def make(ctx, turn: Turn, verb: str, count: int, name: str) -> str:
     st = world(ctx.state)
     obj = find_object(st, name)
     can_make(ctx, turn.player, obj, verb)
+    if obj.kind == "fuel":  # the rulebook's example "creates" a Fuel: it is mined, with its Mining Rights
+        verb = "MINE"
     need = (3 if obj.has("Elaborate") else 1) * count
     if turn.robots < need:
         raise IllegalAction(f"{verb} {count} {obj.name} needs {need} Robots"

@@ -100,7 +100,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
              *(f"VIII.{i}" for i in range(1, 24)), "IX.1", "IX.2",
              *(f"X.{i}" for i in range(1, 29)), "XII.1", "XII.3")
     defaults: dict[str, Any] = {"hand": 3, "robots": 2, "last_round_without_roll": 10, "end_die": 20,
-                                "attack_die": 6}
+                                "attack_die": 6, "create_fuel": True}
     summary = "Robots invent, create, mine, activate, attack; attribute cards; rounds and the end roll."
     State = TechnoState
     Private = TechnoPrivate
@@ -167,18 +167,20 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             st.turns += 1
             turn = Turn(name, held(st, name, ROBOT), st.turns)
             start_of_turn(ctx, turn)
-            for text, task in queued.get(name, []):
+            for text, task, at in queued.get(name, []):
+                ref = _line_of(ctx, name, at)  # the outcome answers the email line: its receipt tells it
                 try:
                     said = run(ctx, turn, task)
                 except NomopolyError as exc:  # refused (or a Manipulator's task mis-written)
                     said = f'{name}: "{text}" was not done: {exc}'
                     if task.verb in ("INVENT", "REPLACE"):  # the line names cards still in the hand
-                        ctx.emit("action", None, player=name, ok=False, private=said, data={"cmd": "techno-task"})
+                        ctx.emit("action", None, player=name, ok=False, private=said, ref=ref,
+                                 data={"cmd": "techno-task"})
                     else:
-                        ctx.emit("action", said, player=name, ok=False, data={"cmd": "techno-task"})
+                        ctx.emit("action", said, player=name, ok=False, ref=ref, data={"cmd": "techno-task"})
                     continue
                 if said:
-                    ctx.emit("techno", said, player=name, rule="IV.1")
+                    ctx.emit("techno", said, player=name, rule="IV.1", ref=ref)
             end_of_turn(ctx, turn)
         st.round += 1
         end_of_round(ctx)
@@ -277,8 +279,16 @@ def _parse_respond(rest: str, line: object) -> Respond:
 def order_task(ctx, player: Player, cmd: TechnoOrder) -> str:
     """A task line waits for the player's turn, when the round is played in seat order."""
     text = f"{cmd.verb} {cmd.rest}".strip()
-    orders(ctx).setdefault(player.name, []).append((text, parse_task(cmd.verb, cmd.rest)))
-    return f"{player.name} ordered: {text} (in {player.name}'s turn this round)."
+    # where the line's own verdict will be: its outcome in the turn is added to that line's answer
+    orders(ctx).setdefault(player.name, []).append((text, parse_task(cmd.verb, cmd.rest), len(ctx.events)))
+    return f"{player.name} queued: {text} (in {player.name}'s turn this round; the outcome follows)."
+
+
+def _line_of(ctx, name: str, at: int) -> str | None:
+    """The email line (``ref``) of the task queued when the update had ``at`` events: the first
+    accepted task line of ``name``'s after it."""
+    return next((e.ref for e in ctx.events[at:] if e.kind == "action" and e.player == name and e.ok
+                 and e.data.get("cmd") == TechnoOrder.cmd), None)
 
 
 def respond(ctx, player: Player, cmd: Respond) -> str:

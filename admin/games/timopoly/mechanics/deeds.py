@@ -112,7 +112,10 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
                 and b <= ctx.state.players[p].money}
         winner, price = auction_winner(bids, tie=str(ctx.params(self.name)["auction_tie"]), dice=ctx.dice,
                                        label=f"auction{inter.id}")
-        if winner is None or spec.number in self.of(ctx.state).deeds:
+        held = self.of(ctx.state).deeds.get(spec.number)
+        if held is not None:
+            return f"{held.owner} already controls {spec.name}: no sale"
+        if winner is None:
             return f"no bid for {spec.name}: the Fandom keeps it"
         ctx.transfer(winner, BANK, price, rule="VII.2", reason=f"{spec.name} at auction")
         self.of(ctx.state).deeds[spec.number] = Deed(owner=winner)
@@ -236,7 +239,21 @@ def rant(ctx, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, thro
     return spec.rents[0] * (2 if owns_group(state, deed.owner, spec) else 1)
 
 
+def _open_on(state: GameState, number: int):
+    """The offer or auction still open for the deed on square ``number``, if any."""
+    return next((i for i in InteractionsModule.of(state).open
+                 if i.module == TimoDeedsModule.name and int(i.payload.get("space", -1)) == number), None)
+
+
 def offer(ctx, player: Player, spec: Space) -> None:
+    pending = _open_on(ctx.state, spec.number)
+    if pending is not None:
+        # VII.1: the first lander has the right to buy it until the offer ends (and then the
+        # auction runs); a later lander's standing order or offer waits for that.
+        whose = (f"on offer to {pending.parties[0]}" if pending.kind == "offer" else "up for auction")
+        ctx.emit("land", f"{player.name} landed on {spec.name}, which is {whose} until the next update "
+                         f"(#{pending.id}).", player=player.name, rule="VII.1", data={"square": spec.number})
+        return
     limit = TimoDeedsModule.of(ctx.state).buy_under.get(player.name)
     if limit is not None and limit >= 0 and spec.price <= limit and player.money >= spec.price:
         _buy(ctx, player, spec, standing=True)
