@@ -165,6 +165,10 @@ def standing(state: GameState, player: Player) -> tuple[str, ...]:
     return tuple(ordered(parts))
 
 
+#: events that answer a question (HELP, STATUS): the receipt carries them, the results do not
+ANSWERS_ONLY = frozenset({"help", "status"})
+
+
 def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.ResultsView:
     player = state.players[name]
     proposals = []
@@ -175,7 +179,7 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
     return texts.ResultsView(
         player=name, update=index.update, week=index.week, slot=index.slot,
-        happened=tuple(line for e in index.events.about(name)
+        happened=tuple(line for e in index.events.about(name) if e.kind not in ANSWERS_ONLY
                        for line in [texts.event_line(e, name)] if line),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
