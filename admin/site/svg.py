@@ -21,6 +21,8 @@ from admin.engine.model import GameState, Square
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
                             "#F0E442", "#1A1A1A")
 CELL_W, CELL_H, GAP, PAD = 100, 84, 4, 6
+#: the widest a character of the 13 px legend text is drawn, on average, in px
+LEGEND_CHAR = 7.6
 #: corner badges a square shows (beyond them, one "+k" badge)
 MAX_FLAGS = 2
 
@@ -167,7 +169,7 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
     for i, label in enumerate(flags):
         fx = x + CELL_W - 34 - i * 30
         out.append(f'<rect x="{fx}" y="{y + 14}" width="28" height="14" rx="3" fill="#5b4a00"/>'
-                   f'<text x="{fx + 14}" y="{y + 25}" class="flag" text-anchor="middle">{label}</text>')
+                   f'<text x="{fx + 14}" y="{y + 25}" class="flag" text-anchor="middle"{_squeeze(label)}>{label}</text>')
     if look.marker and not sq.destroyed:
         label, red = look.marker
         cx, cy = x + CELL_W - 30, y + CELL_H - 32
@@ -186,6 +188,11 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
                    f'+{len(here) - len(shown)}</text>')
     out.append("</g>")
     return "".join(out)
+
+
+def _squeeze(label: str) -> str:
+    """A badge's text attribute that narrows a long label (BANK) to its 28 px badge."""
+    return ' textLength="25" lengthAdjust="spacingAndGlyphs"' if len(label) > 3 else ""
 
 
 def _flags_in_use(looks) -> list[tuple[str, str]]:
@@ -216,15 +223,22 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
         if p.active:
             where.setdefault(p.square, []).append(p.name)
     legend_items = [(p.name, colours.get(p.name, "#777777")) for p in players]
-    per_row = 4
     looks = {s.number: square_look(state, s) for s in state.squares}
-    legend_rows = math.ceil((len(legend_items) + 3 + len(_flags_in_use(looks.values()))) / per_row)
+    flags = _flags_in_use(looks.values())
+    # as many legend entries a row as their longest label allows, so that no label is cut short
+    longest = max([len(n) for n, _ in legend_items] + [len(long) + 1 for _, long in flags] + [11])
+    per_row = next((n for n in (4, 3, 2) if (width - 2 * PAD) / n >= 34 + longest * LEGEND_CHAR), 1)
+    fit = int((width - 2 * PAD - 34) / LEGEND_CHAR)
+    legend_rows = math.ceil((len(legend_items) + 3 + len(flags)) / per_row)
     height = PAD * 2 + grid_h + 24 + legend_rows * 30
     owned = sum(1 for s in state.squares if looks[s.number].owner and not s.destroyed)
     shape = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom left"
              if lay.name == "snake" else lay.describe(count))
     desc = f"{shape}; {owned} owned; {len(where)} squares with players on them."
+    # never drawn smaller than its own size, so that the smallest text (11 px) stays readable: a
+    # narrower screen scrolls the board inside its own box instead of shrinking it
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" viewBox="0 0 {width} {height}" '
+           f'style="--board-min:{width}px" '
            f'role="img" aria-labelledby="board-title board-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
            '<title id="board-title">The Nomopoly board</title>',
@@ -236,9 +250,9 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
            '<style>.board-svg .num{font-size:17px;font-weight:700;fill:#222}'
            '.board-svg .name{font-size:12.5px;fill:#222}'
            '.board-svg .gone{font-size:12px;fill:#555;font-style:italic}'
-           '.board-svg .tok{font-size:9.5px;font-weight:700}'
+           '.board-svg .tok{font-size:11px;font-weight:700}'
            '.board-svg .card{font-size:12px;font-weight:700;fill:#111}.board-svg .card.red{fill:#b00020}'
-           '.board-svg .flag{font-size:9px;font-weight:700;fill:#fff}'
+           '.board-svg .flag{font-size:11px;font-weight:700;fill:#fff}'
            '.board-svg .more{font-size:11px;fill:#333}.board-svg .lg{font-size:13px;fill:#222}</style>']
     for sq in state.squares:
         row, col = lay.cell(sq.number, count)
@@ -251,7 +265,7 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
         items.append(f'<circle cx="10" cy="0" r="9" fill="{colour}"/><text x="10" y="3.5" '
                      f'text-anchor="middle" class="tok" fill="{ink_on(colour)}">'
                      f'{escape(initials(name))}</text><text x="25" y="4.5" class="lg">'
-                     f'{escape(truncate(name, 18))}</text>')
+                     f'{escape(truncate(name, fit))}</text>')
     items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="url(#hatch)" '
                  'stroke="#9a9a9a"/><text x="25" y="4.5" class="lg">destroyed</text>')
     items.append('<rect x="3" y="-10" width="15" height="20" rx="2" fill="#fff" stroke="#555"/>'
@@ -259,10 +273,10 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
                  '<text x="25" y="4.5" class="lg">card placed</text>')
     items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="#fbfaf6" stroke="#c9c6bb"/>'
                  '<text x="25" y="4.5" class="lg">unowned</text>')
-    for short, long in _flags_in_use(looks.values()):  # each badge on the board, with its meaning
+    for short, long in flags:  # each badge on the board, with its meaning
         items.append(f'<rect x="-4" y="-7" width="28" height="14" rx="3" fill="#5b4a00"/>'
-                     f'<text x="10" y="4" class="flag" text-anchor="middle">{escape(short)}</text>'
-                     f'<text x="30" y="4.5" class="lg">{escape(truncate(long, 16))}</text>')
+                     f'<text x="10" y="4" class="flag" text-anchor="middle"{_squeeze(short)}>{escape(short)}</text>'
+                     f'<text x="30" y="4.5" class="lg">{escape(truncate(long, fit - 1))}</text>')
     slot = (width - 2 * PAD) / per_row
     for i, item in enumerate(items):
         r, c = divmod(i, per_row)
