@@ -131,6 +131,8 @@ class ResultsView:
     game_over: str | None = None
     #: how to check one's own hidden draws (docs/fairness.md)
     draws: tuple[str, ...] = ()
+    #: False for a game without proposals (Technopoly, Timopoly): no section about voting
+    votes: bool = True
 
 
 def event_line(e: Event, player: str) -> str | None:
@@ -167,7 +169,7 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
     if v.draws:
         parts += ["", "Checking your own draws (how: docs/fairness.md)", *v.draws,
                   "  Each value is HMAC-SHA256(key, digest|label|counter) as a number, mod the sides, plus one."]
-    parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""]
+    parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""] if v.votes else [""]
     if v.deadline:
         parts.append(f"Next deadline: {format_time(v.deadline)}.")
     if v.link:

@@ -159,7 +159,10 @@ class ResultsIndex:
 
 def standing(state: GameState, player: Player) -> tuple[str, ...]:
     """"Where you stand": money and square, and each module's lines (private ones too)."""
-    parts = [(0, f"  Money: {state.money(player.money)}"), (20, f"  Square: {_square(state, player.square)}")]
+    kept = state.enabled("money") and bool(REGISTRY.params(state, "money").get("kept", True))
+    parts = [(0, f"  Money: {state.money(player.money)}")] if kept else []  # Technopoly keeps none
+    if state.layout != "none":  # a game without a board has no squares to stand on
+        parts.append((20, f"  Square: {_square(state, player.square)}"))
     for module in REGISTRY.enabled(state):
         parts += module.results_lines(state, player)
     return tuple(ordered(parts))
@@ -183,7 +186,7 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
                        for line in [texts.event_line(e, name)] if line),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
-        draws=own_draws(index.dice, name, index.draws.get(name, [])))
+        draws=own_draws(index.dice, name, index.draws.get(name, [])), votes=state.enabled("proposals"))
 
 
 def draws_by_player(dice: dict[str, Any] | None) -> dict[str, list[Any]]:
