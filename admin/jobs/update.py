@@ -78,7 +78,7 @@ start = "{datetime.now(timezone.utc).date() - timedelta(days=datetime.now(timezo
 timezone = "UTC"
 
 [mail]
-# "maildir" (a local folder) or "imap" (see [mail.imap] in the README)
+# "maildir" (a local folder) or "imap" (then fill in [mail.imap] below)
 source = "maildir"
 maildir = "mail/inbox"
 # the game's address (From: of every message it sends) and yours (the update reports)
@@ -95,8 +95,7 @@ maildir = "mail/inbox"
 # [mail.smtp]            # without it, outgoing mail is written to state/outbox/ as .eml files
 # host = "smtp.example.org"
 # user = "game@example.org"
-# tls = "starttls"
-# from_address = "game@example.org"
+# tls = "starttls"       # it sends from [mail] from_address above
 # password_env = "NOMOPOLY_SMTP_PASSWORD"
 
 [auth]

@@ -1,0 +1,43 @@
+"""The nomopoly.toml that ``init`` writes: every commented line can be uncommented at once and the
+file still reads, with no key given twice; it refers to no README section that does not exist."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import admin
+from admin.jobs.update import default_settings
+
+README = Path(admin.__file__).resolve().parent.parent / "README.md"
+
+
+def _uncommented(text: str) -> str:
+    """The template with each commented setting or table line made live (the explanations dropped)."""
+    out = []
+    for line in text.splitlines():
+        live = re.match(r"# (\[[\w.]+\]|\w+ = .*)$", line.split("  #")[0].rstrip())
+        out.append(live.group(1) if live else line)
+    return "\n".join(out) + "\n"
+
+
+def test_the_template_reads_with_every_commented_setting_switched_on_and_no_key_twice() -> None:
+    text = default_settings("My game")
+    assert tomllib.loads(text)["game"]["title"] == "My game"
+    live = _uncommented(text)
+    assert live != text
+    data = tomllib.loads(live)  # a key given twice raises here
+    assert data["mail"]["from_address"] == "game@example.org"
+    assert "from_address" not in data["mail"]["smtp"]
+    assert data["mail"]["imap"]["host"] == "imap.example.org"
+    assert len(re.findall(r"^# from_address = ", text, re.M)) == 1
+
+
+def test_the_template_names_no_readme_section_that_does_not_exist() -> None:
+    readme = README.read_text(encoding="utf-8")
+    text = default_settings("My game")
+    for ref in re.findall(r"see (\S+) in the README", text):
+        assert ref in readme, ref
+    for table in re.findall(r"\[([\w.]+)\] below", text):
+        assert f"[{table}]" in text.split("below", 1)[1]
