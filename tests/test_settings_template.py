@@ -41,3 +41,16 @@ def test_the_template_names_no_readme_section_that_does_not_exist() -> None:
         assert ref in readme, ref
     for table in re.findall(r"\[([\w.]+)\] below", text):
         assert f"[{table}]" in text.split("below", 1)[1]
+
+
+def test_init_writes_a_gitignore_for_the_site_dry_runs_and_the_cache_and_keeps_one_that_exists(tmp_path: Path) -> None:
+    from admin.jobs.update import init_game
+
+    game = init_game(tmp_path / "game", "nomopoly2", "My game")
+    lines = (game.root / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert {"site/", "dry-run/", "state/.cache/"} <= set(lines)
+    own = tmp_path / "other"
+    own.mkdir()
+    (own / ".gitignore").write_text("mine\n", encoding="utf-8")
+    init_game(own, "nomopoly2", "Other")
+    assert (own / ".gitignore").read_text(encoding="utf-8") == "mine\n"

@@ -49,6 +49,9 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     state = start if start is not None else initial_state(ruleset, name or game.root.name)
     if not game.settings_path.exists():
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
+    ignore = game.root / ".gitignore"
+    if not ignore.exists():  # what a build or a dry run makes again, and the state's cache
+        ignore.write_text(GITIGNORE, encoding="utf-8")
     mail = game.settings().section("mail")
     if mail.get("source", "maildir") == "maildir":  # the players' mail goes here: make it ready
         for sub in ("new", "cur", "tmp"):
@@ -65,6 +68,15 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
                                                   "next_hidden_commitment": state.next_hidden_commitment}))
         tx.commit()
     return game
+
+
+#: the .gitignore ``init`` writes beside nomopoly.toml: files that are made again from the state
+GITIGNORE = """# made again from the state by nomopoly: never commit them
+site/
+dry-run/
+state/.cache/
+state/.lock
+"""
 
 
 def default_settings(name: str) -> str:
