@@ -54,3 +54,35 @@ def test_init_writes_a_gitignore_for_the_site_dry_runs_and_the_cache_and_keeps_o
     (own / ".gitignore").write_text("mine\n", encoding="utf-8")
     init_game(own, "nomopoly2", "Other")
     assert (own / ".gitignore").read_text(encoding="utf-8") == "mine\n"
+
+
+def _settings_error(tmp_path: Path, text: str) -> str:
+    from admin.engine.errors import StateError
+    from admin.store.gamedir import GameDir
+
+    game = GameDir(tmp_path)
+    game.settings_path.write_text(text, encoding="utf-8")
+    try:
+        game.settings()
+    except StateError as exc:
+        return str(exc)
+    raise AssertionError("the settings were read")
+
+
+def test_a_key_given_twice_is_named_with_its_table_and_the_fix(tmp_path: Path) -> None:
+    text = _uncommented(default_settings("g")).replace(
+        'admin_address = "admin@example.org"', 'admin_address = "admin@example.org"\nfrom_address = "x@y.org"')
+    message = _settings_error(tmp_path, text)
+    assert "from_address in [mail]" in message and "given twice" in message
+    assert "keep one" in message
+
+
+def test_an_unquoted_text_value_is_named_and_shown_quoted(tmp_path: Path) -> None:
+    message = _settings_error(tmp_path, '[game]\ntitle = My game\n')
+    assert "line 2 (title in [game]): title = My game" in message
+    assert 'title = "My game"' in message
+
+
+def test_a_broken_table_line_still_gets_a_sentence_with_its_line(tmp_path: Path) -> None:
+    message = _settings_error(tmp_path, '[game\ntitle = "x"\n')
+    assert "line 1" in message and "invalid TOML" in message
