@@ -52,3 +52,12 @@ def test_technopolys_results_show_neither_money_nor_a_square(demos: dict[str, Ga
     results = _results(demos["technopoly"])
     assert results
     assert not any("Money: " in r or "Square: " in r for r in results)
+
+
+@pytest.mark.parametrize("name", _demos())
+def test_the_deadline_calendar_asks_for_proposals_and_votes_only_where_the_game_has_them(
+        demos: dict[str, GameDir], name: str) -> None:
+    game = demos[name]
+    ics = (game.root / "site" / "deadlines.ics").read_bytes().decode("utf-8").replace("\r\n ", "")
+    assert "must arrive by the end" in ics
+    assert ("proposals and votes" in ics) == game.load().enabled("proposals")

@@ -328,7 +328,7 @@ def render_all(w: Writer) -> None:
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
     w.write("state.json", dump_json(public_status(state, site.facts)))
-    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming))
+    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming, site.state.enabled("proposals")))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,
                  "cutoff": s.cutoff, "summary": s.headlines} for s in reversed(history.updates[-50:])]
