@@ -445,3 +445,21 @@ def test_a_big_updates_results_list_the_first_events_and_send_the_rest_to_the_si
     small = texts.results_text(texts.ResultsView(**{**view.__dict__, "everything": events[:3]}),
                                title="G", site_url="https://example.org/g")
     assert "more; the whole update" not in small and "  - event 3\n" in small
+
+
+def test_results_leave_out_help_and_status_answers_which_the_receipt_carries(game_dir: GameDir) -> None:
+    configure(game_dir)
+    deliver(inbox(game_dir), "bob@example.org", "HELP\nHELP BUY\nHELP FOO\nSTATUS", "2026-11-03T11:00",
+            subject="help?", message_id="<b2@bob.example>")
+    outcome = jobs.run_update_job(game_dir, at=WED)
+    assert outcome.committed
+    screened = {s.entry.message_id: s for s in outcome.screened}
+    mail_out(game_dir, 1)
+    sent = {m["Message-ID"]: m.get_content() for m in iter_messages(outbox_of(game_dir).sent_dir)}
+    receipt = sent[mid(f"receipt/{screened['b2@bob.example'].entry.hash}")]
+    results = sent[mid("results/update-1/bob")]
+    mine = results.split("What happened to you", 1)[1].split("\n\n", 1)[0]
+    assert "BUY" in receipt and "cards:" in receipt  # HELP BUY and STATUS answered in the receipt
+    assert "\n  - bob rolled " in mine
+    assert "BUY" not in mine and "cards:" not in mine and "PROPOSE" not in mine
+    assert not any(line.strip().startswith("- HELP") for line in mine.splitlines())

@@ -686,7 +686,7 @@ def test_the_board_legend_explains_every_badge_and_a_crowded_square_shows_how_ma
 
 
 def test_a_long_chart_draws_at_most_its_width_in_points_keeping_the_first_and_last() -> None:
-    from admin.site.svg import MAX_POINTS, Series, thin
+    from admin.site.charts import MAX_POINTS, Series, thin
 
     xs = list(range(1, 521))
     series, kept = thin([Series("a", "#000000", [x * 10 for x in xs])], xs)

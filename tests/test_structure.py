@@ -22,7 +22,6 @@ TOO_LONG = {
     "admin/mail/inbound/intake.py": 531,
     "admin/mail/inbound/imap.py": 431,
     "admin/mail/outbound/compose.py": 444,
-    "admin/site/svg.py": 412,
     "admin/games/nomopoly2/mechanics/buildings.py": 500,
     "admin/games/nomopoly2/mechanics/house_of_cards/items.py": 445,
     "admin/games/nomopoly2/mechanics/casinos/games.py": 411,

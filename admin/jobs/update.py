@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
@@ -26,6 +26,7 @@ from admin.engine.events import Event, Ruling
 from admin.engine.schedule import slot_of
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
+from admin.store.templates import GITIGNORE, default_settings
 from admin.mail.inbound.auth import AuthSettings, hash_token, normalise
 from admin.mail.inbound.intake import Ledger, LedgerEntry, Screened, screen, take_in
 from admin.mail.inbound.limits import MailLimits
@@ -53,6 +54,9 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     state = start if start is not None else initial_state(ruleset, name or game.root.name)
     if not game.settings_path.exists():
         game.settings_path.write_text(settings_text or default_settings(state.name), encoding="utf-8")
+    ignore = game.root / ".gitignore"
+    if not ignore.exists():  # what a build or a dry run makes again, and the state's cache
+        ignore.write_text(GITIGNORE, encoding="utf-8")
     mail = game.settings().section("mail")
     if mail.get("source", "maildir") == "maildir":  # the players' mail goes here: make it ready
         for sub in ("new", "cur", "tmp"):
@@ -72,48 +76,7 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
     return game
 
 
-def default_settings(name: str) -> str:
-    return f'''# nomopoly settings for "{name}". Secrets never go here: passwords and tokens come from
-# environment variables (see the README).
-
-[game]
-title = "{name}"
-# the Monday of week 1, and the timezone of the deadlines
-start = "{datetime.now(timezone.utc).date() - timedelta(days=datetime.now(timezone.utc).weekday())}"
-timezone = "UTC"
-
-[mail]
-# "maildir" (a local folder) or "imap" (see [mail.imap] in the README)
-source = "maildir"
-maildir = "mail/inbox"
-# the game's address (From: of every message it sends) and yours (the update reports)
-# from_address = "game@example.org"
-# admin_address = "admin@example.org"
-# remind_hours = 24
-
-# [mail.imap]            # read the players' mail from a real mailbox
-# host = "imap.example.org"
-# user = "game@example.org"
-# tls = "implicit"       # or "starttls"; "none" only for a server on this machine
-# password_env = "NOMOPOLY_IMAP_PASSWORD"
-
-# [mail.smtp]            # without it, outgoing mail is written to state/outbox/ as .eml files
-# host = "smtp.example.org"
-# user = "game@example.org"
-# tls = "starttls"
-# from_address = "game@example.org"
-# password_env = "NOMOPOLY_SMTP_PASSWORD"
-
-[auth]
-plus_addressing = "strip"
-require_token = false
-
-[site]
-title = "{name}"
-# url = "https://example.org/nomopoly/"   # enables the Atom feed and sitemap
-'''
-
-
+#: the .gitignore ``init`` writes beside nomopoly.toml: files that are made again from the state
 def admin_action(game: GameDir, kind: str, apply: Callable[[GameState], Any], record: dict[str, Any]) -> Any:
     """Apply an immediate admin action, save the state and log it (replay applies it again)."""
     with game.lock():
@@ -357,8 +320,8 @@ def _apply(game: GameDir, state: GameState, inputs: dict[str, Any], seeds: Seeds
                    **({"beacon": inputs["beacon"]} if inputs.get("beacon") else {}),
                    "rolls": [[r.label, r.sides, r.value] for r in dice.rolls]}
     dice_record["hidden_draws"] = [hidden_draw_hash(hidden_roll_record(r)) for r in dice.hidden_rolls]
-    piles = pile_record(hooks.call(result.state, REGISTRY).face_down_piles(result.state), seeds.hidden,
-                        next_seeds.hidden, dice.pile_draws)
+    face_down = hooks.call(result.state, REGISTRY).face_down_piles(result.state)
+    piles = pile_record(face_down, seeds.hidden, next_seeds.hidden, dice.pile_draws)
     secret_chain = SeedChain.from_secret(game.secrets())
     private_dice = {**dice_record, "hidden_seed": seeds.hidden.hex(),
                     **({"hidden_key": secret_chain.hidden_key.hex(), "chain_base": secret_chain.base}

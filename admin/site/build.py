@@ -26,6 +26,7 @@ from typing import Any, Iterator
 import jinja2
 
 import admin
+from admin.nomic.proposals import ProposalsModule
 from admin.engine import hooks
 from admin.runtime.gcpause import few_collections
 from admin.engine.errors import StateError
@@ -209,6 +210,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     env.globals["has_money"] = bool(money_params.get("kept", True))
     # a game with no Admin Bank Account (the Teams variant: money comes from nowhere) shows none
     env.globals["has_admin_bank"] = env.globals["has_money"] and bool(money_params.get("admin_bank", True))
+    env.globals["has_proposals"] = state.enabled(ProposalsModule.name)  # Technopoly and Timopoly have none
     env.filters["money"] = lambda value: money(value, state.currency)
     env.globals["rule"] = lambda rule_id: state.rule_aliases.get(rule_id, rule_id)  # this game's numbering
     with _build_lock(out):

@@ -13,8 +13,10 @@ import icalendar
 LEAD = timedelta(minutes=30)
 
 
-def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str, str, str]]) -> bytes:
-    """The calendar of ``upcoming`` deadlines: (update, week, slot, ISO time, shown)."""
+def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str, str, str]],
+                  votes: bool = True) -> bytes:
+    """The calendar of ``upcoming`` deadlines: (update, week, slot, ISO time, shown); ``votes``
+    False for a game without proposals (Technopoly, Timopoly), whose players send only commands."""
     host = urlsplit(site_url).hostname or "nomopoly.invalid"
     cal = icalendar.Calendar()
     cal.add("prodid", "-//nomopoly//deadlines//EN")
@@ -28,8 +30,8 @@ def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str,
         event.add("dtstart", due - LEAD)
         event.add("dtend", due)
         event.add("summary", f"{title}: mail for update {update} closes")
-        event.add("description", f"Week {week}, {slot} update: commands, proposals and votes must "
-                                 "arrive by the end of this event.")
+        what = "commands, proposals and votes" if votes else "commands"
+        event.add("description", f"Week {week}, {slot} update: {what} must arrive by the end of this event.")
         if site_url:
             event.add("url", f"{site_url}/howto.html")
         cal.add_component(event)

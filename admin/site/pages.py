@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from admin.nomic.proposals import ProposalsModule
 from admin.engine.howto import commands_in_force
 from admin.games.registry import REGISTRY
 from admin.library.talk import TalkModule
@@ -24,7 +25,8 @@ from admin.site.export import next_phase, public_status
 from admin.site.history import UpdateSummary
 from admin.store.fileio import dump_json
 from admin.engine.layouts import layout
-from admin.site.svg import board_svg, draw_chart, square_look
+from admin.site.charts import draw_chart
+from admin.site.svg import board_svg, square_look
 from admin.site.writer import Writer
 
 if TYPE_CHECKING:
@@ -332,7 +334,7 @@ def render_all(w: Writer) -> None:
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
     w.write("state.json", dump_json(public_status(state, site.facts)))
-    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming))
+    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming, site.state.enabled(ProposalsModule.name)))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,
                  "cutoff": s.cutoff, "summary": s.headlines} for s in reversed(history.updates[-50:])]

@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from admin.nomic.proposals import ProposalsModule
 from admin.engine.shows import Panel, StandingRow
 from admin.engine.capabilities import StandsInStandings
 from admin.store.gamedir import GameDir
@@ -17,7 +18,8 @@ from admin.engine.model import GameState, Player, Square
 from admin.nomic.ruleset import Ruleset, rule_anchor
 from admin.site.export import Facts
 from admin.site.history import Archives, History
-from admin.site.svg import Series, draw_chart, ink_on
+from admin.site.charts import Series, draw_chart
+from admin.site.svg import ink_on
 
 #: the site's navigation: (key, title, page); a module's pages join before Updates
 NAV = (("home", "Home", "index.html"), ("howto", "How to play", "howto.html"), ("board", "Board", "board.html"),
@@ -55,7 +57,7 @@ class Site:
     def nav(self) -> tuple[tuple[str, str, str], ...]:
         """The navigation: the site's pages (Proposals only where the game has them), with the
         modules' pages before Updates."""
-        pages = [n for n in NAV if (n[0] != "proposals" or self.state.enabled("proposals"))
+        pages = [n for n in NAV if (n[0] != "proposals" or self.state.enabled(ProposalsModule.name))
                  and (n[0] != "board" or self.state.layout != "none")]
         at = next(i for i, n in enumerate(pages) if n[0] == "updates")
         return tuple(pages[:at] + [(p.slug, p.title, f"{p.slug}.html") for p in self.panels] + pages[at:])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
@@ -22,6 +21,8 @@ from admin.engine.model import GameState, Square
 PALETTE: tuple[str, ...] = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
                             "#F0E442", "#1A1A1A")
 CELL_W, CELL_H, GAP, PAD = 100, 84, 4, 6
+#: the widest a character of the 13 px legend text is drawn, on average, in px
+LEGEND_CHAR = 7.6
 #: corner badges a square shows (beyond them, one "+k" badge)
 MAX_FLAGS = 2
 
@@ -165,7 +166,7 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
     for i, label in enumerate(flags):
         fx = x + CELL_W - 34 - i * 30
         out.append(f'<rect x="{fx}" y="{y + 14}" width="28" height="14" rx="3" fill="#5b4a00"/>'
-                   f'<text x="{fx + 14}" y="{y + 25}" class="flag" text-anchor="middle">{label}</text>')
+                   f'<text x="{fx + 14}" y="{y + 25}" class="flag" text-anchor="middle"{_squeeze(label)}>{label}</text>')
     if look.marker and not sq.destroyed:
         label, red = look.marker
         cx, cy = x + CELL_W - 30, y + CELL_H - 32
@@ -184,6 +185,11 @@ def _cell_svg(sq: Square, look: SquareLook, x: float, y: float, here: list[str],
                    f'+{len(here) - len(shown)}</text>')
     out.append("</g>")
     return "".join(out)
+
+
+def _squeeze(label: str) -> str:
+    """A badge's text attribute that narrows a long label (BANK) to its 28 px badge."""
+    return ' textLength="25" lengthAdjust="spacingAndGlyphs"' if len(label) > 3 else ""
 
 
 def _flags_in_use(looks) -> list[tuple[str, str]]:
@@ -214,15 +220,22 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
         if p.active:
             where.setdefault(p.square, []).append(p.name)
     legend_items = [(p.name, colours.get(p.name, "#777777")) for p in players]
-    per_row = 4
     looks = {s.number: square_look(state, s) for s in state.squares}
-    legend_rows = math.ceil((len(legend_items) + 3 + len(_flags_in_use(looks.values()))) / per_row)
+    flags = _flags_in_use(looks.values())
+    # as many legend entries a row as their longest label allows, so that no label is cut short
+    longest = max([len(n) for n, _ in legend_items] + [len(long) + 1 for _, long in flags] + [11])
+    per_row = next((n for n in (4, 3, 2) if (width - 2 * PAD) / n >= 34 + longest * LEGEND_CHAR), 1)
+    fit = int((width - 2 * PAD - 34) / LEGEND_CHAR)
+    legend_rows = math.ceil((len(legend_items) + 3 + len(flags)) / per_row)
     height = PAD * 2 + grid_h + 24 + legend_rows * 30
     owned = sum(1 for s in state.squares if looks[s.number].owner and not s.destroyed)
     shape = (f"{count} squares in a {columns}-column grid snaking up from square 1 at the bottom left"
              if lay.name == "snake" else lay.describe(count))
     desc = f"{shape}; {owned} owned; {len(where)} squares with players on them."
+    # never drawn smaller than its own size, so that the smallest text (11 px) stays readable: a
+    # narrower screen scrolls the board inside its own box instead of shrinking it
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" viewBox="0 0 {width} {height}" '
+           f'style="--board-min:{width}px" '
            f'role="img" aria-labelledby="board-title board-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
            '<title id="board-title">The Nomopoly board</title>',
@@ -234,9 +247,9 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
            '<style>.board-svg .num{font-size:17px;font-weight:700;fill:#222}'
            '.board-svg .name{font-size:12.5px;fill:#222}'
            '.board-svg .gone{font-size:12px;fill:#555;font-style:italic}'
-           '.board-svg .tok{font-size:9.5px;font-weight:700}'
+           '.board-svg .tok{font-size:11px;font-weight:700}'
            '.board-svg .card{font-size:12px;font-weight:700;fill:#111}.board-svg .card.red{fill:#b00020}'
-           '.board-svg .flag{font-size:9px;font-weight:700;fill:#fff}'
+           '.board-svg .flag{font-size:11px;font-weight:700;fill:#fff}'
            '.board-svg .more{font-size:11px;fill:#333}.board-svg .lg{font-size:13px;fill:#222}</style>']
     for sq in state.squares:
         row, col = lay.cell(sq.number, count)
@@ -249,7 +262,7 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
         items.append(f'<circle cx="10" cy="0" r="9" fill="{colour}"/><text x="10" y="3.5" '
                      f'text-anchor="middle" class="tok" fill="{ink_on(colour)}">'
                      f'{escape(initials(name))}</text><text x="25" y="4.5" class="lg">'
-                     f'{escape(truncate(name, 18))}</text>')
+                     f'{escape(truncate(name, fit))}</text>')
     items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="url(#hatch)" '
                  'stroke="#9a9a9a"/><text x="25" y="4.5" class="lg">destroyed</text>')
     items.append('<rect x="3" y="-10" width="15" height="20" rx="2" fill="#fff" stroke="#555"/>'
@@ -257,10 +270,10 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
                  '<text x="25" y="4.5" class="lg">card placed</text>')
     items.append('<rect x="1" y="-9" width="18" height="18" rx="3" fill="#fbfaf6" stroke="#c9c6bb"/>'
                  '<text x="25" y="4.5" class="lg">unowned</text>')
-    for short, long in _flags_in_use(looks.values()):  # each badge on the board, with its meaning
+    for short, long in flags:  # each badge on the board, with its meaning
         items.append(f'<rect x="-4" y="-7" width="28" height="14" rx="3" fill="#5b4a00"/>'
-                     f'<text x="10" y="4" class="flag" text-anchor="middle">{escape(short)}</text>'
-                     f'<text x="30" y="4.5" class="lg">{escape(truncate(long, 16))}</text>')
+                     f'<text x="10" y="4" class="flag" text-anchor="middle"{_squeeze(short)}>{escape(short)}</text>'
+                     f'<text x="30" y="4.5" class="lg">{escape(truncate(long, fit - 1))}</text>')
     slot = (width - 2 * PAD) / per_row
     for i, item in enumerate(items):
         r, c = divmod(i, per_row)
@@ -270,141 +283,3 @@ def board_svg(state: GameState, colours: dict[str, str] | None = None, columns: 
 
 
 # -- charts ----------------------------------------------------------------------------------
-@dataclass
-class Series:
-    label: str
-    colour: str
-    #: one value per x position; None where there is no value (the player had not joined)
-    values: list[int | None]
-    dashed: bool = False
-
-
-def _nice_step(span: float, ticks: int = 5) -> float:
-    raw = span / max(ticks, 1)
-    if raw <= 0:
-        return 1
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 2.5, 5, 10):
-        if raw <= m * mag:
-            return m * mag
-    return 10 * mag
-
-
-def _money(v: float, thousands: bool = False) -> str:
-    sign = "−" if v < 0 else ""
-    v = abs(v)
-    if thousands:
-        return f"{sign}${v / 1000:g}k"
-    return f"{sign}${v:,.0f}"
-
-
-def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str = "update",
-               width: int = 720, height: int = 300) -> Markup:
-    """A line chart (money against update number) as accessible inline SVG."""
-    left, right, bottom = 64, 16, 40
-    legend: list[tuple[float, float, Series, str]] = []  # x, y, series, label
-    lx, ly = float(left), 16.0
-    for s in series:
-        label = truncate(s.label, 22)
-        item_w = 44 + 7.5 * len(label)
-        if lx + item_w > width - right and lx > left:
-            lx, ly = float(left), ly + 22
-        legend.append((lx, ly, s, label))
-        lx += item_w
-    top = int(ly) + 24
-    height += top - 40
-    values = [v for s in series for v in s.values if v is not None]
-    lo, hi = (min(values), max(values)) if values else (0, 1)
-    if hi - lo < 100:  # a flat line: give it some room around its value
-        lo, hi = lo - 500, hi + 500
-    step = _nice_step(hi - lo, 4)
-    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
-    plot_w, plot_h = width - left - right, height - top - bottom
-    n = max(len(xs), 1)
-
-    def px(i: int) -> float:
-        return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
-
-    def py(v: float) -> float:
-        return top + plot_h - (v - lo) / ((hi - lo) or 1) * plot_h
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="{escape(title)}" '
-           f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
-           f'<title>{escape(title)}</title>',
-           '<style>.chart .ax{font-size:12px;fill:#444}.chart .lg{font-size:13px;fill:#222}</style>']
-    thousands = max(abs(lo), abs(hi)) >= 10000 and step >= 100
-    v = lo
-    while v <= hi + step / 2:
-        y = py(v)
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
-                   f'stroke="{"#888" if v == 0 else "#e3e1da"}" stroke-width="1"/>'
-                   f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end" class="ax">'
-                   f'{_money(v, thousands)}</text>')
-        v += step
-    every = max(1, math.ceil(n / 12))
-    for i, x in enumerate(xs):
-        if i % every == 0 or i == n - 1:
-            out.append(f'<text x="{px(i):.1f}" y="{height - bottom + 18}" text-anchor="middle" '
-                       f'class="ax">{x}</text>')
-    out.append(f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle" class="ax">'
-               f'{escape(x_label)}</text>')
-    x_text = [f"{px(i):.1f}" for i in range(n)]  # the same for every series
-    y_text: dict[float, str] = {}  # money often stays put from one update to the next
-    for s in series:
-        dash = ' stroke-dasharray="7 5"' if s.dashed else ""
-        for val in s.values:
-            if val is not None and val not in y_text:
-                y_text[val] = f"{py(val):.1f}"
-        # the points as "x,y", a None (no value) breaking the line into runs
-        points = [None if val is None else f"{x},{y_text[val]}" for x, val in zip(x_text, s.values)]
-        runs: list[list[str]] = [[]]
-        if None not in s.values:  # the usual case: one line
-            runs = [points]  # type: ignore[list-item]
-        else:
-            for pt in points:
-                if pt is None:
-                    runs.append([])
-                else:
-                    runs[-1].append(pt)
-        for run in runs:
-            if len(run) > 1:
-                pts = " ".join(run)
-                out.append(f'<polyline points="{pts}" fill="none" stroke="{s.colour}" '
-                           f'stroke-width="2.5" stroke-linejoin="round"{dash}/>')
-        for i, val in enumerate(s.values):
-            if val is not None and (n <= 40 or i == n - 1):
-                out.append(f'<circle cx="{px(i):.1f}" cy="{py(val):.1f}" r="3.5" fill="{s.colour}">'
-                           f'<title>{escape(s.label)}, {escape(x_label)} {xs[i]}: '
-                           f'{escape(_money(val))}</title></circle>')
-    for lx, ly, s, label in legend:
-        dash = ' stroke-dasharray="7 5"' if s.dashed else ""
-        out.append(f'<line x1="{lx:.1f}" x2="{lx + 24:.1f}" y1="{ly}" y2="{ly}" stroke="{s.colour}" '
-                   f'stroke-width="3"{dash}/><text x="{lx + 30:.1f}" y="{ly + 4}" class="lg">'
-                   f'{escape(label)}</text>')
-    out.append("</svg>")
-    return Markup("".join(out))
-
-
-#: a chart draws at most this many points per line: more than its width in pixels shows nothing more
-MAX_POINTS = 160
-
-
-def thin(series: list[Series], xs: list[int], most: int = MAX_POINTS) -> tuple[list[Series], list[int]]:
-    """Every k-th point, the first and the last always kept, when there are more than ``most``."""
-    if len(xs) <= most:
-        return series, xs
-    keep = sorted({round(i * (len(xs) - 1) / (most - 1)) for i in range(most)})
-    return ([Series(s.label, s.colour, [s.values[i] for i in keep], s.dashed) for s in series],
-            [xs[i] for i in keep])
-
-
-def draw_chart(data: tuple[list[Series], list[int], str] | None) -> dict[str, Markup] | None:
-    """A chart's data drawn twice: wide for screens, narrow for phones (CSS shows one)."""
-    if data is None:
-        return None
-    series, xs, title = data
-    wide, wide_xs = thin(series, xs)
-    narrow, narrow_xs = thin(series, xs, MAX_POINTS // 2)
-    return {"wide": line_chart(wide, wide_xs, title),
-            "narrow": line_chart(narrow, narrow_xs, title, width=380, height=280)}

@@ -99,7 +99,10 @@ class GameDir:
             raise StateError(f"{self.settings_path}: not found; {self.root} is not a game directory "
                              "(make one with `nomopoly init DIR`, or pass --game DIR)") from None
         except tomllib.TOMLDecodeError as exc:
-            raise StateError(f"{self.settings_path}: invalid TOML: {exc}") from None
+            from admin.store.tomlhelp import explain
+
+            text = self.settings_path.read_text(encoding="utf-8", errors="replace")
+            raise StateError(f"{self.settings_path}: {explain(text, exc)}") from None
 
     def exists(self) -> bool:
         return (self.state_dir / "game.yaml").exists()

@@ -149,6 +149,8 @@ class ResultsView:
     record: tuple[str, ...] = ()
     #: press relayed to the player this update, each "From <name> to you:\n<text>"
     press: tuple[str, ...] = ()
+    #: False for a game without proposals (Technopoly, Timopoly): no section about voting
+    votes: bool = True
 
 
 def event_line(e: Event, player: str) -> str | None:
@@ -189,7 +191,7 @@ def results_text(v: ResultsView, *, title: str, site_url: str) -> str:
                   "  Each value is HMAC-SHA256(key, digest|label|counter) as a number, mod the sides, plus one."]
     if v.record:
         parts += ["", "The dice and the record, to keep (check them: docs/fairness.md)", *v.record]
-    parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""]
+    parts += ["", "Proposals open for your vote", *_bullets(v.proposals, "None."), ""] if v.votes else [""]
     if v.deadline:
         parts.append(f"Next deadline: {format_time(v.deadline)}.")
     if v.link:

@@ -16,6 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from admin.library.money import MoneyModule
+from admin.nomic.proposals import ProposalsModule
 from admin.engine import hooks
 from admin.engine.playingcards import DECK
 from admin.engine.dice import commitment, player_key
@@ -172,9 +174,13 @@ class ResultsIndex:
 
 def standing(state: GameState, player: Player) -> tuple[str, ...]:
     """"Where you stand": money and square, and each module's lines (private ones too)."""
-    parts = [(0, f"  Money: {state.money(player.money)}"), (20, f"  Square: {_square(state, player.square)}")]
+    kept = state.enabled(MoneyModule.name) and bool(REGISTRY.params(state, "money").get("kept", True))
+    parts = [(0, f"  Money: {state.money(player.money)}")] if kept else []  # Technopoly keeps none
+    if state.layout != "none":  # a game without a board has no squares to stand on
+        parts.append((20, f"  Square: {_square(state, player.square)}"))
     parts += hooks.call(state, REGISTRY).results_lines(state, player)
     return tuple(ordered(parts))
+
 
 
 def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.ResultsView:
@@ -194,7 +200,7 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,
         draws=own_draws(index.dice, name, index.draws.get(name, [])),
-        record=record_lines(index.record, index.chain_link, name))
+        record=record_lines(index.record, index.chain_link, name), votes=state.enabled(ProposalsModule.name))
 
 
 #: events told elsewhere: the answers to an email (HELP, STATUS) in its receipt, press in its own section
