@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from fixtures.fair import fair_settings
 
 from admin.jobs import update as jobs
 from admin.jobs.demo import deliver, fresh_maildir
@@ -23,18 +24,7 @@ from admin.store.gamedir import GameDir
 from admin.store.fileio import load_json
 
 AT = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
-SETTINGS = '''[game]
-title = "fair"
-start = "2026-11-02"
-timezone = "UTC"
-[mail]
-source = "maildir"
-maildir = "mail/inbox"
-from_address = "game@example.org"
-[auth]
-plus_addressing = "strip"
-require_token = false
-'''
+SETTINGS = fair_settings("fair")
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from fixtures.fair import fair_settings
 
 from admin.jobs import update as jobs
 from admin.jobs.replay import verify_hidden
@@ -39,18 +40,7 @@ for cutoff in ("2026-11-04T23:59:59+00:00", "2026-11-07T23:59:59+00:00"):
     outcome = jobs.run_update_job(game, at=datetime.fromisoformat(cutoff))
     mail_out(game, outcome.update, state=outcome.state)
 '''
-SETTINGS = '''[game]
-title = "old"
-start = "2026-11-02"
-timezone = "UTC"
-[mail]
-source = "maildir"
-maildir = "mail/inbox"
-from_address = "game@example.org"
-[auth]
-plus_addressing = "strip"
-require_token = false
-'''
+SETTINGS = fair_settings("old")
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from fixtures.fair import fair_settings
 
 from admin.jobs import update as jobs
 from admin.jobs.demo import deliver, fresh_maildir
@@ -25,18 +26,7 @@ from admin.mail.outbound.mailout import mail_out
 from admin.store.gamedir import GameDir
 from admin.store.fileio import dump_json, load_json
 
-SETTINGS = '''[game]
-title = "fair"
-start = "2026-11-02"
-timezone = "UTC"
-[mail]
-source = "maildir"
-maildir = "mail/inbox"
-from_address = "game@example.org"
-[auth]
-plus_addressing = "strip"
-require_token = false
-'''
+SETTINGS = fair_settings("fair")
 CUTOFFS = ("2026-11-04T23:59:59+00:00", "2026-11-07T23:59:59+00:00", "2026-11-11T23:59:59+00:00")
 
 
