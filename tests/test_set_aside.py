@@ -18,7 +18,10 @@ def _fault(*args, **kwargs):
 def test_an_email_line_that_fails_is_set_aside_and_the_update_goes_on(monkeypatch):
     import admin.library.ownership as ownership
 
+    from admin.games.registry import REGISTRY
+
     monkeypatch.setattr(ownership, "buy", _fault)
+    monkeypatch.setattr(REGISTRY, "_tables", {})  # the command tables are made again, with the fault
     outcome = run({"game": "nomopoly2", "players": PLAYERS, "updates": [
         {"order": PLAYERS, "dice": [1, 2] * 3},  # everyone to square 4
         {"order": PLAYERS, "dice": [1, 2] * 3, "mail": {"alice": "BUY", "bob": "NAME 4 Home"}},
