@@ -107,3 +107,13 @@ class StandsInStandings:
     def standing_rows(self, state: GameState) -> list[StandingRow]:
         """Those parties, each marked as what it is (public state only)."""
         raise NotImplementedError
+
+
+class TakesCredit:
+    """A purchase may go on a credit card (Nomopoly II's XXVIII: a line ending ``ON CREDIT``)."""
+
+    def put_on_credit(self, ctx: UpdateContext, player: str, payee: str, amount: int, *, rule: str,
+                      reason: str) -> None:
+        """Add ``amount``, paid to ``payee``, to ``player``'s card balance; IllegalAction when the
+        player has no card or it would pass the limit."""
+        raise NotImplementedError

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from admin.engine import hooks
 from admin.engine.board import lowest, predecessor, successor
 from admin.engine.capabilities import SlowsMoves, StopsMoves
+from admin.engine.links import Note
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -64,9 +65,13 @@ def jump(ctx: UpdateContext, player: Player, destination: int, *, rule: str, rea
     land(ctx, player)
 
 
+#: the players landing by a drive in this update, who owe no rent (the first Nomopoly's VI.4)
+RENT_FREE: Note[set[str]] = Note("rent-free", set)
+
+
 def drive(ctx: UpdateContext, player: Player, destination: int, *, rule: str, reason: str) -> None:
     """Jump to ``destination`` and land there owing no rent (the first Nomopoly's VI.4)."""
-    free = ctx.scratch.setdefault("rent-free", set())
+    free = RENT_FREE.of(ctx)
     free.add(player.name)
     try:
         jump(ctx, player, destination, rule=rule, reason=reason)
@@ -76,7 +81,7 @@ def drive(ctx: UpdateContext, player: Player, destination: int, *, rule: str, re
 
 def rent_free(ctx: UpdateContext, player: Player) -> bool:
     """Whether the player is landing by a drive, which owes no rent (VI.4)."""
-    return player.name in ctx.scratch.get("rent-free", ())
+    return player.name in (RENT_FREE.peek(ctx) or ())
 
 
 def land(ctx: UpdateContext, player: Player) -> None:

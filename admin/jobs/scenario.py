@@ -36,6 +36,7 @@ from admin.engine import hooks
 from admin.games import catalog as games
 from admin.engine.playingcards import DECK, parse_card
 from admin.engine.board import add_square
+from admin.library.api import BOARD
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.dice import Dice, Roll
 from admin.engine.events import Event, Ruling
@@ -176,7 +177,7 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         for key, value in (values or {}).items():
             _guard(where, f"params.{module}.{key}", lambda: set_param(state, REGISTRY, module, key, value))
     # a scenario's board grows only when it says so (its new-square chance is a roll otherwise)
-    if state.enabled("board") and "new_square_percent_times_n" not in (data.get("params") or {}).get("board", {}):
+    if BOARD.on(state) and "new_square_percent_times_n" not in (data.get("params") or {}).get("board", {}):
         set_param(state, REGISTRY, "board", "new_square_percent_times_n", 0)
     while len(state.squares) < int(data.get("board", len(state.squares))):
         add_square(state, hooks.call(state, REGISTRY))

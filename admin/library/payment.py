@@ -4,7 +4,7 @@ library pays through :func:`charge`, so ON CREDIT works for all of them in one p
 
 from __future__ import annotations
 
-from admin.engine.services import use
+from admin.engine.capabilities import TakesCredit
 from admin.engine.errors import IllegalAction
 
 
@@ -23,9 +23,10 @@ def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
     from the player's money (refused if it would bankrupt them, IV.3), or, with ``on_credit``,
     added to their credit card's balance (XXVIII.1; refused over the limit, XXVIII.2)."""
     if on_credit:
-        if not ctx.state.enabled("credit-cards"):
+        credit = ctx.registry.provider(ctx.state, TakesCredit)
+        if credit is None:
             raise IllegalAction("there are no credit cards in this game (XXVIII is not in force); "
                                 "leave out ON CREDIT")
-        use("credit.put_on_credit")(ctx, player, payee, amount, rule=rule, reason=reason)
+        credit.put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
         return
     ctx.transfer(player, payee, amount, rule=rule, reason=reason, voluntary=True, kind="purchase")

@@ -25,6 +25,7 @@ from admin.engine.commands import command_type
 from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
+from admin.library.api import CARDS, INTERACTIONS, TRADED_CHANGED, TRADED_SQUARES
 from admin.library.cards import give as give_card, hand, take as take_card
 from admin.library.interactions import ask
 from admin.games.nomopoly1.mechanics.donuts import DonutsModule
@@ -123,7 +124,7 @@ class TradingModule(Mechanic[TradingState, None]):
         given = _given_squares(ctx)
         for (giver, number), before in given.items():
             if giver == player.name and _square_look(ctx, number) != before:
-                ctx.scratch.setdefault("trading/changed", set()).add((giver, number))
+                TRADED_CHANGED.of(ctx).add((giver, number))
 
     def check_answer(self, ctx, interaction, player, value) -> Any:
         value = accept_or_decline(interaction, value)
@@ -219,7 +220,7 @@ def _lacks(state: GameState, who: Player, things) -> str | None:
             return f"{who.name} does not hold {n} {value}"
     cards = Counter(v for k, v, n in things for _ in range(n) if k == "card")
     if cards:
-        short = cards - Counter(hand(state, who.name)) if state.enabled("cards") else cards
+        short = cards - Counter(hand(state, who.name)) if CARDS.on(state) else cards
         if short:
             return f"{who.name} does not hold {', '.join(sorted(short.elements()))}"
     return None
@@ -250,7 +251,7 @@ def _not_tradable(ctx, things) -> str | None:
         if kind not in allowed:
             words = ", ".join(w for w, k in _KINDS.items() if k in allowed)
             return f"{kind}s may not be traded in this game (XX.1: {words})"
-        if kind == "card" and not ctx.state.enabled("cards"):
+        if kind == "card" and not CARDS.on(ctx.state):
             return "there are no cards in this game to trade"
         keeper = ctx.registry.provider(ctx.state, RefusesTrade)  # a capability (the Hot Potato's)
         why = keeper.refuses_trade(ctx.state, kind, value) if keeper is not None else None
@@ -270,13 +271,12 @@ def _square_look(ctx, number: int) -> tuple:
 def _given_squares(ctx) -> dict[tuple[str, int], tuple]:
     """XX.2: the squares each party to a trade closing in this update gives away, as they stood
     when the update began (kept for this update only)."""
-    out = ctx.scratch.get("trading/squares")
+    out = TRADED_SQUARES.peek(ctx)
     if out is None:
-        out = ctx.scratch["trading/squares"] = {}
-        if ctx.state.enabled("interactions") and ctx.params("trading")["square_freeze"]:
-            from admin.library.interactions import InteractionsModule
-
-            for inter in InteractionsModule.of(ctx.state).open:
+        out = TRADED_SQUARES.of(ctx)
+        interactions = INTERACTIONS.get(ctx.state)
+        if interactions is not None and ctx.params("trading")["square_freeze"]:
+            for inter in interactions.open:
                 if inter.module != "trading" or inter.deadline > ctx.state.update:
                     continue
                 for giver, things in ((inter.proposer, inter.payload["give"]), (inter.payload["to"], inter.payload["take"])):
@@ -287,7 +287,7 @@ def _given_squares(ctx) -> dict[tuple[str, int], tuple]:
 
 
 def _changed(ctx, who: Player, things) -> str | None:
-    changed = ctx.scratch.get("trading/changed", set())
+    changed = TRADED_CHANGED.peek(ctx) or set()
     for kind, value, _n in things:
         if kind == "square" and (who.name, int(value)) in changed:
             return (f"{who.name} changed square {value} in this update, the update of the trade; a square "

@@ -15,6 +15,7 @@ from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.movement import move
 from admin.engine.errors import RuleError
+from admin.library.api import PASS_BONUS, TURNS_TAKEN
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -77,9 +78,10 @@ class TurnsModule(Mechanic[TurnsState, None]):
         if wrapped:
             params = ctx.params("turns")
             if params["pass_bonus_once"]:
-                if player.name in ctx.scratch.setdefault("pass-bonus", set()):
+                had = PASS_BONUS.of(ctx)
+                if player.name in had:
                     return
-                ctx.scratch["pass-bonus"].add(player.name)
+                had.add(player.name)
             bonus = int(params["pass_bonus"])
             denier = ctx.registry.provider(ctx.state, DeniesBenefits)
             why = denier.denies(ctx, player, "pass-bonus") if denier is not None else None
@@ -116,7 +118,7 @@ def take_turn(ctx: UpdateContext, player: Player) -> None:
     params = ctx.params("turns")
     limit = int(params["max_turns_in_a_row"])
     h = hooks.call(ctx)
-    taken = ctx.scratch.setdefault("turns-taken", {})
+    taken = TURNS_TAKEN.of(ctx)
     first = taken.get(player.name, 0)  # a second move of the update numbers its dice on
     for turn in range(first, first + limit):
         taken[player.name] = turn + 1

@@ -21,9 +21,9 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.library.api import CARDS
 from admin.library.cards import draw_card
-from admin.engine.model import Proposal, Tally
-from admin.engine.model import Vote as VoteRecord
+from admin.engine.model import Proposal, Tally, Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
 from admin.nomic.written import understood_rules
@@ -329,7 +329,7 @@ def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dic
             if name not in abstaining:
                 _pay(ctx, result, BANK, name, bonus, "VIII.4",
                      f"not abstaining when most abstained on proposal {proposal.number}")
-    if not accepted or not ctx.state.enabled("cards"):
+    if not accepted or not CARDS.on(ctx.state):
         return
     if proposer is not None and proposer.active:
         for i in range(int(p["card_to_proposer"])):

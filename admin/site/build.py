@@ -32,6 +32,7 @@ from admin.runtime.gcpause import few_collections
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir, read_archive
 from admin.games.registry import REGISTRY
+from admin.library.api import MONEY
 from admin.engine.model import GameState
 from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
                                 split_failure)
@@ -206,7 +207,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     env.globals["square_facts"] = site.square_fact_values
     env.globals["has_board"] = state.layout != "none"  # a game with no board shows none (Technopoly)
     # a game whose players hold no money (Technopoly scores objects) shows no money column
-    money_params = REGISTRY.params(state, "money") if state.enabled("money") else {}
+    money_params = REGISTRY.params(state, "money") if MONEY.on(state) else {}
     env.globals["has_money"] = bool(money_params.get("kept", True))
     # a game with no Admin Bank Account (the Teams variant: money comes from nowhere) shows none
     env.globals["has_admin_bank"] = env.globals["has_money"] and bool(money_params.get("admin_bank", True))

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine.capabilities import TakesCredit
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
@@ -79,7 +80,7 @@ def _parse_pay(rest: str, _line: object) -> PayCredit:
     return PayCredit(int(digits))
 
 
-class CreditModule(Mechanic[CreditState, CreditPrivate]):
+class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit):
     name = "credit-cards"
     rules = ("XXVIII.1", "XXVIII.2", "XXVIII.3", "XXVIII.4", "XXVIII.5")
     defaults = {"start_limit": 1000, "limit_raise_percent": 10, "interest_percent": 10, "minimum_payment": 50,
@@ -94,6 +95,9 @@ class CreditModule(Mechanic[CreditState, CreditPrivate]):
     State = CreditState
     Private = CreditPrivate
     requires = ("ownership",)
+
+    def put_on_credit(self, ctx, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
+        put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
 
     def commands(self):
         return (CommandSpec("PAY CREDIT", PayCredit, pay, _parse_pay, "PAY CREDIT <amount>", private=True,
@@ -229,7 +233,6 @@ def issue_card(ctx, player: Player) -> str:
             f"{ctx.state.money(acct.limit)}.")
 
 
-@provides("credit.put_on_credit")
 def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
     """A voluntary purchase placed on ``player``'s credit card (XXVIII.1): ``payee`` is paid (from
     the Admin Bank Account; nothing moves when the payee is that account) and the balance grows;
