@@ -17,7 +17,6 @@ import pytest
 
 from admin.games.catalog import available, spec
 from admin.jobs import update as jobs
-from admin.jobs.demo import run_demo
 from admin.store.gamedir import GameDir
 
 SCRIPT = Path(__file__).resolve().parents[1] / "site_templates" / "static" / "check.py"
@@ -38,9 +37,9 @@ def mails_by_player(game: GameDir) -> dict[str, list[Path]]:
 
 
 @pytest.mark.parametrize("name", [g for g in available() if spec(g).demo])
-def test_every_player_of_every_bundled_demo_checks_the_game_from_their_own_mail_and_the_site(tmp_path, name):
-    site = run_demo(tmp_path / name, echo=lambda _: None, game_name=name)
-    game = GameDir(tmp_path / name)
+def test_every_player_of_every_bundled_demo_checks_the_game_from_their_own_mail_and_the_site(demo_site, name):
+    site = demo_site(name)
+    game = GameDir(site.parent)
     assert jobs.verify(game) == []
     assert (site / "records" / "index.json").is_file() and "static/check.py" in (site / "verify.html").read_text()
     players = mails_by_player(game)
@@ -51,9 +50,9 @@ def test_every_player_of_every_bundled_demo_checks_the_game_from_their_own_mail_
         assert "All good" in out.stdout
 
 
-def test_the_script_fails_on_a_rewritten_commitment_or_a_mail_that_no_longer_matches(tmp_path):
-    site = run_demo(tmp_path / "demo", echo=lambda _: None)
-    game = GameDir(tmp_path / "demo")
+def test_the_script_fails_on_a_rewritten_commitment_or_a_mail_that_no_longer_matches(tmp_path, demo_site):
+    site = demo_site("nomopoly2")
+    game = GameDir(site.parent)
     records = tmp_path / "records"
     shutil.copytree(site / "records", records)
     path = records / "0002.json"
@@ -87,8 +86,8 @@ def test_the_script_names_a_damaged_record_and_says_what_to_do(tmp_path, content
     assert out.returncode == 1 and "0001.json: not a record" in out.stderr and "download" in out.stderr
 
 
-def test_the_script_skips_mail_that_is_not_a_results_email(tmp_path):
-    site = run_demo(tmp_path / "demo", echo=lambda _: None)
+def test_the_script_skips_mail_that_is_not_a_results_email(tmp_path, demo_site):
+    site = demo_site("nomopoly2")
     junk = tmp_path / "junk.eml"
     junk.write_text("Subject: hello\n\nnothing here\n")
     out = check(site / "records", junk)

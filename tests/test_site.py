@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
+from typing import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -331,10 +332,8 @@ def test_rules_page_shows_a_rules_history_and_keeps_repealed_rules_linkable(tmp_
     assert "rule-VI-12" in html and "History" not in html[html.index('id="rule-VI-12"'):html.index('id="rule-VI-13"')]
 
 
-def test_the_demo_game_builds_a_site_whose_links_resolve(tmp_path: Path) -> None:
-    from admin.jobs.demo import run_demo
-
-    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+def test_the_demo_game_builds_a_site_whose_links_resolve(demo_site: Callable[[str], Path]) -> None:
+    out = demo_site("nomopoly2")
     pages = _html_pages(out)
     assert len([p for p in pages if p.parent.name == "updates"]) == 4
     assert not (out / "updates" / "0000.html").exists()  # update 0 only carries the first commitment
@@ -522,15 +521,14 @@ def test_proposals_page_shows_every_status_vote_tally_and_what_a_result_moved(tm
     assert re.search(r"mail \(proposals, votes, actions\) must arrive by <time", html) or "Next update" in html
 
 
-def test_archived_proposals_have_a_page_per_week_that_the_rules_page_links_to(tmp_path: Path) -> None:
-    from admin.jobs.demo import run_demo
+def test_archived_proposals_have_a_page_per_week_that_the_rules_page_links_to(demo_site: Callable[[str], Path]) -> None:
     from admin.store.gamedir import read_archive
 
-    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
+    out = demo_site("nomopoly2")
     html = (out / "proposals.html").read_text(encoding="utf-8")
-    archived = sorted((tmp_path / "demo" / "state" / "proposals").glob("week-*.json"))
+    archived = sorted((out.parent / "state" / "proposals").glob("week-*.json"))
     assert archived
-    game = GameDir(tmp_path / "demo")
+    game = GameDir(out.parent)
     for p in game.load_public().proposals:  # the live ones
         assert f'id="proposal-{p.number}"' in html
     rules = (out / "rules.html").read_text(encoding="utf-8")
@@ -568,11 +566,9 @@ def test_rules_page_shows_each_amendment_as_a_word_diff_and_the_modules_paramete
     assert 'href="rules.html#rule-VIII-3"' in modules or 'href="#rule-VIII-3"' in modules or "rule-VIII-3" in modules
 
 
-def test_verify_and_home_show_both_commitments_and_explain_hidden_draws(tmp_path: Path) -> None:
-    from admin.jobs.demo import run_demo
-
-    out = run_demo(tmp_path / "demo", echo=lambda *_: None)
-    state = GameDir(tmp_path / "demo").load_public()
+def test_verify_and_home_show_both_commitments_and_explain_hidden_draws(demo_site: Callable[[str], Path]) -> None:
+    out = demo_site("nomopoly2")
+    state = GameDir(out.parent).load_public()
     assert state.next_hidden_commitment
     for page in ("index.html", "verify.html"):
         html = (out / page).read_text(encoding="utf-8")

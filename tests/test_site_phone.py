@@ -6,7 +6,7 @@ before the seed commitments, and the how-to-play table keeps its Rule column on 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -29,11 +29,8 @@ def _demos() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def demo_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    from admin.jobs.demo import run_demo
-
-    root = tmp_path_factory.mktemp("phone")
-    return {g: run_demo(root / g, echo=lambda *_: None, game_name=g) for g in _demos()}
+def demo_sites(demo_site: Callable[[str], Path]) -> dict[str, Path]:
+    return {g: demo_site(g) for g in _demos()}
 
 
 def _pages(site: Path) -> list[str]:

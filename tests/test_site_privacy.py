@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from typing import Callable
 from pathlib import Path
 
 import pytest
@@ -96,15 +97,13 @@ def test_the_build_never_reads_the_private_files(game: GameDir, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("game_name", [g for g in available() if g != DEFAULT and spec(g).demo])
-def test_no_address_hand_or_seed_of_a_bundled_demo_reaches_its_site(tmp_path: Path, game_name: str) -> None:
+def test_no_address_hand_or_seed_of_a_bundled_demo_reaches_its_site(demo_site: Callable[[str], Path], game_name: str) -> None:
     """The demos of the other bundled games: no player's address and neither unrevealed seed
     appears in any file of the site (hands: the fixture game's tests above)."""
     import yaml
 
-    from admin.jobs.demo import run_demo
-
-    site = run_demo(tmp_path / game_name, echo=lambda *_: None, game_name=game_name)
-    game = GameDir(tmp_path / game_name)
+    site = demo_site(game_name)
+    game = GameDir(site.parent)
     state = game.load()
     secrets = yaml.safe_load((game.state_dir / "secrets.yaml").read_text(encoding="utf-8"))
     private = [*state.private.emails.values(), secrets["next_seed"], secrets["next_hidden_seed"]]
@@ -140,14 +139,13 @@ def _public_text(site: Path) -> dict[str, str]:
     return out
 
 
-def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(tmp_path: Path) -> None:
+def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(demo_site: Callable[[str], Path]) -> None:
     """The whole rulebook's demo holds every kind of secret its sections keep: bank balances, a
     credit card's balance and limit, lottery tickets, a bingo card, an open Blackjack hand's hole
     card, sealed bids while open, time bombs. None reaches any file of its site."""
     import json
 
     from admin.engine.playingcards import card_name
-    from admin.jobs.demo import run_demo
     from admin.library.interactions import InteractionsModule
     from admin.games.nomopoly2.mechanics.bank import BankModule
     from admin.games.nomopoly2.mechanics.bingo import BingoModule
@@ -156,8 +154,8 @@ def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(t
     from admin.games.nomopoly2.mechanics.house_of_cards.mechanic import HouseOfCardsModule
     from admin.games.nomopoly2.mechanics.lottery import LotteryModule
 
-    site = run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
-    game = GameDir(tmp_path / "full")
+    site = demo_site("nomopoly2-full")
+    game = GameDir(site.parent)
     state = game.load()
     files = _public_text(site)
     secrets: dict[str, str] = {}
@@ -204,17 +202,15 @@ def test_no_hidden_value_of_nomopoly_ii_s_sections_reaches_the_full_demos_site(t
         assert not bombs or "time bomb" not in text.lower(), f"a time bomb in {path}"
 
 
-def test_the_net_worth_the_results_publish_counts_no_private_value(tmp_path: Path) -> None:
+def test_the_net_worth_the_results_publish_counts_no_private_value(demo_site: Callable[[str], Path]) -> None:
     """The public results (the site's net-worth chart) give each player's net worth as the public
     state has it, as the standings do: not with a private bank balance, credit limit or hand,
     which the difference would publish (XXVII.1)."""
     import json
 
-    from admin.jobs.demo import run_demo
     from admin.games.registry import REGISTRY
 
-    run_demo(tmp_path / "full", echo=lambda *_: None, game_name="nomopoly2-full")
-    game = GameDir(tmp_path / "full")
+    game = GameDir(demo_site("nomopoly2-full").parent)
     state = game.load()
     published = json.loads((game.state_dir / "results" / "0008.json").read_text(encoding="utf-8"))["net_worth"]
     dave = state.players["dave"]

@@ -17,11 +17,8 @@ def _demos() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GameDir]:
-    from admin.jobs.demo import run_demo
-
-    root = tmp_path_factory.mktemp("words")
-    return {g: GameDir(run_demo(root / g, echo=lambda *_: None, game_name=g).parent) for g in _demos()}
+def demos(demo_site) -> dict[str, GameDir]:
+    return {g: GameDir(demo_site(g).parent) for g in _demos()}
 
 
 def _results(game: GameDir) -> list[str]:
