@@ -18,6 +18,7 @@ from admin.engine.shows import Fact, Panel, Table
 from admin.engine.rulings import RULINGS
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import mentioned_squares, owner_of
 
 
@@ -126,7 +127,7 @@ def _end_game(ctx, r) -> str:
         owner = owner_of(ctx.state, number)
         prize = int(ctx.params(DoomModule.name)["favourite_prize"])
         payable = owner is not None and (owner in ctx.state.players and ctx.state.players[owner].active
-                                         or owner in ctx.state.mods["teams-pseudo"].money)
+                                         or owner in api.PSEUDO.of(ctx.state).money)
         if payable:
             ctx.transfer(BANK, owner, prize, rule="XXXVI.6",  # type: ignore[arg-type]
                          reason=f"the favourite square, {number}")
@@ -158,7 +159,7 @@ def _tornado(ctx, r) -> str:
             ctx.emit("tornado", f"As the Tornado approaches, {piece.name} chews off his own hand and beats himself "
                                 "to death with it: he is out of the game (XXXVI.7).", rule="XXXVI.7")
     # XXXVI.2: every tree is ripped out
-    wetha = state.mods.get("teams-wetha") if state.enabled("teams-wetha") else None
+    wetha = api.WETHA.get(state)
     if wetha is not None and wetha.trees:
         gone, wetha.trees = wetha.trees, []
         ctx.emit("tornado", f"The Tornado ripped out every tree (squares {', '.join(map(str, gone))}) (XXXVI.2).",

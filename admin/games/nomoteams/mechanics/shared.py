@@ -12,7 +12,8 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
-from admin.engine.errors import IllegalAction, RuleError
+from admin.engine.errors import IllegalAction
+from admin.games.nomoteams import api
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -80,7 +81,7 @@ def mentioned_squares(state: GameState) -> set[int]:
     highest number, and any the Admin lists (``teams-board.mentioned``)."""
     top = max((s.number for s in state.squares), default=0)
     listed = frozenset(int(n) for n in params(state, "teams-board", "mentioned", []) or [])  # type: ignore[union-attr]
-    return set(_mentioned(top, state.enabled("teams-wetha"), listed))
+    return set(_mentioned(top, api.WETHA.on(state), listed))
 
 
 @functools.lru_cache(maxsize=64)
@@ -95,25 +96,12 @@ def _mentioned(top: int, wetha: bool, listed: frozenset[int]) -> frozenset[int]:
 
 def owner_of(state: GameState, number: int) -> str | None:
     """Who owns square ``number``: a player, a pseudoplayer, or None."""
-    return state.mods["teams-ownership"].owners.get(number)
-
-
-def section_state(state: GameState, name: str, *, private: bool = False):
-    """Module ``name``'s state in ``state`` (its ``Mechanic.of``, or ``private_of``), for the helpers
-    here and the leaves that do not import the module's class: an error if the game lacks it."""
-    try:
-        return (state.private.mods if private else state.mods)[name]
-    except KeyError:
-        if private:
-            raise RuleError(f"the {name} module's private state is missing; enable it first "
-                            f"(nomopoly ruling enable {name})") from None
-        raise RuleError(f"the {name} module is not part of this game; enable it first "
-                        f"(nomopoly ruling enable {name})") from None
+    return api.OWNERSHIP.of(state).owners.get(number)
 
 
 def set_owner(state: GameState, number: int, name: str | None) -> None:
     """Make ``name`` (a player, a pseudoplayer, Charity; None: nobody) the owner of ``number``."""
-    owners = section_state(state, "teams-ownership").owners
+    owners = api.OWNERSHIP.of(state).owners
     if name is None:
         owners.pop(number, None)
     else:
@@ -132,11 +120,11 @@ def check_square(ctx: UpdateContext, number: int):
 # -- colours: the board section's ``colours`` (XIII.2: every square is White until painted) -------
 def colour_of(state: GameState, number: int) -> str:
     """A square's colour (XIII.2: White until coloured otherwise)."""
-    return section_state(state, "teams-board").colours.get(number, WHITE)
+    return api.BOARD.of(state).colours.get(number, WHITE)
 
 
 def set_colour(state: GameState, number: int, colour: str) -> None:
-    colours = section_state(state, "teams-board").colours
+    colours = api.BOARD.of(state).colours
     if colour == WHITE:
         colours.pop(number, None)
     else:
@@ -145,13 +133,13 @@ def set_colour(state: GameState, number: int, colour: str) -> None:
 
 def any_white(state: GameState) -> bool:
     """VII.1: whether any square of the board is White (stops at the first)."""
-    colours = section_state(state, "teams-board").colours
+    colours = api.BOARD.of(state).colours
     return any(s.number not in colours for s in state.squares if not s.destroyed)
 
 
 def squares_of(state: GameState, name: str) -> list[int]:
     """The live squares ``name`` owns, in board order."""
-    owners = state.mods["teams-ownership"].owners
+    owners = api.OWNERSHIP.of(state).owners
     return [s.number for s in state.squares if not s.destroyed and owners.get(s.number) == name]
 
 
@@ -159,20 +147,20 @@ def balance(state: GameState, name: str) -> int:
     """The money of a player or a pseudoplayer."""
     if name in state.players:
         return state.players[name].money
-    return state.mods["teams-pseudo"].money.get(name, 0)
+    return api.PSEUDO.of(state).money.get(name, 0)
 
 
 def team_of(state: GameState, name: str) -> str | None:
     """The Team of a player (None: a Freemason, or not yet drawn)."""
-    return state.mods["teams"].teams.team_of(name)
+    return api.TEAMS.of(state).teams.team_of(name)
 
 
 def is_freemason(state: GameState, name: str) -> bool:
-    return name in state.mods["teams"].freemasons
+    return name in api.TEAMS.of(state).freemasons
 
 
 def best_friend(state: GameState, name: str) -> str | None:
-    return state.mods["teams"].best_friends.get(name)
+    return api.TEAMS.of(state).best_friends.get(name)
 
 
 # -- objects (VIII.1, II.8): a module that keeps players' objects implements ``objects_of(state,
@@ -259,8 +247,8 @@ def store_owners(state: GameState) -> dict[int, str]:
 def make_sick(ctx: UpdateContext, name: str, *, rule: str, why: str) -> None:
     """``name`` becomes Sick: the health section's ``teams-health.sick`` (VII.1 reads it); without
     that section the Admin is told to record it."""
-    health = ctx.state.mods.get("teams-health")
-    if health is not None and hasattr(health, "sick"):
+    health = api.HEALTH.get(ctx.state)
+    if health is not None:
         if name not in health.sick:
             health.sick.append(name)
         ctx.emit("sick", f"{name} became Sick: {why} ({rule}).", player=name, rule=rule)

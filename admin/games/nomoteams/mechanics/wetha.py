@@ -20,6 +20,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (LODGE_SQUARES, WETHA, add_mark, is_freemason, market_value, marked,
                                               mentioned_squares, squares_of, team_of)
 
@@ -178,7 +179,7 @@ class WethaModule(Mechanic[WethaState, None]):
 
 
 def _wetha(state) -> WethaState | None:
-    return state.mods.get(WethaModule.name) if state.enabled(WethaModule.name) else None
+    return api.WETHA.get(state)
 
 
 def _is_lodge(state, number: int) -> bool:
@@ -230,7 +231,7 @@ def rent_rolls(ctx, payer, number: int, rent: int) -> int:
     if rent <= 0 or dues <= 0:
         return rent
     p = ctx.params(WethaModule.name)
-    count = ctx.scratch.setdefault("wetha-rent", {})
+    count = api.WETHA_RENT.of(ctx)
     key = f"{payer.name}/{number}"
     count[key] = count.get(key, 0) + 1
     for k in range(dues):

@@ -11,6 +11,7 @@ from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.ownership.commands import COMMANDS
 from admin.games.nomoteams.mechanics.ownership.state import (  # noqa: F401 - part of the ownership interface
     CHARITY, NAME, BuyRight, CharityRequest, Stay, TeamsOwnershipState, destroy, halved_for_friend, section_viii_pay)
@@ -162,7 +163,7 @@ def can_hold_money(state, name: str) -> bool:
     """An owner rent can be paid to: an active player, or a pseudoplayer with money."""
     if name in state.players:
         return state.players[name].active
-    return name in state.mods["teams-pseudo"].money
+    return name in api.PSEUDO.of(state).money
 
 
 def collect_rent(ctx, player, number: int, owner: str) -> int:
@@ -211,8 +212,8 @@ def block_owner(state, colour: str) -> str | None:
 
 def dues_payers(state) -> set[str]:
     """The players who have paid Dues to the WETHA (XXVIII; its module keeps ``dues_paid``)."""
-    wetha = state.mods.get("teams-wetha")
-    return set(getattr(wetha, "dues_paid", ()) or ())
+    wetha = api.WETHA.get(state)
+    return set(wetha.dues_paid) if wetha is not None else set()
 
 
 def weekly_upkeep(ctx) -> None:
