@@ -112,18 +112,18 @@ def _still_the_governments(state, lot: Lot) -> bool:
     return all(held.get(item, 0) >= n for item, n in lot.bag.items())
 
 
-def _hand_over(ctx, lot: Lot) -> None:
+def _hand_over(ctx, lot: Lot, winner: str) -> None:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
 
-    ctx.transfer(lot.winner, GOVERNMENT, lot.bid, rule="X.5", reason=f"the auction of {lot.label}")
+    ctx.transfer(winner, GOVERNMENT, lot.bid, rule="X.5", reason=f"the auction of {lot.label}")
     if lot.square:
-        set_owner(ctx.state, lot.square, lot.winner)
+        set_owner(ctx.state, lot.square, winner)
     else:
         for item, n in lot.bag.items():
-            move_object(ctx.state, GOVERNMENT, lot.winner, item, n)
-    ctx.emit("auction", f"{lot.label[0].upper()}{lot.label[1:]} passed to {lot.winner}, who paid The Government "
+            move_object(ctx.state, GOVERNMENT, winner, item, n)
+    ctx.emit("auction", f"{lot.label[0].upper()}{lot.label[1:]} passed to {winner}, who paid The Government "
                         f"{ctx.state.money(lot.bid)} (X.5).",
-             player=lot.winner if lot.winner in ctx.state.players else None, rule="X.5",
+             player=winner if winner in ctx.state.players else None, rule="X.5",
              data={"square": lot.square, "bag": lot.bag_number, "bid": lot.bid})
 
 
@@ -140,7 +140,7 @@ def advance_auctions(ctx) -> None:
                 continue
             if lot.winner and balance(ctx.state, lot.winner) >= lot.bid and (
                     lot.winner == CORPORATION or ctx.state.players[lot.winner].active):
-                _hand_over(ctx, lot)
+                _hand_over(ctx, lot, lot.winner)
                 continue
             ctx.emit("auction", f"{lot.winner} cannot pay the {ctx.state.money(lot.bid)} bid for {lot.label}: it is "
                                 "auctioned again (X.5).", rule="X.5")

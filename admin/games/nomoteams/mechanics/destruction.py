@@ -258,7 +258,7 @@ def _compensate(ctx, before: dict[int, str], came_from: dict[int, int]) -> None:
     owners = api.OWNERSHIP.of(state).owners
     for number, now in sorted(owners.items()):
         was = before.get(came_from.get(number, number))
-        if now != GOVERNMENT or was not in state.players:
+        if now != GOVERNMENT or was is None or was not in state.players:
             continue
         if insured_against(ctx, was, f"the loss of square {number}"):
             owners[number] = was

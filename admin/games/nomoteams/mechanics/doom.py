@@ -129,7 +129,7 @@ def _end_game(ctx, r) -> str:
         payable = owner is not None and (owner in ctx.state.players and ctx.state.players[owner].active
                                          or owner in api.PSEUDO.of(ctx.state).money)
         if payable:
-            ctx.transfer(BANK, owner, prize, rule="XXXVI.6",  # type: ignore[arg-type]
+            ctx.transfer(BANK, owner, prize, rule="XXXVI.6",
                          reason=f"the favourite square, {number}")
             ds.prize = f"{number}: {owner}"
         ctx.emit("favourite", f"Square {number} has the most votes for favourite square ({top}): "

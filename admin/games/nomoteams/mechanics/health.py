@@ -33,7 +33,7 @@ def _state(state) -> HealthState | None:
 
 def is_sick(state, name: str) -> bool:
     hs = _state(state)
-    return bool(hs) and name in hs.sick
+    return hs is not None and name in hs.sick
 
 
 def make_sick(ctx, name: str, *, rule: str, why: str) -> bool:

@@ -122,7 +122,7 @@ def leave(ctx, player, cmd: Leave) -> str:
 
     state, ls = ctx.state, LeavingModule.of(ctx.state)
     method = cmd.method
-    to = live_player(ctx, cmd.to).name if method == "TO" else None
+    to = live_player(ctx, cmd.to or "").name if method == "TO" else None
     if to == player.name:
         raise IllegalAction("LEAVE TO names a surviving player, not yourself (II.8)")
     others = sorted(p.name for p in state.active_players() if p.name != player.name)
@@ -133,7 +133,7 @@ def leave(ctx, player, cmd: Leave) -> str:
         note = ""
     money, squares, items = _take_all(ctx, player)
     if method in ("GOVERNMENT", "CORPORATION", "TO"):
-        heir = {"GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION}.get(method, to)
+        heir = {"GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION}.get(method, to or "")
         ctx.transfer(player.name, heir, money, rule="II.8", reason=f"{player.name} left the game")
         for n in squares:
             set_owner(state, n, heir)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from admin.engine.errors import IllegalAction
 from admin.games.nomoteams import api
@@ -43,7 +43,7 @@ def dollars(amount: Fraction | float | int) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
-def params(state: GameState, module: str, key: str, default: object) -> object:
+def params(state: GameState, module: str, key: str, default: Any) -> Any:
     """One parameter of an enabled module as the game sets it, else its default (pure code
     without an update context)."""
     return state.params(module).get(key, default)
@@ -52,12 +52,12 @@ def params(state: GameState, module: str, key: str, default: object) -> object:
 def market_value(state: GameState, number: int) -> int:
     """A square's market value: the seed never defines it; a standing ruling makes it
     ``market_value_per_number`` x its number ($10 x n)."""
-    return number * int(params(state, "teams-ownership", "market_value_per_number", 10))  # type: ignore[arg-type]
+    return number * int(params(state, "teams-ownership", "market_value_per_number", 10))
 
 
 def rent_value(state: GameState, number: int) -> int:
     """A square's rent value (VIII.5; undefined by the seed, a standing ruling: $2 x n)."""
-    return number * int(params(state, "teams-ownership", "rent_per_number", 2))  # type: ignore[arg-type]
+    return number * int(params(state, "teams-ownership", "rent_per_number", 2))
 
 
 def is_public_property(number: int) -> bool:
@@ -80,7 +80,7 @@ def mentioned_squares(state: GameState) -> set[int]:
     (VI.2, VI.5), Public Property (X.2), National Parks (X.3) and the Zoo (X.7), up to the board's
     highest number, and any the Admin lists (``teams-board.mentioned``)."""
     top = max((s.number for s in state.squares), default=0)
-    listed = frozenset(int(n) for n in params(state, "teams-board", "mentioned", []) or [])  # type: ignore[union-attr]
+    listed = frozenset(int(n) for n in params(state, "teams-board", "mentioned", []) or [])
     return set(_mentioned(top, api.WETHA.on(state), listed))
 
 
@@ -210,7 +210,7 @@ def live_player(ctx: UpdateContext, name: str) -> Player:
 
 
 # -- things other sections keep on squares (XIX's products), read by their attribute names --------
-def _kept(state: GameState, attr: str) -> list[object]:
+def _kept(state: GameState, attr: str) -> list[Any]:
     """Every enabled module state's ``attr`` (a section that keeps Blockbusters, Jumpgates or Stores
     names its field so: ``blockbusters``, ``jumpgates``, ``stores``)."""
     return [v for mod in state.mods.values() if (v := getattr(mod, attr, None))]
@@ -219,7 +219,7 @@ def _kept(state: GameState, attr: str) -> list[object]:
 def blockbuster_squares(state: GameState) -> set[int]:
     """The squares holding a Blockbuster (XIX.4): a module's ``blockbusters``, squares or a mapping
     keyed by square."""
-    return {int(n) for kept in _kept(state, "blockbusters") for n in kept}  # type: ignore[attr-defined]
+    return {int(n) for kept in _kept(state, "blockbusters") for n in kept}
 
 
 def jumpgate_pairs(state: GameState) -> list[tuple[int, int]]:
@@ -227,8 +227,8 @@ def jumpgate_pairs(state: GameState) -> list[tuple[int, int]]:
     mapping square -> sister."""
     pairs: list[tuple[int, int]] = []
     for kept in _kept(state, "jumpgates"):
-        items = kept.items() if isinstance(kept, dict) else kept  # type: ignore[attr-defined]
-        pairs += [(int(a), int(b)) for a, b in items]  # type: ignore[union-attr]
+        items = kept.items() if isinstance(kept, dict) else kept
+        pairs += [(int(a), int(b)) for a, b in items]
     return pairs
 
 
@@ -240,7 +240,7 @@ def store_owners(state: GameState) -> dict[int, str]:
         if isinstance(kept, dict):
             found.update({int(n): str(o) for n, o in kept.items()})
         else:
-            found.update({int(n): o for n in kept if (o := owner_of(state, int(n)))})  # type: ignore[attr-defined]
+            found.update({int(n): o for n in kept if (o := owner_of(state, int(n)))})
     return found
 
 

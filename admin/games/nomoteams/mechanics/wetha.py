@@ -157,7 +157,8 @@ class WethaModule(Mechanic[WethaState, None]):
 
     def square_look(self, state, square) -> SquareLook | None:
         ws = self.of(state)
-        flags = ((30, "L", "a WETHA Lodge (XXVIII.4)"),) if square.number in ws.lodges else ()
+        flags: tuple[tuple[int, str, str], ...] = ()
+        flags += ((30, "L", "a WETHA Lodge (XXVIII.4)"),) if square.number in ws.lodges else ()
         flags += ((31, "T", "a tree (XXVIII.8)"),) if square.number in ws.trees else ()
         return SquareLook(flags=flags) if flags else None
 
@@ -184,12 +185,12 @@ def _wetha(state) -> WethaState | None:
 
 def _is_lodge(state, number: int) -> bool:
     ws = _wetha(state)
-    return bool(ws) and number in ws.lodges
+    return ws is not None and number in ws.lodges
 
 
 def _has_tree(state, number: int) -> bool:
     ws = _wetha(state)
-    return bool(ws) and number in ws.trees
+    return ws is not None and number in ws.trees
 
 
 for _mark in ("lodge", "pollutant", "indestructible", "uncoatable"):

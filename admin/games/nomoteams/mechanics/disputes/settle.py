@@ -27,14 +27,14 @@ def settle(ctx, d: Dispute) -> None:
     if len(chosen) == 1 and None not in chosen:
         d.mechanism, why = chosen.pop(), "both chose it"
     else:
-        corporate = [colour_of(state, p.square) in CORPORATE_COLOURS for p in parties]  # type: ignore[union-attr]
+        corporate = [colour_of(state, p.square) in CORPORATE_COLOURS for p in parties]
         d.mechanism = COURT if corporate[0] != corporate[1] else TRIAL
         why = ("one stands on a Corporate Colour and the other does not" if d.mechanism == COURT else
                "they did not agree, and neither or both stand on a Corporate Colour")
     if d.mechanism == COURT:
         fee = int(ctx.params(NAME)["court_fee"])
         for p in parties:
-            ctx.transfer(p.name, GOVERNMENT, fee, rule="XXVII.2",  # type: ignore[union-attr]
+            ctx.transfer(p.name, GOVERNMENT, fee, rule="XXVII.2",
                          reason=f"the Government Court of dispute {d.number}")
         d.status = "court"
         ctx.emit("dispute-court", f"Dispute {d.number} goes to a Government Court ({why}): {d.accuser} and "
@@ -110,9 +110,10 @@ def apply_penalty(ctx, d: Dispute, loser: str, winner: str) -> str:
         text = f"{d.amount} lb of Chains attached (XXVII.5)"
     else:
         gov = api.GOVERNMENT.get(state)
-        was = gov is not None and loser in gov.registered
-        if was:
+        was = False
+        if gov is not None and loser in gov.registered:
             gov.registered.remove(loser)
+            was = True
         text = "lost Registered Voter status (XXVII.6)" if was else "was no Registered Voter: nothing to lose (XXVII.6)"
     ctx.emit("dispute-settled", f"Dispute {d.number}: {winner} won; {loser} {text}.", rule="XXVII.1",
              data={"dispute": d.number, "winner": winner, "loser": loser})

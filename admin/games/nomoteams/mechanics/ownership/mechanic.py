@@ -50,11 +50,13 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
     def on_square_renumbered(self, state, old, new) -> None:
         """XVIII.2: the highest square takes a destroyed square's number, with its owner and all."""
         own = self.of(state)
-        for keyed in (own.owners, own.renamed):
-            if old in keyed:
-                keyed[new] = keyed.pop(old)
+        if old in own.owners:
+            own.owners[new] = own.owners.pop(old)
+        if old in own.renamed:
+            own.renamed[new] = own.renamed.pop(old)
         own.charity = [new if n == old else n for n in own.charity]
-        for rec in (*own.buy_rights, *own.charity_requests, *own.stays.values()):
+        records: list[BuyRight | CharityRequest | Stay] = [*own.buy_rights, *own.charity_requests, *own.stays.values()]
+        for rec in records:
             if rec.square == old:
                 rec.square = new
         own.homesteads = {p: [new if n == old else n for n in ns] for p, ns in own.homesteads.items()}
