@@ -14,8 +14,12 @@ from admin.engine.links import Link, Note
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
+    from admin.games.nomoteams.mechanics.actions import ActionsState
     from admin.games.nomoteams.mechanics.board import TeamsBoardState
+    from admin.games.nomoteams.mechanics.coatings import CoatingsState
     from admin.games.nomoteams.mechanics.colours.state import ColoursState
+    from admin.games.nomoteams.mechanics.destruction import DestructionState
     from admin.games.nomoteams.mechanics.disputes.state import DisputesState
     from admin.games.nomoteams.mechanics.government import GovernmentState
     from admin.games.nomoteams.mechanics.health import HealthState
@@ -33,12 +37,18 @@ PSEUDO: Link[PseudoState] = Link("teams-pseudo")
 OWNERSHIP: Link[TeamsOwnershipState] = Link("teams-ownership")
 #: the board section: the squares' colours (XIII.2)
 BOARD: Link[TeamsBoardState] = Link("teams-board")
-#: the Registered Voters (X.4)
+#: the Registered Voters (X.4), the Zoo's Souvenir Hats, The Government's auctions (X.5)
 GOVERNMENT: Link[GovernmentState] = Link("teams-government")
 #: who is Sick and who is Hurt (VII.1)
 HEALTH: Link[HealthState] = Link("teams-health")
 #: the cans of Government Issue Paint players hold, the Elephant Skin Color (XIII.4, XIII.6)
 COLOURING: Link[ColoursState] = Link("teams-colours")
+#: the coatings on squares: Tefflon, glue, grease (XIII.9-XIII.13)
+COATINGS: Link[CoatingsState] = Link("teams-coatings")
+#: who holds Explosive Insurance (XVIII.4)
+DESTRUCTION: Link[DestructionState] = Link("teams-destruction")
+#: where involuntary actions put players in this update (XXII.8)
+ACTIONS: Link[ActionsState] = Link("teams-actions")
 #: the disputes and the Chains they award (XXVII)
 DISPUTES: Link[DisputesState] = Link("teams-disputes")
 #: the Products: the catalogue, who holds which, the Chains (XIX); privately the Blockbusters' squares
@@ -72,6 +82,19 @@ class DestroysSquares:
     def destroy(self, ctx: UpdateContext, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
         """Destroy square ``number``: True if it was destroyed, False if Explosive Insurance averted
         it; an IllegalAction if the rules name it (XVIII.1)."""
+        raise NotImplementedError
+
+
+class KeepsObjects:
+    """The section keeps objects players (and pseudoplayers) hold: GIVE (VIII.1) and LEAVE (II.8)
+    hand them over whichever section keeps them (``shared.objects_of``, ``shared.move_object``)."""
+
+    def objects_of(self, state: GameState, name: str) -> dict[str, int]:
+        """What ``name`` holds of this section's objects: item -> how many (none left out as 0)."""
+        raise NotImplementedError
+
+    def move_object(self, state: GameState, giver: str, receiver: str, item: str, n: int) -> None:
+        """``n`` of ``item`` (the giver holds that many) pass from ``giver`` to ``receiver``."""
         raise NotImplementedError
 
 

@@ -21,6 +21,7 @@ from admin.engine.commands import command_type
 from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, balance, is_national_park,
                                               is_public_property, market_value, move_object, objects_of, owner_of)
 
@@ -86,12 +87,12 @@ def parse_bid(rest: str, line: object) -> TeamsBid:
 
 
 def _lots(state) -> list[Lot]:
-    return state.mods[MODULE].lots
+    return api.GOVERNMENT.of(state).lots
 
 
 def add_grab_bag(state, items: dict[str, int]) -> Lot:
     """Objects The Government received (II.8) wait as one Grab Bag for the next week's auction."""
-    gs = state.mods[MODULE]
+    gs = api.GOVERNMENT.of(state)
     gs.bags_made += 1
     lot = Lot(0, "Listed", bag_number=gs.bags_made, bag=dict(items))
     gs.lots.append(lot)
@@ -152,7 +153,7 @@ def advance_auctions(ctx) -> None:
         keep.append(lot)
     listed = {lot.square for lot in keep if lot.square}
     keep += [Lot(n, "Listed") for n in auctionable(ctx) if n not in listed]
-    ctx.state.mods[MODULE].lots = keep
+    api.GOVERNMENT.of(ctx.state).lots = keep
     for lot in keep:
         if lot.stage == "Listed":
             _open(ctx, lot)

@@ -188,7 +188,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
 
 def coating_of(state, number: int) -> str | None:
     """Square ``number``'s coating (XIII.13: at most one), or None."""
-    cs = state.mods.get(CoatingsModule.name)
+    cs = api.COATINGS.get(state)
     return cs.coatings.get(number) if cs is not None else None
 
 
@@ -202,7 +202,7 @@ def landing_square(state, number: int) -> int:
 
 
 def clear_coating(ctx, number: int, *, why: str) -> None:
-    cs = ctx.state.mods.get(CoatingsModule.name)
+    cs = api.COATINGS.get(ctx.state)
     if cs is not None and number in cs.coatings:
         gone = cs.coatings.pop(number)
         ctx.emit("coating", f"Square {number} lost its {gone}: {why}.", rule="XIII.13",

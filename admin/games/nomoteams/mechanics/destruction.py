@@ -149,8 +149,8 @@ def named_squares(state) -> set[int]:
 
 
 def insured(state, name: str | None) -> bool:
-    ds = state.mods.get(NAME)
-    return bool(ds) and name in ds.insured
+    ds = api.DESTRUCTION.get(state)
+    return ds is not None and name in ds.insured
 
 
 def insured_against(ctx, name: str | None, what: str) -> bool:

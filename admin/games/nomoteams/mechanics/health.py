@@ -28,7 +28,7 @@ class HealthState:
 
 
 def _state(state) -> HealthState | None:
-    return state.mods.get(TeamsHealthModule.name)
+    return api.HEALTH.get(state)
 
 
 def is_sick(state, name: str) -> bool:

@@ -163,13 +163,13 @@ def best_friend(state: GameState, name: str) -> str | None:
     return api.TEAMS.of(state).best_friends.get(name)
 
 
-# -- objects (VIII.1, II.8): a module that keeps players' objects implements ``objects_of(state,
-# name) -> {item: count}`` and ``move_object(state, giver, receiver, item, n)``; GIVE and LEAVE find
-# them among the enabled modules, so a new section's objects are given and left like the rest.
-def object_keepers(state) -> list:
+# -- objects (VIII.1, II.8): a module that keeps players' objects has the ``api.KeepsObjects``
+# capability; GIVE and LEAVE find every such module among the enabled ones, in precedence order, so
+# a new section's objects are given and left like the rest.
+def object_keepers(state: GameState) -> list[api.KeepsObjects]:
     from admin.games.registry import REGISTRY
 
-    return [m for m in REGISTRY.enabled(state) if hasattr(m, "objects_of") and hasattr(m, "move_object")]
+    return [m for m in REGISTRY.enabled(state) if isinstance(m, api.KeepsObjects)]
 
 
 def objects_of(state, name: str) -> dict[str, int]:

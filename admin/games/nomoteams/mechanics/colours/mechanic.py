@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.board import WHITE, colour_of
 from admin.games.nomoteams.mechanics.colours.paint import _colour_ruling, buy_paint, gipper, paint, pour
 from admin.games.nomoteams.mechanics.colours.state import (COLOURS, NAME, BuyPaint, ColoursState, Gipper, Paint,
@@ -15,7 +16,7 @@ from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, owner_of
 
 
-class ColoursModule(Mechanic[ColoursState, None]):
+class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
     name = NAME
     #: XIII.8 (the involuntary colourings) is the Admin's: the ``colour`` ruling (game.yaml's coverage)
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "XIII.6", "XIII.7")

@@ -121,7 +121,7 @@ def _parse_purchase(rest: str, line: object) -> Purchase:
     return Purchase(rest.strip())
 
 
-class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.SettlesBaths):
+class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.KeepsObjects, api.SettlesBaths):
     name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
              "XIX.13", "XIX.14")
