@@ -22,6 +22,7 @@ from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
+from admin.library.api import INTERACTIONS, SEALED_ANSWERS
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, balance, is_national_park,
                                               is_public_property, market_value, move_object, objects_of, owner_of)
 
@@ -224,7 +225,6 @@ def _raise_high(ctx, lot: Lot, amount: int) -> None:
 
 def bid(ctx, player, cmd: TeamsBid) -> str:
     from admin.engine.interactions import answer, find
-    from admin.library.interactions import InteractionsModule
 
     going = [lot for lot in _lots(ctx.state) if lot.stage in ("Going Once", "Going Twice")]
     if cmd.auction is not None:
@@ -238,7 +238,7 @@ def bid(ctx, player, cmd: TeamsBid) -> str:
         asked = f"#{cmd.auction}" if cmd.auction is not None else (
             f"Grab Bag {cmd.bag}" if cmd.bag is not None else f"square {cmd.square}")
         raise IllegalAction(f"{asked} is not Going in an auction; Going: {names} (X.5)")
-    inters, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
+    inters, sealed = INTERACTIONS.of(ctx.state), SEALED_ANSWERS.of(ctx.state)
     find(inters, lot.auction)
     amount = check_bid(ctx, lot, player, cmd.amount)
     answer(inters, sealed, player.name, lot.auction, amount)

@@ -145,13 +145,13 @@ def _end_game(ctx, r) -> str:
 
 def _tornado(ctx, r) -> str:
     """XXXVI.1's Tornado strikes, when the Admin says so."""
-    from admin.games.nomoteams.mechanics.pseudo import PIECE_RULES, PseudoModule
+    from admin.games.nomoteams.mechanics.pseudo import PIECE_RULES
 
     ds, state = DoomModule.of(ctx.state), ctx.state
     if ds.tornado:
         raise RuleError(f"the Tornado struck already, in update {ds.tornado}")
     ds.tornado = state.update
-    pieces = PseudoModule.of(state).pieces
+    pieces = api.PSEUDO.of(state).pieces
     # XXXVI.7: as it approaches, TISSSG removes himself
     for piece in pieces.values():
         if piece.kind == "tisssg" and not piece.gone:
@@ -198,7 +198,7 @@ def shuffle_squares(ctx) -> None:
     one's name, owner, colour, renaming count and favourite votes move together to its new number
     (what other sections keep by number stays: a standing ruling)."""
     from admin.games.nomoteams.mechanics.board import colour_of, set_colour
-    from admin.games.nomoteams.mechanics.ownership.mechanic import TeamsOwnershipModule, set_owner
+    from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
 
     state = ctx.state
     anchored = mentioned_squares(state)
@@ -206,7 +206,7 @@ def shuffle_squares(ctx) -> None:
     if len(loose) < 2:
         return
     order = ctx.dice.shuffle(loose, "tornado/shuffle")
-    renamed = TeamsOwnershipModule.of(state).renamed
+    renamed = api.OWNERSHIP.of(state).renamed
     before = {n: (state.square(n).name, owner_of(state, n), colour_of(state, n), renamed.get(n)) for n in loose}
     for old, new in zip(loose, order):
         name, owner, colour, times = before[old]

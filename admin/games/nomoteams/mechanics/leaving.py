@@ -15,6 +15,7 @@ from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Panel, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, live_player, market_value, move_object,
                                               objects_of, squares_of)
 
@@ -117,7 +118,6 @@ def _take_all(ctx, player) -> tuple[int, list[int], dict[str, int]]:
 
 def leave(ctx, player, cmd: Leave) -> str:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
-    from admin.games.nomoteams.mechanics.teams import TeamsModule
     from admin.library.players import remove_player
 
     state, ls = ctx.state, LeavingModule.of(ctx.state)
@@ -126,7 +126,7 @@ def leave(ctx, player, cmd: Leave) -> str:
     if to == player.name:
         raise IllegalAction("LEAVE TO names a surviving player, not yourself (II.8)")
     others = sorted(p.name for p in state.active_players() if p.name != player.name)
-    mates = [m for m in TeamsModule.of(state).teams.mates(player.name) if m in others]
+    mates = [m for m in api.TEAMS.of(state).teams.mates(player.name) if m in others]
     if method == "TEAM" and not mates:
         method, note = "GOVERNMENT", " (no Teammate is left, so The Government takes them, a standing ruling)"
     else:

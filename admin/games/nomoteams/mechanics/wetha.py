@@ -83,10 +83,10 @@ class WethaModule(Mechanic[WethaState, None]):
     State = WethaState
 
     def setup(self, state) -> None:
-        from admin.games.nomoteams.mechanics.pseudo import PseudoModule, add_piece
+        from admin.games.nomoteams.mechanics.pseudo import add_piece
 
         super().setup(state)
-        if WETHA not in PseudoModule.of(state).pieces:
+        if WETHA not in api.PSEUDO.of(state).pieces:
             add_piece(state, WETHA, "wetha", what="the Wide Eyed Tree Hugging Anarckists (XXVIII): Dues, "
                                                   "Lodges, the Giveaway Queue", money=0)
         for square in state.live_squares():
