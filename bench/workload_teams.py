@@ -33,7 +33,7 @@ from datetime import datetime, timedelta
 from admin.jobs import update as jobs
 from admin.engine.events import Ruling
 from admin.store.gamedir import GameDir
-from admin.games.nomoteams.mechanics.disputes import DisputesModule
+from admin.games.nomoteams.mechanics.disputes.mechanic import DisputesModule
 from admin.games.nomoteams.mechanics.government import GovernmentModule
 from admin.games.nomoteams.mechanics.labor import LaborModule
 from admin.games.nomoteams.mechanics.ownership.mechanic import TeamsOwnershipModule

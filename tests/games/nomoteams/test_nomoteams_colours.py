@@ -16,7 +16,7 @@ from admin.engine.errors import CommandError
 from admin.games.catalog import initial_state
 from admin.games.nomoteams.mechanics.board import colour_of, new_square
 from admin.games.nomoteams.mechanics.coatings import coating_of
-from admin.games.nomoteams.mechanics.colours import parse_colour
+from admin.games.nomoteams.mechanics.colours.state import parse_colour
 from admin.jobs.scenario import run
 from admin.site.build import build_site
 

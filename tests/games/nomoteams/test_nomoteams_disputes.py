@@ -47,7 +47,7 @@ def test_xxvii1_accusations_are_refused_with_what_is_valid():
     assert "'JAIL' is not a recognised Penalty; say PAY <amount>" in said
     assert "alice accused bob (dispute 1)" in said
     assert "dispute 1 is not one of yours; yours still open: none (XXVII.1)" in " | ".join(_said(out, "carol"))
-    from admin.games.nomoteams.mechanics.disputes import _parse_dispute
+    from admin.games.nomoteams.mechanics.disputes.state import _parse_dispute
 
     assert _parse_dispute("1 BUY 1 EXTRA DIE", None).value == "1" and _parse_dispute("#2 buy 3 dice", None).value == "3"
     assert _parse_dispute("1 court", None).value == "Court"
@@ -209,7 +209,7 @@ def test_every_rule_of_xxvii_xxviii_and_xxxvi_is_automated_or_routed():
 
 
 def test_where_you_stand_shows_open_disputes_chains_and_dues():
-    from admin.games.nomoteams.mechanics.disputes import DisputesModule
+    from admin.games.nomoteams.mechanics.disputes.mechanic import DisputesModule
     from admin.games.nomoteams.mechanics.wetha import WethaModule
 
     out = run({"game": GAME, "players": {"alice": {"team": "North", "dues": 2, "chains": 30},
@@ -229,7 +229,7 @@ def test_settled_disputes_are_pickled_once_and_the_rest_each_time():
     import pickle
 
     from admin.engine.settled import KEY
-    from admin.games.nomoteams.mechanics.disputes import Dispute, DisputesState
+    from admin.games.nomoteams.mechanics.disputes.state import Dispute, DisputesState
 
     ds = DisputesState([Dispute(1, "a", "b", "x", "pay", 5, status="settled", outcome="b won"),
                         Dispute(2, "a", "b", "y", "pay", 5, status="lapsed"),
@@ -248,7 +248,7 @@ def test_a_copy_of_the_disputes_shares_the_settled_ones_and_copies_the_rest():
     disputes, never changed again, as their pickle does; an open one and the Chains are its own."""
     import copy
 
-    from admin.games.nomoteams.mechanics.disputes import Dispute, DisputesState
+    from admin.games.nomoteams.mechanics.disputes.state import Dispute, DisputesState
 
     ds = DisputesState([Dispute(1, "a", "b", "x", "pay", 5, status="settled", outcome="b won"),
                         Dispute(2, "a", "b", "y", "pay", 5)], next_number=3, chains={"a": 40})

@@ -6,10 +6,10 @@ What they share (names, rounding, values, owners) is in ``shared``."""
 from admin.games.nomoteams.mechanics.actions import ActionsModule
 from admin.games.nomoteams.mechanics.board import TeamsBoardModule
 from admin.games.nomoteams.mechanics.coatings import CoatingsModule
-from admin.games.nomoteams.mechanics.colours import ColoursModule
+from admin.games.nomoteams.mechanics.colours.mechanic import ColoursModule
 from admin.games.nomoteams.mechanics.destruction import DestructionModule
 from admin.games.nomoteams.mechanics.easy_movement import EasyMovementModule
-from admin.games.nomoteams.mechanics.disputes import DisputesModule
+from admin.games.nomoteams.mechanics.disputes.mechanic import DisputesModule
 from admin.games.nomoteams.mechanics.doom import DoomModule
 from admin.games.nomoteams.mechanics.government import GovernmentModule
 from admin.games.nomoteams.mechanics.health import TeamsHealthModule

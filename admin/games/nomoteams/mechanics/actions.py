@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import IllegalAction
+from admin.games.nomoteams import api
 
 NAME = "teams-actions"
 
@@ -70,7 +71,7 @@ class ActionsModule(Mechanic[ActionsState, None]):
 
 def placed(ctx, name: str, square: int) -> None:
     """An involuntary action put ``name`` on ``square`` during this update (XXII.8)."""
-    acts = ctx.state.mods.get(NAME)
+    acts = api.ACTIONS.get(ctx.state)
     if acts is None:
         return
     if acts.update != ctx.state.update:

@@ -21,6 +21,8 @@ from admin.engine.commands import command_type
 from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
+from admin.library.api import INTERACTIONS, SEALED_ANSWERS
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, balance, is_national_park,
                                               is_public_property, market_value, move_object, objects_of, owner_of)
 
@@ -86,12 +88,12 @@ def parse_bid(rest: str, line: object) -> TeamsBid:
 
 
 def _lots(state) -> list[Lot]:
-    return state.mods[MODULE].lots
+    return api.GOVERNMENT.of(state).lots
 
 
 def add_grab_bag(state, items: dict[str, int]) -> Lot:
     """Objects The Government received (II.8) wait as one Grab Bag for the next week's auction."""
-    gs = state.mods[MODULE]
+    gs = api.GOVERNMENT.of(state)
     gs.bags_made += 1
     lot = Lot(0, "Listed", bag_number=gs.bags_made, bag=dict(items))
     gs.lots.append(lot)
@@ -112,18 +114,18 @@ def _still_the_governments(state, lot: Lot) -> bool:
     return all(held.get(item, 0) >= n for item, n in lot.bag.items())
 
 
-def _hand_over(ctx, lot: Lot) -> None:
+def _hand_over(ctx, lot: Lot, winner: str) -> None:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
 
-    ctx.transfer(lot.winner, GOVERNMENT, lot.bid, rule="X.5", reason=f"the auction of {lot.label}")
+    ctx.transfer(winner, GOVERNMENT, lot.bid, rule="X.5", reason=f"the auction of {lot.label}")
     if lot.square:
-        set_owner(ctx.state, lot.square, lot.winner)
+        set_owner(ctx.state, lot.square, winner)
     else:
         for item, n in lot.bag.items():
-            move_object(ctx.state, GOVERNMENT, lot.winner, item, n)
-    ctx.emit("auction", f"{lot.label[0].upper()}{lot.label[1:]} passed to {lot.winner}, who paid The Government "
+            move_object(ctx.state, GOVERNMENT, winner, item, n)
+    ctx.emit("auction", f"{lot.label[0].upper()}{lot.label[1:]} passed to {winner}, who paid The Government "
                         f"{ctx.state.money(lot.bid)} (X.5).",
-             player=lot.winner if lot.winner in ctx.state.players else None, rule="X.5",
+             player=winner if winner in ctx.state.players else None, rule="X.5",
              data={"square": lot.square, "bag": lot.bag_number, "bid": lot.bid})
 
 
@@ -140,7 +142,7 @@ def advance_auctions(ctx) -> None:
                 continue
             if lot.winner and balance(ctx.state, lot.winner) >= lot.bid and (
                     lot.winner == CORPORATION or ctx.state.players[lot.winner].active):
-                _hand_over(ctx, lot)
+                _hand_over(ctx, lot, lot.winner)
                 continue
             ctx.emit("auction", f"{lot.winner} cannot pay the {ctx.state.money(lot.bid)} bid for {lot.label}: it is "
                                 "auctioned again (X.5).", rule="X.5")
@@ -152,7 +154,7 @@ def advance_auctions(ctx) -> None:
         keep.append(lot)
     listed = {lot.square for lot in keep if lot.square}
     keep += [Lot(n, "Listed") for n in auctionable(ctx) if n not in listed]
-    ctx.state.mods[MODULE].lots = keep
+    api.GOVERNMENT.of(ctx.state).lots = keep
     for lot in keep:
         if lot.stage == "Listed":
             _open(ctx, lot)
@@ -223,7 +225,6 @@ def _raise_high(ctx, lot: Lot, amount: int) -> None:
 
 def bid(ctx, player, cmd: TeamsBid) -> str:
     from admin.engine.interactions import answer, find
-    from admin.library.interactions import InteractionsModule
 
     going = [lot for lot in _lots(ctx.state) if lot.stage in ("Going Once", "Going Twice")]
     if cmd.auction is not None:
@@ -237,7 +238,7 @@ def bid(ctx, player, cmd: TeamsBid) -> str:
         asked = f"#{cmd.auction}" if cmd.auction is not None else (
             f"Grab Bag {cmd.bag}" if cmd.bag is not None else f"square {cmd.square}")
         raise IllegalAction(f"{asked} is not Going in an auction; Going: {names} (X.5)")
-    inters, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
+    inters, sealed = INTERACTIONS.of(ctx.state), SEALED_ANSWERS.of(ctx.state)
     find(inters, lot.auction)
     amount = check_bid(ctx, lot, player, cmd.amount)
     answer(inters, sealed, player.name, lot.auction, amount)

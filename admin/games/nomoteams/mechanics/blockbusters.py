@@ -72,7 +72,7 @@ def place_blockbuster(ctx, player, product, target: str) -> str:
     return f"{player.name} placed a {product.name} on square {number}; it stays secret (XIX.4)."
 
 
-def _members(state, team: str) -> list[str]:
+def _members(state, team: str | None) -> list[str]:
     return [p.name for p in state.active_players() if team_of(state, p.name) == team]
 
 

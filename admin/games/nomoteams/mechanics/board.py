@@ -138,13 +138,13 @@ def first_square(state, name: str) -> int:
 
 
 # -- geometry: corners and bases (VI.5, VI.6) ---------------------------------------------------
-def corners(state) -> dict[str, int]:
+def corners(state) -> dict[str, int | None]:
     """VI.5's four corners of the board as it stands (the layout's cells, destroyed squares kept)."""
     return dict(_corners(state.layout, len(state.squares)))
 
 
 @functools.lru_cache(maxsize=64)
-def _corners(layout_name: str, count: int) -> tuple[tuple[str, int], ...]:
+def _corners(layout_name: str, count: int) -> tuple[tuple[str, int | None], ...]:
     lay = layout(layout_name, 10)
     width = lay.size(count)[1]
     last = (count - 1) // width
@@ -153,8 +153,9 @@ def _corners(layout_name: str, count: int) -> tuple[tuple[str, int], ...]:
             ("Northwest", lay.number_at(top, 0, count)), ("Northeast", lay.number_at(top, width - 1, count)))
 
 
-def _run(lay, count: int, start: int, direction: str, stop: int) -> list[int]:
-    out, here = [], start
+def _run(lay, count: int, start: int | None, direction: str, stop: int | None) -> list[int]:
+    out: list[int] = []
+    here = start
     while here is not None:
         out.append(here)
         if here == stop:

@@ -5,14 +5,16 @@ owner's, and is gone; after three absorptions it is gone anyway."""
 
 from __future__ import annotations
 
-from admin.games.nomoteams.mechanics.products.mechanic import ProductsModule, find_product, roll_label
+from admin.games.nomoteams import api
+from admin.games.nomoteams.mechanics.products.mechanic import NAME, find_product, roll_label
 
 
 def bot_of(state, name: str) -> str | None:
     """The 'Bot (or a Product that repackages it) ``name`` holds, if any."""
-    if not state.enabled(ProductsModule.name):
+    ps = api.PRODUCTS.get(state)
+    if ps is None:
         return None
-    held = ProductsModule.of(state).held.items(name)
+    held = ps.held.items(name)
     return next((item for item in held if find_product(state, item).effect == "bot"), None)
 
 
@@ -32,8 +34,8 @@ def absorbs(ctx, player) -> bool:
     item = bot_of(ctx.state, player.name)
     if item is None:
         return False
-    ps = ProductsModule.of(ctx.state)
-    p = ctx.params(ProductsModule.name)
+    ps = api.PRODUCTS.of(ctx.state)
+    p = ctx.params(NAME)
     uses = ps.bot_uses.get(player.name, 0) + 1
     ps.bot_uses[player.name] = uses
     label = roll_label(ctx, f"bot/{player.name}")

@@ -23,6 +23,7 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import SlowsMoves
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, check_square, owner_of
 from admin.games.nomoteams.mechanics.turns import one_die
 
@@ -110,7 +111,9 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
 
     # -- glue: starting on it (XIII.11) -------------------------------------------------------
     def on_turn_start(self, ctx, player, turn) -> None:
-        ctx.scratch.pop(("teams-glue", player.name), None)
+        glued = api.GLUED.peek(ctx)
+        if glued is not None:
+            glued.pop(player.name, None)
         number = player.square
         if not _normal_turn(ctx, player) or not _affects(ctx.state, player.name, number):
             return
@@ -127,19 +130,23 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
     def check_roll(self, ctx, player, turn, faces) -> list[int] | None:
         fewer = self.of(ctx.state).fewer_dice.pop(player.name, None)
         if fewer == 0:  # no dice: she stays where she is (a standing ruling)
-            ctx.scratch[("teams-glue-still", player.name)] = True
+            api.GLUED_STILL.of(ctx).add(player.name)
             return [0]
         return None
 
     def move_instead(self, ctx, player, steps) -> bool | int:
-        return bool(ctx.scratch.pop(("teams-glue-still", player.name), False))
+        still = api.GLUED_STILL.peek(ctx)
+        if still is None or player.name not in still:
+            return False
+        still.discard(player.name)
+        return True
 
     # -- glue: passing through (XIII.11) ---------------------------------------------------------
     def pips_lost(self, ctx, player, number) -> int:
         if not _normal_turn(ctx, player) or not _affects(ctx.state, player.name, number):
             return 0
         _unglue(ctx, number, player.name, "passes through it and loses one pip of her move")
-        ctx.scratch[("teams-glue", player.name)] = number
+        api.GLUED.of(ctx)[player.name] = number
         return 1
 
     def adjust_rent_paid(self, ctx, payer, square, rent) -> int:
@@ -162,7 +169,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
 
     def on_land(self, ctx, player, square) -> None:
         cs = self.of(ctx.state)
-        if ctx.scratch.get(("teams-glue", player.name)) == square.number:
+        if (api.GLUED.peek(ctx) or {}).get(player.name) == square.number:
             cs.glued_in[player.name] = square.number
         elif cs.glued_in.get(player.name) != square.number:
             cs.glued_in.pop(player.name, None)
@@ -181,7 +188,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
 
 def coating_of(state, number: int) -> str | None:
     """Square ``number``'s coating (XIII.13: at most one), or None."""
-    cs = state.mods.get(CoatingsModule.name)
+    cs = api.COATINGS.get(state)
     return cs.coatings.get(number) if cs is not None else None
 
 
@@ -195,7 +202,7 @@ def landing_square(state, number: int) -> int:
 
 
 def clear_coating(ctx, number: int, *, why: str) -> None:
-    cs = ctx.state.mods.get(CoatingsModule.name)
+    cs = api.COATINGS.get(ctx.state)
     if cs is not None and number in cs.coatings:
         gone = cs.coatings.pop(number)
         ctx.emit("coating", f"Square {number} lost its {gone}: {why}.", rule="XIII.13",
@@ -204,7 +211,7 @@ def clear_coating(ctx, number: int, *, why: str) -> None:
 
 def _normal_turn(ctx, player) -> bool:
     """A normal turn: a turn of VII (the turns module marks it), not a move by another rule."""
-    return player.name in ctx.scratch.get("teams-turn", ())
+    return player.name in (api.TURNING.peek(ctx) or ())
 
 
 def _affects(state, name: str, number: int) -> bool:
@@ -212,7 +219,7 @@ def _affects(state, name: str, number: int) -> bool:
 
 
 def _glued_in(ctx, name: str) -> int | None:
-    held = ctx.scratch.get(("teams-glue", name))
+    held = (api.GLUED.peek(ctx) or {}).get(name)
     return held if held is not None else CoatingsModule.of(ctx.state).glued_in.get(name)
 
 

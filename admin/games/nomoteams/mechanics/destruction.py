@@ -6,7 +6,8 @@ Explosive Insurance (XVIII.4); destroying a Best Friend's property makes a Freem
 
 Every destruction of this variant goes through :func:`destroy` (VIII.10's fifth rename, the
 Admin's ``destroy`` ruling for the pieces and products whose effects she carries out), which the
-others reach by name, ``teams-destruction.destroy`` (``ownership_state.destroy``); another
+others reach as the :class:`~admin.games.nomoteams.api.DestroysSquares` capability
+(``ownership.state.destroy``); another
 section that destroys something a player owns asks :func:`insured_against` first and calls
 :func:`destroyed_by` for XVIII.5."""
 
@@ -22,7 +23,7 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
-from admin.engine.services import provides
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (CORPORATE_COLOURS, GOVERNMENT, GOVERNMENT_COLOURS, best_friend,
                                               colour_of, is_national_park, is_public_property, market_value,
                                               mentioned_squares, owner_of, set_colour)
@@ -55,13 +56,16 @@ def _parse(cancel: bool):
     return parse
 
 
-class DestructionModule(Mechanic[DestructionState, None]):
+class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
     name = NAME
     rules = ("XVIII.1", "XVIII.2", "XVIII.3", "XVIII.4", "XVIII.5")
     defaults = {"insurance_cost": 500, "claim_fee": 50, "lodges": [28, 53, 83]}
     minimums = {"insurance_cost": 0, "claim_fee": 0}
     summary = "Destroyed squares leave the game (the highest takes their number); Explosive Insurance."
     State = DestructionState
+
+    def destroy(self, ctx, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
+        return destroy(ctx, number, reason=reason, rule=rule, by=by)
 
     def commands(self):
         return (CommandSpec("BUY EXPLOSIVE", ExplosiveInsurance, insurance, _parse(False), "BUY EXPLOSIVE INSURANCE",
@@ -145,8 +149,8 @@ def named_squares(state) -> set[int]:
 
 
 def insured(state, name: str | None) -> bool:
-    ds = state.mods.get(NAME)
-    return bool(ds) and name in ds.insured
+    ds = api.DESTRUCTION.get(state)
+    return ds is not None and name in ds.insured
 
 
 def insured_against(ctx, name: str | None, what: str) -> bool:
@@ -195,12 +199,10 @@ def closest_public_property(state, number: int) -> int:
     return best[1] if best else numbers[0]
 
 
-@provides("teams-destruction.destroy")
 def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
     """Destroy square ``number`` (XVIII): True if it was destroyed, False if Explosive Insurance
     averted it; an :class:`IllegalAction` if the rules name it (XVIII.1)."""
     from admin.games.nomoteams.mechanics.actions import placed
-    from admin.games.nomoteams.mechanics.pseudo import PseudoModule
 
     state = ctx.state
     square = state.square(number)
@@ -220,12 +222,13 @@ def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) 
     for name in moved:
         state.players[name].square = refuge
         placed(ctx, name, refuge)  # an involuntary action (XXII.8)
-    if "teams-pseudo" in state.mods:
-        for piece in PseudoModule.of(state).pieces.values():
+    pseudo = api.PSEUDO.get(state)
+    if pseudo is not None:
+        for piece in pseudo.pieces.values():
             if piece.square == number and not piece.gone:
                 piece.square = refuge
                 moved.append(piece.name)
-    before = dict(state.mods["teams-ownership"].owners)
+    before = dict(api.OWNERSHIP.of(state).owners)
     calls = hooks.call(ctx)
     destroy_square(state, number, calls)
     highest = live_numbers(state)[-1]
@@ -239,7 +242,7 @@ def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) 
         if number == len(state.squares):
             state.squares.pop()
     if came_from and (is_public_property(number) or is_national_park(number)):
-        state.mods["teams-ownership"].owners[number] = GOVERNMENT  # X.2, X.3 by its new number
+        api.OWNERSHIP.of(state).owners[number] = GOVERNMENT  # X.2, X.3 by its new number
     _compensate(ctx, before, came_from)
     where = f"; {', '.join(moved)} moved to Public Property {refuge}" if moved else ""
     ctx.emit("destroyed", f"Square {number} was destroyed ({reason}): {text}{where} (XVIII.2).", rule=rule,
@@ -252,10 +255,10 @@ def _compensate(ctx, before: dict[int, str], came_from: dict[int, int]) -> None:
     value (from nowhere, IV.3); a Corporate Colour on it becomes a random Government Colour. An
     insured owner is unaffected: she keeps it (and pays the claim)."""
     state = ctx.state
-    owners = state.mods["teams-ownership"].owners
+    owners = api.OWNERSHIP.of(state).owners
     for number, now in sorted(owners.items()):
         was = before.get(came_from.get(number, number))
-        if now != GOVERNMENT or was not in state.players:
+        if now != GOVERNMENT or was is None or was not in state.players:
             continue
         if insured_against(ctx, was, f"the loss of square {number}"):
             owners[number] = was

@@ -18,6 +18,7 @@ from admin.engine.shows import Fact, Panel, Table
 from admin.engine.rulings import RULINGS
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import mentioned_squares, owner_of
 
 
@@ -126,9 +127,9 @@ def _end_game(ctx, r) -> str:
         owner = owner_of(ctx.state, number)
         prize = int(ctx.params(DoomModule.name)["favourite_prize"])
         payable = owner is not None and (owner in ctx.state.players and ctx.state.players[owner].active
-                                         or owner in ctx.state.mods["teams-pseudo"].money)
+                                         or owner in api.PSEUDO.of(ctx.state).money)
         if payable:
-            ctx.transfer(BANK, owner, prize, rule="XXXVI.6",  # type: ignore[arg-type]
+            ctx.transfer(BANK, owner, prize, rule="XXXVI.6",
                          reason=f"the favourite square, {number}")
             ds.prize = f"{number}: {owner}"
         ctx.emit("favourite", f"Square {number} has the most votes for favourite square ({top}): "
@@ -144,13 +145,13 @@ def _end_game(ctx, r) -> str:
 
 def _tornado(ctx, r) -> str:
     """XXXVI.1's Tornado strikes, when the Admin says so."""
-    from admin.games.nomoteams.mechanics.pseudo import PIECE_RULES, PseudoModule
+    from admin.games.nomoteams.mechanics.pseudo import PIECE_RULES
 
     ds, state = DoomModule.of(ctx.state), ctx.state
     if ds.tornado:
         raise RuleError(f"the Tornado struck already, in update {ds.tornado}")
     ds.tornado = state.update
-    pieces = PseudoModule.of(state).pieces
+    pieces = api.PSEUDO.of(state).pieces
     # XXXVI.7: as it approaches, TISSSG removes himself
     for piece in pieces.values():
         if piece.kind == "tisssg" and not piece.gone:
@@ -158,7 +159,7 @@ def _tornado(ctx, r) -> str:
             ctx.emit("tornado", f"As the Tornado approaches, {piece.name} chews off his own hand and beats himself "
                                 "to death with it: he is out of the game (XXXVI.7).", rule="XXXVI.7")
     # XXXVI.2: every tree is ripped out
-    wetha = state.mods.get("teams-wetha") if state.enabled("teams-wetha") else None
+    wetha = api.WETHA.get(state)
     if wetha is not None and wetha.trees:
         gone, wetha.trees = wetha.trees, []
         ctx.emit("tornado", f"The Tornado ripped out every tree (squares {', '.join(map(str, gone))}) (XXXVI.2).",
@@ -197,7 +198,7 @@ def shuffle_squares(ctx) -> None:
     one's name, owner, colour, renaming count and favourite votes move together to its new number
     (what other sections keep by number stays: a standing ruling)."""
     from admin.games.nomoteams.mechanics.board import colour_of, set_colour
-    from admin.games.nomoteams.mechanics.ownership.mechanic import TeamsOwnershipModule, set_owner
+    from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
 
     state = ctx.state
     anchored = mentioned_squares(state)
@@ -205,7 +206,7 @@ def shuffle_squares(ctx) -> None:
     if len(loose) < 2:
         return
     order = ctx.dice.shuffle(loose, "tornado/shuffle")
-    renamed = TeamsOwnershipModule.of(state).renamed
+    renamed = api.OWNERSHIP.of(state).renamed
     before = {n: (state.square(n).name, owner_of(state, n), colour_of(state, n), renamed.get(n)) for n in loose}
     for old, new in zip(loose, order):
         name, owner, colour, times = before[old]

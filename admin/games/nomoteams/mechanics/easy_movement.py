@@ -23,6 +23,7 @@ from admin.engine.shows import Fact
 from admin.engine.movement import jump
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.actions import acting_square, affordable
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, blockbuster_squares, is_public_property,
                                               jumpgate_pairs, make_sick, owner_of, store_owners)
@@ -195,7 +196,8 @@ def easy_move(ctx, player, cmd: EasyMove) -> str:
         rule, why = "XXI.6", f"a Walk {'back' if cmd.back else 'forward'}"
     elif cmd.kind == "government":
         rule, dest = "XXI.2", _live(ctx, cmd.square)
-        if player.name not in getattr(state.mods.get("teams-government"), "registered", ()):
+        gov = api.GOVERNMENT.get(state)
+        if gov is None or player.name not in gov.registered:
             raise IllegalAction("only a Registered Voter may ask The Government for transport (XXI.2; "
                                 "REGISTER TO VOTE costs $100)")
         if not (is_public_property(dest) and owner_of(state, dest) == GOVERNMENT):
@@ -205,11 +207,11 @@ def easy_move(ctx, player, cmd: EasyMove) -> str:
     elif cmd.kind == "corporate":
         rule, dest = "XXI.3", _live(ctx, cmd.square)
         if not any(o == player.name and colour_of(state, n) in CORPORATE_COLOURS
-                   for n, o in state.mods["teams-ownership"].owners.items()):
+                   for n, o in api.OWNERSHIP.of(state).owners.items()):
             raise IllegalAction("only the owner of a square painted a Corporate Colour (Red, Orange, Yellow, "
                                 "Green, Blue, Indigo) may ask The Corporation for transport (XXI.3)")
         if owner_of(state, dest) != CORPORATION:
-            owned = sorted(n for n, o in state.mods["teams-ownership"].owners.items() if o == CORPORATION)
+            owned = sorted(n for n, o in api.OWNERSHIP.of(state).owners.items() if o == CORPORATION)
             raise IllegalAction(f"The Corporation transports only to a square it owns (XXI.3); it owns "
                                 f"{', '.join(map(str, owned)) or 'none'}")
         why = "The Corporation transported him"

@@ -14,6 +14,7 @@ from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.auctions import (Lot, TeamsBid, advance_auctions, bid, check_answer, close_auction,
                                                 parse_bid)
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, fine, is_national_park, is_public_property, is_zoo, owner_of
@@ -43,7 +44,7 @@ def _parse_register(rest: str, line: object) -> RegisterToVote:
     return RegisterToVote()
 
 
-class GovernmentModule(Mechanic[GovernmentState, None]):
+class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
     name = "teams-government"
     rules = ("X.3", "X.4", "X.5", "X.7")
     requires = ("interactions",)

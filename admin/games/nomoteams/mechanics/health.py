@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
-from admin.engine.services import use
 from admin.engine.errors import RuleError
+from admin.games.nomoteams import api
 
 
 @dataclass
@@ -28,12 +28,12 @@ class HealthState:
 
 
 def _state(state) -> HealthState | None:
-    return state.mods.get(TeamsHealthModule.name)
+    return api.HEALTH.get(state)
 
 
 def is_sick(state, name: str) -> bool:
     hs = _state(state)
-    return bool(hs) and name in hs.sick
+    return hs is not None and name in hs.sick
 
 
 def make_sick(ctx, name: str, *, rule: str, why: str) -> bool:
@@ -59,8 +59,9 @@ def cure(ctx, name: str, *, rule: str, why: str) -> bool:
 
 
 def _after_change(ctx, name: str) -> None:
-    if ctx.state.enabled("teams-products"):  # XIX.6: the Products section offers it by name
-        use("teams-products.settle_bath")(ctx, name)
+    baths = ctx.registry.provider(ctx.state, api.SettlesBaths)
+    if baths is not None:  # XIX.6: the Products section settles a Hot Spring Bath
+        baths.settle_bath(ctx, name)
 
 
 def _truth(value: object, key: str) -> bool:

@@ -15,6 +15,7 @@ from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Panel, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, live_player, market_value, move_object,
                                               objects_of, squares_of)
 
@@ -117,23 +118,22 @@ def _take_all(ctx, player) -> tuple[int, list[int], dict[str, int]]:
 
 def leave(ctx, player, cmd: Leave) -> str:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
-    from admin.games.nomoteams.mechanics.teams import TeamsModule
     from admin.library.players import remove_player
 
     state, ls = ctx.state, LeavingModule.of(ctx.state)
     method = cmd.method
-    to = live_player(ctx, cmd.to).name if method == "TO" else None
+    to = live_player(ctx, cmd.to or "").name if method == "TO" else None
     if to == player.name:
         raise IllegalAction("LEAVE TO names a surviving player, not yourself (II.8)")
     others = sorted(p.name for p in state.active_players() if p.name != player.name)
-    mates = [m for m in TeamsModule.of(state).teams.mates(player.name) if m in others]
+    mates = [m for m in api.TEAMS.of(state).teams.mates(player.name) if m in others]
     if method == "TEAM" and not mates:
         method, note = "GOVERNMENT", " (no Teammate is left, so The Government takes them, a standing ruling)"
     else:
         note = ""
     money, squares, items = _take_all(ctx, player)
     if method in ("GOVERNMENT", "CORPORATION", "TO"):
-        heir = {"GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION}.get(method, to)
+        heir = {"GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION}.get(method, to or "")
         ctx.transfer(player.name, heir, money, rule="II.8", reason=f"{player.name} left the game")
         for n in squares:
             set_owner(state, n, heir)

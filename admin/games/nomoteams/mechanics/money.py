@@ -25,7 +25,9 @@ from admin.engine.interactions import all_consent, accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, market_value, squares_of, team_of
+from admin.library.api import INTERACTIONS
 
 
 @command_type
@@ -162,10 +164,8 @@ def shares_of(debt: int, payers: list[str], money: dict[str, int], rounding: str
 
 def _consent_open(state, name: str, team: str | None) -> bool:
     """Whether IV.5's question to her Teammates about ``name`` is already open."""
-    from admin.library.interactions import InteractionsModule
-
     return any(i.module == TeamsMoneyModule.name and i.payload.get("player") == name
-               and i.payload.get("team") == team for i in InteractionsModule.of(state).open)
+               and i.payload.get("team") == team for i in INTERACTIONS.of(state).open)
 
 
 def _shares_text(state, paid: list[str], shares: dict[str, int]) -> str:
@@ -180,11 +180,10 @@ def settle(ctx, player, team_may_help: bool = True, params=None) -> list[str] | 
     not help."""
     from admin.library.interactions import ask
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
-    from admin.games.nomoteams.mechanics.teams import TeamsModule
 
     state, debt = ctx.state, -player.money
     params = params or ctx.params(TeamsMoneyModule.name)
-    mates = [m for m in TeamsModule.of(state).teams.mates(player.name)
+    mates = [m for m in api.TEAMS.of(state).teams.mates(player.name)
              if m in state.players and state.players[m].active]
     payers = mates if params["broke_teammates_pay"] else [m for m in mates if state.players[m].money > 0]
     pool = sum(max(0, state.players[m].money) for m in payers)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from admin.engine.errors import IllegalAction, RuleError
+from admin.engine.errors import IllegalAction
+from admin.games.nomoteams import api
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -42,7 +43,7 @@ def dollars(amount: Fraction | float | int) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
-def params(state: GameState, module: str, key: str, default: object) -> object:
+def params(state: GameState, module: str, key: str, default: Any) -> Any:
     """One parameter of an enabled module as the game sets it, else its default (pure code
     without an update context)."""
     return state.params(module).get(key, default)
@@ -51,12 +52,12 @@ def params(state: GameState, module: str, key: str, default: object) -> object:
 def market_value(state: GameState, number: int) -> int:
     """A square's market value: the seed never defines it; a standing ruling makes it
     ``market_value_per_number`` x its number ($10 x n)."""
-    return number * int(params(state, "teams-ownership", "market_value_per_number", 10))  # type: ignore[arg-type]
+    return number * int(params(state, "teams-ownership", "market_value_per_number", 10))
 
 
 def rent_value(state: GameState, number: int) -> int:
     """A square's rent value (VIII.5; undefined by the seed, a standing ruling: $2 x n)."""
-    return number * int(params(state, "teams-ownership", "rent_per_number", 2))  # type: ignore[arg-type]
+    return number * int(params(state, "teams-ownership", "rent_per_number", 2))
 
 
 def is_public_property(number: int) -> bool:
@@ -79,8 +80,8 @@ def mentioned_squares(state: GameState) -> set[int]:
     (VI.2, VI.5), Public Property (X.2), National Parks (X.3) and the Zoo (X.7), up to the board's
     highest number, and any the Admin lists (``teams-board.mentioned``)."""
     top = max((s.number for s in state.squares), default=0)
-    listed = frozenset(int(n) for n in params(state, "teams-board", "mentioned", []) or [])  # type: ignore[union-attr]
-    return set(_mentioned(top, state.enabled("teams-wetha"), listed))
+    listed = frozenset(int(n) for n in params(state, "teams-board", "mentioned", []) or [])
+    return set(_mentioned(top, api.WETHA.on(state), listed))
 
 
 @functools.lru_cache(maxsize=64)
@@ -95,25 +96,12 @@ def _mentioned(top: int, wetha: bool, listed: frozenset[int]) -> frozenset[int]:
 
 def owner_of(state: GameState, number: int) -> str | None:
     """Who owns square ``number``: a player, a pseudoplayer, or None."""
-    return state.mods["teams-ownership"].owners.get(number)
-
-
-def section_state(state: GameState, name: str, *, private: bool = False):
-    """Module ``name``'s state in ``state`` (its ``Mechanic.of``, or ``private_of``), for the helpers
-    here and the leaves that do not import the module's class: an error if the game lacks it."""
-    try:
-        return (state.private.mods if private else state.mods)[name]
-    except KeyError:
-        if private:
-            raise RuleError(f"the {name} module's private state is missing; enable it first "
-                            f"(nomopoly ruling enable {name})") from None
-        raise RuleError(f"the {name} module is not part of this game; enable it first "
-                        f"(nomopoly ruling enable {name})") from None
+    return api.OWNERSHIP.of(state).owners.get(number)
 
 
 def set_owner(state: GameState, number: int, name: str | None) -> None:
     """Make ``name`` (a player, a pseudoplayer, Charity; None: nobody) the owner of ``number``."""
-    owners = section_state(state, "teams-ownership").owners
+    owners = api.OWNERSHIP.of(state).owners
     if name is None:
         owners.pop(number, None)
     else:
@@ -132,11 +120,11 @@ def check_square(ctx: UpdateContext, number: int):
 # -- colours: the board section's ``colours`` (XIII.2: every square is White until painted) -------
 def colour_of(state: GameState, number: int) -> str:
     """A square's colour (XIII.2: White until coloured otherwise)."""
-    return section_state(state, "teams-board").colours.get(number, WHITE)
+    return api.BOARD.of(state).colours.get(number, WHITE)
 
 
 def set_colour(state: GameState, number: int, colour: str) -> None:
-    colours = section_state(state, "teams-board").colours
+    colours = api.BOARD.of(state).colours
     if colour == WHITE:
         colours.pop(number, None)
     else:
@@ -145,13 +133,13 @@ def set_colour(state: GameState, number: int, colour: str) -> None:
 
 def any_white(state: GameState) -> bool:
     """VII.1: whether any square of the board is White (stops at the first)."""
-    colours = section_state(state, "teams-board").colours
+    colours = api.BOARD.of(state).colours
     return any(s.number not in colours for s in state.squares if not s.destroyed)
 
 
 def squares_of(state: GameState, name: str) -> list[int]:
     """The live squares ``name`` owns, in board order."""
-    owners = state.mods["teams-ownership"].owners
+    owners = api.OWNERSHIP.of(state).owners
     return [s.number for s in state.squares if not s.destroyed and owners.get(s.number) == name]
 
 
@@ -159,29 +147,29 @@ def balance(state: GameState, name: str) -> int:
     """The money of a player or a pseudoplayer."""
     if name in state.players:
         return state.players[name].money
-    return state.mods["teams-pseudo"].money.get(name, 0)
+    return api.PSEUDO.of(state).money.get(name, 0)
 
 
 def team_of(state: GameState, name: str) -> str | None:
     """The Team of a player (None: a Freemason, or not yet drawn)."""
-    return state.mods["teams"].teams.team_of(name)
+    return api.TEAMS.of(state).teams.team_of(name)
 
 
 def is_freemason(state: GameState, name: str) -> bool:
-    return name in state.mods["teams"].freemasons
+    return name in api.TEAMS.of(state).freemasons
 
 
 def best_friend(state: GameState, name: str) -> str | None:
-    return state.mods["teams"].best_friends.get(name)
+    return api.TEAMS.of(state).best_friends.get(name)
 
 
-# -- objects (VIII.1, II.8): a module that keeps players' objects implements ``objects_of(state,
-# name) -> {item: count}`` and ``move_object(state, giver, receiver, item, n)``; GIVE and LEAVE find
-# them among the enabled modules, so a new section's objects are given and left like the rest.
-def object_keepers(state) -> list:
+# -- objects (VIII.1, II.8): a module that keeps players' objects has the ``api.KeepsObjects``
+# capability; GIVE and LEAVE find every such module among the enabled ones, in precedence order, so
+# a new section's objects are given and left like the rest.
+def object_keepers(state: GameState) -> list[api.KeepsObjects]:
     from admin.games.registry import REGISTRY
 
-    return [m for m in REGISTRY.enabled(state) if hasattr(m, "objects_of") and hasattr(m, "move_object")]
+    return [m for m in REGISTRY.enabled(state) if isinstance(m, api.KeepsObjects)]
 
 
 def objects_of(state, name: str) -> dict[str, int]:
@@ -222,7 +210,7 @@ def live_player(ctx: UpdateContext, name: str) -> Player:
 
 
 # -- things other sections keep on squares (XIX's products), read by their attribute names --------
-def _kept(state: GameState, attr: str) -> list[object]:
+def _kept(state: GameState, attr: str) -> list[Any]:
     """Every enabled module state's ``attr`` (a section that keeps Blockbusters, Jumpgates or Stores
     names its field so: ``blockbusters``, ``jumpgates``, ``stores``)."""
     return [v for mod in state.mods.values() if (v := getattr(mod, attr, None))]
@@ -231,7 +219,7 @@ def _kept(state: GameState, attr: str) -> list[object]:
 def blockbuster_squares(state: GameState) -> set[int]:
     """The squares holding a Blockbuster (XIX.4): a module's ``blockbusters``, squares or a mapping
     keyed by square."""
-    return {int(n) for kept in _kept(state, "blockbusters") for n in kept}  # type: ignore[attr-defined]
+    return {int(n) for kept in _kept(state, "blockbusters") for n in kept}
 
 
 def jumpgate_pairs(state: GameState) -> list[tuple[int, int]]:
@@ -239,8 +227,8 @@ def jumpgate_pairs(state: GameState) -> list[tuple[int, int]]:
     mapping square -> sister."""
     pairs: list[tuple[int, int]] = []
     for kept in _kept(state, "jumpgates"):
-        items = kept.items() if isinstance(kept, dict) else kept  # type: ignore[attr-defined]
-        pairs += [(int(a), int(b)) for a, b in items]  # type: ignore[union-attr]
+        items = kept.items() if isinstance(kept, dict) else kept
+        pairs += [(int(a), int(b)) for a, b in items]
     return pairs
 
 
@@ -252,15 +240,15 @@ def store_owners(state: GameState) -> dict[int, str]:
         if isinstance(kept, dict):
             found.update({int(n): str(o) for n, o in kept.items()})
         else:
-            found.update({int(n): o for n in kept if (o := owner_of(state, int(n)))})  # type: ignore[attr-defined]
+            found.update({int(n): o for n in kept if (o := owner_of(state, int(n)))})
     return found
 
 
 def make_sick(ctx: UpdateContext, name: str, *, rule: str, why: str) -> None:
     """``name`` becomes Sick: the health section's ``teams-health.sick`` (VII.1 reads it); without
     that section the Admin is told to record it."""
-    health = ctx.state.mods.get("teams-health")
-    if health is not None and hasattr(health, "sick"):
+    health = api.HEALTH.get(ctx.state)
+    if health is not None:
         if name not in health.sick:
             health.sick.append(name)
         ctx.emit("sick", f"{name} became Sick: {why} ({rule}).", player=name, rule=rule)

@@ -17,7 +17,9 @@ from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.rulings import ruling_player
 from admin.engine.errors import RuleError
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import any_white, fine
+from admin.library.api import TURNS_TAKEN
 from admin.library.turns import take_turn
 
 #: the conditions a turn reads: Sick and Hurt roll one die (VII.1), In Reverse moves back
@@ -37,15 +39,16 @@ class TurnsState:
 def _holder(state, condition: str):
     """Where ``condition`` is kept: Sick and Hurt by the players' health, In Reverse here."""
     if condition in HEALTH:
-        if "teams-health" not in state.mods:
+        health = api.HEALTH.get(state)
+        if health is None:
             raise RuleError("Sick and Hurt are kept by the teams-health module: enable it "
                             "(nomopoly ruling enable teams-health)")
-        return state.mods["teams-health"]
+        return health
     return TeamsTurnsModule.of(state)
 
 
 def has(state, name: str, condition: str) -> bool:
-    if condition in HEALTH and "teams-health" not in state.mods:
+    if condition in HEALTH and not api.HEALTH.on(state):
         return False
     return name in getattr(_holder(state, condition), condition)
 
@@ -124,7 +127,7 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
         p = ctx.params(self.name)
         if turn >= 1:  # speeding (VII.6)
             fine(ctx, player, int(p["lucky_speeding_fine"]), rule="VII.6", reason=f"a {sum(faces)} while speeding")
-            ctx.scratch.setdefault("teams-reverse", set()).add(player.name)
+            api.REVERSE.of(ctx).add(player.name)
             ctx.emit("lucky", f"{player.name} rolled {sum(faces)} while speeding: fined "
                               f"{ctx.state.money(int(p['lucky_speeding_fine']))} and moves In Reverse (VII.6).",
                      player=player.name, rule="VII.6")
@@ -135,14 +138,14 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
         return [2 * f for f in faces]
 
     def moves_backwards(self, ctx, player) -> bool:
-        reverse = ctx.scratch.get("teams-reverse", set())
-        if player.name in reverse:  # this turn only (VII.6)
+        reverse = api.REVERSE.peek(ctx)
+        if reverse is not None and player.name in reverse:  # this turn only (VII.6)
             reverse.discard(player.name)
             return True
         return has(ctx.state, player.name, "reverse")
 
     def on_pass_end(self, ctx, player) -> None:
-        if player.name not in ctx.scratch.get("teams-turn", ()):  # a normal turn's move only
+        if player.name not in (api.TURNING.peek(ctx) or ()):  # a normal turn's move only
             return
         bonus = int(ctx.params(self.name)["pass_bonus"])
         ctx.transfer(BANK, player.name, bonus, rule="VII.5", reason="moving from the highest square to the first")
@@ -153,7 +156,7 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
 def speeding_count(ctx, name: str, turn: int) -> int:
     """How many turns in a row ``name`` has been speeding: 0 on an earned turn, 1 on the extra turn
     its doubles gave ... (the library numbers every turn of the update)."""
-    return turn - ctx.scratch.get("teams-turn-base", {}).get(name, 0)
+    return turn - (api.TURN_BASE.peek(ctx) or {}).get(name, 0)
 
 
 def take_turn_for(ctx, player, why: str) -> None:
@@ -163,10 +166,10 @@ def take_turn_for(ctx, player, why: str) -> None:
                  player=player.name, rule="VII.2")
         return
     ctx.emit("turn", f"{player.name} takes a turn: {why}.", player=player.name, rule="IX.5")
-    turning = ctx.scratch.setdefault("teams-turn", set())
+    turning = api.TURNING.of(ctx)
     turning.add(player.name)
     # each earned turn starts unspeeding; its dice keep their own labels (turn/<player>/<n>/d1)
-    ctx.scratch.setdefault("teams-turn-base", {})[player.name] = ctx.scratch.get("turns-taken", {}).get(player.name, 0)
+    api.TURN_BASE.of(ctx)[player.name] = (TURNS_TAKEN.peek(ctx) or {}).get(player.name, 0)
     try:
         take_turn(ctx, player)
     finally:

@@ -20,6 +20,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (LODGE_SQUARES, WETHA, add_mark, is_freemason, market_value, marked,
                                               mentioned_squares, squares_of, team_of)
 
@@ -82,10 +83,10 @@ class WethaModule(Mechanic[WethaState, None]):
     State = WethaState
 
     def setup(self, state) -> None:
-        from admin.games.nomoteams.mechanics.pseudo import PseudoModule, add_piece
+        from admin.games.nomoteams.mechanics.pseudo import add_piece
 
         super().setup(state)
-        if WETHA not in PseudoModule.of(state).pieces:
+        if WETHA not in api.PSEUDO.of(state).pieces:
             add_piece(state, WETHA, "wetha", what="the Wide Eyed Tree Hugging Anarckists (XXVIII): Dues, "
                                                   "Lodges, the Giveaway Queue", money=0)
         for square in state.live_squares():
@@ -156,7 +157,8 @@ class WethaModule(Mechanic[WethaState, None]):
 
     def square_look(self, state, square) -> SquareLook | None:
         ws = self.of(state)
-        flags = ((30, "L", "a WETHA Lodge (XXVIII.4)"),) if square.number in ws.lodges else ()
+        flags: tuple[tuple[int, str, str], ...] = ()
+        flags += ((30, "L", "a WETHA Lodge (XXVIII.4)"),) if square.number in ws.lodges else ()
         flags += ((31, "T", "a tree (XXVIII.8)"),) if square.number in ws.trees else ()
         return SquareLook(flags=flags) if flags else None
 
@@ -178,17 +180,17 @@ class WethaModule(Mechanic[WethaState, None]):
 
 
 def _wetha(state) -> WethaState | None:
-    return state.mods.get(WethaModule.name) if state.enabled(WethaModule.name) else None
+    return api.WETHA.get(state)
 
 
 def _is_lodge(state, number: int) -> bool:
     ws = _wetha(state)
-    return bool(ws) and number in ws.lodges
+    return ws is not None and number in ws.lodges
 
 
 def _has_tree(state, number: int) -> bool:
     ws = _wetha(state)
-    return bool(ws) and number in ws.trees
+    return ws is not None and number in ws.trees
 
 
 for _mark in ("lodge", "pollutant", "indestructible", "uncoatable"):
@@ -230,7 +232,7 @@ def rent_rolls(ctx, payer, number: int, rent: int) -> int:
     if rent <= 0 or dues <= 0:
         return rent
     p = ctx.params(WethaModule.name)
-    count = ctx.scratch.setdefault("wetha-rent", {})
+    count = api.WETHA_RENT.of(ctx)
     key = f"{payer.name}/{number}"
     count[key] = count.get(key, 0) + 1
     for k in range(dues):

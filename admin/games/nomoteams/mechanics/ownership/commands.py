@@ -235,7 +235,7 @@ def give_object(ctx, player, cmd: GiveSquare) -> str:
     if to == player.name:
         raise IllegalAction("you hold it already")
     held = objects_of(ctx.state, player.name)
-    wanted = cmd.item.casefold().rstrip("s")
+    wanted = (cmd.item or "").casefold().rstrip("s")
     item = next((k for k in held if k.casefold().rstrip("s") == wanted), None)
     if item is None or held[item] < cmd.count:
         listed = ", ".join(f"{k} x{v}" for k, v in held.items()) or "nothing"

@@ -11,6 +11,7 @@ from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.ownership.commands import COMMANDS
 from admin.games.nomoteams.mechanics.ownership.state import (  # noqa: F401 - part of the ownership interface
     CHARITY, NAME, BuyRight, CharityRequest, Stay, TeamsOwnershipState, destroy, halved_for_friend, section_viii_pay)
@@ -49,11 +50,13 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
     def on_square_renumbered(self, state, old, new) -> None:
         """XVIII.2: the highest square takes a destroyed square's number, with its owner and all."""
         own = self.of(state)
-        for keyed in (own.owners, own.renamed):
-            if old in keyed:
-                keyed[new] = keyed.pop(old)
+        if old in own.owners:
+            own.owners[new] = own.owners.pop(old)
+        if old in own.renamed:
+            own.renamed[new] = own.renamed.pop(old)
         own.charity = [new if n == old else n for n in own.charity]
-        for rec in (*own.buy_rights, *own.charity_requests, *own.stays.values()):
+        records: list[BuyRight | CharityRequest | Stay] = [*own.buy_rights, *own.charity_requests, *own.stays.values()]
+        for rec in records:
             if rec.square == old:
                 rec.square = new
         own.homesteads = {p: [new if n == old else n for n in ns] for p, ns in own.homesteads.items()}
@@ -162,7 +165,7 @@ def can_hold_money(state, name: str) -> bool:
     """An owner rent can be paid to: an active player, or a pseudoplayer with money."""
     if name in state.players:
         return state.players[name].active
-    return name in state.mods["teams-pseudo"].money
+    return name in api.PSEUDO.of(state).money
 
 
 def collect_rent(ctx, player, number: int, owner: str) -> int:
@@ -211,8 +214,8 @@ def block_owner(state, colour: str) -> str | None:
 
 def dues_payers(state) -> set[str]:
     """The players who have paid Dues to the WETHA (XXVIII; its module keeps ``dues_paid``)."""
-    wetha = state.mods.get("teams-wetha")
-    return set(getattr(wetha, "dues_paid", ()) or ())
+    wetha = api.WETHA.get(state)
+    return set(wetha.dues_paid) if wetha is not None else set()
 
 
 def weekly_upkeep(ctx) -> None:

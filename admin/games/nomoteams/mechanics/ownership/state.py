@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from admin.engine import hooks
 from admin.engine.board import destroy_square
-from admin.engine.services import use
-from admin.games.nomoteams.mechanics.shared import best_friend, marked, section_state
+from admin.games.nomoteams import api
+from admin.games.nomoteams.mechanics.shared import best_friend, marked
 
 #: the module's name, and its state in a game
 NAME = "teams-ownership"
@@ -58,7 +58,7 @@ class TeamsOwnershipState:
 
 def of(state) -> TeamsOwnershipState:
     """The ownership section's state (``TeamsOwnershipModule.of``)."""
-    return section_state(state, NAME)
+    return api.OWNERSHIP.of(state)
 
 
 def halved_for_friend(state, payer: str, payee: str, amount: int) -> int:
@@ -84,9 +84,9 @@ def destroy(ctx, number: int, reason: str, rule: str, by: str | None = None) -> 
         ctx.emit("destroyed", f"Square {number} cannot be destroyed (a Lodge, XXVIII.4): {reason} left it "
                               "standing.", rule="XXVIII.4", data={"square": number, "destroyed": False})
         return False
-    if "teams-destruction" in ctx.state.mods:
-        # the destruction section offers its destroy by name (admin/engine/services.py)
-        return use("teams-destruction.destroy")(ctx, number, reason=reason, rule=rule, by=by)
+    destruction = ctx.registry.provider(ctx.state, api.DestroysSquares)
+    if destruction is not None:
+        return destruction.destroy(ctx, number, reason=reason, rule=rule, by=by)
     destroy_square(ctx.state, number, hooks.call(ctx))
     ctx.emit("destroyed", f"Square {number} was destroyed: {reason}.", rule=rule, data={"square": number})
     return True

@@ -23,6 +23,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.capabilities import MailFirst
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.products.state import (  # noqa: F401 - part of the Products interface
     CATALOGUE, DUPLICATES, NAME, Blockbuster, Product, ProductsPrivate, ProductsState, find_product, norm, pay_for,
     pay_patent, payee, roll_label)
@@ -120,7 +121,7 @@ def _parse_purchase(rest: str, line: object) -> Purchase:
     return Purchase(rest.strip())
 
 
-class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst):
+class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.KeepsObjects, api.SettlesBaths):
     name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
              "XIX.13", "XIX.14")
@@ -130,6 +131,9 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst):
     summary = "Products, original and repackaged: buying them, their patent holders and royalties, their effects."
     State = ProductsState
     Private = ProductsPrivate
+
+    def settle_bath(self, ctx, name: str) -> str:
+        return settle_bath(ctx, name)
 
     def setup(self, state) -> None:
         super().setup(state)

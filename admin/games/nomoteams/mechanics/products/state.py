@@ -12,7 +12,8 @@ from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
 from admin.engine.syntax import parse_square
 from admin.engine.errors import IllegalAction
-from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, dollars, section_state
+from admin.games.nomoteams import api
+from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, dollars
 
 #: the module's name, and its state in a game
 NAME = "teams-products"
@@ -178,7 +179,7 @@ def pay_for(ctx, buyer: str, product: Product) -> None:
 def roll_label(ctx, what: str) -> str:
     """A die label unique in this update for the ``what``-th use of a Product (two V-8s drunk in
     one update roll apart)."""
-    seen = ctx.scratch.setdefault("teams-product-rolls", {})
+    seen = api.PRODUCT_ROLLS.of(ctx)
     seen[what] = seen.get(what, 0) + 1
     return f"{what}/{seen[what]}"
 
@@ -186,12 +187,12 @@ def roll_label(ctx, what: str) -> str:
 
 def of(state) -> ProductsState:
     """The Products section's public state (``ProductsModule.of``)."""
-    return section_state(state, NAME)
+    return api.PRODUCTS.of(state)
 
 
 def private_of(state) -> ProductsPrivate:
     """The Products section's private state: the Blockbusters' squares (``ProductsModule.private_of``)."""
-    return section_state(state, NAME, private=True)
+    return api.PRODUCTS_PRIVATE.of(state)
 
 
 def used_up(ctx, player, product) -> None:

@@ -3,7 +3,7 @@
 BLOCKBUSTER ON <square>``. A Repackaged Product does what its Original does; a new Product whose
 effect no module carries out is used up and its effect is the Admin's (a to-do line). Placing,
 disarming and building (XIX.4, XIX.5) are in :mod:`blockbusters`; the Hot Spring Bath's check is
-offered to the health section by name, ``teams-products.settle_bath``."""
+offered to the health section as the :class:`~admin.games.nomoteams.api.SettlesBaths` capability."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from typing import ClassVar
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec
 from admin.engine.movement import jump
-from admin.engine.services import provides
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.blockbusters import (BuildJumpgate, DisarmBlockbuster, build_jumpgate, detonate,
                                                     disarm, parse_disarm, parse_jumpgate, place_blockbuster)
 from admin.games.nomoteams.mechanics.health import cure, is_sick, make_sick
@@ -110,15 +110,14 @@ def warp(ctx, player, product, target: str) -> str:
 
 
 
-@provides("teams-products.settle_bath")
 def settle_bath(ctx, name: str) -> str:
     """XIX.6: a Sick owner of a Hot Spring Bath is cured; Chains that are not Rusty become Rusty; a
     bath whose owner is neither Sick nor in non-Rusty Chains disappears."""
     ps = of(ctx.state)
     baths = [p for p, _ in ps.held.items(name).items() if find_product(ctx.state, p).effect == "bath"]
-    if not baths or ctx.scratch.get("teams-bath") == name:
+    if not baths or api.BATH.peek(ctx) == name:
         return ""
-    ctx.scratch["teams-bath"] = name
+    api.BATH.put(ctx, name)
     said = []
     try:
         if is_sick(ctx.state, name):
@@ -133,7 +132,7 @@ def settle_bath(ctx, name: str) -> str:
             ctx.emit("product", f"{name}'s Hot Spring Bath disappeared (XIX.6).", player=name, rule="XIX.6")
             said.append(" and the Bath disappeared (XIX.6).")
     finally:
-        ctx.scratch.pop("teams-bath", None)
+        api.BATH.clear(ctx)
     return ";".join(said)
 
 
