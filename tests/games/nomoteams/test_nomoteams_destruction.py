@@ -171,10 +171,16 @@ def test_xviii2_what_the_foundation_keeps_follows_the_renumbered_square():
 
 
 # -- XXI ----------------------------------------------------------------------------------------
-def _with_products(state, **kept) -> None:
-    """The products section (XIX) is not in this branch: its Blockbusters, Jumpgates and Stores are
-    read by attribute name (shared.blockbuster_squares ...), so a state holding them stands in."""
-    state.mods["products-under-test"] = SimpleNamespace(**kept)
+def _with_products(state, blockbusters=(), jumpgates=(), stores=None) -> None:
+    """Blockbusters placed in secret by carol (XIX.4) and Jumpgates (XIX.5), in the products
+    section's own state; no section of the rulebook makes Stores, which a stand-in keeps."""
+    from admin.games.nomoteams.api import PRODUCTS, PRODUCTS_PRIVATE
+    from admin.games.nomoteams.mechanics.products.state import Blockbuster
+
+    PRODUCTS_PRIVATE.of(state).blockbusters = [Blockbuster(i, n, "carol", 0) for i, n in enumerate(blockbusters, 1)]
+    PRODUCTS.of(state).jumpgates = [list(pair) for pair in jumpgates]
+    if stores:
+        state.mods["products-under-test"] = SimpleNamespace(stores=stores)
 
 
 def test_xxi4_a_taxi_goes_round_blockbusters_through_jumpgates_or_through_for_500():
@@ -200,7 +206,8 @@ def test_xxi5_a_delivery_truck_to_ones_store_around_blockbusters_or_for_500():
     state, events = play_update(state, {"mail": mail}, "t", 1)
     said = _said(events)
     assert any("only the owner of a Store may ride a delivery truck to it (XXI.5); you own none" in t for t in said)
-    assert any("the delivery truck cannot reach square 5 without passing a Blockbuster (on 3, 19)" in t for t in said)
+    refused = [t for t in said if "the delivery truck cannot reach square 5 without passing a Blockbuster" in t]
+    assert refused and all("(where they are is secret)" in t and "19" not in t for t in refused)  # carol's secret
     assert state.players["bob"].square == 5 and state.players["bob"].money == 500
 
 

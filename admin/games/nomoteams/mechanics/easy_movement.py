@@ -257,7 +257,7 @@ def _route(ctx, here: int, dest: int, *, gates: bool, pay: bool, what: str) -> l
     bombs = set() if pay else blockbuster_squares(ctx.state)
     path = _path(ctx.state, here, dest, gates=gates, avoid=bombs - {here})
     if path is None:
-        raise IllegalAction(f"{what} cannot reach square {dest} without passing a Blockbuster (on "
-                            f"{', '.join(map(str, sorted(bombs)))}); add THROUGH BLOCKBUSTERS to pay "
+        raise IllegalAction(f"{what} cannot reach square {dest} without passing a Blockbuster (where "
+                            "they are is secret); add THROUGH BLOCKBUSTERS to pay "
                             f"{ctx.state.money(int(ctx.params(NAME)['through_blockbusters']))} more")
     return path

@@ -217,19 +217,16 @@ def _kept(state: GameState, attr: str) -> list[Any]:
 
 
 def blockbuster_squares(state: GameState) -> set[int]:
-    """The squares holding a Blockbuster (XIX.4): a module's ``blockbusters``, squares or a mapping
-    keyed by square."""
-    return {int(n) for kept in _kept(state, "blockbusters") for n in kept}
+    """The squares holding a Blockbuster (XIX.4). Their places are secret (the products section's
+    private state): a Taxi or a delivery truck goes round them without saying where they are."""
+    products = api.PRODUCTS_PRIVATE.get(state)
+    return {b.square for b in products.blockbusters} if products is not None else set()
 
 
 def jumpgate_pairs(state: GameState) -> list[tuple[int, int]]:
-    """The Jumpgates (XIX.5) as pairs of sister squares: a module's ``jumpgates``, pairs or a
-    mapping square -> sister."""
-    pairs: list[tuple[int, int]] = []
-    for kept in _kept(state, "jumpgates"):
-        items = kept.items() if isinstance(kept, dict) else kept
-        pairs += [(int(a), int(b)) for a, b in items]
-    return pairs
+    """The Jumpgates (XIX.5) as pairs of sister squares."""
+    products = api.PRODUCTS.get(state)
+    return [(int(a), int(b)) for a, b in products.jumpgates] if products is not None else []
 
 
 def store_owners(state: GameState) -> dict[int, str]:
