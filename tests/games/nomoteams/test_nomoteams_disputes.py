@@ -106,7 +106,7 @@ def test_xxviii4_lodges_come_with_their_squares_and_are_never_destroyed():
     assert {28, 53} <= mentioned_squares(state) and 83 not in mentioned_squares(state)
     new_square(state)
     assert state.mods["teams-wetha"].lodges == [28, 53, 83] and owner_of(state, 83) == WETHA
-    assert marked(state, 53, "pollutant") and marked(state, 53, "uncoatable") and not marked(state, 52, "pollutant")
+    assert marked(state, 53, "pollutant") and marked(state, 53, "lodge") and not marked(state, 52, "pollutant")
     ctx = UpdateContext(state=state, dice=None, slot=Slot("t", 0), registry=REGISTRY)  # type: ignore[arg-type]
     assert destroy(ctx, 28, "a test", "XVIII.1") is False
     assert not state.square(28).destroyed and owner_of(state, 28) == WETHA
@@ -133,7 +133,7 @@ def test_xxviii8_trees_need_dues_and_a_clean_square_and_go_with_the_square():
                                      "alice": "PAY DUES 1\nPLANT TREE ON 28\nPLANT TREE ON 12\nPLANT TREE ON 12\n"
                                               "PLANT TREE ON 99"}}]}, "trees")
     assert out.state.mods["teams-wetha"].trees == [12]
-    assert marked(out.state, 12, "tree") and marked(out.state, 12, "uncoatable")
+    assert marked(out.state, 12, "tree")
     said = " | ".join(_said(out, "alice"))
     assert "square 28 has a pollutant: a tree may grow only on a square with no Store" in said
     assert "square 12 has a tree already (XXVIII.8)" in said and "there is no square 99" in said
@@ -141,6 +141,32 @@ def test_xxviii8_trees_need_dues_and_a_clean_square_and_go_with_the_square():
     ctx = UpdateContext(state=out.state, dice=None, slot=Slot("t", 0), registry=REGISTRY)  # type: ignore[arg-type]
     destroy(ctx, 12, "a test", "XVIII.1")
     assert out.state.mods["teams-wetha"].trees == []
+
+
+def test_xxviii8_no_tree_on_tefflon_and_no_tefflon_on_a_tree_or_any_coat_on_a_lodge():
+    """XXVIII.8: a tree grows on no Tefflon coat, and a tree's square takes no Tefflon (glue is
+    none of those); XXVIII.4: a Lodge (28) can be coated with nothing. Refused, nothing paid: alice
+    pays Dues $1 and glue on 12 ($10 x 12 = $120); then the week's White square fines (VIII.11): she
+    pays $50 on each of 2, 5 and 12 and, the only Dues payer, receives $50 of each of the four fines
+    (bob's on 3 too): 1000 - 1 - 120 - 150 + 200 = $929."""
+    out = run({"game": GAME, "board": 30, "paused": True,
+               "players": {"alice": {"team": "North"}, "bob": {"team": "South"}},
+               "squares": {5: {"owner": "alice", "coating": "Tefflon"}, 12: {"owner": "alice"},
+                           28: {"owner": "The WETHA"}},
+               "updates": [{"mail": {"alice": "PAY DUES 1\nPLANT TREE ON 5\nPLANT TREE ON 12\nTEFFLON 12\nGLUE 12"}}]},
+              "tefflon")
+    said = " | ".join(_said(out, "alice"))
+    assert "square 5 has a Tefflon coat: a tree may grow only on a square with no Store" in said
+    assert "square 12 has a tree, so it can take no Tefflon coat (XXVIII.8)" in said
+    assert out.state.mods["teams-wetha"].trees == [12]
+    assert out.state.mods["teams-coatings"].coatings == {5: "Tefflon", 12: "glue"}
+    assert out.state.players["alice"].money == 929
+    lodge = run({"game": GAME, "board": 30, "paused": True, "players": {"alice": {"team": "North", "square": 28}},
+                 "updates": [{"mail": {"alice": "GLUE 28"}}]}, "lodge")
+    assert "square 28 is a Lodge of the WETHA, which can be neither coated nor destroyed (XXVIII.4)" in \
+        " | ".join(_said(lodge, "alice"))
+    assert lodge.state.mods["teams-coatings"].coatings == {}
+    assert not [e for e in lodge.events if e.kind == "coating" or "glue" in (e.data or {}).get("reason", "")]
 
 
 def test_xxxvi3_the_tornado_leaves_mentioned_squares_in_place():

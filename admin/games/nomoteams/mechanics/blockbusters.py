@@ -17,7 +17,8 @@ from admin.games.nomoteams.mechanics.ownership.mechanic import block_owner
 from admin.games.nomoteams.mechanics.ownership.state import destroy
 from admin.games.nomoteams.mechanics.products.state import (NAME, Blockbuster, find_product, of, pay_for, private_of,
                                                      target_square, used_up)
-from admin.games.nomoteams.mechanics.shared import CORPORATION, TEAMS, colour_of, owner_of, set_owner, team_of
+from admin.games.nomoteams.mechanics.shared import (CORPORATION, TEAMS, add_mark, colour_of, jumpgate_pairs, owner_of,
+                                              set_owner, team_of)
 
 
 @command_type
@@ -139,3 +140,10 @@ def build_jumpgate(ctx, player, cmd: BuildJumpgate) -> str:
     ps.jumpgates.append(sorted([cmd.a, cmd.b]))
     extra = f"; square {gained[0]} is now {player.name}'s" if gained else ""
     return f"{player.name} built a Jumpgate between squares {cmd.a} and {cmd.b}{extra} (XIX.5)."
+
+
+def _on_a_jumpgate(state, number: int) -> bool:
+    return any(number in pair for pair in jumpgate_pairs(state))
+
+
+add_mark("jumpgate", _on_a_jumpgate)  # XXVIII.5: the WETHA spares a Jumpgate's square

@@ -24,7 +24,7 @@ from admin.engine.capabilities import SlowsMoves
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
-from admin.games.nomoteams.mechanics.shared import GOVERNMENT, check_square, owner_of
+from admin.games.nomoteams.mechanics.shared import GOVERNMENT, add_mark, check_square, marked, owner_of
 from admin.games.nomoteams.mechanics.turns import one_die
 
 TEFFLON, GLUE, GREASE = "Tefflon", "glue", "grease"
@@ -192,6 +192,13 @@ def coating_of(state, number: int) -> str | None:
     return cs.coatings.get(number) if cs is not None else None
 
 
+def _has_tefflon(state, number: int) -> bool:
+    return coating_of(state, number) == TEFFLON
+
+
+add_mark("tefflon", _has_tefflon)  # XXVIII.8: no tree on a Tefflon coat
+
+
 def landing_square(state, number: int) -> int:
     """Where a piece told to land on square ``number`` lands (XIII.12: past every greased square)."""
     for _ in range(len(state.squares)):
@@ -243,6 +250,11 @@ def coat(ctx, player, cmd: Coat) -> str:
     cs = CoatingsModule.of(ctx.state)
     p = ctx.params(CoatingsModule.name)
     has = cs.coatings.get(number)
+    if not cmd.remove and marked(ctx.state, number, "lodge"):
+        raise IllegalAction(f"square {number} is a Lodge of the WETHA, which can be neither coated nor "
+                            "destroyed (XXVIII.4)")
+    if not cmd.remove and cmd.coating == TEFFLON and marked(ctx.state, number, "tree"):
+        raise IllegalAction(f"square {number} has a tree, so it can take no Tefflon coat (XXVIII.8)")
     if cmd.remove:
         if has != TEFFLON:
             raise IllegalAction(f"square {number} has no Tefflon to remove (XIII.10)")

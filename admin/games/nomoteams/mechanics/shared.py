@@ -255,9 +255,10 @@ def make_sick(ctx: UpdateContext, name: str, *, rule: str, why: str) -> None:
 #: What the sections mark on a square, for the others to read: mark -> predicates (state, number)
 #: -> bool, each section adding its own (like ``leaving.ITEM_KEEPERS``). Marks read so far:
 #: ``tree`` (XXVIII.8), ``lodge`` (XXVIII.4), ``pollutant`` (a Lodge; XXVIII.8 keeps trees off),
-#: ``store`` and ``tefflon`` (XIII.9, XIX: trees keep off them), ``jumpgate`` (XIX.5: XXVIII.5
-#: spares it), ``indestructible`` (a Lodge: ``ownership.destroy`` refuses), ``uncoatable`` (a Lodge,
-#: a tree's square: no Tefflon).
+#: ``store`` and ``tefflon`` (XIII.9, XIX: trees keep off them; no section of the rulebook makes a
+#: Store), ``jumpgate`` (XIX.5: XXVIII.5 spares it), ``indestructible`` (a Lodge: ``ownership.destroy``
+#: refuses). The coatings refuse a Lodge and a tree's square (XXVIII.4, XXVIII.8) by ``lodge`` and
+#: ``tree``.
 SQUARE_MARKS: dict[str, list[Callable[[GameState, int], bool]]] = {}
 
 

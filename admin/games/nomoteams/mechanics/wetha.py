@@ -193,10 +193,9 @@ def _has_tree(state, number: int) -> bool:
     return ws is not None and number in ws.trees
 
 
-for _mark in ("lodge", "pollutant", "indestructible", "uncoatable"):
+for _mark in ("lodge", "pollutant", "indestructible"):
     add_mark(_mark, _is_lodge)
 add_mark("tree", _has_tree)
-add_mark("uncoatable", _has_tree)
 
 
 def place_lodge(state, number: int) -> None:
