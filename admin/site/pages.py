@@ -8,6 +8,7 @@ archive), read in full only when rendered, so an update's build does not grow wi
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -334,9 +335,23 @@ def render_all(w: Writer) -> None:
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
     w.write("state.json", dump_json(public_status(state, site.facts)))
-    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming, site.state.enabled(ProposalsModule.name)))
+    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming,
+                                           site.state.enabled(ProposalsModule.name), _made(site)))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,
                  "cutoff": s.cutoff, "summary": s.headlines} for s in reversed(history.updates[-50:])]
         w.page("feed.atom", "feed.atom", listed=False, updates=feed)
         w.page("sitemap.xml", "sitemap.xml", listed=False, pages=list(w.pages))
+
+
+def _made(site: Site) -> datetime | None:
+    """When the state the site shows was made: its last update's cutoff, else the game's start
+    (midnight in its timezone); None when neither is known. The calendar's DTSTAMP, read from the
+    state rather than the clock so that the same state builds the same file."""
+    from admin.jobs.deadlines import game_zone
+
+    cutoff = next((u.cutoff for u in reversed(site.history.updates) if u.cutoff), "")
+    if cutoff:
+        return datetime.fromisoformat(cutoff)
+    start = site.game.settings().section("game").get("start")
+    return datetime.fromisoformat(str(start)).replace(tzinfo=game_zone(site.game)) if start else None
