@@ -145,11 +145,22 @@ def _plain_text_bytes(msg: Message, policy: Policy) -> bytes | None:
                 and value.isprintable() and len(name) + 2 + len(value) <= limit):
             out.append(f"{name}: {value}{nl}".encode("ascii"))
         else:
-            out.append(policy.fold_binary(name, value))
+            out.append(_not_after_colon(policy.fold_binary(name, value), name, nl))
     out.append(nl.encode("ascii"))
     body = payload.replace("\n", nl) if "\r" not in payload else _NEWLINE.sub(nl, payload)
     out.append(body.encode("ascii", "surrogateescape"))
     return b"".join(out)
+
+
+def _not_after_colon(folded: bytes, name: str, nl: str) -> bytes:
+    """A header as folded, its first fold undone when it came right after the colon: the email
+    package folds ``Subject:`` + newline + `` [word...`` when the first word does not fit beside
+    the name, which some readers show with a leading space. The longer first line is still far
+    under RFC 5322's 998 characters (a word that long is encoded by the policy)."""
+    bare = f"{name}:{nl}".encode("ascii")
+    if folded.startswith(bare) and folded[len(bare):len(bare) + 1] in (b" ", b"\t"):
+        return f"{name}: ".encode("ascii") + folded[len(bare) + 1:]
+    return folded
 
 
 #: the Content-Type values of a plain text message, as :func:`admin.mail.outbound.compose.set_text` sets it
