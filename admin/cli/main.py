@@ -284,12 +284,15 @@ def check(game_dir: Path | None) -> None:
     other command runs the same checks on the settings before it does anything."""
     from admin.cli.common import game as find_game
     from admin.jobs.check import check_settings, check_state
+    from admin.jobs.publish import public_remote_warnings
 
     found = find_game(game_dir, must_exist=False)
     if not found.exists():
         raise StateError(f"{found.root} is not a game directory (it has no state/game.yaml); make one with "
                          "`nomopoly init DIR`, or name one with --game DIR")
     problems = check_settings(found) + check_state(found)
+    for warning in public_remote_warnings(found):
+        click.echo(f"WARNING: {warning}.", err=True)
     for p in problems:
         click.echo(str(p), err=True)
     if problems:
