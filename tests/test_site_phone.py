@@ -137,3 +137,26 @@ def test_the_how_to_play_table_keeps_its_rule_column_on_a_phone(
         assert "Rule" in page.locator("table.commands tbody tr td").last.evaluate(
             "td => getComputedStyle(td, '::before').content"), game
     page.close()
+
+
+@pytest.mark.parametrize("size, scheme", [(PHONE, "light"), (DESKTOP, "dark")], ids=["phone-light", "desktop-dark"])
+def test_every_page_of_every_demo_passes_axe_at_a_phones_size_in_light_and_a_desktops_in_dark(
+        chromium_browser: Any, axe_js: Path, demo_sites: dict[str, Path], size: tuple[int, int], scheme: str) -> None:
+    """The other two of the four: tests/test_site_browser.py runs axe-core at desktop size in light
+    mode and at phone size in dark mode; here the phone in light mode and the desktop in dark mode,
+    over every page of every bundled demo: no serious or critical violation."""
+    from test_site_browser import _axe_problems
+
+    width, height = size
+    context = chromium_browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = context.new_page()
+    problems: list[str] = []
+    checked = 0
+    for game, site in demo_sites.items():
+        for rel in _pages(site):
+            page.goto(site.as_uri() + "/" + rel)
+            problems += [f"{game} {p}" for p in _axe_problems(page, axe_js, rel)]
+            checked += 1
+    context.close()
+    assert checked >= 6 * 15
+    assert problems == []
