@@ -39,3 +39,21 @@ def test_no_header_is_folded_right_after_its_colon(subject):
     for line in starts:
         assert re.fullmatch(r"[A-Za-z-]+: \S.*", line), f"folded after the colon: {line!r} in {head}"
     assert all(len(line) <= 998 for line in head)  # RFC 5322's limit
+
+
+def test_a_long_message_id_in_a_reply_is_never_encoded_so_readers_can_thread_it():
+    """An id longer than a line (some webmail's are) was written RFC 2047-encoded
+    (``In-Reply-To: =?utf-8?q?=3CCAF...``): no reader matched the answer to the player's email."""
+    long_id = "<CAF=" + "a" * 90 + "@mail.gmail.com>"
+    refs = " ".join(f"<ref{i}.{'b' * 40}@example.com>" for i in range(3))
+    replying = reply_headers(long_id, refs, "moves")
+    msg = new_message(sender="admin@example.org", to="alice@example.org", subject=replying.pop("Subject"),
+                      message_id="<nomopoly.1@example.org>", auto_submitted="auto-replied", kind="receipt",
+                      body="hi", extra_headers=replying)
+    data = file_bytes(msg, raw_headers(msg))
+    assert b"=?" not in data
+    head = "\r\n".join(_head(data))
+    assert f"\r\nIn-Reply-To: {long_id}\r\n" in head + "\r\n"
+    unfolded = head.replace("\r\n ", " ")
+    assert f"\r\nReferences: {refs} {long_id}" in unfolded
+    assert all(len(line) <= 998 for line in _head(data))

@@ -145,11 +145,30 @@ def _plain_text_bytes(msg: Message, policy: Policy) -> bytes | None:
                 and value.isprintable() and len(name) + 2 + len(value) <= limit):
             out.append(f"{name}: {value}{nl}".encode("ascii"))
         else:
-            out.append(_not_after_colon(policy.fold_binary(name, value), name, nl))
+            folded = policy.fold_binary(name, value)
+            if b"=?" in folded and name.lower() in _ID_HEADERS and isinstance(value, str) and value.isascii():
+                folded = _ids_folded(name, value, limit, nl)  # never encoded: threading reads them
+            out.append(_not_after_colon(folded, name, nl))
     out.append(nl.encode("ascii"))
     body = payload.replace("\n", nl) if "\r" not in payload else _NEWLINE.sub(nl, payload)
     out.append(body.encode("ascii", "surrogateescape"))
     return b"".join(out)
+
+
+#: headers made of Message-IDs: a mail reader threads by matching them byte for byte
+_ID_HEADERS = frozenset(["message-id", "in-reply-to", "references"])
+
+
+def _ids_folded(name: str, value: str, limit: int, nl: str) -> bytes:
+    """A header of Message-IDs folded between ids only. The email package encodes an id longer
+    than a line (RFC 2047, ``=?utf-8?q?=3CCAF...``), which no reader matches to the message it
+    answers; an id is never split, so its line may pass ``limit`` (RFC 5322's hard limit is 998)."""
+    lines = [f"{name}:"]
+    for token in value.split():
+        if len(lines[-1]) + 1 + len(token) > limit and lines[-1] != f"{name}:":
+            lines.append("")
+        lines[-1] += f" {token}"
+    return (nl.join(lines) + nl).encode("ascii")
 
 
 def _not_after_colon(folded: bytes, name: str, nl: str) -> bytes:
