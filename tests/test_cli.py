@@ -85,12 +85,14 @@ def test_fetch_with_ack_answers_each_new_email_with_its_verdicts(tmp_path):
     deliver(game / "mail" / "inbox", "alice@example.org", "BUY\nHELLO", "2026-11-03T10:00")
     out = run("--game", str(game), "fetch", "--ack", "--at", "2026-11-04T00:00:00+00:00")
     assert out.stdout.startswith("Fetched mail: 1 new, 0 known, 0 duplicate(s).")
-    [sent] = list((game / "state" / "outbox" / "sent").glob("*.eml"))
-    msg = email.message_from_bytes(sent.read_bytes(), policy=email.policy.default)
+    sent = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in (game / "state" / "outbox" / "sent").glob("*.eml")]
+    assert sorted(str(m["X-Nomopoly-Kind"]) for m in sent) == ["ack", "welcome"]  # the welcome: player add
+    [msg] = [m for m in sent if m["X-Nomopoly-Kind"] == "ack"]
     body = msg.get_body(("plain",)).get_content()
     assert msg["To"].addresses[0].addr_spec == "alice@example.org"
     assert "UNDERSTOOD: it will be carried out at the next update" in body
     assert 'NOT UNDERSTOOD: "HELLO" is not a command' in body
     again = run("--game", str(game), "fetch", "--ack", "--at", "2026-11-04T00:00:00+00:00")
     assert again.stdout.startswith("Fetched mail: 0 new, 1 known")
-    assert len(list((game / "state" / "outbox" / "sent").glob("*.eml"))) == 1
+    assert len(list((game / "state" / "outbox" / "sent").glob("*.eml"))) == 2  # no second ack

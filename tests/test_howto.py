@@ -151,3 +151,19 @@ def test_every_mail_links_to_the_how_to_play_page_when_the_site_has_an_address(g
     mails = [p.read_text() for p in (game_dir.state_dir / "outbox").rglob("*.eml")]
     link = "How to play (every command, HELP by mail): https://games.example.org/n2/howto.html"
     assert mails and all((link in m.replace("=\n", "")) == with_url for m in mails)
+
+
+def test_the_calendars_dtstamp_is_when_the_state_was_made_not_each_deadline(game_dir):
+    """RFC 5545: DTSTAMP is when the calendar was made. Read from the state (the game's start, then
+    each update's cutoff), never the clock, so a rebuild of the same state is the same file."""
+    def stamps():
+        cal = icalendar.Calendar.from_ical((build_site(game_dir) / "deadlines.ics").read_bytes())
+        return {e.decoded("dtstamp") for e in cal.walk("VEVENT")}, [e.decoded("dtend") for e in cal.walk("VEVENT")]
+
+    made, ends = stamps()
+    assert made == {datetime(2026, 11, 2, tzinfo=timezone.utc)}  # the game's start (nomopoly.toml)
+    assert ends[0] == WED
+    jobs.run_update_job(game_dir, at=WED)
+    made, ends = stamps()
+    assert made == {WED}  # update 1's cutoff: the file is made after it, and lists update 2 on
+    assert ends[0] == datetime(2026, 11, 7, 23, 59, 59, tzinfo=timezone.utc)

@@ -303,8 +303,11 @@ def test_the_admin_report_lists_join_requests_and_accepted_proposals_awaiting_th
     assert "  - dora <dora@example.org> asked to join (update 1) → nomopoly player add dora dora@example.org" in text
     assert ("  - Proposal 1, 'Free-form' (by alice), was accepted and waits for you to carry it out → "
             'nomopoly ruling amend 1 "..." (or ruling done 1)') in text
-    assert not any("dora" in str(m["To"]) for m in iter_messages(outbox_of(game_dir).sent_dir))
-    assert report.sent == 4  # the report and three players' results
+    # dora's request is answered once (received; the Admin decides: issue 32), nothing more
+    to_dora = [m for m in iter_messages(outbox_of(game_dir).sent_dir) if "dora" in str(m["To"])]
+    assert [(str(m["To"]), str(m["X-Nomopoly-Kind"])) for m in to_dora] == [("dora@example.org", "receipt")]
+    assert "The Admin decides who joins" in to_dora[0].get_content()
+    assert report.sent == 5  # the report, three players' results and the answer to dora
 
 
 def test_the_admin_report_calls_attention_to_loop_guards_and_a_winner(game_dir: GameDir) -> None:

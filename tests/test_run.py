@@ -111,7 +111,10 @@ def test_publish_to_a_git_branch_commits_the_site_as_the_branchs_tree(game_dir):
     assert done.ok, done.detail
     files = sorted(_git(game_dir.root, "ls-tree", "-r", "--name-only", "gh-pages").split())
     site = game_dir.root / "site"
-    assert files == sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    # the site only: the build's own records (manifest, cache) stay in the folder
+    assert {".nomopoly-build.json", ".nomopoly-cache.json"} <= {p.name for p in site.iterdir()}
+    assert files == sorted(p.relative_to(site).as_posix() for p in site.rglob("*")
+                           if p.is_file() and p.name not in (".nomopoly-build.json", ".nomopoly-cache.json"))
     assert _git(game_dir.root, "show", "gh-pages:index.html") == (site / "index.html").read_text(encoding="utf-8")
     assert _git(game_dir.root, "status", "--porcelain").strip() != ""  # the work tree and index are the Admin's
     again = publish(game_dir, branch="gh-pages")
@@ -185,3 +188,73 @@ def test_rules_coverage_lists_a_rule_added_by_a_proposal_as_text_only_with_the_a
     state.rule_history["VI.99"] = [RuleRevision(1, "created", 2, 1, proposal=3, text="...")]
     [row] = [r for r in coverage(state, spec("nomopoly2")) if r.rule == "VI.99"]
     assert (row.status, row.how) == ("admin", "added by proposal 3: text only, with the Admin (by hand or by ruling)")
+
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from admin.cli.main import cli
+
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_the_published_branch_is_titled_with_the_sites_title_not_the_folders_name(game_dir):
+    _git(game_dir.root, "init", "-q")
+    _settings(game_dir, '\n[site]\ntitle = "The Grand Game of Bloomsbury"\n')
+    run_due(game_dir, at("2026-11-05T00:00:30"))
+    assert publish(game_dir, branch="gh-pages").ok
+    assert _git(game_dir.root, "log", "-1", "--format=%s", "gh-pages").strip() == \
+        "Site of The Grand Game of Bloomsbury, update 1"
+
+
+def test_publish_git_outside_a_git_repository_explains_and_promises_no_retry(game_dir):
+    from admin.site.build import build_site
+
+    build_site(game_dir)
+    out = _cli("publish", "--git", "gh-pages", "--game", str(game_dir.root))
+    assert out.exit_code == 1
+    assert f"{game_dir.root} is not in a git repository" in out.output
+    assert "git init" in out.output
+    assert "fatal" not in out.output and "tries again" not in out.output
+
+
+def test_a_failed_manual_publish_says_to_publish_again_not_that_run_will(game_dir, tmp_path):
+    """`nomopoly run` retries only a site an update marked for publishing; before this, a manual
+    publish that failed said "`nomopoly run` tries again", and run answered "Nothing is due"."""
+    from admin.site.build import build_site
+
+    _settings(game_dir, f'\n[site]\npublish = "test -e {tmp_path}/up"\n')
+    build_site(game_dir)
+    out = _cli("publish", "--game", str(game_dir.root))
+    assert out.exit_code == 1
+    assert "tries again" not in out.output
+    assert "fix this and run `nomopoly publish` again" in out.output
+    assert run_due(game_dir, at("2026-11-04T12:00:00")).idle  # indeed nothing for run to retry
+    # after an update, the site waits to be published: then run does try again, and says so
+    first = run_due(game_dir, at("2026-11-05T00:00:30"))
+    assert any("`nomopoly run` tries again" in e for e in first.errors), first.errors
+
+
+@pytest.mark.parametrize("url, warned", [("https://github.com/alice/our-game.git", True),
+                                          ("git@gitlab.com:alice/our-game.git", True),
+                                          ("ssh://git@git.alice.example/srv/our-game.git", False)])
+def test_check_and_publish_warn_when_the_game_folders_remote_is_on_a_public_host(game_dir, url, warned):
+    from admin.site.build import build_site
+
+    _git(game_dir.root, "init", "-q")
+    _git(game_dir.root, "remote", "add", "origin", url)
+    build_site(game_dir)
+    for args in (("check",), ("publish", "--git", "gh-pages")):
+        out = _cli(*args, "--game", str(game_dir.root))
+        said = "WARNING: the game folder's git remote origin" in out.output
+        assert said == warned, (args, out.output)
+        if warned:
+            assert "state/secrets.yaml holds the seed of the next update" in out.output
+
+
+def test_no_warning_without_a_repository_or_a_remote(game_dir):
+    from admin.jobs.publish import public_remote_warnings
+
+    assert public_remote_warnings(game_dir) == []
+    _git(game_dir.root, "init", "-q")
+    assert public_remote_warnings(game_dir) == []

@@ -70,6 +70,8 @@ def test_board_text_is_at_least_11_px_and_no_legend_label_is_cut(
     cut: dict[str, list[str]] = {}
     boards = 0
     for game, site in demo_sites.items():
+        if not (site / "board.html").exists():  # a game with no board (Technopoly) has no board page
+            continue
         page.goto((site / "board.html").as_uri())
         if page.locator("svg.board-svg").count() == 0:
             continue
@@ -132,3 +134,27 @@ def test_the_how_to_play_table_keeps_its_rule_column_on_a_phone(
         assert "Rule" in page.locator("table.commands tbody tr td").last.evaluate(
             "td => getComputedStyle(td, '::before').content"), game
     page.close()
+
+
+@pytest.mark.parametrize("size, scheme", [(PHONE, "light"), (DESKTOP, "dark")], ids=["phone-light", "desktop-dark"])
+def test_every_page_of_every_demo_passes_axe_at_a_phones_size_in_light_and_a_desktops_in_dark(
+        chromium_browser: Any, axe_js: Path, demo_sites: dict[str, Path], size: tuple[int, int], scheme: str) -> None:
+    """The other two of the four: tests/test_site_browser.py runs axe-core at desktop size in light
+    mode and at phone size in dark mode; here the phone in light mode and the desktop in dark mode,
+    over one page of each kind of every bundled demo (the rules the scheme or the size can change:
+    the other pass ran every rule): no serious or critical violation."""
+    from test_site_browser import SCHEME_AND_SIZE_RULES, _axe_problems, _page_kinds
+
+    width, height = size
+    context = chromium_browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = context.new_page()
+    problems: list[str] = []
+    checked = 0
+    for game, site in demo_sites.items():
+        for rel in _page_kinds(site):
+            page.goto(site.as_uri() + "/" + rel)
+            problems += [f"{game} {p}" for p in _axe_problems(page, axe_js, rel, SCHEME_AND_SIZE_RULES)]
+            checked += 1
+    context.close()
+    assert checked >= 6 * 12
+    assert problems == []

@@ -27,11 +27,16 @@ def player_add(name: str, email: str, token: bool, game_dir: Path | None) -> Non
     """Add player NAME with address EMAIL (they start as though just reset)."""
     from admin.mail.inbound.auth import new_token
 
+    from admin.mail.outbound.mailout import welcome_player
+
+    game = _game(game_dir)
     secret = new_token() if token else None
-    jobs.add_player(_game(game_dir), name, email, secret)
+    jobs.add_player(game, name, email, secret)
     click.echo(f"Added {name} <{email}>.")
     if secret:
-        click.echo(f"Their secret token (shown once; send it to them privately): {secret}")
+        click.echo(f"Their secret token (shown once here; it is in their welcome email): {secret}")
+    sent = welcome_player(game, name, secret)  # how to play, the deadlines, the address, the token
+    click.echo(f"Welcome email for {name}: {sent.summary()}")
 
 
 @player.command("remove")

@@ -251,7 +251,7 @@ def _published(game: GameDir) -> bool:
 @GAME_OPTION
 def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
     """Show the game's state: public, or with --private everything."""
-    from admin.site.export import player_facts, private_status, public_status
+    from admin.site.export import fact_text, next_update, parts, player_facts, private_status, public_status
 
     game = _game(game_dir)
     state = game.load() if private else game.load_public()
@@ -259,18 +259,14 @@ def status(as_json: bool, private: bool, game_dir: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    click.echo(f"Week {data['week']}, {data['update']} update(s) run; next: {data['phase']}. "
-               f"Admin Bank Account: {state.money(data['admin_bank'])}.")
+    has = parts(state)  # speak only of the parts the game has (no board, money or bank in some)
+    click.echo(f"Week {data['week']}, {data['update']} update(s) run; next: {next_update(game, state, data)}."
+               + (f" Admin Bank Account: {state.money(data['admin_bank'])}." if has["has_admin_bank"] else ""))
     for p in sorted(state.players.values(), key=lambda p: p.name):
         facts = [f for f in player_facts(state, p) if f.column or f.label]
-        def value(v: object) -> str:
-            if isinstance(v, bool):
-                return "yes" if v else "no"
-            return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
-
-        shown = "  ".join(f"{(f.column or f.label or '').lower()} "
-                          f"{f.shown if f.shown is not None else value(f.value)}" for f in facts if f.kind != "hand")
-        click.echo(f"  {p.name:<16} {state.money(p.money):>8}  square {p.square:>3}  {shown}"
+        shown = "  ".join(f"{(f.column or f.label or '').lower()} {fact_text(f)}" for f in facts if f.kind != "hand")
+        click.echo(f"  {p.name:<16} " + (f"{state.money(p.money):>8}  " if has["has_money"] else "")
+                   + (f"square {p.square:>3}  " if has["has_board"] else "") + shown
                    + ("" if p.status == "active" else f"  ({p.status})"))
         if private:  # what --private adds: the parts the site never shows
             mine: dict[str, Any] = next((x for x in data["players"] if x.get("name") == p.name), {})
@@ -288,12 +284,15 @@ def check(game_dir: Path | None) -> None:
     other command runs the same checks on the settings before it does anything."""
     from admin.cli.common import game as find_game
     from admin.jobs.check import check_settings, check_state
+    from admin.jobs.publish import public_remote_warnings
 
     found = find_game(game_dir, must_exist=False)
     if not found.exists():
         raise StateError(f"{found.root} is not a game directory (it has no state/game.yaml); make one with "
                          "`nomopoly init DIR`, or name one with --game DIR")
     problems = check_settings(found) + check_state(found)
+    for warning in public_remote_warnings(found):
+        click.echo(f"WARNING: {warning}.", err=True)
     for p in problems:
         click.echo(str(p), err=True)
     if problems:

@@ -38,9 +38,12 @@ def run(now: str | None, maildir: Path | None, quiet: bool, game_dir: Path | Non
 @GAME_OPTION
 def publish(branch: str | None, remote: str | None, game_dir: Path | None) -> None:
     """Publish the built site: by [site] publish (a command), publish_git (a branch), or --git."""
-    from admin.jobs.publish import publish as publish_site
+    from admin.jobs.publish import public_remote_warnings, publish as publish_site
 
-    done = publish_site(_game(game_dir), branch=branch, remote=remote)
+    game = _game(game_dir)
+    for warning in public_remote_warnings(game):
+        click.echo(f"WARNING: {warning}.", err=True)
+    done = publish_site(game, branch=branch, remote=remote)
     click.echo(done.summary(), err=not done.ok)
     if not done.ok:
         sys.exit(1)

@@ -94,6 +94,12 @@ class Mechanic(Generic[S, P]):
     #: module says so, the core keeps a copy of the state before each action
     undo_failed_actions: ClassVar[bool] = False
 
+    @classmethod
+    def describe(cls, params: dict[str, Any]) -> str:
+        """Its summary for a game with these parameters (the rules page): :attr:`summary`, unless
+        the parameters switch off a part the summary names."""
+        return cls.summary
+
     # -- its state -------------------------------------------------------------------------
     @classmethod
     def of(cls, state: GameState) -> S:

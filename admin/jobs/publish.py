@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from admin.engine.errors import StateError
@@ -36,11 +36,14 @@ class Published:
     ok: bool
     how: str
     detail: str = ""
+    #: after a failure, what the Admin can do (set by :func:`publish`: only a publish that
+    #: ``nomopoly run`` will retry says so)
+    then: str = ""
 
     def summary(self) -> str:
         if self.ok:
             return f"Published: {self.how}{f' ({self.detail})' if self.detail else ''}"
-        return f"Publishing failed: {self.how}: {self.detail} (the update is saved; `nomopoly run` tries again)"
+        return f"Publishing failed: {self.how}: {self.detail}" + (f" ({self.then})" if self.then else "")
 
 
 def configured(game: GameDir) -> bool:
@@ -65,6 +68,7 @@ def publish(game: GameDir, *, branch: str | None = None, remote: str | None = No
     site = site or game.root / "site"
     if not (site / "index.html").is_file():
         raise StateError(f"{site}: no built site to publish; run `nomopoly build` first")
+    asked = branch
     branch = branch or settings.get("publish_git")
     if branch:
         result = _to_branch(game, site, str(branch), remote or settings.get("publish_remote"))
@@ -76,7 +80,14 @@ def publish(game: GameDir, *, branch: str | None = None, remote: str | None = No
                          "\"<branch>\", or pass --git BRANCH")
     if result.ok:
         (game.state_dir / PENDING).unlink(missing_ok=True)
-    return result
+        return result
+    again = "nomopoly publish" + (f" --git {asked}" if asked else "") + (f" --remote {remote}" if remote else "")
+    if result.then:
+        return result
+    if pending(game) and not (asked and asked != settings.get("publish_git")):
+        return replace(result, then="the update is saved; `nomopoly run` tries again on its next run, "
+                                    f"or run `{again}` once this is fixed")
+    return replace(result, then=f"nothing was published; fix this and run `{again}` again")
 
 
 def _by_command(game: GameDir, command: str) -> Published:
@@ -89,6 +100,44 @@ def _by_command(game: GameDir, command: str) -> Published:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         return Published(False, command, f"exit {done.returncode}" + (f": {' / '.join(tail)}" if tail else ""))
     return Published(True, command)
+
+
+#: the build's own records in the site folder (admin/site/writer.py's manifest, the build
+#: cache): they let the next build keep unchanged pages, and are no part of the published site
+BUILD_FILES = (".nomopoly-build.json", ".nomopoly-cache.json")
+
+
+def _repository(game: GameDir) -> Path | None:
+    """The top of the git repository the game folder is in; None when it is in none."""
+    done = subprocess.run(["git", "-C", str(game.root), "rev-parse", "--show-toplevel"],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    return Path(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip() else None
+
+
+#: hosts where a repository is often public; the game's own repository must never be
+PUBLIC_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht", "gitea.com")
+
+
+def public_remote_warnings(game: GameDir) -> list[str]:
+    """A warning for each git remote of the game folder's repository on a public host: the game's
+    own branch must never be public, since state/secrets.yaml holds the next update's seed (with
+    it, anyone knows every roll and card before the update). Only the site's branch may go there."""
+    try:
+        if _repository(game) is None:
+            return []
+        remotes = _git(game.root, "remote", "-v")
+    except (_GitFailed, FileNotFoundError, subprocess.TimeoutExpired):
+        return []
+    seen: dict[str, str] = {}
+    for line in remotes.splitlines():
+        name, url, *_ = line.split() + ["", ""]
+        host = next((h for h in PUBLIC_HOSTS if h in url.lower()), None)
+        if host and name not in seen:
+            seen[name] = f"{url} is on {host}"
+    return [f"the game folder's git remote {name} ({where}): keep that repository private, or push only "
+            "the site's branch to it (publish_git), never the game's own: state/secrets.yaml holds the "
+            "seed of the next update, and whoever reads it knows every roll and card in advance"
+            for name, where in sorted(seen.items())]
 
 
 def _git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
@@ -107,12 +156,17 @@ def _to_branch(game: GameDir, site: Path, branch: str, remote: str | None) -> Pu
     """Commit ``site`` as the whole tree of ``branch`` (a new commit only when the site changed)."""
     how = f"git branch {branch}" + (f" pushed to {remote}" if remote else "")
     try:
-        top = Path(_git(game.root, "rev-parse", "--show-toplevel"))
+        top = _repository(game)
+        if top is None:
+            return Published(False, how, f"{game.root} is not in a git repository", then=(
+                "nothing was published; make the game folder one (`git init` there; keep it private, "
+                "see `nomopoly check`), or publish by a command with [site] publish = \"<command>\""))
         ref = f"refs/heads/{branch}"
         _git(top, "check-ref-format", ref)
         with tempfile.TemporaryDirectory() as tmp:  # an index of our own: the Admin's stays as it is
             env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
-            _git(top, "--work-tree", str(site.resolve()), "add", "--all", "--force", ".", env=env)
+            _git(top, "--work-tree", str(site.resolve()), "add", "--all", "--force", "--", ".",
+                 *(f":(exclude){name}" for name in BUILD_FILES), env=env)
             tree = _git(top, "write-tree", env=env)
         try:
             parent = _git(top, "rev-parse", "--verify", "--quiet", ref)
@@ -124,7 +178,8 @@ def _to_branch(game: GameDir, site: Path, branch: str, remote: str | None) -> Pu
             author = {"GIT_AUTHOR_NAME": "nomopoly", "GIT_AUTHOR_EMAIL": "nomopoly@localhost",
                       "GIT_COMMITTER_NAME": "nomopoly", "GIT_COMMITTER_EMAIL": "nomopoly@localhost"}
             state = game.load_public()
-            args = ["commit-tree", tree, "-m", f"Site of {state.name or 'the game'}, update {state.update}"]
+            title = game.settings().title or state.name or "the game"  # [site] title, as the site's
+            args = ["commit-tree", tree, "-m", f"Site of {title}, update {state.update}"]
             commit = _git(top, *args, *(["-p", parent] if parent else []), env=author)
             _git(top, "update-ref", ref, commit, *([parent] if parent else []))
             detail = f"commit {commit[:12]}"

@@ -3,6 +3,8 @@
 The rules themselves live in :meth:`admin.engine.context.UpdateContext.transfer` (bankruptcy
 checks, the bank as source and sink); this module carries their parameters."""
 
+from typing import Any
+
 from admin.engine.module import Mechanic
 
 
@@ -15,3 +17,11 @@ class MoneyModule(Mechanic[None, None]):
     # admin_bank: false for a game with no Admin Bank Account (the site then shows no such line)
     defaults = {"start_money": 10000, "start_money_from_bank": True, "kept": True, "admin_bank": True}
     summary = "Starting money, bankruptcy limits on voluntary actions, the Admin Bank Account."
+
+    @classmethod
+    def describe(cls, params: dict[str, Any]) -> str:
+        """No Admin Bank Account where the game has none (the Teams variant), and no money where
+        its players hold none (Technopoly)."""
+        if not params.get("kept", True):
+            return "No money: the players hold none."
+        return cls.summary if params.get("admin_bank", True) else "Starting money and bankruptcy limits on voluntary actions."

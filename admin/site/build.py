@@ -26,16 +26,15 @@ from typing import Any, Iterator
 import jinja2
 
 import admin
-from admin.nomic.proposals import ProposalsModule
 from admin.engine import hooks
 from admin.runtime.gcpause import few_collections
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir, read_archive
 from admin.games.registry import REGISTRY
-from admin.library.api import MONEY
 from admin.engine.model import GameState
 from admin.site.content import (event_item, event_items, player_link, player_slugs, render_markdown,
                                 split_failure)
+from admin.site.export import parts
 from admin.site.history import Archives, History
 from admin.site.pages import PLAYER_HISTORY, render_all
 from admin.site.sitedata import Site
@@ -205,13 +204,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
     site.panels = sorted(hooks.call(state, REGISTRY).panels(state), key=lambda p: p.order)
     env = make_env(game)
     env.globals["square_facts"] = site.square_fact_values
-    env.globals["has_board"] = state.layout != "none"  # a game with no board shows none (Technopoly)
-    # a game whose players hold no money (Technopoly scores objects) shows no money column
-    money_params = REGISTRY.params(state, "money") if MONEY.on(state) else {}
-    env.globals["has_money"] = bool(money_params.get("kept", True))
-    # a game with no Admin Bank Account (the Teams variant: money comes from nowhere) shows none
-    env.globals["has_admin_bank"] = env.globals["has_money"] and bool(money_params.get("admin_bank", True))
-    env.globals["has_proposals"] = state.enabled(ProposalsModule.name)  # Technopoly and Timopoly have none
+    env.globals.update(parts(state))  # the board, money, Admin Bank Account and proposals it has
     env.filters["money"] = lambda value: money(value, state.currency)
     env.globals["rule"] = lambda rule_id: state.rule_aliases.get(rule_id, rule_id)  # this game's numbering
     with _build_lock(out):

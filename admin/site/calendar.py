@@ -1,10 +1,11 @@
 """``deadlines.ics``: the coming updates' deadlines as an iCalendar file (RFC 5545, written with
 the ``icalendar`` library), so players can subscribe to them. Deterministic: no clock is read
-(each event's DTSTAMP is its own deadline), so the same game builds the same file."""
+(every event's DTSTAMP is ``made``, the time the game's state was made: its last update's cutoff,
+or the game's start before the first), so the same state builds the same file."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
 import icalendar
@@ -14,9 +15,11 @@ LEAD = timedelta(minutes=30)
 
 
 def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str, str, str]],
-                  votes: bool = True) -> bytes:
+                  votes: bool = True, made: datetime | None = None) -> bytes:
     """The calendar of ``upcoming`` deadlines: (update, week, slot, ISO time, shown); ``votes``
-    False for a game without proposals (Technopoly, Timopoly), whose players send only commands."""
+    False for a game without proposals (Technopoly, Timopoly), whose players send only commands;
+    ``made`` when the state these deadlines come from was made (each event's DTSTAMP, in UTC as
+    RFC 5545 asks; the first deadline when unknown)."""
     host = urlsplit(site_url).hostname or "nomopoly.invalid"
     cal = icalendar.Calendar()
     cal.add("prodid", "-//nomopoly//deadlines//EN")
@@ -24,9 +27,10 @@ def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str,
     cal.add("x-wr-calname", f"{title}: deadlines")
     for update, week, slot, iso, _ in upcoming:
         due = datetime.fromisoformat(iso)
+        stamp = (made or due).astimezone(timezone.utc)
         event = icalendar.Event()
         event.add("uid", f"{_slug(title)}-update-{update}@{host}")
-        event.add("dtstamp", due)
+        event.add("dtstamp", stamp)
         event.add("dtstart", due - LEAD)
         event.add("dtend", due)
         event.add("summary", f"{title}: mail for update {update} closes")

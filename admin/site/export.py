@@ -10,6 +10,9 @@ from admin.engine import hooks
 from admin.engine.schedule import next_slot
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player, Proposal, Square
+from admin.store.gamedir import GameDir
+from admin.library.api import MONEY
+from admin.nomic.proposals import ProposalsModule
 
 
 def next_phase(state: GameState) -> str:
@@ -18,6 +21,42 @@ def next_phase(state: GameState) -> str:
     if not slots:
         return ""
     return next_slot(state.update, slots)[1].name
+
+
+def parts(state: GameState) -> dict[str, bool]:
+    """The parts the game has, so that pages, mail and ``status`` speak only of those: a board
+    (Technopoly has none), money (Technopoly's players hold none; they score), an Admin Bank
+    Account (the Teams variant's money comes from nowhere) and proposals (Technopoly and Timopoly)."""
+    money_params = REGISTRY.params(state, "money") if MONEY.on(state) else {}
+    has_money = bool(money_params.get("kept", True))
+    return {"has_board": state.layout != "none", "has_money": has_money,
+            "has_admin_bank": has_money and bool(money_params.get("admin_bank", True)),
+            "has_proposals": state.enabled(ProposalsModule.name)}
+
+
+def fact_text(fact: Fact) -> str:
+    """A fact's value in a line of text (``nomopoly status``): yes/no, a list joined, and "none"
+    for an empty one (never the label with nothing after it)."""
+    if fact.shown is not None:
+        return str(fact.shown) or "none"
+    v = fact.value
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    text = ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+    return text or "none"
+
+
+def next_update(game: GameDir, state: GameState, data: dict[str, Any]) -> str:
+    """The next update for ``status``: its slot and when its mail closes, in the game's timezone
+    (``Sunday update, mail closes Sat 14 Nov 2026, 23:59 UTC``); the slot alone without a date."""
+    from admin.jobs.deadlines import deadline, game_zone
+    from admin.site.build import when
+
+    due = deadline(game, state)
+    slot = f"{data['phase']} update" if data["phase"] else "update"
+    return f"{slot}, mail closes {when(due, game_zone(game))}" if due is not None else slot
 
 
 def public_hands(state: GameState) -> bool:

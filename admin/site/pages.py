@@ -8,6 +8,7 @@ archive), read in full only when rendered, so an update's build does not grow wi
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -143,7 +144,7 @@ def _modules(site: Site) -> list[dict[str, Any]]:
             continue
         params = REGISTRY.params(site.state, name)
         overridden = set(site.state.params(name))
-        out.append({"name": name, "anchor": f"module-{name}", "summary": cls.summary,
+        out.append({"name": name, "anchor": f"module-{name}", "summary": cls.describe(params),
                     "enabled": name in enabled, "rules": list(REGISTRY.rules_of(site.state, name)),
                     "params": [{"key": k, "value": _param(v), "changed": k in overridden}
                                for k, v in sorted(params.items())]})
@@ -172,7 +173,7 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         rules = []
         for rule in section.rules:
             module = REGISTRY.module_for_rule(rule.id, site.state)
-            summary = REGISTRY.known[module].summary if module else ""
+            summary = REGISTRY.known[module].describe(REGISTRY.params(site.state, module)) if module else ""
             history = _revisions(site, rule.id)
             changed = any(h["in_update"] or h["proposal"] for h in history)
             rules.append({"id": rule.id, "anchor": rule_anchor(rule.id), "text": rule.text,
@@ -240,6 +241,8 @@ def _proposal_pages(w: Writer) -> None:
     only when its archive file changes."""
     site = w.site
     archives = site.archives
+    if not site.state.enabled(ProposalsModule.name) and not archives.paths:
+        return  # a game without proposals (Technopoly, Timopoly) has no proposals page
     weeks = [{"week": week, "href": f"proposals/week-{week:04d}.html",
               "count": len(archives.numbers(week))}
              for week in sorted(archives.paths, reverse=True)]
@@ -310,8 +313,9 @@ def render_all(w: Writer) -> None:
     news = site.history.last(1)[0] if site.history.updates else None
     w.page("index.html", "index.html", active="home", live=live, standings=standings, others=others,
            board=board, news=news, highlights=highlights(news.events) if news else [])
-    w.page("board.html", "board.html", active="board", live=live, board=board, squares=squares,
-           standings=standings, board_lede=board_lede(state))
+    if state.layout != "none":  # a game with no board (Technopoly) has no board page
+        w.page("board.html", "board.html", active="board", live=live, board=board, squares=squares,
+               standings=standings, board_lede=board_lede(state))
     _rules_page(w)
     commands = commands_in_force(state, REGISTRY)
     w.page("howto.html", "howto.html", active="howto", live=live, commands=commands, upcoming=site.upcoming,
@@ -334,9 +338,23 @@ def render_all(w: Writer) -> None:
     w.page("404.html", "404.html", listed=False, live=live,
            root=f"{site.url}/" if site.url else "")
     w.write("state.json", dump_json(public_status(state, site.facts)))
-    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming, site.state.enabled(ProposalsModule.name)))
+    w.write("deadlines.ics", deadlines_ics(site.title, site.url, site.upcoming,
+                                           site.state.enabled(ProposalsModule.name), _made(site)))
     if site.url:
         feed = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot,
                  "cutoff": s.cutoff, "summary": s.headlines} for s in reversed(history.updates[-50:])]
         w.page("feed.atom", "feed.atom", listed=False, updates=feed)
         w.page("sitemap.xml", "sitemap.xml", listed=False, pages=list(w.pages))
+
+
+def _made(site: Site) -> datetime | None:
+    """When the state the site shows was made: its last update's cutoff, else the game's start
+    (midnight in its timezone); None when neither is known. The calendar's DTSTAMP, read from the
+    state rather than the clock so that the same state builds the same file."""
+    from admin.jobs.deadlines import game_zone
+
+    cutoff = next((u.cutoff for u in reversed(site.history.updates) if u.cutoff), "")
+    if cutoff:
+        return datetime.fromisoformat(cutoff)
+    start = site.game.settings().section("game").get("start")
+    return datetime.fromisoformat(str(start)).replace(tzinfo=game_zone(site.game)) if start else None

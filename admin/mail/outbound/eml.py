@@ -145,11 +145,41 @@ def _plain_text_bytes(msg: Message, policy: Policy) -> bytes | None:
                 and value.isprintable() and len(name) + 2 + len(value) <= limit):
             out.append(f"{name}: {value}{nl}".encode("ascii"))
         else:
-            out.append(policy.fold_binary(name, value))
+            folded = policy.fold_binary(name, value)
+            if b"=?" in folded and name.lower() in _ID_HEADERS and isinstance(value, str) and value.isascii():
+                folded = _ids_folded(name, value, limit, nl)  # never encoded: threading reads them
+            out.append(_not_after_colon(folded, name, nl))
     out.append(nl.encode("ascii"))
     body = payload.replace("\n", nl) if "\r" not in payload else _NEWLINE.sub(nl, payload)
     out.append(body.encode("ascii", "surrogateescape"))
     return b"".join(out)
+
+
+#: headers made of Message-IDs: a mail reader threads by matching them byte for byte
+_ID_HEADERS = frozenset(["message-id", "in-reply-to", "references"])
+
+
+def _ids_folded(name: str, value: str, limit: int, nl: str) -> bytes:
+    """A header of Message-IDs folded between ids only. The email package encodes an id longer
+    than a line (RFC 2047, ``=?utf-8?q?=3CCAF...``), which no reader matches to the message it
+    answers; an id is never split, so its line may pass ``limit`` (RFC 5322's hard limit is 998)."""
+    lines = [f"{name}:"]
+    for token in value.split():
+        if len(lines[-1]) + 1 + len(token) > limit and lines[-1] != f"{name}:":
+            lines.append("")
+        lines[-1] += f" {token}"
+    return (nl.join(lines) + nl).encode("ascii")
+
+
+def _not_after_colon(folded: bytes, name: str, nl: str) -> bytes:
+    """A header as folded, its first fold undone when it came right after the colon: the email
+    package folds ``Subject:`` + newline + `` [word...`` when the first word does not fit beside
+    the name, which some readers show with a leading space. The longer first line is still far
+    under RFC 5322's 998 characters (a word that long is encoded by the policy)."""
+    bare = f"{name}:{nl}".encode("ascii")
+    if folded.startswith(bare) and folded[len(bare):len(bare) + 1] in (b" ", b"\t"):
+        return f"{name}: ".encode("ascii") + folded[len(bare) + 1:]
+    return folded
 
 
 #: the Content-Type values of a plain text message, as :func:`admin.mail.outbound.compose.set_text` sets it

@@ -37,7 +37,7 @@ from admin.engine.errors import MailError
 from admin.store.gamedir import GameDir
 from admin.mail.outbound import compose
 from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
-from admin.mail.outbound import texts
+from admin.mail.outbound import texts, welcome
 from admin.mail.inbound.intake import Screened, archive_path
 from admin.mail.outbound.outbox import DeliveryReport, Outbox
 from admin.mail.outbound.settings import MailSettings
@@ -117,8 +117,12 @@ def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[c
     out: list[Draft] = []
     notes: list[str] = []
     for m in messages:
-        if m.status != "applied" or m.player is None:
-            continue  # refused mail and join requests go to the admin, never to the sender
+        if m.status != "applied":
+            continue  # refused mail goes to the admin, never to the sender
+        if m.player is None:  # a stranger's JOIN: one answer, with the update's receipts
+            if purpose == "receipt" and m.sender:
+                out += _join_reply(game, ms, m, by_ref, notes)
+            continue
         archived = _archived_headers(game, m.hash)
         why = _why_not_answer(ms, m, archived)
         address = state.private.emails.get(m.player)
@@ -133,6 +137,49 @@ def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[c
                          to=compose.address_of(m.player, address), extra_headers=thread,
                          body=partial(_answer_text, text, m, by_ref)))
     return out, notes
+
+
+def _join_reply(game: GameDir, ms: MailSettings, m: compose.LoggedMessage, by_ref: compose.EventsByRef | None,
+                notes: list[str]) -> list[Draft]:
+    """The answer to a request to join (received; the Admin decides), unless it may not be answered."""
+    archived = _archived_headers(game, m.hash)
+    why = _why_not_answer(ms, m, archived)
+    if why is not None:
+        notes.append(f"not answered: {_describe(m)}: {why}")
+        return []
+    thread = _reply_to(m, archived)
+    subject = thread.pop("Subject")
+
+    def body() -> str:
+        results = compose.cap_results(compose.judge_lines(m, by_ref))
+        return welcome.join_reply_text(message=m, results=results, zone=ms.zone, **ms.text_args())
+
+    return [Draft(purpose=f"receipt/{m.hash}", kind="receipt", subject=subject, to=str(m.sender),
+                  extra_headers=thread, body=body)]
+
+
+def welcome_player(game: GameDir, name: str, token: str | None = None) -> DeliveryReport:
+    """Queue and send player ``name``'s welcome (``nomopoly player add``): how to play, the coming
+    deadlines, the game's address, and ``token`` (the secret just issued) where there is one.
+    One welcome per player and address, however often this runs."""
+    from admin.jobs.deadlines import upcoming
+    from admin.mail.inbound.auth import AuthSettings
+
+    with game.lock(wait=True):
+        state = game.load()
+        ms = MailSettings.read(game, state)
+        address = state.private.emails.get(name)
+        drafts = []
+        if address and name in state.players and state.players[name].active:
+            due = [(d.update, d.slot, d.when) for d in upcoming(game, state, 3)]
+            body = partial(welcome.welcome_text, player=name, address=ms.from_address, deadlines=due,
+                           token=token, require_token=AuthSettings.from_dict(game.settings().section("auth")).require_token,
+                           **ms.text_args())
+            drafts.append(Draft(purpose=f"welcome/{name}/{address}", kind="welcome",
+                                to=compose.address_of(name, address), body=body,
+                                subject=f"[{ms.title}] Welcome, {name}: how to play"))
+        queued = _queue(outbox_of(game), ms, drafts)
+    return replace(deliver(game, ms), queued=queued)
 
 
 # -- results -------------------------------------------------------------------------------------
