@@ -143,6 +143,10 @@ class DonutsModule(Mechanic[DonutsState, None]):
             change_health(ctx, player, -loss * poisons, rule="XII.3",
                           reason=f"{poisons} poison donut{'s' if poisons > 1 else ''}")
 
+    def trade_inventory(self, state, player, item):  # XX.1: a trade gives donuts and antidotes from here
+        inv = self.of(state).held
+        return inv if inv.count(player, item) > 0 else None
+
     def worth(self, state, player) -> int:
         """III.5: a lucky donut is worth what it cashes for, an antidote its price; the others nothing."""
         p = {**self.defaults, **state.params(self.name)}

@@ -241,6 +241,10 @@ class StoreModule(Mechanic[StoreState, None]):
                 inv.give(player.name, str(item), int(n))
         return True
 
+    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+        inv = self.of(state).items
+        return inv if inv.count(player, item) > 0 else None
+
     def worth(self, state, player) -> int:  # III.5: an item is worth its price
         p = {**self.defaults, **state.params(self.name)}
         return sum(price_of(p, item) * n for item, n in self.of(state).items.items(player.name).items())
