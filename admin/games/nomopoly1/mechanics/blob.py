@@ -16,6 +16,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Panel, SquareLook, Table
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.chili import feed_pounds
 from admin.games.nomopoly1.mechanics.grease import GreaseModule
 from admin.games.nomopoly1.mechanics.paint import PaintModule
@@ -89,9 +90,10 @@ class BlobModule(Mechanic[BlobState, None]):
         start, bs.square = bs.square, here
         ctx.emit("blob", f"The Blob rolled {a} and {b} and moved from square {start} to square {here}.",
                  rule="XXXI.1", data={"from": start, "to": here})
-        ctx.scratch["blob-moved"] = True
+        api.BLOB_MOVED.put(ctx, True)
         self._slide(ctx)
-        colour = PaintModule.of(ctx.state).squares.get(bs.square) if ctx.state.enabled("paint") else None
+        paint = api.PAINT.get(ctx.state)
+        colour = paint.squares.get(bs.square) if paint is not None else None
         if colour:
             colour_event(ctx, colour)
 
@@ -169,7 +171,7 @@ def colour_event(ctx, colour: str) -> None:
                                            update=state.update))
             ctx.emit("blob", f"{said}: {who}, who owns the fewest squares, may BUY {free[0]}.", rule="XXXI.7")
     elif colour == "yellow":
-        if state.enabled("chili"):
+        if api.CHILI.on(state):
             feed_pounds(state, int(p["yellow_pounds"]))
         ctx.emit("blob", f"{said}: the Big Fart is fed two extra large chilis.", rule="XXXI.7")
     elif colour == "green":

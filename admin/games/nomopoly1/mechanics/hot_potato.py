@@ -11,6 +11,7 @@ from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.library.health import change_health
 from admin.library.trading import RefusesTrade
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blob import BLOB, blob_square, hurt
 from admin.engine.model import GameState
 
@@ -60,7 +61,7 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
     def on_update_end(self, ctx) -> None:
         """The Blob holding it moved this update (XXXI.5): it pays and passes it as a player would."""
         hp = self.of(ctx.state)
-        if hp.holder == BLOB and ctx.scratch.get("blob-moved"):
+        if hp.holder == BLOB and api.BLOB_MOVED.peek(ctx):
             hurt(ctx, int(ctx.params(self.name)["move_loss"]), "holding the Hot Potato as it moved")
             self._pass(ctx, BLOB, "hot-potato/blob")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from admin.engine.module import Mechanic
 from admin.engine.errors import RuleError
 from admin.library.health import health_of
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blocks import blocks
 from admin.games.nomopoly1.mechanics.dirty_bubble import DirtyBubbleModule
 from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
@@ -34,10 +35,10 @@ class WinningModule(Mechanic[None, None]):
 
     def on_pass_over(self, ctx, player, number) -> None:
         """III.2's seventh condition: the squares each player passed or landed on this update."""
-        ctx.scratch.setdefault("visited", {}).setdefault(player.name, set()).add(number)
+        api.VISITED.of(ctx).setdefault(player.name, set()).add(number)
 
     def on_update_start(self, ctx) -> None:
-        ctx.scratch["board-at-start"] = {s.number for s in ctx.state.live_squares()}
+        api.BOARD_AT_START.put(ctx, {s.number for s in ctx.state.live_squares()})
 
     def rulings(self):
         return {"end-game": _end_game}
@@ -46,8 +47,8 @@ class WinningModule(Mechanic[None, None]):
         state = ctx.state
         if state.ended:
             return
-        visited = ctx.scratch.get("visited", {}) if ctx.slot.moves else {}
-        board = ctx.scratch.get("board-at-start", set())
+        visited = (api.VISITED.peek(ctx) or {}) if ctx.slot.moves else {}
+        board = api.BOARD_AT_START.peek(ctx) or set()
         scores = {}
         for p in sorted(state.active_players(), key=lambda pl: pl.name):
             met = conditions(ctx, p, visited.get(p.name, set()), board)

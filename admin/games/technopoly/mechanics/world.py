@@ -17,6 +17,7 @@ from admin.engine.shows import Fact, Panel, Table
 from admin.engine.turnorder import round_ends
 from admin.engine.errors import CommandError, IllegalAction, NomopolyError
 from admin.library.interactions import InteractionsModule
+from admin.games.technopoly.api import TECHNO_PRIVATE
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
     ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, cards_out, deck_spec, describe,
@@ -220,7 +221,8 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         st = self.of(state)
-        hand = self.private_of(state).hands.get(player.name, []) if self.name in state.private.mods else []
+        priv = TECHNO_PRIVATE.get(state)
+        hand = priv.hands.get(player.name, []) if priv is not None else []
         lines = [(30, f"  Round {st.round} done; your Robots: {held(st, player.name, ROBOT)}; score {score(st, player.name)}"),
                  (31, "  Your objects: " + (", ".join(f"{n} {k}" for k, n in sorted(st.holdings.get(player.name, {}).items())) or "none")),
                  (32, "  Your hand (private): " + (", ".join(hand) or "no cards"))]

@@ -13,6 +13,7 @@ from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
 from admin.engine.errors import IllegalAction
 from admin.library.interactions import InteractionsModule, ask
+from admin.games.timopoly.api import TIMO_BOARD, TIMO_CARDS_PRIVATE, TIMO_DEEDS
 from admin.games.timopoly.mechanics.spaces import Space, first_of, group, space
 from admin.engine.model import GameState, Player
 
@@ -52,12 +53,12 @@ class TimoBoardState:
     standing: dict[str, str] = field(default_factory=dict)
 
 
-def deeds_of(state: GameState) -> "TimoDeedsState":
-    return state.mods[DEEDS]
+def deeds_of(state: GameState) -> TimoDeedsState:
+    return TIMO_DEEDS.of(state)
 
 
-def board_of(state: GameState) -> "TimoBoardState":
-    return state.mods[BOARD]
+def board_of(state: GameState) -> TimoBoardState:
+    return TIMO_BOARD.of(state)
 
 
 def owns_group(state: GameState, owner: str, spec: Space) -> bool:
@@ -122,7 +123,7 @@ def send_to_jail(ctx, player: Player, why: str) -> None:
 
 def return_jail_card(ctx, deck: str) -> None:
     """A used Get Out of Social Media Jail Free card goes back under its deck."""
-    pile = ctx.state.private.mods[CARDS].piles.setdefault(deck, DeckState())
+    pile = TIMO_CARDS_PRIVATE.of(ctx.state).piles.setdefault(deck, DeckState())
     for i, card in enumerate((ctx.params(CARDS)["decks"] or {}).get(deck) or []):
         if (card.get("effect") or {}).get("jail_card") and str(i) not in pile.pile:
             pile.pile.append(str(i))
