@@ -6,10 +6,10 @@ these weapons as a player does (XXXII.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from admin.engine import hooks
-from admin.engine.board import destroy_square, live_numbers, lowest, neighbours, step
+from admin.engine.board import Direction, destroy_square, live_numbers, lowest, neighbours, step
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
@@ -288,9 +288,10 @@ def _flame(ctx, player: Player, direction: str, damage: int) -> str:
     here = player.square
     blob = BlobModule.of(ctx.state).square if ctx.state.enabled(BlobModule.name) else None
     for _ in range(len(ctx.state.squares)):
-        here = step(ctx.state, here, direction, columns)  # type: ignore[arg-type]
-        if here is None:
+        nxt = step(ctx.state, here, cast(Direction, direction), columns)
+        if nxt is None:
             break
+        here = nxt
         found = sorted(pl.name for pl in ctx.state.active_players() if pl.square == here and pl.name != player.name)
         if found:
             victim = ctx.state.players[found[0] if len(found) == 1 else

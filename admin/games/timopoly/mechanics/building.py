@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -65,7 +65,7 @@ def _parse_sell(rest: str, line: object) -> SellDeed:
 class TimoBuildingModule(Mechanic[None, None]):
     name = "timo-building"
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIV.1", "XV.1", "XV.2", "XVI.1", "XI.9")
-    defaults: dict[str, Any] = {"max_noms": 5, "sell_back": 50, "mortgage": 50, "unmortgage_interest": 10}
+    defaults = {"max_noms": 5, "sell_back": 50, "mortgage": 50, "unmortgage_interest": 10}
     summary = "Noms and Rockets built evenly on complete groups; selling back; selling deeds; mortgages."
     requires = ("timo-deeds",)
 

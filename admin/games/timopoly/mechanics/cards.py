@@ -57,7 +57,7 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
     name = "timo-cards"
     rules = ("II.4", "IX.1", "IX.2", "XI.6", *(f"XX.{i}" for i in range(1, 17)),
              *(f"XXI.{i}" for i in range(1, 17)))
-    defaults: dict[str, Any] = {"decks": {}, "rocket_noms": 5}
+    defaults = {"decks": {}, "rocket_noms": 5}
     summary = "Stuff Happens and Crowd Fund: draw the top card, do what it says, put it back under."
     Private = TimoCardsPrivate
     requires = ("timo-deeds",)

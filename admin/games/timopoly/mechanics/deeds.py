@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -70,7 +70,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     name = "timo-deeds"
     rules = ("IV.1", "IV.2", "VII.1", "VII.2", "VIII.1", "VIII.2", "VIII.3", "VIII.4", "XVII.1",
              "XVII.2", "XVII.3", "XVII.4", "XVIII.1", "XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
-    defaults: dict[str, Any] = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
+    defaults = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
     summary = "Buying deeds (by email, or at auction), rants by the Category Table, Fandomruptcy."
     State = TimoDeedsState
     requires = ("interactions", "timo-board")
