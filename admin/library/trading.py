@@ -305,7 +305,7 @@ def _hand_over(ctx: UpdateContext, frm: Player, to: Player, things: Things) -> N
     state = ctx.state
     for kind, value, n in things:
         if kind == "money":
-            ctx.transfer(frm.name, to.name, value, rule="XX.1", reason="a trade")
+            ctx.transfer(frm.name, to.name, value, rule="XX.1", reason="a trade", kind="trade")
         elif kind == "square":
             paid = OwnershipModule.of(state).paid.get(value)
             set_owner(state, value, to.name, paid)

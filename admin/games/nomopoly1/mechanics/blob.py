@@ -157,7 +157,7 @@ def colour_event(ctx, colour: str) -> None:
     said = f"The Blob landed on {colour} square {bs.square}"
     if colour == "red":
         for pl in players:
-            ctx.transfer(BANK, pl.name, int(p["red_gift"]), rule="XXXI.7", reason="the Blob on a red square")
+            ctx.transfer(BANK, pl.name, int(p["red_gift"]), rule="XXXI.7", reason="the Blob on a red square", kind="bonus")
         ctx.emit("blob", f"{said}: every player receives {state.money(int(p['red_gift']))}.", rule="XXXI.7")
     elif colour == "blue":
         own = OwnershipModule.of(state)

@@ -214,7 +214,7 @@ def buy_chili(ctx, player: Player, cmd: BuyChili) -> str:
         raise IllegalAction(f"you hold {held} chilis; 10 at most (XXIII.2)")
     pounds, price = SIZES[cmd.size]
     ctx.transfer(player.name, BANK, price * cmd.count, rule="XXIII.1", reason=f"{cmd.count} {cmd.size} chili",
-                 voluntary=True)
+                 voluntary=True, kind="purchase")
     cs.chilis.give(player.name, cmd.size, cmd.count)
     return f"{player.name} bought {cmd.count} {cmd.size} chili for {ctx.state.money(price * cmd.count)}."
 

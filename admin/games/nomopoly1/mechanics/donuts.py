@@ -218,7 +218,7 @@ def buy_antidote(ctx, player: Player, cmd: BuyAntidote) -> str:
         raise IllegalAction("you have not passed an antidote shop (a square ending in 8) since your "
                             "last move (XII.4)")
     price = int(ctx.params("donuts")["antidote_price"])
-    ctx.transfer(player.name, BANK, price, rule="XII.4", reason="an antidote", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XII.4", reason="an antidote", voluntary=True, kind="purchase")
     ds.held.give(player.name, ANTIDOTE)
     return f"{player.name} bought an antidote for {ctx.state.money(price)}."
 
@@ -242,7 +242,7 @@ def cash_donut(ctx, player: Player, cmd: CashDonut) -> str:
         raise IllegalAction("you hold no lucky donut")
     ds.held.take(player.name, DONUTS[1])
     amount = int(ctx.params("donuts")["lucky_cash"])
-    ctx.transfer(BANK, player.name, amount, rule="XII.5", reason="a lucky donut cashed in")
+    ctx.transfer(BANK, player.name, amount, rule="XII.5", reason="a lucky donut cashed in", kind="bonus")
     return f"{player.name} cashed in a lucky donut for {ctx.state.money(amount)}."
 
 

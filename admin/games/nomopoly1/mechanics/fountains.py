@@ -99,7 +99,7 @@ def _effect(ctx, player: Player, fountain: str, donor: bool, face: int, p: dict)
             change_health(ctx, player, -int(p["health_step"]), rule="XV.2", reason=said)
     elif fountain == "wealth":
         if donor and high:
-            ctx.transfer(BANK, player.name, int(p["wealth_gain"]), rule="XV.2", reason=said)
+            ctx.transfer(BANK, player.name, int(p["wealth_gain"]), rule="XV.2", reason=said, kind="bonus")
             ctx.emit("fountain", f"{player.name} received {ctx.state.money(int(p['wealth_gain']))}: {said}.",
                      player=player.name, rule="XV.2")
         elif not donor and not high:

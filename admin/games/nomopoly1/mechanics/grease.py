@@ -193,7 +193,7 @@ def grease(ctx, player: Player, cmd: Grease) -> str:
         raise IllegalAction("you have no grease; buy it at a General Store (BUY GREASE)")
     if fee:
         ctx.transfer(player.name, BANK, fee, rule="XVIII.5", reason=f"greasing square {number} from afar",
-                     voluntary=True)
+                     voluntary=True, kind="fee")
     take_item(ctx, player, "grease", "")
     gs.greased = sorted(gs.greased + [number])
     return f"{player.name} greased square {number}" + (f" (a {ctx.state.money(fee)} fee)" if fee else "") + "."

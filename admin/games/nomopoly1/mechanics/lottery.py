@@ -98,7 +98,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
             blob.lottery_boost = False
         if is_rich(ctx.state):
             prize *= 2  # XXVI.5: beyond any maximum
-        ctx.transfer(BANK, winner, prize, rule="XXVI.4", reason="the lottery")
+        ctx.transfer(BANK, winner, prize, rule="XXVI.4", reason="the lottery", kind="prize")
         ctx.state.admin_bank += pot  # XXVI.3: the tickets' money joins the account after the draw
         self.of(ctx.state).draws.append([ctx.state.week, winner, prize])
         ctx.emit("lottery", f"The lottery of week {ctx.state.week}: {len(drum)} ticket(s); {winner} won "

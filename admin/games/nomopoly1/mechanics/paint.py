@@ -185,7 +185,7 @@ def paint(ctx, player: Player, cmd: Paint) -> str:
             fee = int(ctx.params("paint")["remote_fee"])
         if fee:
             ctx.transfer(player.name, BANK, fee, rule="XVIII.5", reason=f"painting square {number} from afar",
-                         voluntary=True)
+                         voluntary=True, kind="fee")
         take_item(ctx, player, what, how)
         _set(ps.squares, number, cmd.colour)
         target = f"square {number}"

@@ -222,7 +222,7 @@ def pu_act(ctx, player: Player, cmd: PuAct) -> str:
         if cmd.square in ps.wormholes:
             raise IllegalAction(f"square {cmd.square} is a Wormhole already")
         price = int(ctx.params(ParallelModule.name)["wormhole_price"])
-        ctx.transfer(player.name, BANK, price, rule="XXVII.5", reason="a Wormhole", voluntary=True)
+        ctx.transfer(player.name, BANK, price, rule="XXVII.5", reason="a Wormhole", voluntary=True, kind="purchase")
         ps.wormholes = sorted(ps.wormholes + [cmd.square])
         return f"{player.name} built a Wormhole on square {cmd.square} for {ctx.state.money(price)}."
     if player.name not in ps.may_add_rule:

@@ -100,7 +100,7 @@ class QuijiboModule(Mechanic[QuijiboState, None]):
 
 def buy_bananas(ctx, player: Player, cmd: BuyBananas) -> str:
     price = int(ctx.params("quijibos")["banana_price"]) * cmd.count
-    ctx.transfer(player.name, BANK, price, rule="XXXIV.2", reason="bananas", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXXIV.2", reason="bananas", voluntary=True, kind="purchase")
     items_of(ctx.state).give(player.name, "banana", cmd.count)
     return f"{player.name} bought {cmd.count} banana{'s' if cmd.count > 1 else ''} for {ctx.state.money(price)}."
 
@@ -119,7 +119,7 @@ def feed(ctx, player: Player, cmd: FeedQuijibo) -> str:
     if cmd.food == DONUTS[1]:  # XXXIV.3
         won = int(p["lucky"][ctx.dice.roll(f"quijibo/{player.name}/lucky", len(p["lucky"])) - 1])
         if won:
-            ctx.transfer(BANK, player.name, won, rule="XXXIV.3", reason="a Quijibo fed a lucky donut")
+            ctx.transfer(BANK, player.name, won, rule="XXXIV.3", reason="a Quijibo fed a lucky donut", kind="prize")
         return f"{player.name} fed their Quijibo a lucky donut: " + (f"it brought {ctx.state.money(won)}." if won
                                                                      else "nothing came of it.")
     if cmd.food == DONUTS[0]:  # XXXIV.4

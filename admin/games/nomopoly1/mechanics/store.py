@@ -322,7 +322,7 @@ def buy_item(ctx, player: Player, cmd: BuyItem) -> str:
                             "since your last move (XVII.2)")
     price = price_of(ctx.params("store"), cmd.item)
     ctx.transfer(player.name, BANK, price * cmd.count, rule="XVII.2",
-                 reason=f"{cmd.count} x {cmd.item} at the General Store", voluntary=True)
+                 reason=f"{cmd.count} x {cmd.item} at the General Store", voluntary=True, kind="purchase")
     st.items.give(player.name, cmd.item, cmd.count)
     return f"{player.name} bought {cmd.count} x {cmd.item} for {ctx.state.money(price * cmd.count)}."
 

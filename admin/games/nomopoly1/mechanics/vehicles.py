@@ -115,7 +115,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
         if method == "roller skates" and sum(faces) == int(p["skates_fall_total"]):
             change_health(ctx, player, -int(p["skates_fall_health"]), rule="XXIV.1", reason="a fall on roller skates")
         elif method == "car" and len(faces) >= 3 and len(set(faces)) == 1:
-            ctx.transfer(player.name, BANK, int(p["car_repair"]), rule="XXIV.1", reason="repairing a stalled car")
+            ctx.transfer(player.name, BANK, int(p["car_repair"]), rule="XXIV.1", reason="repairing a stalled car", kind="purchase")
             ctx.emit("vehicle", f"{player.name}'s car stalled: {ctx.state.money(int(p['car_repair']))} to repair it.",
                      player=player.name, rule="XXIV.1")
         elif method == "rocket sled" and sum(faces) > int(p["sled_safe_up_to"]):
@@ -138,7 +138,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
             if player is None or not player.active or owner in (None, name) or name in co_owners(ctx.state, square):
                 continue  # XXVIII.2: a co-owner parks free
             rent = square * int(ctx.params("ownership").get("rent_per_number", 3))
-            ctx.transfer(name, owner, rent, rule="XXIV.5", reason=f"the {method} parked on square {square}")
+            ctx.transfer(name, owner, rent, rule="XXIV.5", reason=f"the {method} parked on square {square}", kind="rent")
             ctx.emit("vehicle", f"{name} paid {ctx.state.money(rent)} rent to {owner} for the {method} parked "
                                 f"on square {square}.", player=name, rule="XXIV.5")
 
@@ -209,7 +209,7 @@ def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
         if method == "foot":
             raise IllegalAction("going on foot is free: SWITCH TO ON FOOT")
         price = int(p["prices"][method])
-        ctx.transfer(player.name, BANK, price, rule="XXIV.3", reason=f"a {method}", voluntary=True)
+        ctx.transfer(player.name, BANK, price, rule="XXIV.3", reason=f"a {method}", voluntary=True, kind="purchase")
         if method in CARRIED and method not in vs.kit.get(player.name, []):
             vs.kit.setdefault(player.name, []).append(method)
         if method in PARKED:
@@ -239,6 +239,6 @@ def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
     if current != "rocket sled":
         raise IllegalAction("only a player on the rocket sled has a monkey to feed (XXIV.2)")
     price = int(p["banana_price"]) * cmd.count
-    ctx.transfer(player.name, BANK, price, rule="XXIV.2", reason="bananas for the monkey", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXIV.2", reason="bananas for the monkey", voluntary=True, kind="purchase")
     vs.bananas[player.name] = vs.bananas.get(player.name, 0) + cmd.count
     return f"{player.name} fed the monkey {cmd.count} banana{'s' if cmd.count > 1 else ''}: its die has {cmd.count} more side{'s' if cmd.count > 1 else ''} next move."

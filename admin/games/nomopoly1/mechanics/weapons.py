@@ -249,7 +249,7 @@ def buy_weapon(ctx, player: Player, cmd: BuyWeapon) -> str:
         raise IllegalAction(f"you have not landed on or passed the Weapons of Mass Destruction Shop "
                             f"(square {p['shop']}) since your last move (XXXII.1)")
     price = int(p["prices"][cmd.weapon])
-    ctx.transfer(player.name, BANK, price, rule="XXXII.2", reason=f"a {cmd.weapon}", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXXII.2", reason=f"a {cmd.weapon}", voluntary=True, kind="purchase")
     ws.weapons.give(player.name, cmd.weapon)
     return f"{player.name} bought a {cmd.weapon} for {ctx.state.money(price)}."
 

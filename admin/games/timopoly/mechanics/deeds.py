@@ -117,7 +117,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
             return f"{held.owner} already controls {spec.name}: no sale"
         if winner is None:
             return f"no bid for {spec.name}: the Fandom keeps it"
-        ctx.transfer(winner, BANK, price, rule="VII.2", reason=f"{spec.name} at auction")
+        ctx.transfer(winner, BANK, price, rule="VII.2", reason=f"{spec.name} at auction", kind="purchase")
         self.of(ctx.state).deeds[spec.number] = Deed(owner=winner)
         return f"{winner} bought {spec.name} at auction for {ctx.state.money(price)}"
 
@@ -206,7 +206,7 @@ def land_on_deed(ctx, player: Player, spec: Space, *, multiplier: int = 1,
         throw = (ctx.dice.roll(f"turn/{player.name}/publisher{n}/d0", 6)
                  + ctx.dice.roll(f"turn/{player.name}/publisher{n}/d1", 6))
     amount = rant(ctx, spec, deed, player.name, multiplier=multiplier, throw=throw, times=throw_times)
-    settle(ctx, player, owner.name, amount, rule="VIII.1", reason=f"rant for {spec.name}")
+    settle(ctx, player, owner.name, amount, rule="VIII.1", reason=f"rant for {spec.name}", kind="rent")
     if player.active:
         ctx.emit("rent", f"{player.name} paid {ctx.state.money(amount)} rant to {owner.name} for {spec.name}.",
                  player=player.name, rule="VIII.1",

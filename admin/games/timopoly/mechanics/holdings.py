@@ -84,7 +84,7 @@ def _sell_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if deed.noms < max(_levels(ctx.state, spec)):
         raise IllegalAction(f"sell evenly (XV.2): another category of {spec.group} has more Noms than {spec.name}")
     back = spec.nom * int(ctx.params(BUILDING)["sell_back"]) // 100
-    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"a Nom of {spec.name} sold back")
+    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"a Nom of {spec.name} sold back", kind="sale")
     deed.noms -= 1
     return f"{player.name} sold a Nom of {spec.name} back for {ctx.state.money(back)}"
 
@@ -93,7 +93,7 @@ def _sell_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if not deed.rocket:
         raise IllegalAction(f"{spec.name} has no Rocket")
     back = spec.nom * int(ctx.params(BUILDING)["sell_back"]) // 100
-    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"the Rocket of {spec.name} sold back")
+    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"the Rocket of {spec.name} sold back", kind="sale")
     deed.rocket, deed.noms = False, int(ctx.params(BUILDING)["max_noms"])
     return f"{player.name} sold the Rocket of {spec.name} back for {ctx.state.money(back)}; its five Noms stand again"
 
@@ -108,7 +108,7 @@ def _mortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if _improved(ctx.state, spec):
         raise IllegalAction(f"sell the Noms and Rockets of {spec.group} back first (XVI.1)")
     value = mortgage_value(ctx, spec)
-    ctx.transfer(BANK, player.name, value, rule="XVI.1", reason=f"mortgaging {spec.name}")
+    ctx.transfer(BANK, player.name, value, rule="XVI.1", reason=f"mortgaging {spec.name}", kind="mortgage")
     deed.mortgaged = True
     return f"{player.name} mortgaged {spec.name} for {ctx.state.money(value)}"
 
