@@ -11,16 +11,22 @@ from admin.engine.links import Link, Note
 if TYPE_CHECKING:
     from admin.games.nomopoly1.mechanics.blob import BlobState
     from admin.games.nomopoly1.mechanics.chili import ChiliState
+    from admin.games.nomopoly1.mechanics.dirty_bubble import DirtyBubbleState
     from admin.games.nomopoly1.mechanics.donuts import DonutsState
     from admin.games.nomopoly1.mechanics.grease import GreaseState
+    from admin.games.nomopoly1.mechanics.hot_potato import HotPotatoState
     from admin.games.nomopoly1.mechanics.paint import PaintState
+    from admin.games.nomopoly1.mechanics.parallel import ParallelState
     from admin.games.nomopoly1.mechanics.store import StoreState
 
 BLOB: Link[BlobState] = Link("blob")
 CHILI: Link[ChiliState] = Link("chili")
+DIRTY_BUBBLE: Link[DirtyBubbleState] = Link("dirty-bubble")
 DONUTS: Link[DonutsState] = Link("donuts")
 GREASE: Link[GreaseState] = Link("grease")
+HOT_POTATO: Link[HotPotatoState] = Link("hot-potato")
 PAINT: Link[PaintState] = Link("paint")
+PARALLEL: Link[ParallelState] = Link("parallel-universe")
 STORE: Link[StoreState] = Link("store")
 
 #: the Blob moved in this update (XXXI.5: the Hot Potato it holds hurts it)

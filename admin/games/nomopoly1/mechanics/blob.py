@@ -20,7 +20,7 @@ from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.chili import feed_pounds
 from admin.games.nomopoly1.mechanics.grease import GreaseModule
 from admin.games.nomopoly1.mechanics.paint import PaintModule
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule, Traveller, warp_in
+from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.games.nomopoly1.mechanics.store import take_item
 from admin.library.ownership import BuyRight, OwnershipModule
 from admin.engine.model import GameState, Player
@@ -99,7 +99,7 @@ class BlobModule(Mechanic[BlobState, None]):
 
     def _slide(self, ctx) -> None:
         """Grease moves the Blob on as it does players (XXXI.1)."""
-        if not ctx.state.enabled(GreaseModule.name):
+        if not api.GREASE.on(ctx.state):
             return
         bs = self.of(ctx.state)
         p = ctx.params(self.name)
@@ -146,7 +146,8 @@ def hurt(ctx, loss: int, why: str) -> None:
 
 
 def blob_square(state: GameState) -> int | None:
-    return BlobModule.of(state).square if state.enabled(BlobModule.name) else None
+    bs = api.BLOB.get(state)
+    return bs.square if bs is not None else None
 
 
 def colour_event(ctx, colour: str) -> None:
@@ -191,7 +192,7 @@ def colour_event(ctx, colour: str) -> None:
         ctx.emit("blob", f"{said}: this week's lottery prize is half as much again.", rule="XXXI.7")
     elif colour == "brown":
         nearest = nearest_ahead(state, bs.square, {pl.name: pl.square for pl in players})
-        if nearest and state.enabled(ParallelModule.name):
+        if nearest and api.PARALLEL.on(state):
             who = nearest[0] if len(nearest) == 1 else nearest[ctx.dice.roll("blob/brown", len(nearest)) - 1]
             ctx.emit("blob", f"{said}: {who}, the nearest player, is warped into the Parallel Universe.",
                      rule="XXXI.7")

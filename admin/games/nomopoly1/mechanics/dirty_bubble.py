@@ -18,7 +18,6 @@ from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.latex import break_suit, wearing
-from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.engine.model import Player
 
 
@@ -99,8 +98,9 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None], HoldsBack):
             ctx.emit("bubble", f"The Dirty Bubble let {prisoner.name} out on square {db.square}.",
                      player=prisoner.name, rule="XXX.3")
         db.prisoner = caught
-        if db.colour and ctx.state.enabled(PaintModule.name):
-            PaintModule.of(ctx.state).players[caught] = db.colour
+        paint = api.PAINT.get(ctx.state)
+        if db.colour and paint is not None:
+            paint.players[caught] = db.colour
         ctx.emit("bubble", f"The Dirty Bubble trapped {caught} on square {db.square}"
                            + (f" and coloured them {db.colour}" if db.colour else "") + ".",
                  player=caught, rule="XXX.2")

@@ -14,8 +14,9 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule, Traveller, warp_in
+from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.games.nomopoly1.mechanics.store import items_of
 from admin.engine.model import Player
 
@@ -125,9 +126,9 @@ def feed(ctx, player: Player, cmd: FeedQuijibo) -> str:
     if cmd.food == DONUTS[0]:  # XXXIV.4
         return _rabid(ctx, player, p)
     if cmd.food == DONUTS[2]:  # XXXIV.5: between the board and the Parallel Universe, not landing
-        if not ctx.state.enabled(ParallelModule.name):
+        pu = api.PARALLEL.get(ctx.state)
+        if pu is None:
             raise IllegalAction("this game has no Parallel Universe for the sprinkles to send you to")
-        pu = ParallelModule.of(ctx.state)
         if player.name in pu.inside:
             del pu.inside[player.name]
             player.square = lowest(ctx.state)

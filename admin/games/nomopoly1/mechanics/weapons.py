@@ -18,7 +18,8 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
-from admin.games.nomopoly1.mechanics.blob import BlobModule, hurt
+from admin.games.nomopoly1 import api
+from admin.games.nomopoly1.mechanics.blob import hurt
 from admin.games.nomopoly1.mechanics.latex import break_suit
 from admin.games.nomopoly1.mechanics.store import take_item
 from admin.engine.model import GameState, Player
@@ -157,7 +158,7 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
             for victim in sorted(ctx.state.active_players(), key=lambda pl: pl.name):
                 if victim.square in near:
                     _harm(ctx, victim, int(p["bomb_damage"]), f"a time bomb on square {bomb.square}")
-            if ctx.state.enabled(BlobModule.name) and BlobModule.of(ctx.state).square in near:
+            if (blob := api.BLOB.get(ctx.state)) is not None and blob.square in near:
                 hurt(ctx, int(p["bomb_damage"]), f"a time bomb on square {bomb.square}")
 
     def worth(self, state, player) -> int:  # III.5: an item is worth its price
@@ -286,7 +287,8 @@ def use_weapon(ctx, player: Player, cmd: UseWeapon) -> str:
 def _flame(ctx, player: Player, direction: str, damage: int) -> str:
     columns = int(ctx.params("board").get("columns", 10))
     here = player.square
-    blob = BlobModule.of(ctx.state).square if ctx.state.enabled(BlobModule.name) else None
+    the_blob = api.BLOB.get(ctx.state)
+    blob = the_blob.square if the_blob is not None else None
     for _ in range(len(ctx.state.squares)):
         nxt = step(ctx.state, here, cast(Direction, direction), columns)
         if nxt is None:
@@ -324,7 +326,7 @@ def _missile(ctx, player: Player, target: int, damage: int) -> str:
     if len(live_numbers(ctx.state)) <= 1:
         return f"{player.name} fired a nuclear missile at square {hit}, the last square: it stands (V.1)."
     victims = sorted((pl for pl in ctx.state.active_players() if pl.square == hit), key=lambda pl: pl.name)
-    blob = BlobModule.of(ctx.state) if ctx.state.enabled(BlobModule.name) else None
+    blob = api.BLOB.get(ctx.state)
     blob_hit = blob is not None and blob.square == hit
     destroy_square(ctx.state, hit, hooks.call(ctx))
     start = lowest(ctx.state)  # XXXII.4: "square 1" is the lowest square left

@@ -9,11 +9,7 @@ from admin.engine.errors import RuleError
 from admin.library.health import health_of
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blocks import blocks
-from admin.games.nomopoly1.mechanics.dirty_bubble import DirtyBubbleModule
-from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
-from admin.games.nomopoly1.mechanics.hot_potato import HotPotatoModule
-from admin.games.nomopoly1.mechanics.paint import PaintModule
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule
+from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.store import COLOURS
 from admin.library.ownership import OwnershipModule
 from admin.engine.model import GameState, Player
@@ -75,7 +71,7 @@ def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[
     others = [o for o in state.active_players() if o.name != player.name]
     mine = [(colour, sq) for owner, colour, sq in blocks(state) if owner == player.name]
     owned = _owned(state, player.name)
-    paint = PaintModule.of(state) if state.enabled(PaintModule.name) else None
+    paint = api.PAINT.get(state)
     my_colour = paint.players.get(player.name) if paint else None
     painted = {paint.squares[n] for n in owned if n in paint.squares} if paint else set()
     return [
@@ -92,17 +88,19 @@ def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[
 def bars(ctx, player: Player) -> list[bool]:
     state = ctx.state
     p = ctx.params(WinningModule.name)
-    paint = PaintModule.of(state) if state.enabled(PaintModule.name) else None
+    paint = api.PAINT.get(state)
     colour = paint.players.get(player.name) if paint else None
     same = sum(1 for n, c in (paint.players.items() if paint else ()) if c == colour and n != player.name)
+    potato, donuts = api.HOT_POTATO.get(state), api.DONUTS.get(state)
+    universe, bubble = api.PARALLEL.get(state), api.DIRTY_BUBBLE.get(state)
     return [
-        state.enabled(HotPotatoModule.name) and HotPotatoModule.of(state).holder == player.name,
-        state.enabled(DonutsModule.name) and DonutsModule.of(state).held.count(player.name, DONUTS[0]) > 0,
+        potato is not None and potato.holder == player.name,
+        donuts is not None and donuts.held.count(player.name, DONUTS[0]) > 0,
         player.money < 1,
         health_of(state, player.name) < int(p["min_health"]),
         colour is not None and same >= 2,
-        state.enabled(ParallelModule.name) and player.name in ParallelModule.of(state).inside,
-        state.enabled(DirtyBubbleModule.name) and DirtyBubbleModule.of(state).prisoner == player.name,
+        universe is not None and player.name in universe.inside,
+        bubble is not None and bubble.prisoner == player.name,
     ]
 
 
