@@ -22,7 +22,8 @@ from admin.games.nomopoly1.mechanics.grease import GreaseModule
 from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.games.nomopoly1.mechanics.store import take_item
-from admin.library.ownership import BuyRight, OwnershipModule
+from admin.library.api import OWNERSHIP
+from admin.library.ownership import BuyRight
 from admin.engine.model import GameState, Player
 
 #: how the Blob is named where a player's name could stand (the Hot Potato's holder ...)
@@ -161,7 +162,7 @@ def colour_event(ctx, colour: str) -> None:
             ctx.transfer(BANK, pl.name, int(p["red_gift"]), rule="XXXI.7", reason="the Blob on a red square", kind="bonus")
         ctx.emit("blob", f"{said}: every player receives {state.money(int(p['red_gift']))}.", rule="XXXI.7")
     elif colour == "blue":
-        own = OwnershipModule.of(state)
+        own = OWNERSHIP.of(state)
         fewest = min((len(own.owned_by(state, pl.name)) for pl in players), default=0)
         tied = [pl.name for pl in players if len(own.owned_by(state, pl.name)) == fewest]
         free = [s.number for s in state.live_squares() if own.owner(s.number) is None
@@ -198,7 +199,7 @@ def colour_event(ctx, colour: str) -> None:
                      rule="XXXI.7")
             warp_in(ctx, state.players[who], Traveller("blob", 0), "the Blob's brown square")
     elif colour == "pink":
-        own = OwnershipModule.of(state)
+        own = OWNERSHIP.of(state)
         for pl in players:
             tax = sum(s.number for s in own.owned_by(state, pl.name))
             if tax:

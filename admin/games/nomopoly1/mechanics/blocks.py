@@ -16,11 +16,11 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.library.api import OWNERSHIP
 from admin.library.health import change_health
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.store import COLOURS
-from admin.library.ownership import OwnershipModule
 from admin.engine.model import GameState, Player
 
 
@@ -48,7 +48,7 @@ def blocks(state: GameState) -> list[tuple[str, str, list[int]]]:
     paint = api.PAINT.get(state)
     if not layout_of(state, columns).compass or paint is None:
         return []
-    owners, colours = OwnershipModule.of(state).owners, paint.squares
+    owners, colours = OWNERSHIP.of(state).owners, paint.squares
     # the same board, owners and colours give the same blocks: a site build asks for each square
     return _blocks(state.layout, columns, len(state.squares),
                    frozenset(s.number for s in state.squares if s.destroyed),

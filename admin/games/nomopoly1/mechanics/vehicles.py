@@ -15,10 +15,11 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
+from admin.library.api import TURNS
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.coownership import co_owners
 from admin.library.ownership import owner_of
-from admin.library.turns import TurnsModule, parse_dice, roll_turn_dice, transport_of
+from admin.library.turns import parse_dice, roll_turn_dice, transport_of
 from admin.engine.model import Player
 
 METHODS = {"foot": 0, "clogs": 100, "roller skates": 500, "car": 2000, "rocket sled": 3000}
@@ -121,7 +122,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
         elif method == "rocket sled" and sum(faces) > int(p["sled_safe_up_to"]):
             risk = (sum(faces) - int(p["sled_safe_up_to"])) * int(p["sled_percent_per_point"])
             if ctx.dice.roll(f"sled/{player.name}/{turn}", 100) <= risk:
-                TurnsModule.of(ctx.state).transport[player.name] = "foot"
+                TURNS.of(ctx.state).transport[player.name] = "foot"
                 ctx.emit("vehicle", f"{player.name}'s monkey went insane and blew up the rocket sled (a {risk}% "
                                     "chance): the move is made on foot.", player=player.name, rule="XXIV.1")
                 return roll_turn_dice(ctx, player, turn, ctx.params("turns")["dice"].get("foot", "2d6"), "foot")
@@ -161,7 +162,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
         parked = vs.parked.get(player.name)
         if parked and parked[1] == number:  # XXIV.5: passing over the parked square takes it back
             del vs.parked[player.name]
-            TurnsModule.of(ctx.state).transport[player.name] = parked[0]
+            TURNS.of(ctx.state).transport[player.name] = parked[0]
             ctx.emit("vehicle", f"{player.name} took back their {parked[0]} from square {number}.",
                      player=player.name, rule="XXIV.5")
 
@@ -201,7 +202,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
 
 def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
     vs = VehiclesModule.of(ctx.state)
-    transport = TurnsModule.of(ctx.state).transport
+    transport = TURNS.of(ctx.state).transport
     p = ctx.params(VehiclesModule.name)
     current = transport_of(ctx.state, player.name)
     if cmd.act == "buy":

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from admin.engine.module import Mechanic
 from admin.engine.errors import RuleError
+from admin.library.api import OWNERSHIP
 from admin.library.health import health_of
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blocks import blocks
 from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.store import COLOURS
-from admin.library.ownership import OwnershipModule
 from admin.engine.model import GameState, Player
 
 CONDITIONS = ("110% of everyone's money", "two blocks", "a block of three", "the most squares",
@@ -62,7 +62,7 @@ class WinningModule(Mechanic[None, None]):
 
 
 def _owned(state: GameState, name: str) -> list[int]:
-    return [s.number for s in OwnershipModule.of(state).owned_by(state, name)]
+    return [s.number for s in OWNERSHIP.of(state).owned_by(state, name)]
 
 
 def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[bool]:

@@ -16,7 +16,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.turnorder import round_ends
 from admin.engine.errors import CommandError, IllegalAction, NomopolyError
-from admin.library.interactions import InteractionsModule
+from admin.library.api import INTERACTIONS, SEALED_ANSWERS
 from admin.games.technopoly.api import TECHNO_PRIVATE
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
@@ -295,7 +295,7 @@ def _line_of(ctx, name: str, at: int) -> str | None:
 
 def respond(ctx, player: Player, cmd: Respond) -> str:
     from admin.engine.interactions import answer, find
-    state, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
+    state, sealed = INTERACTIONS.of(ctx.state), SEALED_ANSWERS.of(ctx.state)
     inter = find(state, cmd.number)
     if player.name not in inter.parties:
         raise IllegalAction(f"#{cmd.number} is not yours to answer; it asks {', '.join(inter.parties)}")

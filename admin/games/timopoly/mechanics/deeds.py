@@ -21,7 +21,8 @@ from admin.engine.interactions import auction_winner, close
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
-from admin.library.interactions import InteractionsModule, ask
+from admin.library.api import INTERACTIONS, SEALED_ANSWERS
+from admin.library.interactions import ask
 from admin.games.timopoly.mechanics.holdings import (  # noqa: F401 - settle and Deed are used from here too
     Deed, TimoDeedsState, auction, board_of, fandomrupt, owns_group, settle,
 )
@@ -241,7 +242,7 @@ def rant(ctx, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, thro
 
 def _open_on(state: GameState, number: int):
     """The offer or auction still open for the deed on square ``number``, if any."""
-    return next((i for i in InteractionsModule.of(state).open
+    return next((i for i in INTERACTIONS.of(state).open
                  if i.module == TimoDeedsModule.name and int(i.payload.get("space", -1)) == number), None)
 
 
@@ -282,7 +283,7 @@ def _buy(ctx, player: Player, spec: Space, standing: bool = False, *, say: bool 
 
 
 def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
-    inters = InteractionsModule.of(ctx.state)
+    inters = INTERACTIONS.of(ctx.state)
     mine = [i for i in inters.open if i.module == TimoDeedsModule.name and i.kind == "offer"
             and i.parties == [player.name]]
     if not mine:
@@ -297,7 +298,7 @@ def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
     if deed is not None:
         raise IllegalAction(f"{deed.owner} has bought {spec.name} already: the Fandom no longer holds it (IV.1)")
     _buy(ctx, player, spec, say=False)
-    close(inters, InteractionsModule.private_of(ctx.state), inter, f"{player.name} bought {spec.name}")
+    close(inters, SEALED_ANSWERS.of(ctx.state), inter, f"{player.name} bought {spec.name}")
     return f"{player.name} bought {spec.name} for {ctx.state.money(spec.price)}."
 
 

@@ -12,7 +12,8 @@ from admin.engine.context import BANK
 from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
 from admin.engine.errors import IllegalAction
-from admin.library.interactions import InteractionsModule, ask
+from admin.library.api import INTERACTIONS
+from admin.library.interactions import ask
 from admin.games.timopoly.api import TIMO_BOARD, TIMO_CARDS_PRIVATE, TIMO_DEEDS
 from admin.games.timopoly.mechanics.spaces import Space, first_of, group, space
 from admin.engine.model import GameState, Player
@@ -136,7 +137,7 @@ def auction(ctx, spec: Space, why: str) -> None:
     if spec.number in deeds_of(ctx.state).deeds:
         return
     if any(i.module == DEEDS and i.kind == "auction" and i.payload.get("space") == spec.number
-           for i in InteractionsModule.of(ctx.state).open):
+           for i in INTERACTIONS.of(ctx.state).open):
         return
     bidders = sorted(p.name for p in ctx.state.active_players())
     inter = ask(ctx, kind="auction", module=DEEDS, parties=bidders, silence="none",
