@@ -24,13 +24,12 @@ ADMIN = ROOT / "admin"
 DOC = ROOT / "docs" / "architecture.md"
 DISPATCHER = {ADMIN / "engine" / "hooks.py", ADMIN / "engine" / "module.py"}
 #: lookups over the enabled modules that call no hook (duck-typed, left to the typed links' work)
-NOT_HOOKS = {ADMIN / "games" / "nomoteams" / "mechanics" / "shared.py": "object_keepers",
-             ADMIN / "games" / "nomopoly2" / "mechanics" / "shared.py": "item_inventory"}
+NOT_HOOKS = {ADMIN / "games" / "nomoteams" / "mechanics" / "shared.py": "object_keepers"}
 #: a hook the core offers as a seam before a second module uses it
 SEAMS = {"on_payment": "every payment, with its kind (the Free Parking pot hears of taxes)"}
 CAPABILITIES = [c for c in vars(capabilities).values()
                 if isinstance(c, type) and c.__module__ == capabilities.__name__]
-NOT_HOOK_METHODS = {"of", "private_of", "new_state", "commands"}
+NOT_HOOK_METHODS = {"of", "private_of", "new_state", "commands", "describe"}
 
 
 def expected_table() -> str:

@@ -27,9 +27,9 @@ TOO_LONG = {
     "admin/games/nomopoly2/mechanics/casinos/games.py": 411,
 }
 
-#: library modules that still reach into a game's code, and the games they reach: the capability
-#: they use is to become a hook or a typed link (issue 28)
-LIBRARY_REACHES_INTO_GAMES = {"admin/library/trading.py": {"nomopoly1", "nomopoly2"}}
+#: library modules that reach into a game's code, and the games they reach: none (what a library
+#: mechanic needs of a game is a hook or a capability the game's mechanics implement, issue 28)
+LIBRARY_REACHES_INTO_GAMES: dict[str, set[str]] = {}
 
 #: the layers, one folder each, and the package's own two files
 TOP_LEVEL = {"__init__.py", "__main__.py", "engine", "nomic", "library", "games", "store", "mail",
@@ -203,10 +203,25 @@ def test_the_library_and_the_engine_import_no_game():
 def test_string_keyed_links_between_mechanics_do_not_spread(pattern):
     """Each is a link no import, type or test shows; outside the engine's plumbing they are being
     replaced by typed links (issue 28), so their number may only fall."""
-    limits = {'mods.get("': 12, 'mods["': 15, 'use("': 23, 'provides("': 21, "ctx.scratch": 34, 'enabled("': 67}
+    limits = {'mods.get("': 12, 'mods["': 13, 'use("': 23, 'provides("': 21, "ctx.scratch": 24, 'enabled("': 57}
     count = 0
     for name, path in modules().items():
         if name.startswith("admin.engine"):
             continue
         count += path.read_text(encoding="utf-8").count(pattern)
     assert count <= limits[pattern], f"{count} uses of {pattern!r} outside admin/engine/ (at most {limits[pattern]})"
+
+
+#: the games whose mechanics link to each other only by typed links (their api.py, the library's)
+TYPED_GAMES = ("nomopoly1", "technopoly", "timopoly")
+_STRING_LINK = re.compile(r"""\.mods\b|\.scratch\b|\benabled\(\s*["']|\buse\(\s*["']|\bprovides\(""")
+
+
+@pytest.mark.parametrize("game", TYPED_GAMES)
+def test_a_typed_games_mechanics_hold_no_string_keyed_link(game):
+    """No ``state.mods[...]``, ``ctx.scratch``, ``enabled("...")``, ``use``/``provides`` left in
+    the game's code: a link to another mechanic's state is a Link, a per-update value a Note."""
+    found = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+             for path in sorted((ADMIN / "games" / game).rglob("*.py"))
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if _STRING_LINK.search(line)]
+    assert found == []

@@ -30,6 +30,7 @@ from admin.engine.shows import Fact, Panel, SquareLook
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
+    from admin.engine.inventory import Inventory
     from admin.engine.model import GameState, Player, Square
     from admin.engine.module import Registry
 
@@ -290,6 +291,10 @@ class Hooks:
     @spec("rules", Combine.FIRST_SET)
     def account(self, state: GameState, party: str) -> dict[str, int] | None:
         """The balances that hold the money of ``party``, a party that is not a player, or None."""
+
+    @spec("rules", Combine.FIRST_SET)
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
+        """The inventory in which ``player`` holds ``item``, for a trade to give it from, or None."""
 
     @spec("rules", Combine.ALL)
     def can_own(self, state: GameState, square: Square) -> bool:

@@ -26,6 +26,7 @@ from admin.engine.shows import Fact, Panel, SquareLook
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
+    from admin.engine.inventory import Inventory
     from admin.engine.model import GameState, Player, Square
 
 Handler = Callable[["UpdateContext", "Player", Any], str]
@@ -198,6 +199,11 @@ class Mechanic(Generic[S, P]):
         of ``party``, a party this module keeps that is not a player (the Teams variant's
         pseudoplayers, the Free Parking pot), or None. ``UpdateContext.transfer`` pays to and from
         them by name."""
+        return None
+
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
+        """The inventory of this module in which ``player`` holds ``item`` (at least one), for a
+        trade to give it from (XX.1); None when they hold none here."""
         return None
 
     # -- interactions this module opened (admin/engine/interactions.py) ---------------------

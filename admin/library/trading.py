@@ -18,9 +18,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from admin.engine import hooks
+from admin.engine.inventory import Inventory
 from admin.engine.commands import command_type
 from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
@@ -28,11 +29,15 @@ from admin.engine.errors import CommandError, IllegalAction
 from admin.library.api import CARDS, INTERACTIONS, TRADED_CHANGED, TRADED_SQUARES
 from admin.library.cards import give as give_card, hand, take as take_card
 from admin.library.interactions import ask
-from admin.games.nomopoly1.mechanics.donuts import DonutsModule
-from admin.games.nomopoly1.mechanics.store import items_of
 from admin.library.ownership import OwnershipModule, owner_of, set_owner
 from admin.engine.model import GameState, Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
+
+#: what one side of a trade holds: (kind, value, count), ("square", 14, 1), ("item", "jetpack", 2)
+Things = tuple[tuple[str, Any, int], ...]
 _TRADE = re.compile(r"^with\s+(\S+?):?\s+give\s+(.+?)\s+for\s+(.+)$", re.IGNORECASE)
 _MONEY = re.compile(r"^\$(\d{1,9})$|^(\d{1,9})\s+dollars?$", re.IGNORECASE)
 _THING = re.compile(r"^(square|proposal)\s+#?(\d{1,9})$", re.IGNORECASE)
@@ -48,14 +53,14 @@ class Trade:
     """``TRADE WITH <player>: GIVE <things> FOR <things>`` (XX.1)."""
 
     to: str
-    give: tuple[tuple[str, Any, int], ...]
-    take: tuple[tuple[str, Any, int], ...]
+    give: Things
+    take: Things
     cmd: ClassVar[str] = "trade"
 
 
-def _things(text: str) -> tuple[tuple[str, Any, int], ...]:
+def _things(text: str) -> Things:
     """``$200, square 14 and 2 jetpack`` -> (("money", 200, 1), ("square", 14, 1), ("item", "jetpack", 2))."""
-    out = []
+    out: list[tuple[str, Any, int]] = []
     if text.strip().lower() in ("nothing", "none"):
         return ()
     for part in re.split(r"\s*,\s*|\s+and\s+", text.strip()):
@@ -110,44 +115,44 @@ class TradingModule(Mechanic[TradingState, None]):
     State = TradingState
     requires = ("interactions", "ownership")
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("TRADE", Trade, trade, _parse, "TRADE WITH <player>: GIVE <things> FOR <things>",
                             listing=300, rules=("XX.1",), summary="offer a trade of squares, cards, money, items "
                             "(or proposals, where the rules allow it); they ACCEPT or DECLINE it in the next update",
                             example="TRADE WITH bob: GIVE square 14, $200 FOR square 21"),)
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         _given_squares(ctx)  # XX.2: how the squares being traded away stand before the actions
 
-    def on_action(self, ctx, player, command) -> None:
+    def on_action(self, ctx: UpdateContext, player: Player, command: Any) -> None:
         """XX.2: note a giver's action that changed a square they are trading away this update."""
         given = _given_squares(ctx)
         for (giver, number), before in given.items():
             if giver == player.name and _square_look(ctx, number) != before:
                 TRADED_CHANGED.of(ctx).add((giver, number))
 
-    def check_answer(self, ctx, interaction, player, value) -> Any:
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> Any:
         value = accept_or_decline(interaction, value)
         giver = ctx.state.players.get(str(interaction.proposer))
         if value == "accept" and giver is not None:
             p = interaction.payload
-            problem = (_lacks(ctx.state, player, _load(p["take"]))
-                       or _lacks(ctx.state, giver, _public(_load(p["give"]))))
+            problem = (_lacks(ctx, player, _load(p["take"]))
+                       or _lacks(ctx, giver, _public(_load(p["give"]))))
             if problem:
                 raise IllegalAction(f"this trade cannot be carried out: {problem}; DECLINE {interaction.id}, "
                                     "or ACCEPT it once it can")
         return value
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         p = interaction.payload
         giver, taker = interaction.proposer, p["to"]
         if answers.get(taker) != "accept":
             return f"{taker} did not accept {giver}'s trade"
-        a, b = ctx.state.players.get(giver), ctx.state.players.get(taker)
+        a, b = ctx.state.players.get(giver or ""), ctx.state.players.get(taker)
         if a is None or b is None or not (a.active and b.active):
             return "a party to the trade has left the game"
         give, take = _load(p["give"]), _load(p["take"])
-        problem = (_lacks(ctx.state, a, give) or _lacks(ctx.state, b, take) or _terrorists(ctx.state, a, b)
+        problem = (_lacks(ctx, a, give) or _lacks(ctx, b, take) or _partners(ctx, a, b)
                    or _changed(ctx, a, give) or _changed(ctx, b, take))
         if problem:
             return f"the trade fell through: {problem}"
@@ -156,17 +161,17 @@ class TradingModule(Mechanic[TradingState, None]):
         return f"{giver} and {taker} traded: {giver} gave {_say(give)}; {taker} gave {_say(take)}"
 
 
-def _load(things: list) -> tuple[tuple[str, Any, int], ...]:
+def _load(things: list[Any]) -> Things:
     return tuple((str(k), v, int(n)) for k, v, n in things)
 
 
-def _public(things) -> tuple[tuple[str, Any, int], ...]:
+def _public(things: Things) -> Things:
     """What anyone may check of another player's side of a trade: squares, proposals and money
     (their cards and items are private, so those are checked only when the trade is carried out)."""
     return tuple(t for t in things if t[0] in ("square", "proposal", "money"))
 
 
-def _say(things) -> str:
+def _say(things: Things) -> str:
     if not things:
         return "nothing"
     words = {"money": lambda v, n: f"${v}", "square": lambda v, n: f"square {v}",
@@ -175,24 +180,19 @@ def _say(things) -> str:
     return ", ".join(words[k](v, n) for k, v, n in things)
 
 
-def _inventory(state: GameState, name: str, item: str):
-    """The inventory that keeps ``name``'s ``item``s: the first Nomopoly's donuts or store, or a
-    Nomopoly II section's (shared.item_inventory), or None."""
-    if item in ("poison donut", "lucky donut", "sprinkles donut", "antidote") and state.enabled("donuts"):
-        return DonutsModule.of(state).held
-    if state.enabled("store"):
-        return items_of(state)
-    from admin.games.nomopoly2.mechanics.shared import item_inventory
-
-    return item_inventory(state, name, item)
+def _inventory(ctx: UpdateContext, name: str, item: str) -> Inventory | None:
+    """The inventory in which ``name`` holds ``item``: the first that a mechanic keeping items
+    answers (the first Nomopoly's donuts or store, a Nomopoly II section's), or None."""
+    found: Inventory | None = hooks.call(ctx).trade_inventory(ctx.state, name, item)
+    return found
 
 
-def _held(state: GameState, name: str, item: str) -> int:
-    inv = _inventory(state, name, item)
+def _held(ctx: UpdateContext, name: str, item: str) -> int:
+    inv = _inventory(ctx, name, item)
     return inv.count(name, item) if inv is not None else 0
 
 
-def _as_held(state: GameState, who: Player, things) -> tuple[tuple[str, Any, int], ...]:
+def _as_held(ctx: UpdateContext, who: Player, things: Things) -> Things:
     """The items as ``who``'s inventory names them: "2 flowers" and "a weighted die" are the
     casino's "flower" and "weighted-die" (a name they hold none of is left as written)."""
     out = []
@@ -200,13 +200,14 @@ def _as_held(state: GameState, who: Player, things) -> tuple[tuple[str, Any, int
         if kind == "item":
             forms = [value, value.replace(" ", "-"), value.replace("-", " ")]
             forms += [f[:-2] for f in forms if f.endswith("es")] + [f[:-1] for f in forms if f.endswith("s")]
-            value = next((f for f in forms if _held(state, who.name, f) > 0), value)
+            value = next((f for f in forms if _held(ctx, who.name, f) > 0), value)
         out.append((kind, value, n))
     return tuple(out)
 
 
-def _lacks(state: GameState, who: Player, things) -> str | None:
+def _lacks(ctx: UpdateContext, who: Player, things: Things) -> str | None:
     """What ``who`` no longer has of what they offered, in words; None if they have it all."""
+    state = ctx.state
     for kind, value, n in things:
         if kind == "money" and who.money < value:
             return f"{who.name} has {state.money(who.money)}, not {state.money(value)}"
@@ -216,7 +217,7 @@ def _lacks(state: GameState, who: Player, things) -> str | None:
             prop = state.proposal(value)
             if prop is None or prop.proposer != who.name:
                 return f"proposal {value} is not {who.name}'s"
-        if kind == "item" and _held(state, who.name, value) < n:
+        if kind == "item" and _held(ctx, who.name, value) < n:
             return f"{who.name} does not hold {n} {value}"
     cards = Counter(v for k, v, n in things for _ in range(n) if k == "card")
     if cards:
@@ -226,26 +227,31 @@ def _lacks(state: GameState, who: Player, things) -> str | None:
     return None
 
 
-def _terrorists(state: GameState, a: Player, b: Player) -> str | None:
-    """XXIII.2: a terrorist may not trade with a player who is not one."""
-    from admin.games.nomopoly2.mechanics.shared import is_terrorist
+class RefusesPartners:
+    """A capability: some players may not trade with each other (Nomopoly II's terrorists trade
+    only with terrorists, XXIII.2)."""
 
-    ta, tb = is_terrorist(state, a.name), is_terrorist(state, b.name)
-    if ta == tb:
-        return None
-    terrorist, other = (a, b) if ta else (b, a)
-    return f"{terrorist.name} is a terrorist and {other.name} is not; a terrorist trades only with terrorists (XXIII.2)"
+    def refuses_partners(self, state: GameState, a: str, b: str) -> str | None:
+        """Why ``a`` and ``b`` may not trade with each other, or None."""
+        raise NotImplementedError
 
 
-@runtime_checkable
-class RefusesTrade(Protocol):
-    """A mechanic owning a thing that may never be traded (the first Nomopoly's Hot Potato, XIX.1)."""
+def _partners(ctx: UpdateContext, a: Player, b: Player) -> str | None:
+    """Why ``a`` and ``b`` may not trade with each other (a mechanic's capability), or None."""
+    keeper = ctx.registry.provider(ctx.state, RefusesPartners)
+    return keeper.refuses_partners(ctx.state, a.name, b.name) if keeper is not None else None
+
+
+class RefusesTrade:
+    """A capability: a mechanic owning a thing that may never be traded (the first Nomopoly's Hot
+    Potato, XIX.1)."""
 
     def refuses_trade(self, state: GameState, kind: str, value: Any) -> str | None:
         """Why ``value`` (of ``kind``: "item", "card" ...) may not be traded, or None."""
+        raise NotImplementedError
 
 
-def _not_tradable(ctx, things) -> str | None:
+def _not_tradable(ctx: UpdateContext, things: Things) -> str | None:
     allowed = {_KINDS[w] for w in re.split(r"[\s,]+", str(ctx.params("trading")["tradable"]).lower()) if w in _KINDS}
     for kind, value, _n in things:
         if kind not in allowed:
@@ -260,7 +266,7 @@ def _not_tradable(ctx, things) -> str | None:
     return None
 
 
-def _square_look(ctx, number: int) -> tuple:
+def _square_look(ctx: UpdateContext, number: int) -> tuple[Any, ...]:
     """All that the modules say of square ``number``, but its owner: its "status" (XX.2)."""
     square = ctx.state.square(number)
     facts = tuple((f.key, repr(f.value)) for f in hooks.call(ctx).square_facts(ctx.state, square)
@@ -268,7 +274,7 @@ def _square_look(ctx, number: int) -> tuple:
     return (getattr(square, "name", None), getattr(square, "destroyed", None), facts)
 
 
-def _given_squares(ctx) -> dict[tuple[str, int], tuple]:
+def _given_squares(ctx: UpdateContext) -> dict[tuple[str, int], Any]:
     """XX.2: the squares each party to a trade closing in this update gives away, as they stood
     when the update began (kept for this update only)."""
     out = TRADED_SQUARES.peek(ctx)
@@ -286,7 +292,7 @@ def _given_squares(ctx) -> dict[tuple[str, int], tuple]:
     return out
 
 
-def _changed(ctx, who: Player, things) -> str | None:
+def _changed(ctx: UpdateContext, who: Player, things: Things) -> str | None:
     changed = TRADED_CHANGED.peek(ctx) or set()
     for kind, value, _n in things:
         if kind == "square" and (who.name, int(value)) in changed:
@@ -295,11 +301,11 @@ def _changed(ctx, who: Player, things) -> str | None:
     return None
 
 
-def _hand_over(ctx, frm: Player, to: Player, things) -> None:
+def _hand_over(ctx: UpdateContext, frm: Player, to: Player, things: Things) -> None:
     state = ctx.state
     for kind, value, n in things:
         if kind == "money":
-            ctx.transfer(frm.name, to.name, value, rule="XX.1", reason="a trade")
+            ctx.transfer(frm.name, to.name, value, rule="XX.1", reason="a trade", kind="trade")
         elif kind == "square":
             paid = OwnershipModule.of(state).paid.get(value)
             set_owner(state, value, to.name, paid)
@@ -310,16 +316,18 @@ def _hand_over(ctx, frm: Player, to: Player, things) -> None:
             state.proposal(value).proposer = to.name  # type: ignore[union-attr]
             TradingModule.of(state).traded[str(value)] = state.week
         else:
-            _inventory(state, frm.name, value).transfer(frm.name, to.name, value, n)
+            inv = _inventory(ctx, frm.name, value)
+            assert inv is not None  # _lacks found the items before the trade was carried out
+            inv.transfer(frm.name, to.name, value, n)
 
 
-def trade(ctx, player: Player, cmd: Trade) -> str:
+def trade(ctx: UpdateContext, player: Player, cmd: Trade) -> str:
     other = ctx.state.players.get(cmd.to)
     if other is None or not other.active or other.name == player.name:
         raise IllegalAction(f"there is no other player {cmd.to!r} to trade with")
-    cmd = replace(cmd, give=_as_held(ctx.state, player, cmd.give), take=_as_held(ctx.state, other, cmd.take))
-    problem = (_not_tradable(ctx, (*cmd.give, *cmd.take)) or _lacks(ctx.state, player, cmd.give)
-               or _lacks(ctx.state, other, _public(cmd.take)) or _terrorists(ctx.state, player, other))
+    cmd = replace(cmd, give=_as_held(ctx, player, cmd.give), take=_as_held(ctx, other, cmd.take))
+    problem = (_not_tradable(ctx, (*cmd.give, *cmd.take)) or _lacks(ctx, player, cmd.give)
+               or _lacks(ctx, other, _public(cmd.take)) or _partners(ctx, player, other))
     if problem:
         raise IllegalAction(problem)
     proposals = [v for k, v, _ in (*cmd.give, *cmd.take) if k == "proposal"]

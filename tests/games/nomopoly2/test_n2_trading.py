@@ -5,10 +5,12 @@ the update of the trade (XX.2); a terrorist trades only with terrorists (XXIII.2
 from fixtures.games import mail, new_state, play, texts
 
 from admin.engine.events import Ruling
-from admin.engine.inventory import Inventory
+from admin.engine import hooks
 from admin.library.cards import hand, set_hand
 from admin.games.nomopoly2.mechanics.conditions import grant_weeks
-from admin.games.nomopoly2.mechanics.shared import item_inventory
+from admin.games.nomopoly2.mechanics.casinos.mechanic import CasinosModule
+from admin.games.nomopoly2.mechanics.house_of_cards.mechanic import HouseOfCardsModule
+from admin.games.registry import REGISTRY
 from admin.library.ownership import owner_of, set_owner
 
 PLAYERS = ("alice", "bob", "carol")
@@ -59,16 +61,20 @@ def test_a_trade_falls_through_if_a_party_became_a_terrorist_before_it_was_carri
            "only with terrorists (XXIII.2)" in texts(done.events)
 
 
-def test_items_are_found_in_any_sections_inventory_named_items():
-    state = _game()
-    state.mods["trading"].items = Inventory()  # a module's state with an `items` inventory
-    state.mods["trading"].items.give("alice", "jetpack")
-    assert item_inventory(state, "alice", "jetpack") is state.mods["trading"].items
-    assert item_inventory(state, "bob", "jetpack") is None
-    offered = play(state, [mail("alice", "TRADE WITH bob: GIVE jetpack FOR $40")])
+def test_items_are_found_in_the_inventory_of_the_section_that_keeps_them():
+    state = _game("conditions", "house-of-cards", "jokers", "casinos")
+    HouseOfCardsModule.of(state).items.give("alice", "jetpack")
+    CasinosModule.of(state).items.give("bob", "flower", 2)
+    answers = hooks.call(state, REGISTRY)  # the trade_inventory hook: the first section holding it
+    assert answers.trade_inventory(state, "alice", "jetpack") is HouseOfCardsModule.of(state).items
+    assert answers.trade_inventory(state, "bob", "flower") is CasinosModule.of(state).items
+    assert answers.trade_inventory(state, "bob", "jetpack") is None
+    offered = play(state, [mail("alice", "TRADE WITH bob: GIVE jetpack FOR 2 flowers, $40")])
     done = play(offered.state, [mail("bob", "ACCEPT 1")])
-    assert done.state.mods["trading"].items.count("bob", "jetpack") == 1
-    assert done.state.players["alice"].money == 10040
+    assert HouseOfCardsModule.of(done.state).items.count("bob", "jetpack") == 1
+    assert HouseOfCardsModule.of(done.state).items.count("alice", "jetpack") == 0
+    assert CasinosModule.of(done.state).items.count("alice", "flower") == 2
+    assert done.state.players["alice"].money == 10040 and done.state.players["bob"].money == 9960
 
 
 def test_a_square_left_alone_in_the_update_of_its_trade_changes_hands():

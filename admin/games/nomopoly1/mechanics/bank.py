@@ -89,7 +89,7 @@ class BankModule(Mechanic[BankState, None]):
         for name, count in sorted(bs.bonds.items()):
             if name in ctx.state.players and ctx.state.players[name].active:
                 back = count * int(p["bond_return"])
-                ctx.transfer(BANK, name, back, rule="XXXIII.3", reason=f"{count} bond(s) paid back")
+                ctx.transfer(BANK, name, back, rule="XXXIII.3", reason=f"{count} bond(s) paid back", kind="bond")
                 ctx.emit("bank", f"{name}'s {count} bond(s) paid back {ctx.state.money(back)}.", player=name,
                          rule="XXXIII.3")
         bs.bonds = {}
@@ -137,7 +137,7 @@ def deal(ctx, player: Player, cmd: BankDeal) -> str:
         if not owed:
             raise IllegalAction("you owe the Bank nothing")
         amount = min(cmd.amount, owed)
-        ctx.transfer(player.name, BANK, amount, rule="XXXIII.2", reason="repaying the Bank", voluntary=True)
+        ctx.transfer(player.name, BANK, amount, rule="XXXIII.2", reason="repaying the Bank", voluntary=True, kind="loan")
         bs.loans[player.name] = owed - amount
         if not bs.loans[player.name]:
             del bs.loans[player.name]
@@ -147,12 +147,12 @@ def deal(ctx, player: Player, cmd: BankDeal) -> str:
     if cmd.act == "borrow":
         if owed + cmd.amount > int(p["max_loan"]):
             raise IllegalAction(f"you owe {ctx.state.money(owed)}; the Bank lends {ctx.state.money(int(p['max_loan']))} at most")
-        ctx.transfer(BANK, player.name, cmd.amount, rule="XXXIII.2", reason="a loan from the Bank")
+        ctx.transfer(BANK, player.name, cmd.amount, rule="XXXIII.2", reason="a loan from the Bank", kind="loan")
         bs.loans[player.name] = owed + cmd.amount
         return f"{player.name} borrowed {ctx.state.money(cmd.amount)}; they owe {ctx.state.money(owed + cmd.amount)}."
     if not ctx.slot.takes_proposals:  # the week's first update: "at the start of the week"
         raise IllegalAction("bonds are sold at the start of a week: send BUY BOND by Wednesday (XXXIII.3)")
     price = int(p["bond_price"]) * cmd.amount
-    ctx.transfer(player.name, BANK, price, rule="XXXIII.3", reason=f"{cmd.amount} bond(s)", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXXIII.3", reason=f"{cmd.amount} bond(s)", voluntary=True, kind="bond")
     bs.bonds[player.name] = bs.bonds.get(player.name, 0) + cmd.amount
     return f"{player.name} bought {cmd.amount} bond(s) for {ctx.state.money(price)}."

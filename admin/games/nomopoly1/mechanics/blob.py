@@ -16,12 +16,14 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Panel, SquareLook, Table
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.chili import feed_pounds
 from admin.games.nomopoly1.mechanics.grease import GreaseModule
 from admin.games.nomopoly1.mechanics.paint import PaintModule
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule, Traveller, warp_in
+from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.games.nomopoly1.mechanics.store import take_item
-from admin.library.ownership import BuyRight, OwnershipModule
+from admin.library.api import OWNERSHIP
+from admin.library.ownership import BuyRight
 from admin.engine.model import GameState, Player
 
 #: how the Blob is named where a player's name could stand (the Hot Potato's holder ...)
@@ -89,15 +91,16 @@ class BlobModule(Mechanic[BlobState, None]):
         start, bs.square = bs.square, here
         ctx.emit("blob", f"The Blob rolled {a} and {b} and moved from square {start} to square {here}.",
                  rule="XXXI.1", data={"from": start, "to": here})
-        ctx.scratch["blob-moved"] = True
+        api.BLOB_MOVED.put(ctx, True)
         self._slide(ctx)
-        colour = PaintModule.of(ctx.state).squares.get(bs.square) if ctx.state.enabled("paint") else None
+        paint = api.PAINT.get(ctx.state)
+        colour = paint.squares.get(bs.square) if paint is not None else None
         if colour:
             colour_event(ctx, colour)
 
     def _slide(self, ctx) -> None:
         """Grease moves the Blob on as it does players (XXXI.1)."""
-        if not ctx.state.enabled(GreaseModule.name):
+        if not api.GREASE.on(ctx.state):
             return
         bs = self.of(ctx.state)
         p = ctx.params(self.name)
@@ -144,7 +147,8 @@ def hurt(ctx, loss: int, why: str) -> None:
 
 
 def blob_square(state: GameState) -> int | None:
-    return BlobModule.of(state).square if state.enabled(BlobModule.name) else None
+    bs = api.BLOB.get(state)
+    return bs.square if bs is not None else None
 
 
 def colour_event(ctx, colour: str) -> None:
@@ -155,10 +159,10 @@ def colour_event(ctx, colour: str) -> None:
     said = f"The Blob landed on {colour} square {bs.square}"
     if colour == "red":
         for pl in players:
-            ctx.transfer(BANK, pl.name, int(p["red_gift"]), rule="XXXI.7", reason="the Blob on a red square")
+            ctx.transfer(BANK, pl.name, int(p["red_gift"]), rule="XXXI.7", reason="the Blob on a red square", kind="bonus")
         ctx.emit("blob", f"{said}: every player receives {state.money(int(p['red_gift']))}.", rule="XXXI.7")
     elif colour == "blue":
-        own = OwnershipModule.of(state)
+        own = OWNERSHIP.of(state)
         fewest = min((len(own.owned_by(state, pl.name)) for pl in players), default=0)
         tied = [pl.name for pl in players if len(own.owned_by(state, pl.name)) == fewest]
         free = [s.number for s in state.live_squares() if own.owner(s.number) is None
@@ -169,7 +173,7 @@ def colour_event(ctx, colour: str) -> None:
                                            update=state.update))
             ctx.emit("blob", f"{said}: {who}, who owns the fewest squares, may BUY {free[0]}.", rule="XXXI.7")
     elif colour == "yellow":
-        if state.enabled("chili"):
+        if api.CHILI.on(state):
             feed_pounds(state, int(p["yellow_pounds"]))
         ctx.emit("blob", f"{said}: the Big Fart is fed two extra large chilis.", rule="XXXI.7")
     elif colour == "green":
@@ -189,13 +193,13 @@ def colour_event(ctx, colour: str) -> None:
         ctx.emit("blob", f"{said}: this week's lottery prize is half as much again.", rule="XXXI.7")
     elif colour == "brown":
         nearest = nearest_ahead(state, bs.square, {pl.name: pl.square for pl in players})
-        if nearest and state.enabled(ParallelModule.name):
+        if nearest and api.PARALLEL.on(state):
             who = nearest[0] if len(nearest) == 1 else nearest[ctx.dice.roll("blob/brown", len(nearest)) - 1]
             ctx.emit("blob", f"{said}: {who}, the nearest player, is warped into the Parallel Universe.",
                      rule="XXXI.7")
             warp_in(ctx, state.players[who], Traveller("blob", 0), "the Blob's brown square")
     elif colour == "pink":
-        own = OwnershipModule.of(state)
+        own = OWNERSHIP.of(state)
         for pl in players:
             tax = sum(s.number for s in own.owned_by(state, pl.name))
             if tax:

@@ -16,10 +16,11 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.library.api import OWNERSHIP
 from admin.library.health import change_health
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.store import COLOURS
-from admin.library.ownership import OwnershipModule
 from admin.engine.model import GameState, Player
 
 
@@ -44,9 +45,10 @@ def blocks(state: GameState) -> list[tuple[str, str, list[int]]]:
     """Every block: (owner, colour, its squares in order). A square in both a row's run and a
     column's belongs to the longer (the row's when they tie), a standing ruling."""
     columns = int(state.params("board").get("columns", 10))
-    if not layout_of(state, columns).compass or not state.enabled(PaintModule.name):
+    paint = api.PAINT.get(state)
+    if not layout_of(state, columns).compass or paint is None:
         return []
-    owners, colours = OwnershipModule.of(state).owners, PaintModule.of(state).squares
+    owners, colours = OWNERSHIP.of(state).owners, paint.squares
     # the same board, owners and colours give the same blocks: a site build asks for each square
     return _blocks(state.layout, columns, len(state.squares),
                    frozenset(s.number for s in state.squares if s.destroyed),

@@ -72,8 +72,8 @@ def ride(ctx, player: Player, cmd: Ride) -> str:
         raise IllegalAction(f"the ride costs {ctx.state.money(half + fare)} and you have "
                             f"{ctx.state.money(player.money)}")
     if half:
-        ctx.transfer(player.name, owner, half, rule="XVI.3", reason=f"the bus to square {cmd.square}", voluntary=True)
-    ctx.transfer(player.name, BANK, fare, rule="XVI.3", reason="the Yellow Bus Company's fare", voluntary=True)
+        ctx.transfer(player.name, owner, half, rule="XVI.3", reason=f"the bus to square {cmd.square}", voluntary=True, kind="purchase")
+    ctx.transfer(player.name, BANK, fare, rule="XVI.3", reason="the Yellow Bus Company's fare", voluntary=True, kind="purchase")
     drive(ctx, player, cmd.square, rule="VI.4", reason="the Yellow Bus Company")
     paid = f"{ctx.state.money(half)} to {owner} and " if half else ""
     return f"{player.name} rode the Yellow Bus to square {cmd.square}, paying {paid}{ctx.state.money(fare)} fare."

@@ -53,7 +53,7 @@ class CashStacksModule(Mechanic[CashState, None]):
         count = cs.stacks.pop(square.number, 0)
         if count:
             amount = count * int(ctx.params(self.name)["stack"])
-            ctx.transfer(BANK, player.name, amount, rule="XXII.5", reason=f"cash on square {square.number}")
+            ctx.transfer(BANK, player.name, amount, rule="XXII.5", reason=f"cash on square {square.number}", kind="bonus")
             ctx.emit("cash", f"{player.name} picked up {ctx.state.money(amount)} in cash on square "
                              f"{square.number}.", player=player.name, rule="XXII.5")
 

@@ -15,9 +15,9 @@ from admin.engine.inventory import Inventory
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly1 import api
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.grease import fresh
-from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.store import COLOURS
 from admin.engine.model import GameState, Player
 
@@ -194,7 +194,7 @@ class ChiliModule(Mechanic[ChiliState, None]):
 
 def _sheltered(state: GameState) -> set[int]:
     """Air-freshened squares (XVII.3) shelter their players from the Big Fart."""
-    if not state.enabled("grease"):
+    if not api.GREASE.on(state):
         return set()
     return {s.number for s in state.live_squares() if fresh(state, s.number)}
 
@@ -214,7 +214,7 @@ def buy_chili(ctx, player: Player, cmd: BuyChili) -> str:
         raise IllegalAction(f"you hold {held} chilis; 10 at most (XXIII.2)")
     pounds, price = SIZES[cmd.size]
     ctx.transfer(player.name, BANK, price * cmd.count, rule="XXIII.1", reason=f"{cmd.count} {cmd.size} chili",
-                 voluntary=True)
+                 voluntary=True, kind="purchase")
     cs.chilis.give(player.name, cmd.size, cmd.count)
     return f"{player.name} bought {cmd.count} {cmd.size} chili for {ctx.state.money(price * cmd.count)}."
 
@@ -235,9 +235,9 @@ def recolour(ctx, player: Player, cmd: Recolour) -> str:
     cs = ChiliModule.of(ctx.state)
     if player.name not in cs.recolour:
         raise IllegalAction("only a player the atomic bomb caught this week may recolour for free (XXIII.4)")
-    if not ctx.state.enabled("paint"):
+    ps = api.PAINT.get(ctx.state)
+    if ps is None:
         raise IllegalAction("there are no colours in this game")
-    ps = PaintModule.of(ctx.state)
     cs.recolour.remove(player.name)
     if cmd.target == "me":
         ps.players[player.name] = cmd.colour

@@ -111,7 +111,7 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
             return
         half = percent_of(int(paid.data["amount"]), 50, str(ctx.params("paint").get("rounding", "nearest")))
         if half:
-            ctx.transfer(owner, other, half, rule="XXVIII.2", reason=f"half the rent on co-owned square {square.number}")
+            ctx.transfer(owner, other, half, rule="XXVIII.2", reason=f"half the rent on co-owned square {square.number}", kind="rent")
             ctx.emit("co-own", f"{other}, co-owner of square {square.number}, received half the rent: "
                                f"{ctx.state.money(half)}.", player=other, rule="XXVIII.2")
 

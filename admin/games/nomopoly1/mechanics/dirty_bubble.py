@@ -15,9 +15,9 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import HoldsBack
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
-from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
+from admin.games.nomopoly1 import api
+from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.latex import break_suit, wearing
-from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.engine.model import Player
 
 
@@ -98,8 +98,9 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None], HoldsBack):
             ctx.emit("bubble", f"The Dirty Bubble let {prisoner.name} out on square {db.square}.",
                      player=prisoner.name, rule="XXX.3")
         db.prisoner = caught
-        if db.colour and ctx.state.enabled(PaintModule.name):
-            PaintModule.of(ctx.state).players[caught] = db.colour
+        paint = api.PAINT.get(ctx.state)
+        if db.colour and paint is not None:
+            paint.players[caught] = db.colour
         ctx.emit("bubble", f"The Dirty Bubble trapped {caught} on square {db.square}"
                            + (f" and coloured them {db.colour}" if db.colour else "") + ".",
                  player=caught, rule="XXX.2")
@@ -145,9 +146,10 @@ def feed_bubble(ctx, player: Player, cmd: FeedBubble) -> str:
     db = DirtyBubbleModule.of(ctx.state)
     if db.prisoner != player.name:
         raise IllegalAction("you are not in the Dirty Bubble")
-    if not ctx.state.enabled("donuts"):
+    donuts = api.DONUTS.get(ctx.state)
+    if donuts is None:
         raise IllegalAction("there are no donuts in this game")
-    held = DonutsModule.of(ctx.state).held
+    held = donuts.held
     if not held.count(player.name, DONUTS[2]):
         raise IllegalAction("you hold no Donut with Sprinkles; the Bubble takes nothing else")
     held.take(player.name, DONUTS[2])

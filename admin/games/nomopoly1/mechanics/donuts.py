@@ -143,6 +143,10 @@ class DonutsModule(Mechanic[DonutsState, None]):
             change_health(ctx, player, -loss * poisons, rule="XII.3",
                           reason=f"{poisons} poison donut{'s' if poisons > 1 else ''}")
 
+    def trade_inventory(self, state, player, item):  # XX.1: a trade gives donuts and antidotes from here
+        inv = self.of(state).held
+        return inv if inv.count(player, item) > 0 else None
+
     def worth(self, state, player) -> int:
         """III.5: a lucky donut is worth what it cashes for, an antidote its price; the others nothing."""
         p = {**self.defaults, **state.params(self.name)}
@@ -214,7 +218,7 @@ def buy_antidote(ctx, player: Player, cmd: BuyAntidote) -> str:
         raise IllegalAction("you have not passed an antidote shop (a square ending in 8) since your "
                             "last move (XII.4)")
     price = int(ctx.params("donuts")["antidote_price"])
-    ctx.transfer(player.name, BANK, price, rule="XII.4", reason="an antidote", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XII.4", reason="an antidote", voluntary=True, kind="purchase")
     ds.held.give(player.name, ANTIDOTE)
     return f"{player.name} bought an antidote for {ctx.state.money(price)}."
 
@@ -238,7 +242,7 @@ def cash_donut(ctx, player: Player, cmd: CashDonut) -> str:
         raise IllegalAction("you hold no lucky donut")
     ds.held.take(player.name, DONUTS[1])
     amount = int(ctx.params("donuts")["lucky_cash"])
-    ctx.transfer(BANK, player.name, amount, rule="XII.5", reason="a lucky donut cashed in")
+    ctx.transfer(BANK, player.name, amount, rule="XII.5", reason="a lucky donut cashed in", kind="bonus")
     return f"{player.name} cashed in a lucky donut for {ctx.state.money(amount)}."
 
 

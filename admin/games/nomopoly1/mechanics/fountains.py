@@ -15,7 +15,8 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule, Traveller, warp_in
+from admin.games.nomopoly1 import api
+from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.engine.model import Player
 
 FOUNTAINS = ("health", "wealth", "spacetime")
@@ -99,14 +100,14 @@ def _effect(ctx, player: Player, fountain: str, donor: bool, face: int, p: dict)
             change_health(ctx, player, -int(p["health_step"]), rule="XV.2", reason=said)
     elif fountain == "wealth":
         if donor and high:
-            ctx.transfer(BANK, player.name, int(p["wealth_gain"]), rule="XV.2", reason=said)
+            ctx.transfer(BANK, player.name, int(p["wealth_gain"]), rule="XV.2", reason=said, kind="bonus")
             ctx.emit("fountain", f"{player.name} received {ctx.state.money(int(p['wealth_gain']))}: {said}.",
                      player=player.name, rule="XV.2")
         elif not donor and not high:
             ctx.transfer(player.name, BANK, int(p["wealth_loss"]), rule="XV.2", reason=said)
             ctx.emit("fountain", f"{player.name} lost {ctx.state.money(int(p['wealth_loss']))}: {said}.",
                      player=player.name, rule="XV.2")
-    elif high and ctx.state.enabled(ParallelModule.name):  # spacetime, a donor: back where they were
+    elif high and api.PARALLEL.on(ctx.state):  # spacetime, a donor: back where they were
         warp_in(ctx, player, Traveller("square", player.square), said)
     elif high:
         ctx.emit("admin", f"{player.name} is warped into the Parallel Universe ({said}, XV.2), but this "

@@ -15,6 +15,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly1 import api
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.store import items_of, take_item
 from admin.library.ownership import owner_of
@@ -144,7 +145,7 @@ def slide(ctx, player: Player, number: int, *, loss: int, cap: int, rule: str) -
     square, where they land instead (or slide again). Shared by both games' grease (the first
     Nomopoly's XVII.3: 5 and 20; Nomopoly II's XXXIII.5: 3 and 12). Returns the next square, or
     None when the player is out of the game."""
-    lost = ctx.scratch.setdefault("grease", {})
+    lost = api.GREASE_LOST.of(ctx)
     loss = min(loss, cap - lost.get(player.name, 0))
     nxt = successor(ctx.state, number)
     if loss > 0:
@@ -159,7 +160,9 @@ def slide(ctx, player: Player, number: int, *, loss: int, cap: int, rule: str) -
 
 def end_of_move(ctx, player: Player) -> None:
     """The move is over (the player landed): the next move may hurt again (see :func:`slide`)."""
-    ctx.scratch.get("grease", {}).pop(player.name, None)
+    lost = api.GREASE_LOST.peek(ctx)
+    if lost is not None:
+        lost.pop(player.name, None)
 
 
 def fresh(state: GameState, number: int) -> bool:
@@ -190,7 +193,7 @@ def grease(ctx, player: Player, cmd: Grease) -> str:
         raise IllegalAction("you have no grease; buy it at a General Store (BUY GREASE)")
     if fee:
         ctx.transfer(player.name, BANK, fee, rule="XVIII.5", reason=f"greasing square {number} from afar",
-                     voluntary=True)
+                     voluntary=True, kind="fee")
     take_item(ctx, player, "grease", "")
     gs.greased = sorted(gs.greased + [number])
     return f"{player.name} greased square {number}" + (f" (a {ctx.state.money(fee)} fee)" if fee else "") + "."

@@ -10,6 +10,8 @@ from admin.engine.board import nearest_ahead as board_nearest
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.library.health import change_health
+from admin.library.trading import RefusesTrade
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blob import BLOB, blob_square, hurt
 from admin.engine.model import GameState
 
@@ -30,7 +32,7 @@ def nearest_ahead(state: GameState, name: str) -> list[str]:
     return board_nearest(state, start, where)
 
 
-class HotPotatoModule(Mechanic[HotPotatoState, None]):
+class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
     name = "hot-potato"
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
     defaults = {"move_loss": 1, "week_loss": 5}
@@ -59,7 +61,7 @@ class HotPotatoModule(Mechanic[HotPotatoState, None]):
     def on_update_end(self, ctx) -> None:
         """The Blob holding it moved this update (XXXI.5): it pays and passes it as a player would."""
         hp = self.of(ctx.state)
-        if hp.holder == BLOB and ctx.scratch.get("blob-moved"):
+        if hp.holder == BLOB and api.BLOB_MOVED.peek(ctx):
             hurt(ctx, int(ctx.params(self.name)["move_loss"]), "holding the Hot Potato as it moved")
             self._pass(ctx, BLOB, "hot-potato/blob")
 

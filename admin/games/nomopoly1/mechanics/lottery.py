@@ -14,7 +14,7 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
-from admin.games.nomopoly1.mechanics.blob import BlobModule
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.cash import in_debt, is_rich
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.engine.model import Player
@@ -92,13 +92,13 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
         prize = percent_of(max(ctx.state.admin_bank, 0), int(p["share_percent"]), rounding)
         players = len(ctx.state.active_players())
         prize = min(prize, players * int(p["per_week"]) * int(p["price"]))
-        blob = BlobModule.of(ctx.state) if ctx.state.enabled(BlobModule.name) else None
+        blob = api.BLOB.get(ctx.state)
         if blob is not None and blob.lottery_boost:  # a purple square (XXXI.7)
             prize = percent_of(prize, 150, rounding)
             blob.lottery_boost = False
         if is_rich(ctx.state):
             prize *= 2  # XXVI.5: beyond any maximum
-        ctx.transfer(BANK, winner, prize, rule="XXVI.4", reason="the lottery")
+        ctx.transfer(BANK, winner, prize, rule="XXVI.4", reason="the lottery", kind="prize")
         ctx.state.admin_bank += pot  # XXVI.3: the tickets' money joins the account after the draw
         self.of(ctx.state).draws.append([ctx.state.week, winner, prize])
         ctx.emit("lottery", f"The lottery of week {ctx.state.week}: {len(drum)} ticket(s); {winner} won "

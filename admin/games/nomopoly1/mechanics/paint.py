@@ -14,6 +14,8 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.store import COLOURS, items_of, take_item
+from admin.games.nomopoly1 import api
+from admin.library.api import OWNERSHIP
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
 
@@ -97,10 +99,11 @@ class PaintModule(Mechanic[PaintState, None]):
 
     def worth(self, state, player) -> int:
         """III.5: paint on a square one owns is an improvement, worth a can's price."""
-        if not state.enabled("ownership") or not state.enabled("store"):
+        ownership = OWNERSHIP.get(state)
+        if ownership is None or not api.STORE.on(state):
             return 0
         price = int(state.params("store").get("paint_price", 400))
-        owners = state.mods["ownership"].owners
+        owners = ownership.owners
         return sum(price for n in self.of(state).squares if owners.get(n) == player.name)
 
     def on_square_added(self, state, square) -> None:
@@ -182,7 +185,7 @@ def paint(ctx, player: Player, cmd: Paint) -> str:
             fee = int(ctx.params("paint")["remote_fee"])
         if fee:
             ctx.transfer(player.name, BANK, fee, rule="XVIII.5", reason=f"painting square {number} from afar",
-                         voluntary=True)
+                         voluntary=True, kind="fee")
         take_item(ctx, player, what, how)
         _set(ps.squares, number, cmd.colour)
         target = f"square {number}"

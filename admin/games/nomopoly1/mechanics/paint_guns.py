@@ -15,6 +15,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import land
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blob import BlobModule, hurt
 from admin.games.nomopoly1.mechanics.dirty_bubble import DirtyBubbleModule
 from admin.games.nomopoly1.mechanics.latex import break_suit
@@ -82,9 +83,10 @@ def shoot(ctx, player: Player, cmd: Shoot) -> str:
         raise IllegalAction(f"you have no {what}; buy it at a General Store (BUY PAINT {cmd.colour.upper()})")
     if cmd.target.lower() == "bubble":
         return _shoot_bubble(ctx, player, cmd, what)
-    if cmd.target.lower() == "blob" and ctx.state.enabled(BlobModule.name):  # XXXI.4: as at a player
+    blob = api.BLOB.get(ctx.state)
+    if cmd.target.lower() == "blob" and blob is not None:  # XXXI.4: as at a player
         target = None
-        name, square = "blob", BlobModule.of(ctx.state).square
+        name, square = "blob", blob.square
     else:
         target = ctx.state.players.get(cmd.target)
         if target is None or not target.active or target.name == player.name:
@@ -119,7 +121,8 @@ def shoot(ctx, player: Player, cmd: Shoot) -> str:
 
 
 def _shoot_bubble(ctx, player: Player, cmd: Shoot, what: str) -> str:
-    if not ctx.state.enabled(DirtyBubbleModule.name) or DirtyBubbleModule.of(ctx.state).prisoner != player.name:
+    bubble = api.DIRTY_BUBBLE.get(ctx.state)
+    if bubble is None or bubble.prisoner != player.name:
         raise IllegalAction("you may fire at the Dirty Bubble only from inside it (XXX.4)")
     take_item(ctx, player, what, "")
     db = DirtyBubbleModule.of(ctx.state)

@@ -22,6 +22,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import check_text, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomopoly1 import api
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
 
@@ -119,7 +120,7 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
         if player.name not in ps.inside:
             return False
         here = player.square
-        coins = ctx.scratch.setdefault("pu-coins", {})
+        coins = api.PU_COINS.of(ctx)
         for _ in range(steps):
             if here == -1:  # passing -1: round again, or back to the board (XXVII.3)
                 k = coins[player.name] = coins.get(player.name, 0) + 1
@@ -199,8 +200,9 @@ def warp_out(ctx, player: Player) -> None:
     ps = ParallelModule.of(ctx.state)
     traveller = ps.inside.pop(player.name)
     live = live_numbers(ctx.state)
-    if traveller.back_to == "blob" and ctx.state.enabled("blob"):
-        square = ctx.state.mods["blob"].square
+    blob = api.BLOB.get(ctx.state)
+    if traveller.back_to == "blob" and blob is not None:
+        square = blob.square
     elif traveller.back_to == "wormhole":
         square = traveller.square if traveller.square in ps.wormholes else lowest(ctx.state)
     else:
@@ -220,7 +222,7 @@ def pu_act(ctx, player: Player, cmd: PuAct) -> str:
         if cmd.square in ps.wormholes:
             raise IllegalAction(f"square {cmd.square} is a Wormhole already")
         price = int(ctx.params(ParallelModule.name)["wormhole_price"])
-        ctx.transfer(player.name, BANK, price, rule="XXVII.5", reason="a Wormhole", voluntary=True)
+        ctx.transfer(player.name, BANK, price, rule="XXVII.5", reason="a Wormhole", voluntary=True, kind="purchase")
         ps.wormholes = sorted(ps.wormholes + [cmd.square])
         return f"{player.name} built a Wormhole on square {cmd.square} for {ctx.state.money(price)}."
     if player.name not in ps.may_add_rule:

@@ -14,8 +14,9 @@ from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule, Traveller, warp_in
+from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.games.nomopoly1.mechanics.store import items_of
 from admin.engine.model import Player
 
@@ -100,7 +101,7 @@ class QuijiboModule(Mechanic[QuijiboState, None]):
 
 def buy_bananas(ctx, player: Player, cmd: BuyBananas) -> str:
     price = int(ctx.params("quijibos")["banana_price"]) * cmd.count
-    ctx.transfer(player.name, BANK, price, rule="XXXIV.2", reason="bananas", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXXIV.2", reason="bananas", voluntary=True, kind="purchase")
     items_of(ctx.state).give(player.name, "banana", cmd.count)
     return f"{player.name} bought {cmd.count} banana{'s' if cmd.count > 1 else ''} for {ctx.state.money(price)}."
 
@@ -119,15 +120,15 @@ def feed(ctx, player: Player, cmd: FeedQuijibo) -> str:
     if cmd.food == DONUTS[1]:  # XXXIV.3
         won = int(p["lucky"][ctx.dice.roll(f"quijibo/{player.name}/lucky", len(p["lucky"])) - 1])
         if won:
-            ctx.transfer(BANK, player.name, won, rule="XXXIV.3", reason="a Quijibo fed a lucky donut")
+            ctx.transfer(BANK, player.name, won, rule="XXXIV.3", reason="a Quijibo fed a lucky donut", kind="prize")
         return f"{player.name} fed their Quijibo a lucky donut: " + (f"it brought {ctx.state.money(won)}." if won
                                                                      else "nothing came of it.")
     if cmd.food == DONUTS[0]:  # XXXIV.4
         return _rabid(ctx, player, p)
     if cmd.food == DONUTS[2]:  # XXXIV.5: between the board and the Parallel Universe, not landing
-        if not ctx.state.enabled(ParallelModule.name):
+        pu = api.PARALLEL.get(ctx.state)
+        if pu is None:
             raise IllegalAction("this game has no Parallel Universe for the sprinkles to send you to")
-        pu = ParallelModule.of(ctx.state)
         if player.name in pu.inside:
             del pu.inside[player.name]
             player.square = lowest(ctx.state)

@@ -55,7 +55,7 @@ class SelfResetState:
 class SelfResetModule(Mechanic[SelfResetState, None]):
     name = "self-reset"
     rules = ("XIV.2", "XIV.3")
-    defaults: dict = {}
+    defaults = {}
     summary = "A player may reset their own user, once a week at most."
     State = SelfResetState
     requires = ("health",)

@@ -241,6 +241,10 @@ class StoreModule(Mechanic[StoreState, None]):
                 inv.give(player.name, str(item), int(n))
         return True
 
+    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+        inv = self.of(state).items
+        return inv if inv.count(player, item) > 0 else None
+
     def worth(self, state, player) -> int:  # III.5: an item is worth its price
         p = {**self.defaults, **state.params(self.name)}
         return sum(price_of(p, item) * n for item, n in self.of(state).items.items(player.name).items())
@@ -318,7 +322,7 @@ def buy_item(ctx, player: Player, cmd: BuyItem) -> str:
                             "since your last move (XVII.2)")
     price = price_of(ctx.params("store"), cmd.item)
     ctx.transfer(player.name, BANK, price * cmd.count, rule="XVII.2",
-                 reason=f"{cmd.count} x {cmd.item} at the General Store", voluntary=True)
+                 reason=f"{cmd.count} x {cmd.item} at the General Store", voluntary=True, kind="purchase")
     st.items.give(player.name, cmd.item, cmd.count)
     return f"{player.name} bought {cmd.count} x {cmd.item} for {ctx.state.money(price * cmd.count)}."
 

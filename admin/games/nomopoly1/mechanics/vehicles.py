@@ -15,10 +15,11 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
+from admin.library.api import TURNS
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.coownership import co_owners
 from admin.library.ownership import owner_of
-from admin.library.turns import TurnsModule, parse_dice, roll_turn_dice, transport_of
+from admin.library.turns import parse_dice, roll_turn_dice, transport_of
 from admin.engine.model import Player
 
 METHODS = {"foot": 0, "clogs": 100, "roller skates": 500, "car": 2000, "rocket sled": 3000}
@@ -115,13 +116,13 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
         if method == "roller skates" and sum(faces) == int(p["skates_fall_total"]):
             change_health(ctx, player, -int(p["skates_fall_health"]), rule="XXIV.1", reason="a fall on roller skates")
         elif method == "car" and len(faces) >= 3 and len(set(faces)) == 1:
-            ctx.transfer(player.name, BANK, int(p["car_repair"]), rule="XXIV.1", reason="repairing a stalled car")
+            ctx.transfer(player.name, BANK, int(p["car_repair"]), rule="XXIV.1", reason="repairing a stalled car", kind="purchase")
             ctx.emit("vehicle", f"{player.name}'s car stalled: {ctx.state.money(int(p['car_repair']))} to repair it.",
                      player=player.name, rule="XXIV.1")
         elif method == "rocket sled" and sum(faces) > int(p["sled_safe_up_to"]):
             risk = (sum(faces) - int(p["sled_safe_up_to"])) * int(p["sled_percent_per_point"])
             if ctx.dice.roll(f"sled/{player.name}/{turn}", 100) <= risk:
-                TurnsModule.of(ctx.state).transport[player.name] = "foot"
+                TURNS.of(ctx.state).transport[player.name] = "foot"
                 ctx.emit("vehicle", f"{player.name}'s monkey went insane and blew up the rocket sled (a {risk}% "
                                     "chance): the move is made on foot.", player=player.name, rule="XXIV.1")
                 return roll_turn_dice(ctx, player, turn, ctx.params("turns")["dice"].get("foot", "2d6"), "foot")
@@ -138,7 +139,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
             if player is None or not player.active or owner in (None, name) or name in co_owners(ctx.state, square):
                 continue  # XXVIII.2: a co-owner parks free
             rent = square * int(ctx.params("ownership").get("rent_per_number", 3))
-            ctx.transfer(name, owner, rent, rule="XXIV.5", reason=f"the {method} parked on square {square}")
+            ctx.transfer(name, owner, rent, rule="XXIV.5", reason=f"the {method} parked on square {square}", kind="rent")
             ctx.emit("vehicle", f"{name} paid {ctx.state.money(rent)} rent to {owner} for the {method} parked "
                                 f"on square {square}.", player=name, rule="XXIV.5")
 
@@ -161,7 +162,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
         parked = vs.parked.get(player.name)
         if parked and parked[1] == number:  # XXIV.5: passing over the parked square takes it back
             del vs.parked[player.name]
-            TurnsModule.of(ctx.state).transport[player.name] = parked[0]
+            TURNS.of(ctx.state).transport[player.name] = parked[0]
             ctx.emit("vehicle", f"{player.name} took back their {parked[0]} from square {number}.",
                      player=player.name, rule="XXIV.5")
 
@@ -201,7 +202,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
 
 def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
     vs = VehiclesModule.of(ctx.state)
-    transport = TurnsModule.of(ctx.state).transport
+    transport = TURNS.of(ctx.state).transport
     p = ctx.params(VehiclesModule.name)
     current = transport_of(ctx.state, player.name)
     if cmd.act == "buy":
@@ -209,7 +210,7 @@ def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
         if method == "foot":
             raise IllegalAction("going on foot is free: SWITCH TO ON FOOT")
         price = int(p["prices"][method])
-        ctx.transfer(player.name, BANK, price, rule="XXIV.3", reason=f"a {method}", voluntary=True)
+        ctx.transfer(player.name, BANK, price, rule="XXIV.3", reason=f"a {method}", voluntary=True, kind="purchase")
         if method in CARRIED and method not in vs.kit.get(player.name, []):
             vs.kit.setdefault(player.name, []).append(method)
         if method in PARKED:
@@ -239,6 +240,6 @@ def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
     if current != "rocket sled":
         raise IllegalAction("only a player on the rocket sled has a monkey to feed (XXIV.2)")
     price = int(p["banana_price"]) * cmd.count
-    ctx.transfer(player.name, BANK, price, rule="XXIV.2", reason="bananas for the monkey", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXIV.2", reason="bananas for the monkey", voluntary=True, kind="purchase")
     vs.bananas[player.name] = vs.bananas.get(player.name, 0) + cmd.count
     return f"{player.name} fed the monkey {cmd.count} banana{'s' if cmd.count > 1 else ''}: its die has {cmd.count} more side{'s' if cmd.count > 1 else ''} next move."

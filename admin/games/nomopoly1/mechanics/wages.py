@@ -247,7 +247,7 @@ def enrol(ctx, player: Player, cmd: Enrol) -> str:
         raise IllegalAction(f"you have done the {cmd.course} course already")
     if needs and not have:
         raise IllegalAction(f"the {cmd.course} course needs the {needs} course first (ENROL {needs.upper()})")
-    ctx.transfer(player.name, BANK, int(cost), rule="XXXVI.2", reason=f"the {cmd.course} course", voluntary=True)
+    ctx.transfer(player.name, BANK, int(cost), rule="XXXVI.2", reason=f"the {cmd.course} course", voluntary=True, kind="purchase")
     ws.studying[player.name] = [cmd.course, int(weeks)]
     return (f"{player.name} enrolled on the {cmd.course} course for {ctx.state.money(int(cost))}: "
             f"{weeks} weeks, then a wage of {ctx.state.money(int(wage))}.")
@@ -263,7 +263,7 @@ def career_act(ctx, player: Player, cmd: CareerAct) -> str:
                                 "steals from a player on the same square")
         _once_a_week(ctx, player, "steal")
         amount = percent_of(max(victim.money, 0), int(p["steal_percent"]), str(p["rounding"]))
-        ctx.transfer(victim.name, player.name, amount, rule="XXXVI.2", reason="a thief's 5%")
+        ctx.transfer(victim.name, player.name, amount, rule="XXXVI.2", reason="a thief's 5%", kind="theft")
         return f"{player.name} stole {ctx.state.money(amount)} from {victim.name}."
     if cmd.act == "heal":
         _career(ctx, player, "healer")
@@ -277,7 +277,7 @@ def career_act(ctx, player: Player, cmd: CareerAct) -> str:
         if gap > 1:
             raise IllegalAction(f"{target.name} is on square {target.square}; a healer heals within one square")
         ctx.transfer(player.name, BANK, int(p["heal_cost"]), rule="XXXVI.2", reason=f"healing {target.name}",
-                     voluntary=True)
+                     voluntary=True, kind="purchase")
         change_health(ctx, target, int(p["heal_amount"]), rule="XXXVI.2", reason=f"healed by {player.name}")
         return f"{player.name} healed {target.name} for {ctx.state.money(int(p['heal_cost']))}."
     if cmd.act == "hand-out":

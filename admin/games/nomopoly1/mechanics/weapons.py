@@ -6,10 +6,10 @@ these weapons as a player does (XXXII.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from admin.engine import hooks
-from admin.engine.board import destroy_square, live_numbers, lowest, neighbours, step
+from admin.engine.board import Direction, destroy_square, live_numbers, lowest, neighbours, step
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
@@ -18,7 +18,8 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
-from admin.games.nomopoly1.mechanics.blob import BlobModule, hurt
+from admin.games.nomopoly1 import api
+from admin.games.nomopoly1.mechanics.blob import hurt
 from admin.games.nomopoly1.mechanics.latex import break_suit
 from admin.games.nomopoly1.mechanics.store import take_item
 from admin.engine.model import GameState, Player
@@ -157,7 +158,7 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
             for victim in sorted(ctx.state.active_players(), key=lambda pl: pl.name):
                 if victim.square in near:
                     _harm(ctx, victim, int(p["bomb_damage"]), f"a time bomb on square {bomb.square}")
-            if ctx.state.enabled(BlobModule.name) and BlobModule.of(ctx.state).square in near:
+            if (blob := api.BLOB.get(ctx.state)) is not None and blob.square in near:
                 hurt(ctx, int(p["bomb_damage"]), f"a time bomb on square {bomb.square}")
 
     def worth(self, state, player) -> int:  # III.5: an item is worth its price
@@ -249,7 +250,7 @@ def buy_weapon(ctx, player: Player, cmd: BuyWeapon) -> str:
         raise IllegalAction(f"you have not landed on or passed the Weapons of Mass Destruction Shop "
                             f"(square {p['shop']}) since your last move (XXXII.1)")
     price = int(p["prices"][cmd.weapon])
-    ctx.transfer(player.name, BANK, price, rule="XXXII.2", reason=f"a {cmd.weapon}", voluntary=True)
+    ctx.transfer(player.name, BANK, price, rule="XXXII.2", reason=f"a {cmd.weapon}", voluntary=True, kind="purchase")
     ws.weapons.give(player.name, cmd.weapon)
     return f"{player.name} bought a {cmd.weapon} for {ctx.state.money(price)}."
 
@@ -286,11 +287,13 @@ def use_weapon(ctx, player: Player, cmd: UseWeapon) -> str:
 def _flame(ctx, player: Player, direction: str, damage: int) -> str:
     columns = int(ctx.params("board").get("columns", 10))
     here = player.square
-    blob = BlobModule.of(ctx.state).square if ctx.state.enabled(BlobModule.name) else None
+    the_blob = api.BLOB.get(ctx.state)
+    blob = the_blob.square if the_blob is not None else None
     for _ in range(len(ctx.state.squares)):
-        here = step(ctx.state, here, direction, columns)  # type: ignore[arg-type]
-        if here is None:
+        nxt = step(ctx.state, here, cast(Direction, direction), columns)
+        if nxt is None:
             break
+        here = nxt
         found = sorted(pl.name for pl in ctx.state.active_players() if pl.square == here and pl.name != player.name)
         if found:
             victim = ctx.state.players[found[0] if len(found) == 1 else
@@ -323,7 +326,7 @@ def _missile(ctx, player: Player, target: int, damage: int) -> str:
     if len(live_numbers(ctx.state)) <= 1:
         return f"{player.name} fired a nuclear missile at square {hit}, the last square: it stands (V.1)."
     victims = sorted((pl for pl in ctx.state.active_players() if pl.square == hit), key=lambda pl: pl.name)
-    blob = BlobModule.of(ctx.state) if ctx.state.enabled(BlobModule.name) else None
+    blob = api.BLOB.get(ctx.state)
     blob_hit = blob is not None and blob.square == hit
     destroy_square(ctx.state, hit, hooks.call(ctx))
     start = lowest(ctx.state)  # XXXII.4: "square 1" is the lowest square left

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from admin.engine.module import Mechanic
 from admin.engine.errors import RuleError
+from admin.library.api import OWNERSHIP
 from admin.library.health import health_of
+from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blocks import blocks
-from admin.games.nomopoly1.mechanics.dirty_bubble import DirtyBubbleModule
-from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
-from admin.games.nomopoly1.mechanics.hot_potato import HotPotatoModule
-from admin.games.nomopoly1.mechanics.paint import PaintModule
-from admin.games.nomopoly1.mechanics.parallel import ParallelModule
+from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.store import COLOURS
-from admin.library.ownership import OwnershipModule
 from admin.engine.model import GameState, Player
 
 CONDITIONS = ("110% of everyone's money", "two blocks", "a block of three", "the most squares",
@@ -34,10 +31,10 @@ class WinningModule(Mechanic[None, None]):
 
     def on_pass_over(self, ctx, player, number) -> None:
         """III.2's seventh condition: the squares each player passed or landed on this update."""
-        ctx.scratch.setdefault("visited", {}).setdefault(player.name, set()).add(number)
+        api.VISITED.of(ctx).setdefault(player.name, set()).add(number)
 
     def on_update_start(self, ctx) -> None:
-        ctx.scratch["board-at-start"] = {s.number for s in ctx.state.live_squares()}
+        api.BOARD_AT_START.put(ctx, {s.number for s in ctx.state.live_squares()})
 
     def rulings(self):
         return {"end-game": _end_game}
@@ -46,8 +43,8 @@ class WinningModule(Mechanic[None, None]):
         state = ctx.state
         if state.ended:
             return
-        visited = ctx.scratch.get("visited", {}) if ctx.slot.moves else {}
-        board = ctx.scratch.get("board-at-start", set())
+        visited = (api.VISITED.peek(ctx) or {}) if ctx.slot.moves else {}
+        board = api.BOARD_AT_START.peek(ctx) or set()
         scores = {}
         for p in sorted(state.active_players(), key=lambda pl: pl.name):
             met = conditions(ctx, p, visited.get(p.name, set()), board)
@@ -65,7 +62,7 @@ class WinningModule(Mechanic[None, None]):
 
 
 def _owned(state: GameState, name: str) -> list[int]:
-    return [s.number for s in OwnershipModule.of(state).owned_by(state, name)]
+    return [s.number for s in OWNERSHIP.of(state).owned_by(state, name)]
 
 
 def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[bool]:
@@ -74,7 +71,7 @@ def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[
     others = [o for o in state.active_players() if o.name != player.name]
     mine = [(colour, sq) for owner, colour, sq in blocks(state) if owner == player.name]
     owned = _owned(state, player.name)
-    paint = PaintModule.of(state) if state.enabled(PaintModule.name) else None
+    paint = api.PAINT.get(state)
     my_colour = paint.players.get(player.name) if paint else None
     painted = {paint.squares[n] for n in owned if n in paint.squares} if paint else set()
     return [
@@ -91,17 +88,19 @@ def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[
 def bars(ctx, player: Player) -> list[bool]:
     state = ctx.state
     p = ctx.params(WinningModule.name)
-    paint = PaintModule.of(state) if state.enabled(PaintModule.name) else None
+    paint = api.PAINT.get(state)
     colour = paint.players.get(player.name) if paint else None
     same = sum(1 for n, c in (paint.players.items() if paint else ()) if c == colour and n != player.name)
+    potato, donuts = api.HOT_POTATO.get(state), api.DONUTS.get(state)
+    universe, bubble = api.PARALLEL.get(state), api.DIRTY_BUBBLE.get(state)
     return [
-        state.enabled(HotPotatoModule.name) and HotPotatoModule.of(state).holder == player.name,
-        state.enabled(DonutsModule.name) and DonutsModule.of(state).held.count(player.name, DONUTS[0]) > 0,
+        potato is not None and potato.holder == player.name,
+        donuts is not None and donuts.held.count(player.name, DONUTS[0]) > 0,
         player.money < 1,
         health_of(state, player.name) < int(p["min_health"]),
         colour is not None and same >= 2,
-        state.enabled(ParallelModule.name) and player.name in ParallelModule.of(state).inside,
-        state.enabled(DirtyBubbleModule.name) and DirtyBubbleModule.of(state).prisoner == player.name,
+        universe is not None and player.name in universe.inside,
+        bubble is not None and bubble.prisoner == player.name,
     ]
 
 

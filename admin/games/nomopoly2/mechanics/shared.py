@@ -275,27 +275,6 @@ def blackjack_squares(state: GameState) -> list[int]:
     return [s.number for s in state.squares if is_blackjack(s)]
 
 
-# -- Items (V.1) a player may trade (XX.1) ---------------------------------------------------
-# A section whose items players hold
-# keeps them in an ``admin.engine.inventory.Inventory`` field named ``items`` of its public (or
-# private) state; the trading module finds an item through this function. A section whose items
-# the rules say are untradable lists their names in a class attribute ``untradable`` of its module.
-def item_inventory(state: GameState, player: str, item: str):
-    """The Inventory in which ``player`` holds ``item`` (the first enabled module's that has it),
-    or None: they hold none, or the rules make it untradable."""
-    from admin.engine.inventory import Inventory
-    from admin.games.registry import REGISTRY
-
-    for module in REGISTRY.enabled(state):
-        if item in getattr(module, "untradable", ()):
-            return None
-        for part in (state.mods.get(module.name), state.private.mods.get(module.name)):
-            inv = getattr(part, "items", None)
-            if isinstance(inv, Inventory) and inv.count(player, item) > 0:
-                return inv
-    return None
-
-
 # -- XXIII Terrorism (module "terrorism"): atrocities --------------------------------------
 def is_terrorist(state: GameState, player: str) -> bool:
     """Whether ``player`` is a terrorist now (XXIII.1): no lottery tickets, trades only with

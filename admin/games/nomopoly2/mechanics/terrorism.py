@@ -7,8 +7,9 @@ the condition in the conditions module); this module holds the lengths (``minor_
 ``major_weeks``), withholds what a terrorist may not have (the $1000 for going round the board,
 VI.11, and the chance of a new square, VI.17), shows who is a terrorist, and gives the Admin a
 ruling for an atrocity no mechanic saw (``nomopoly ruling decide atrocity player=NAME
-[major=true] what="..." --reason ...``); the net-worth section counts a terrorist's -$2500. The lottery and trading sections refuse a
-terrorist's tickets and trades with :func:`is_terrorist`."""
+[major=true] what="..." --reason ...``); the net-worth section counts a terrorist's -$2500. The lottery section refuses a
+terrorist's tickets (:func:`is_terrorist`); a terrorist's trade with a player who is not one is
+refused here (``refuses_partners``, the trading section's capability)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from admin.engine.shows import Fact, Panel, Table
 from admin.engine.capabilities import DeniesBenefits
 from admin.engine.errors import RuleError
 from admin.games.nomopoly2.mechanics.shared import commit_atrocity, is_terrorist, may_commit_atrocity
+from admin.library.trading import RefusesPartners
 
 
 
@@ -29,7 +31,7 @@ def terrorist_until(state, player: str) -> int | None:
     return getattr(cs, "weeks", {}).get(player, {}).get("terrorist")
 
 
-class TerrorismModule(Mechanic[None, None], DeniesBenefits):
+class TerrorismModule(Mechanic[None, None], DeniesBenefits, RefusesPartners):
     name = "terrorism"
     rules = ("XXIII.1", "XXIII.2")
     defaults = {"minor_weeks": 1,          # a minor atrocity: this week and the next one (XXIII.1)
@@ -44,6 +46,14 @@ class TerrorismModule(Mechanic[None, None], DeniesBenefits):
             return f"{player.name} is a terrorist (XXIII.2)" if benefit == "pass-bonus" else \
                 f"{player.name} is a terrorist (VI.17, XXIII.2)"
         return None
+
+    def refuses_partners(self, state, a, b) -> str | None:
+        """XXIII.2: a terrorist may not trade with a player who is not one."""
+        ta, tb = is_terrorist(state, a), is_terrorist(state, b)
+        if ta == tb:
+            return None
+        terrorist, other = (a, b) if ta else (b, a)
+        return f"{terrorist} is a terrorist and {other} is not; a terrorist trades only with terrorists (XXIII.2)"
 
     def player_facts(self, state, player) -> list[Fact]:
         until = terrorist_until(state, player.name)

@@ -9,7 +9,7 @@ card was the inventor's own (V.2, V.3)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import ask
@@ -88,7 +88,7 @@ def parse_response(rest: str, line: object) -> tuple[int, tuple[tuple[str, str |
     return int(m.group(1)), cards
 
 
-def check_response(ctx, inter, player: str, cards: list[list[Any]]) -> list[str]:
+def check_response(ctx, inter, player: str, cards: Sequence[Sequence[Any]]) -> list[str]:
     st, priv = world(ctx.state), private(ctx.state)
     if inter.kind != "response" or inter.module != WORLD:
         raise IllegalAction(f"#{inter.id} is not an invention taking responses")

@@ -78,7 +78,11 @@ def activate(ctx, turn: Turn, text: str, run_task: Callable[[Turn, str, str], st
     turn.uses[obj.name] = turn.uses.get(obj.name, 0) + 1
     turn.made.append(obj.name)
     st.activated.setdefault(player, {})[obj.name] = turn.number
-    said = effect() if effect is not None else ask_opponent(ctx, turn, obj, unpredictable)
+    if effect is not None:
+        said = effect()
+    else:  # no ability chosen: the opponent named chooses (X.25)
+        assert unpredictable is not None
+        said = ask_opponent(ctx, turn, obj, unpredictable)
     hazard(ctx, turn, burnt, obj, robot=robots > 0)
     if obj.has("One-Shot"):
         destroy(ctx, player, obj.name, 1, "One-Shot: destroyed once activated", rule="X.20")
@@ -269,9 +273,14 @@ def _manipulate(ctx, turn, obj, rest, run_task):
     return go
 
 
+def _liberate(ctx, turn, obj, rest, run_task):
+    """A Liberator rolls as if attacking an Object and, if it wins, takes it (STEAL)."""
+    return _attack(ctx, turn, obj, rest, run_task, steal=True)
+
+
 ABILITIES: dict[str, Callable[..., Callable[[], str]]] = {
     "Analyser": _analyse, "Attacker": _attack, "Convertor": _convert, "Copier": _copy, "Destroyer": _destroy,
-    "Liberator": lambda *a: _attack(*a, steal=True), "Manipulator": _manipulate, "Miner": _miner,
+    "Liberator": _liberate, "Manipulator": _manipulate, "Miner": _miner,
     "Monitor": _monitor, "Researcher": _research, "Scavenger": _scavenge, "Synthesiser": _synthesise,
     "Transmitter": _transmit,
 }

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from admin.engine.decks import DeckSpec, DeckState, discard
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import GameState
+from admin.games.technopoly.api import TECHNO, TECHNO_PRIVATE
 
 WORLD, TRADING = "techno", "techno-trading"
 ROBOT = "Robot"
@@ -177,11 +178,11 @@ class TechnoPrivate:
 
 
 def world(state: GameState) -> TechnoState:
-    return state.mods[WORLD]
+    return TECHNO.of(state)
 
 
 def private(state: GameState) -> TechnoPrivate:
-    return state.private.mods[WORLD]
+    return TECHNO_PRIVATE.of(state)
 
 
 def find_object(st: TechnoState, name: str, *, known: bool = True) -> ObjectType:

@@ -13,6 +13,7 @@ from typing import Any
 
 from admin.engine.decks import draw
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.technopoly.api import ORDERS
 from admin.games.technopoly.mechanics.objects import (
     ROBOT, WORLD, ObjectType, TechnoState, add_units, airdrop, burn, cards_out, create, deck_spec, destroy, enforce_unique,
     find_object, give_card, held, parse_card, private, world,
@@ -101,7 +102,7 @@ class Turn:
 
 
 def orders(ctx) -> dict[str, list[tuple[str, Task, int]]]:
-    return ctx.scratch.setdefault("techno-orders", {})
+    return ORDERS.of(ctx)
 
 
 def use_robots(turn: Turn, n: int, what: str) -> None:

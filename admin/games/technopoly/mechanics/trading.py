@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
@@ -91,7 +91,12 @@ def terms(rest: str) -> Terms:
     """A promise may be quoted (``PROMISE "no attacks, for now"``): its commas and FOR are its own;
     the GIVE side ends at the first FOR in capitals, or else at the first "for" outside quotes."""
     quoted: list[str] = []
-    masked = re.sub(r'"([^"]*)"', lambda q: quoted.append(q.group(1)) or f"\x00{len(quoted) - 1}\x00", rest.strip())
+
+    def mask(q: re.Match[str]) -> str:
+        quoted.append(q.group(1))
+        return f"\x00{len(quoted) - 1}\x00"
+
+    masked = re.sub(r'"([^"]*)"', mask, rest.strip())
     m = (re.fullmatch(r"(?i:with)\s+(\S+?)\s*:?\s+(?i:give)\s+(.+?)\s+FOR\s+(.+)", masked)
          or re.fullmatch(r"with\s+(\S+?)\s*:?\s+give\s+(.+?)\s+for\s+(.+)", masked, re.IGNORECASE))
     if not m:
@@ -146,7 +151,7 @@ def check(ctx, giver: str, items: list[Item], hidden: list[str]) -> None:
 class TechnoTradingModule(Mechanic[None, TradingPrivate]):
     name = TRADING
     rules = ("VI.1", "VI.2", "VI.3")
-    defaults: dict[str, Any] = {}
+    defaults = {}
     summary = "Trades of objects, Technology, Mining Rights and Attribute cards, by offer and ACCEPT."
     Private = TradingPrivate
     requires = ("interactions", "techno")

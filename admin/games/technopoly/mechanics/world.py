@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.decks import draw
@@ -16,7 +16,8 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.turnorder import round_ends
 from admin.engine.errors import CommandError, IllegalAction, NomopolyError
-from admin.library.interactions import InteractionsModule
+from admin.library.api import INTERACTIONS, SEALED_ANSWERS
+from admin.games.technopoly.api import TECHNO_PRIVATE
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
     ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, cards_out, deck_spec, describe,
@@ -99,7 +100,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
              *(f"IV.{i}" for i in range(1, 9)), *(f"V.{i}" for i in range(1, 6)), "VII.1",
              *(f"VIII.{i}" for i in range(1, 24)), "IX.1", "IX.2",
              *(f"X.{i}" for i in range(1, 29)), "XII.1", "XII.3")
-    defaults: dict[str, Any] = {"hand": 3, "robots": 2, "last_round_without_roll": 10, "end_die": 20,
+    defaults = {"hand": 3, "robots": 2, "last_round_without_roll": 10, "end_die": 20,
                                 "attack_die": 6, "create_fuel": True}
     summary = "Robots invent, create, mine, activate, attack; attribute cards; rounds and the end roll."
     State = TechnoState
@@ -220,7 +221,8 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
 
     def results_lines(self, state, player) -> list[tuple[int, str]]:
         st = self.of(state)
-        hand = self.private_of(state).hands.get(player.name, []) if self.name in state.private.mods else []
+        priv = TECHNO_PRIVATE.get(state)
+        hand = priv.hands.get(player.name, []) if priv is not None else []
         lines = [(30, f"  Round {st.round} done; your Robots: {held(st, player.name, ROBOT)}; score {score(st, player.name)}"),
                  (31, "  Your objects: " + (", ".join(f"{n} {k}" for k, n in sorted(st.holdings.get(player.name, {}).items())) or "none")),
                  (32, "  Your hand (private): " + (", ".join(hand) or "no cards"))]
@@ -293,7 +295,7 @@ def _line_of(ctx, name: str, at: int) -> str | None:
 
 def respond(ctx, player: Player, cmd: Respond) -> str:
     from admin.engine.interactions import answer, find
-    state, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
+    state, sealed = INTERACTIONS.of(ctx.state), SEALED_ANSWERS.of(ctx.state)
     inter = find(state, cmd.number)
     if player.name not in inter.parties:
         raise IllegalAction(f"#{cmd.number} is not yours to answer; it asks {', '.join(inter.parties)}")

@@ -10,7 +10,7 @@ By email a turn cannot wait for a decision, so what a jailed player does is said
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.board import add_square
 from admin.engine.commands import command_type
@@ -43,7 +43,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
     name = "timo-board"
     rules = ("II.2", "V.1", "V.2", "V.3", "V.4", "V.5", "V.6", "V.7", "VI.1", "VI.2", "VI.3", "X.1",
              "XI.1", "XI.2", "XI.3", "XI.4", "XI.5", "XI.7", "XI.8", "XII.1")
-    defaults: dict[str, Any] = {"spaces": [], "huge_o": 20, "jail_fine": 5, "jail_turns": 3,
+    defaults = {"spaces": [], "huge_o": 20, "jail_fine": 5, "jail_turns": 3,
                                 "doubles_to_jail": 3, "max_throws": 50}
     maximums = {'max_throws': 10}
     summary = "Forty spaces round a loop; turns pass to the left; Fn 20 each time round; tax; jail."

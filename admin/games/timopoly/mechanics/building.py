@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -65,7 +65,7 @@ def _parse_sell(rest: str, line: object) -> SellDeed:
 class TimoBuildingModule(Mechanic[None, None]):
     name = "timo-building"
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIV.1", "XV.1", "XV.2", "XVI.1", "XI.9")
-    defaults: dict[str, Any] = {"max_noms": 5, "sell_back": 50, "mortgage": 50, "unmortgage_interest": 10}
+    defaults = {"max_noms": 5, "sell_back": 50, "mortgage": 50, "unmortgage_interest": 10}
     summary = "Noms and Rockets built evenly on complete groups; selling back; selling deeds; mortgages."
     requires = ("timo-deeds",)
 
@@ -101,7 +101,7 @@ class TimoBuildingModule(Mechanic[None, None]):
             return f"{spec.name} could no longer be sold"
         if ctx.state.players[buyer].money < p["amount"]:
             return f"{buyer} could not pay {ctx.state.money(p['amount'])} for {spec.name}"
-        ctx.transfer(buyer, seller, int(p["amount"]), rule="XV.1", reason=f"buying {spec.name}")
+        ctx.transfer(buyer, seller, int(p["amount"]), rule="XV.1", reason=f"buying {spec.name}", kind="purchase")
         deed.owner = buyer
         return f"{buyer} bought {spec.name} from {seller} for {ctx.state.money(p['amount'])}"
 
@@ -133,7 +133,7 @@ def _buy_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if deed.noms > min(_levels(ctx.state, spec)):
         raise IllegalAction(f"build evenly (XIII.2): {spec.name} has {deed.noms} Nom(s) and another "
                             f"category of {spec.group} has {min(_levels(ctx.state, spec))}")
-    ctx.transfer(player.name, BANK, spec.nom, rule="XIII.1", reason=f"a Nom on {spec.name}", voluntary=True)
+    ctx.transfer(player.name, BANK, spec.nom, rule="XIII.1", reason=f"a Nom on {spec.name}", voluntary=True, kind="purchase")
     deed.noms += 1
     return f"{player.name} put a Nom on {spec.name} for {ctx.state.money(spec.nom)} ({deed.noms} now)"
 
@@ -144,7 +144,7 @@ def _buy_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
         raise IllegalAction(f"{spec.name} has a Rocket already; one to a category (XIV.1)")
     if not owns_group(ctx.state, player.name, spec) or min(_levels(ctx.state, spec)) < max_noms:
         raise IllegalAction(f"a Rocket needs five Noms on every category of {spec.group} (XIV.1)")
-    ctx.transfer(player.name, BANK, spec.nom, rule="XIV.1", reason=f"a Rocket on {spec.name}", voluntary=True)
+    ctx.transfer(player.name, BANK, spec.nom, rule="XIV.1", reason=f"a Rocket on {spec.name}", voluntary=True, kind="purchase")
     deed.noms, deed.rocket = 0, True
     return f"{player.name} put a Rocket on {spec.name} for {ctx.state.money(spec.nom)}, returning its five Noms"
 
@@ -154,7 +154,7 @@ def _unmortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
         raise IllegalAction(f"{spec.name} is not mortgaged")
     value = mortgage_value(ctx, spec)
     cost = value + math.ceil(value * int(ctx.params(TimoBuildingModule.name)["unmortgage_interest"]) / 100)
-    ctx.transfer(player.name, BANK, cost, rule="XVI.1", reason=f"lifting the mortgage of {spec.name}", voluntary=True)
+    ctx.transfer(player.name, BANK, cost, rule="XVI.1", reason=f"lifting the mortgage of {spec.name}", voluntary=True, kind="mortgage")
     deed.mortgaged = False
     return f"{player.name} lifted the mortgage of {spec.name} for {ctx.state.money(cost)}"
 

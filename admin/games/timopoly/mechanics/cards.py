@@ -57,7 +57,7 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
     name = "timo-cards"
     rules = ("II.4", "IX.1", "IX.2", "XI.6", *(f"XX.{i}" for i in range(1, 17)),
              *(f"XXI.{i}" for i in range(1, 17)))
-    defaults: dict[str, Any] = {"decks": {}, "rocket_noms": 5}
+    defaults = {"decks": {}, "rocket_noms": 5}
     summary = "Stuff Happens and Crowd Fund: draw the top card, do what it says, put it back under."
     Private = TimoCardsPrivate
     requires = ("timo-deeds",)
@@ -84,7 +84,7 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
             return f"{buyer} did not buy {seller}'s Get Out of Social Media Jail Free card"
         if not board.jail_cards.get(seller) or ctx.state.players[buyer].money < amount:
             return "the card could no longer be sold"
-        ctx.transfer(buyer, seller, amount, rule="XI.6", reason="a Get Out of Social Media Jail Free card")
+        ctx.transfer(buyer, seller, amount, rule="XI.6", reason="a Get Out of Social Media Jail Free card", kind="purchase")
         board.jail_cards.setdefault(buyer, []).append(board.jail_cards[seller].pop(0))
         return f"{buyer} bought {seller}'s Get Out of Social Media Jail Free card for {ctx.state.money(amount)}"
 
@@ -121,7 +121,7 @@ def do(ctx, player: Player, effect: dict[str, Any], text: str) -> None:
     """Carry out a card's effect."""
     reason = f"the card: {text}"
     if "collect" in effect:
-        ctx.transfer(BANK, player.name, int(effect["collect"]), rule="IX.1", reason=reason)
+        ctx.transfer(BANK, player.name, int(effect["collect"]), rule="IX.1", reason=reason, kind="bonus")
     if "pay" in effect:
         settle(ctx, player, BANK, int(effect["pay"]), rule="IX.1", reason=reason)
     if "pay_per_nom" in effect:

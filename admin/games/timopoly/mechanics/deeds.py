@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
@@ -21,7 +21,8 @@ from admin.engine.interactions import auction_winner, close
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
-from admin.library.interactions import InteractionsModule, ask
+from admin.library.api import INTERACTIONS, SEALED_ANSWERS
+from admin.library.interactions import ask
 from admin.games.timopoly.mechanics.holdings import (  # noqa: F401 - settle and Deed are used from here too
     Deed, TimoDeedsState, auction, board_of, fandomrupt, owns_group, settle,
 )
@@ -70,7 +71,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     name = "timo-deeds"
     rules = ("IV.1", "IV.2", "VII.1", "VII.2", "VIII.1", "VIII.2", "VIII.3", "VIII.4", "XVII.1",
              "XVII.2", "XVII.3", "XVII.4", "XVIII.1", "XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
-    defaults: dict[str, Any] = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
+    defaults = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
     summary = "Buying deeds (by email, or at auction), rants by the Category Table, Fandomruptcy."
     State = TimoDeedsState
     requires = ("interactions", "timo-board")
@@ -117,7 +118,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
             return f"{held.owner} already controls {spec.name}: no sale"
         if winner is None:
             return f"no bid for {spec.name}: the Fandom keeps it"
-        ctx.transfer(winner, BANK, price, rule="VII.2", reason=f"{spec.name} at auction")
+        ctx.transfer(winner, BANK, price, rule="VII.2", reason=f"{spec.name} at auction", kind="purchase")
         self.of(ctx.state).deeds[spec.number] = Deed(owner=winner)
         return f"{winner} bought {spec.name} at auction for {ctx.state.money(price)}"
 
@@ -206,7 +207,7 @@ def land_on_deed(ctx, player: Player, spec: Space, *, multiplier: int = 1,
         throw = (ctx.dice.roll(f"turn/{player.name}/publisher{n}/d0", 6)
                  + ctx.dice.roll(f"turn/{player.name}/publisher{n}/d1", 6))
     amount = rant(ctx, spec, deed, player.name, multiplier=multiplier, throw=throw, times=throw_times)
-    settle(ctx, player, owner.name, amount, rule="VIII.1", reason=f"rant for {spec.name}")
+    settle(ctx, player, owner.name, amount, rule="VIII.1", reason=f"rant for {spec.name}", kind="rent")
     if player.active:
         ctx.emit("rent", f"{player.name} paid {ctx.state.money(amount)} rant to {owner.name} for {spec.name}.",
                  player=player.name, rule="VIII.1",
@@ -241,7 +242,7 @@ def rant(ctx, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, thro
 
 def _open_on(state: GameState, number: int):
     """The offer or auction still open for the deed on square ``number``, if any."""
-    return next((i for i in InteractionsModule.of(state).open
+    return next((i for i in INTERACTIONS.of(state).open
                  if i.module == TimoDeedsModule.name and int(i.payload.get("space", -1)) == number), None)
 
 
@@ -282,7 +283,7 @@ def _buy(ctx, player: Player, spec: Space, standing: bool = False, *, say: bool 
 
 
 def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
-    inters = InteractionsModule.of(ctx.state)
+    inters = INTERACTIONS.of(ctx.state)
     mine = [i for i in inters.open if i.module == TimoDeedsModule.name and i.kind == "offer"
             and i.parties == [player.name]]
     if not mine:
@@ -297,7 +298,7 @@ def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
     if deed is not None:
         raise IllegalAction(f"{deed.owner} has bought {spec.name} already: the Fandom no longer holds it (IV.1)")
     _buy(ctx, player, spec, say=False)
-    close(inters, InteractionsModule.private_of(ctx.state), inter, f"{player.name} bought {spec.name}")
+    close(inters, SEALED_ANSWERS.of(ctx.state), inter, f"{player.name} bought {spec.name}")
     return f"{player.name} bought {spec.name} for {ctx.state.money(spec.price)}."
 
 

@@ -12,7 +12,9 @@ from admin.engine.context import BANK
 from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
 from admin.engine.errors import IllegalAction
-from admin.library.interactions import InteractionsModule, ask
+from admin.library.api import INTERACTIONS
+from admin.library.interactions import ask
+from admin.games.timopoly.api import TIMO_BOARD, TIMO_CARDS_PRIVATE, TIMO_DEEDS
 from admin.games.timopoly.mechanics.spaces import Space, first_of, group, space
 from admin.engine.model import GameState, Player
 
@@ -52,12 +54,12 @@ class TimoBoardState:
     standing: dict[str, str] = field(default_factory=dict)
 
 
-def deeds_of(state: GameState) -> "TimoDeedsState":
-    return state.mods[DEEDS]
+def deeds_of(state: GameState) -> TimoDeedsState:
+    return TIMO_DEEDS.of(state)
 
 
-def board_of(state: GameState) -> "TimoBoardState":
-    return state.mods[BOARD]
+def board_of(state: GameState) -> TimoBoardState:
+    return TIMO_BOARD.of(state)
 
 
 def owns_group(state: GameState, owner: str, spec: Space) -> bool:
@@ -83,7 +85,7 @@ def _sell_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if deed.noms < max(_levels(ctx.state, spec)):
         raise IllegalAction(f"sell evenly (XV.2): another category of {spec.group} has more Noms than {spec.name}")
     back = spec.nom * int(ctx.params(BUILDING)["sell_back"]) // 100
-    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"a Nom of {spec.name} sold back")
+    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"a Nom of {spec.name} sold back", kind="sale")
     deed.noms -= 1
     return f"{player.name} sold a Nom of {spec.name} back for {ctx.state.money(back)}"
 
@@ -92,7 +94,7 @@ def _sell_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if not deed.rocket:
         raise IllegalAction(f"{spec.name} has no Rocket")
     back = spec.nom * int(ctx.params(BUILDING)["sell_back"]) // 100
-    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"the Rocket of {spec.name} sold back")
+    ctx.transfer(BANK, player.name, back, rule="XV.2", reason=f"the Rocket of {spec.name} sold back", kind="sale")
     deed.rocket, deed.noms = False, int(ctx.params(BUILDING)["max_noms"])
     return f"{player.name} sold the Rocket of {spec.name} back for {ctx.state.money(back)}; its five Noms stand again"
 
@@ -107,7 +109,7 @@ def _mortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
     if _improved(ctx.state, spec):
         raise IllegalAction(f"sell the Noms and Rockets of {spec.group} back first (XVI.1)")
     value = mortgage_value(ctx, spec)
-    ctx.transfer(BANK, player.name, value, rule="XVI.1", reason=f"mortgaging {spec.name}")
+    ctx.transfer(BANK, player.name, value, rule="XVI.1", reason=f"mortgaging {spec.name}", kind="mortgage")
     deed.mortgaged = True
     return f"{player.name} mortgaged {spec.name} for {ctx.state.money(value)}"
 
@@ -122,7 +124,7 @@ def send_to_jail(ctx, player: Player, why: str) -> None:
 
 def return_jail_card(ctx, deck: str) -> None:
     """A used Get Out of Social Media Jail Free card goes back under its deck."""
-    pile = ctx.state.private.mods[CARDS].piles.setdefault(deck, DeckState())
+    pile = TIMO_CARDS_PRIVATE.of(ctx.state).piles.setdefault(deck, DeckState())
     for i, card in enumerate((ctx.params(CARDS)["decks"] or {}).get(deck) or []):
         if (card.get("effect") or {}).get("jail_card") and str(i) not in pile.pile:
             pile.pile.append(str(i))
@@ -135,7 +137,7 @@ def auction(ctx, spec: Space, why: str) -> None:
     if spec.number in deeds_of(ctx.state).deeds:
         return
     if any(i.module == DEEDS and i.kind == "auction" and i.payload.get("space") == spec.number
-           for i in InteractionsModule.of(ctx.state).open):
+           for i in INTERACTIONS.of(ctx.state).open):
         return
     bidders = sorted(p.name for p in ctx.state.active_players())
     inter = ask(ctx, kind="auction", module=DEEDS, parties=bidders, silence="none",

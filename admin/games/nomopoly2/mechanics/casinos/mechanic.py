@@ -113,6 +113,10 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         return [face, *faces[1:]]
 
     # -- scenarios and tests -----------------------------------------------------------------
+    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+        inv = self.of(state).items
+        return inv if inv.count(player, item) > 0 else None
+
     def set_player(self, state, player, key, value) -> bool:
         cs = self.of(state)
         if key == "casino_items":

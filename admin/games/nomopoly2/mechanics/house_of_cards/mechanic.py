@@ -155,6 +155,10 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         )
 
     # -- the square, and what happens on it ------------------------------------------------
+    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+        inv = self.of(state).items
+        return inv if inv.count(player, item) > 0 else None
+
     def can_own(self, state, square) -> bool:
         return square.number != int(state.params(self.name).get("square", self.defaults["square"]))
 
