@@ -78,6 +78,10 @@ class Mechanic(Generic[S, P]):
     #: checks of the inside of a list or mapping parameter (dice, slots), raising RuleError
     validators: ClassVar[dict[str, Callable[[Any], None]]] = {}
     summary: ClassVar[str] = ""
+    #: the numbers its rules' texts state that are its parameters: rule id (as ``rules`` numbers
+    #: it) -> parameter -> the phrases that state it, ``{}`` marking the number ("{} times the
+    #: square's number"); the rule's text and the parameter are kept one (admin/nomic/stated.py)
+    stated: ClassVar[dict[str, dict[str, tuple[str, ...]]]] = {}
     #: the dataclass of the state it owns (public), or None
     State: ClassVar[type | None] = None
     #: the dataclass of its private state, or None
