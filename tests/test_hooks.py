@@ -27,7 +27,9 @@ DISPATCHER = {ADMIN / "engine" / "hooks.py", ADMIN / "engine" / "module.py"}
 NOT_HOOKS = {ADMIN / "games" / "nomoteams" / "mechanics" / "shared.py": "object_keepers",
              ADMIN / "games" / "nomopoly2" / "mechanics" / "shared.py": "item_inventory"}
 #: a hook the core offers as a seam before a second module uses it
-SEAMS = {"on_payment": "every payment, with its kind (the Free Parking pot hears of taxes)"}
+SEAMS = {"on_payment": "every payment, with its kind (the Free Parking pot hears of taxes)",
+         "on_square_bought": "every purchase of a square (a rule players write may start there)",
+         "on_card_drawn": "every card drawn (a rule players write may start there)"}
 CAPABILITIES = [c for c in vars(capabilities).values()
                 if isinstance(c, type) and c.__module__ == capabilities.__name__]
 NOT_HOOK_METHODS = {"of", "private_of", "new_state", "commands"}

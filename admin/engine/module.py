@@ -154,6 +154,9 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
+    def misses_turn(self, ctx: UpdateContext, player: Player) -> str | None:
+        return None
+
     def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         """Carry out the player's move of ``steps`` if it is this module's to make (a player off the
         board, on a track of its own); True if it made it, or, for a move along a path of its own
@@ -185,6 +188,9 @@ class Mechanic(Generic[S, P]):
     def on_rent_paid(self, ctx: UpdateContext, payer: Player, owner: Player, square: Square, amount: int) -> None:
         """``payer`` has just paid ``amount`` rent to ``owner`` for ``square`` (a tax on collected
         rent, a point for the square ...)."""
+
+    def on_square_bought(self, ctx: UpdateContext, player: Player, square: Square) -> None: ...
+    def on_card_drawn(self, ctx: UpdateContext, player: Player, card: str) -> None: ...
 
     def on_payment(self, ctx: UpdateContext, payer: str, payee: str, amount: int, kind: str) -> None:
         """``payer`` has just paid ``amount`` (more than 0) to ``payee`` (a player, ``BANK`` or a

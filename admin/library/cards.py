@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.playingcards import DECK, card_name, card_value
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
@@ -237,6 +238,7 @@ def draw_card(ctx, player: Player, label: str, reason: str) -> str:
         give(ctx.state, player.name, card)
         ctx.emit("card", f"{player.name} received a card ({reason}).", player=player.name,
                  private=f"You received the {card_name(card)} ({card}).", rule="XIV.2")
+    hooks.call(ctx).on_card_drawn(ctx, player, card)
     return card
 
 

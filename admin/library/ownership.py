@@ -247,6 +247,7 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
     # the others' rights stay until their next turn, so their BUY gets the reason it failed
     own.buy_rights = [r for r in own.buy_rights
                       if not (r.square == square.number and r.player == player.name)]
+    hooks.call(ctx).on_square_bought(ctx, player, square)
     return f"{player.name} bought square {square.number} for ${price}."
 
 

@@ -113,9 +113,12 @@ def written(value: int, like: Found) -> str:
 def _phrases(state: GameState, registry: Registry) -> list[tuple[str, str, str, tuple[str, ...]]]:
     """(rule id in this game, module, key, phrases) for every enabled module's stated parameter."""
     out = []
-    for mechanic in registry.enabled(state):
+    for config in state.modules:  # what each enabled mechanic declares (no hook is called)
+        mechanic = registry.known.get(config.name)
+        if mechanic is None:
+            continue
         own = registry.rules_of(state, mechanic.name)
-        for library_id, keys in type(mechanic).stated.items():
+        for library_id, keys in mechanic.stated.items():
             rule_id = state.rule_aliases.get(library_id, library_id)
             if rule_id not in own and library_id not in own:
                 continue
