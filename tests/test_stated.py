@@ -58,10 +58,13 @@ def test_every_bundled_game_starts_with_its_rules_and_parameters_agreeing():
         assert disagreements(_state(game), REGISTRY) == [], game
     found = {(s.rule, s.key): s.found.value for s in stated(_state("nomopoly2"), REGISTRY) if s.found}
     assert found == {("VI.9", "rent_per_number"): 3, ("XIII.1", "price_per_number"): 25,
-                     ("XIII.4", "rename_cost"): 50, ("XIII.4", "name_max_length"): 100}
+                     ("XIII.4", "rename_cost"): 50, ("XIII.4", "name_max_length"): 100,
+                     ("VI.11", "pass_bonus"): 1000, ("XIV.5", "max_cards"): 12, ("XII.1", "start_health"): 100,
+                     ("VI.14", "polluted_health_loss"): 5, ("III.5", "inactive_weeks"): 3}
     # the first game words them its own way, under its own numbers
     found = {(s.rule, s.key): s.found.value for s in stated(_state("nomopoly1"), REGISTRY) if s.found}
-    assert found == {("X.3", "rent_per_number"): 3, ("X.1", "price_per_number"): 10, ("X.2", "rename_cost"): 100}
+    assert found == {("X.3", "rent_per_number"): 3, ("X.1", "price_per_number"): 10, ("X.2", "rename_cost"): 100,
+                     ("IV.1", "start_money"): 10000, ("V.7", "pass_bonus"): 1200}
 
 
 def test_setting_a_parameter_rewrites_the_rule_that_states_it():
@@ -125,6 +128,9 @@ def test_an_amend_that_changes_more_asks_the_admin_with_the_difference():
             {"mail": {"alice": "VOTE 1 YES", "bob": "VOTE 1 YES"}, "order": ["alice", "bob"],
              "dice": [1, 2, 1, 2], "draws": ["2S", "3S", "4S"]},
         ]}, "inline")
+    assert ("alice made proposal 1: Cheaper (1 change(s) to the rules). Rule VI.9 as amended changes more than "
+            "the numbers it states: if accepted, the Admin decides what the game does.") in [
+        e.text for e in outcome.events]
     review = [e.text for e in outcome.events if e.kind == "review"]
     assert len(review) == 1 and review[0].endswith(
         "Its text changed more than its numbers (- out, + in): -Landing +A +player +who +lands on a square "

@@ -128,7 +128,9 @@ def test_an_amend_of_one_of_the_games_own_rules_is_not_restated_as_a_written_rul
         {"mail": {"alice": "PROPOSE Dearer\nAMEND VI.9: A player who lands on square 7 receives $5.\nEND\n"},
          "order": PLAYERS, "dice": [1, 2] * 3}]}
     said = next(t for t in _texts(run(data, "own rule")) if t.startswith("alice made proposal 1"))
-    assert said == "alice made proposal 1: Dearer (1 change(s) to the rules)."
+    # not read as a written rule; VI.9 states ownership.rent_per_number, and this changes more than it
+    assert said == ("alice made proposal 1: Dearer (1 change(s) to the rules). Rule VI.9 as amended changes more "
+                    "than the numbers it states: if accepted, the Admin decides what the game does.")
 
 
 def test_a_rule_the_mechanic_runs_is_not_on_the_admins_todo():

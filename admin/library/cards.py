@@ -76,6 +76,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     defaults = {"max_cards": 12, "ace_value": 11, "face_value": 10, "card_rent": "instead",
                 "public_hands": False}
     choices = {"card_rent": ("instead", "add")}
+    stated = {"XIV.5": {"max_cards": ("above {} cards",)}}
     summary = "A card on doubles; place cards on squares for card rent; more than 12 and it is buried."
     State = CardsState
     Private = CardsPrivate

@@ -41,6 +41,7 @@ class TurnsState:
 class TurnsModule(Mechanic[TurnsState, None]):
     name = "turns"
     rules = ("VII.1", "VII.2", "VII.3", "VII.4", "IX.1", "VI.11")
+    stated = {"VI.11": {"pass_bonus": ("receives ${}",)}}
     defaults = {"dice": {"foot": "2d6"}, "pass_bonus": 1000, "max_turns_in_a_row": 50,
                 # moves each player makes in an update whose schedule slot has moves (the first
                 # Nomopoly: two a week, VIII.2); a slot with `moves: false` has none

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from admin.engine.context import UpdateContext
-from admin.engine.model import Proposal
-from admin.nomic.amendments import Change
+from admin.engine.model import Directive, GameState, Proposal
+from admin.engine.module import Registry
+from admin.nomic.amendments import Change, amended_params
 from admin.nomic.stated import word_diff
 
 
@@ -58,3 +59,17 @@ def _parameters_set(ctx: UpdateContext, proposal: Proposal, ch: Change) -> None:
              rule=ch.rule_id, native=True,
              data={"rule": ch.rule_id, "action": "set", "proposal": proposal.number,
                    "params": {f"{m}.{k}": new for m, k, _o, new in sets}})
+
+
+def foreseen(state: GameState, registry: Registry, directives: Sequence[Directive]) -> list[str]:
+    """For the proposer's receipt: what each AMEND of a rule that states its mechanic's parameters
+    will do if accepted (set them, or go to the Admin), in a sentence each."""
+    out = []
+    for rule_id, sets in amended_params(state, registry, list(directives)).items():
+        if sets is None:
+            out.append(f"Rule {rule_id} as amended changes more than the numbers it states: if accepted, "
+                       "the Admin decides what the game does.")
+        elif sets:
+            said = ", ".join(f"{module}.{key} becomes {new} (now {old})" for module, key, old, new in sets)
+            out.append(f"Rule {rule_id} as amended changes only the numbers it states: if accepted, {said}.")
+    return out

@@ -26,7 +26,7 @@ from admin.library.cards import draw_card
 from admin.engine.model import Proposal, Tally, Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
-from admin.nomic.changes import record_changes
+from admin.nomic.changes import foreseen, record_changes
 from admin.nomic.written import understood_rules
 
 ADMIN = "Admin"
@@ -211,7 +211,8 @@ def propose(ctx, player, cmd: Propose) -> str:
              if replaced else "")
     kind = "free-form: if accepted, the Admin carries it out" if not proposal.directives else \
         f"{len(proposal.directives)} change(s) to the rules"
-    understood = "".join(f" {line}" for line in understood_rules(ctx.state, proposal.directives))
+    understood = "".join(f" {line}" for line in understood_rules(ctx.state, proposal.directives)
+                         + foreseen(ctx.state, ctx.registry, proposal.directives))
     return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}.{understood}"
 
 
