@@ -152,3 +152,21 @@ def test_check_fails_when_a_rule_was_edited_by_hand(tmp_path):
     bad = CliRunner().invoke(cli, ["check", "--game", str(root)])
     assert bad.exit_code == 1
     assert "rule VI.9 says 5 but ownership.rent_per_number is 3" in bad.output
+
+
+def test_the_admins_ruling_set_rewrites_the_rule_on_the_rules_page_and_check_stays_happy(game_dir):
+    from datetime import datetime
+
+    from admin.jobs import update as jobs
+    from admin.site.build import build
+
+    queued = CliRunner().invoke(cli, ["--game", str(game_dir.root), "ruling", "set", "ownership",
+                                      "rent_per_number", "4", "--reason", "dearer rent"])
+    assert queued.exit_code == 0, queued.output
+    jobs.run_update_job(game_dir, at=datetime.fromisoformat("2026-11-04T23:59:59+00:00"))
+    assert game_dir.load().rules.rule("VI.9").text == VI9.format("four")
+    build(game_dir, game_dir.root / "site")
+    page = " ".join((game_dir.root / "site" / "rules.html").read_text(encoding="utf-8").split())
+    assert "costs you four times the square's number" in page and "costs you three times" not in page
+    ok = CliRunner().invoke(cli, ["check", "--game", str(game_dir.root)])
+    assert ok.exit_code == 0, ok.output
