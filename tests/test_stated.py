@@ -71,6 +71,12 @@ def test_setting_a_parameter_rewrites_the_rule_that_states_it():
     state = _state()
     set_param(state, REGISTRY, "ownership", "rent_per_number", 4)
     assert state.rules.rule("VI.9").text == VI9.format("four")
+    last = state.rule_history["VI.9"][-1]  # the rules page shows the change
+    assert (last.action, last.proposal, last.old_text, last.text) == ("amended", None, VI9.format("three"),
+                                                                      VI9.format("four"))
+    revisions = len(state.rule_history["VI.9"])
+    set_param(state, REGISTRY, "ownership", "rent_per_number", 4)  # the same value: no new revision
+    assert len(state.rule_history["VI.9"]) == revisions
     set_param(state, REGISTRY, "ownership", "price_per_number", 30)
     assert "the price is $30 times the square's number" in state.rules.rule("XIII.1").text
     assert disagreements(state, REGISTRY) == []

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from admin.engine.model import RuleRevision
+
 if TYPE_CHECKING:
     from admin.engine.model import GameState
     from admin.engine.module import Registry
@@ -159,8 +161,9 @@ def disagreements(state: GameState, registry: Registry) -> list[str]:
 
 
 def restate(state: GameState, registry: Registry, module: str, key: str) -> list[str]:
-    """Rewrite every rule that states ``module.key`` to say the value it now holds; the ids of the
-    rules whose text changed."""
+    """Rewrite every rule that states ``module.key`` to say the value it now holds, each change a
+    revision in the rule's history (by no proposal: the module-change event says who set it); the
+    ids of the rules whose text changed."""
     changed = []
     value = registry.params(state, module).get(key)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -172,7 +175,11 @@ def restate(state: GameState, registry: Registry, module: str, key: str) -> list
         found = find(text, phrases) if text is not None else None
         if text is None or found is None or found.value == value:
             continue
-        state.rules.rule(rule_id).text = text[:found.start] + written(value, found) + text[found.end:]
+        new = text[:found.start] + written(value, found) + text[found.end:]
+        state.rules.rule(rule_id).text = new
+        history = state.rule_history.setdefault(rule_id, [])  # the rules page shows the change
+        history.append(RuleRevision(rev=len(history) + 1, action="amended", update=state.update,
+                                    week=state.week, text=new, old_text=text))
         changed.append(rule_id)
     return changed
 
