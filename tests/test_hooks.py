@@ -13,7 +13,8 @@ import yaml
 from admin.engine import capabilities, hooks
 from admin.engine.hooks import CONCERNS, OWN, SPECS
 from admin.engine.model import ModuleConfig, Player
-from admin.engine.module import Mechanic, Registry
+from admin.engine.module import Mechanic
+from admin.engine.registry import Registry
 from admin.games.catalog import initial_state, spec
 from admin.games.registry import REGISTRY
 from admin.jobs.scenario import run_file
@@ -22,11 +23,13 @@ from admin.library.free_parking import FreeParkingModule
 ROOT = Path(__file__).resolve().parents[1]
 ADMIN = ROOT / "admin"
 DOC = ROOT / "docs" / "architecture.md"
-DISPATCHER = {ADMIN / "engine" / "hooks.py", ADMIN / "engine" / "module.py"}
+DISPATCHER = {ADMIN / "engine" / "hooks.py", ADMIN / "engine" / "module.py", ADMIN / "engine" / "registry.py"}
 #: lookups over the enabled modules that call no hook (duck-typed, left to the typed links' work)
 NOT_HOOKS = {ADMIN / "games" / "nomoteams" / "mechanics" / "shared.py": "object_keepers"}
 #: a hook the core offers as a seam before a second module uses it
-SEAMS = {"on_payment": "every payment, with its kind (the Free Parking pot hears of taxes)"}
+SEAMS = {"on_payment": "every payment, with its kind (the Free Parking pot hears of taxes)",
+         "on_square_bought": "every purchase of a square (a rule players write may start there)",
+         "on_card_drawn": "every card drawn (a rule players write may start there)"}
 CAPABILITIES = [c for c in vars(capabilities).values()
                 if isinstance(c, type) and c.__module__ == capabilities.__name__]
 NOT_HOOK_METHODS = {"of", "private_of", "new_state", "commands", "describe"}

@@ -12,7 +12,8 @@ from admin.engine.config import enable_module
 from admin.engine.context import BANK
 from admin.engine.dice import Dice
 from admin.engine.interactions import all_consent, auction_winner
-from admin.engine.module import CommandSpec, Mechanic, Registry
+from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.registry import Registry
 from admin.engine.update import LineCommand, Submission, run_update
 from admin.engine.errors import IllegalAction
 from admin.games.registry import LIBRARY

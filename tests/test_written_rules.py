@@ -108,8 +108,19 @@ def test_the_proposers_receipt_restates_each_rule_or_names_the_words_it_could_no
             "from the Admin Bank Account. If accepted, it runs from the next update.") in said
     assert ("The new rule in section VI is not in the rule language (could not read 'dances a jig.': expected "
             "what happens") in said
-    assert ("Whenever a player rolls a total of 5: that player receives $1 from the Admin Bank Account. It is "
-            "not one this game runs by itself yet; if accepted, the Admin carries it out.") in said
+    # every trigger and effect of the language now runs (issue 33): a dice total too
+    assert ("Whenever a player rolls a total of 5: that player receives $1 from the Admin Bank Account. If "
+            "accepted, it runs from the next update.") in said
+
+
+def test_every_trigger_and_effect_the_language_reads_is_one_the_mechanic_runs():
+    from typing import get_args
+
+    from admin.nomic.rulelang.model import EffectKind, TriggerKind
+    from admin.nomic.written import RUNS_EFFECTS, RUNS_TRIGGERS
+
+    assert RUNS_TRIGGERS == set(get_args(TriggerKind))
+    assert RUNS_EFFECTS == set(get_args(EffectKind))
 
 
 def test_an_amend_of_one_of_the_games_own_rules_is_not_restated_as_a_written_rule():
@@ -117,7 +128,9 @@ def test_an_amend_of_one_of_the_games_own_rules_is_not_restated_as_a_written_rul
         {"mail": {"alice": "PROPOSE Dearer\nAMEND VI.9: A player who lands on square 7 receives $5.\nEND\n"},
          "order": PLAYERS, "dice": [1, 2] * 3}]}
     said = next(t for t in _texts(run(data, "own rule")) if t.startswith("alice made proposal 1"))
-    assert said == "alice made proposal 1: Dearer (1 change(s) to the rules)."
+    # not read as a written rule; VI.9 states ownership.rent_per_number, and this changes more than it
+    assert said == ("alice made proposal 1: Dearer (1 change(s) to the rules). Rule VI.9 as amended changes more "
+                    "than the numbers it states: if accepted, the Admin decides what the game does.")
 
 
 def test_a_rule_the_mechanic_runs_is_not_on_the_admins_todo():

@@ -50,14 +50,6 @@ class EasesHealthLoss:
         raise NotImplementedError
 
 
-class HoldsBack:
-    """A player may be kept from moving (the first Nomopoly's Dirty Bubble)."""
-
-    def holds_back(self, ctx: UpdateContext, player: Player) -> str | None:
-        """Why the player makes no moves this update, or None."""
-        raise NotImplementedError
-
-
 class DeniesBenefits:
     """A player may be refused what the rules give every player (Nomopoly II's terrorists, XXIII.2)."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from admin.engine.module import Registry
+from admin.engine.registry import Registry
 from admin.engine.params import check_param
 from admin.engine.errors import RuleError
 from admin.engine.model import GameState, ModuleConfig
@@ -52,11 +52,15 @@ def disable_module(state: GameState, name: str) -> None:
 
 def set_param(state: GameState, registry: Registry, module: str, key: str, value: Any) -> Any:
     """Set one parameter of an enabled module; a value of the wrong kind is refused. Returns the
-    value as stored (text like "40" becomes 40 where the parameter is a number)."""
+    value as stored (text like "40" becomes 40 where the parameter is a number). The rules whose
+    text states the parameter are rewritten to say its new value (admin/nomic/stated.py)."""
     for config in state.modules:
         if config.name == module:
             value = _check_param(registry.get(module), module, key, value)
             config.params[key] = value
+            from admin.nomic.stated import restate
+
+            restate(state, registry, module, key)  # the rules that state it say the new value
             return value
     raise RuleError(f"module {module!r} is not enabled; enabled: "
                     f"{', '.join(m.name for m in state.modules)}")

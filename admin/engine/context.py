@@ -30,7 +30,7 @@ def cite(text: str, aliases: dict[str, str]) -> str:
 
 
 class Mechanics(Protocol):
-    """What an update asks of the registry of mechanics (:class:`admin.engine.module.Registry`)."""
+    """What an update asks of the registry of mechanics (:class:`admin.engine.registry.Registry`)."""
 
     def enabled(self, state: GameState) -> list[Any]: ...
     def params(self, state: GameState, module: str) -> dict[str, Any]: ...

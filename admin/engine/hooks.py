@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
     from admin.engine.inventory import Inventory
     from admin.engine.model import GameState, Player, Square
-    from admin.engine.module import Registry
+    from admin.engine.registry import Registry
 
 
 class Combine(Enum):
@@ -243,6 +243,10 @@ class Hooks:
     def moves_backwards(self, ctx: UpdateContext, player: Player) -> bool:
         """True if the module sends the player's next move backwards."""
 
+    @spec("movement", Combine.FIRST_SET)
+    def misses_turn(self, ctx: UpdateContext, player: Player) -> str | None:
+        """Why the player misses this move (a rule made them lose a turn), or None."""
+
     @spec("movement", Combine.FIRST)
     def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int | None:
         """Make the move if it is the module's to make: True, or how many times it passed the end."""
@@ -287,6 +291,14 @@ class Hooks:
     @spec("rules", Combine.EACH)
     def on_payment(self, ctx: UpdateContext, payer: str, payee: str, amount: int, kind: str) -> None:
         """Money moved: ``payer`` paid ``amount`` (over 0) to ``payee``; ``kind``: rent, tax, purchase, fine ..."""
+
+    @spec("rules", Combine.EACH)
+    def on_square_bought(self, ctx: UpdateContext, player: Player, square: Square) -> None:
+        """``player`` has just bought ``square``."""
+
+    @spec("rules", Combine.EACH)
+    def on_card_drawn(self, ctx: UpdateContext, player: Player, card: str) -> None:
+        """``player`` has just drawn ``card`` (dealt to their hand, or buried over the limit)."""
 
     @spec("rules", Combine.FIRST_SET)
     def account(self, state: GameState, party: str) -> dict[str, int] | None:

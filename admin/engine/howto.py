@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from admin.engine.module import CommandSpec, Registry
+from admin.engine.module import CommandSpec
+from admin.engine.registry import Registry
 from admin.engine.model import GameState
 
 __all__ = ["HowTo", "CORE", "commands_in_force", "find", "help_lines"]

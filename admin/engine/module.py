@@ -1,4 +1,4 @@
-"""The mechanic-module protocol and the registry.
+"""The mechanic-module protocol (the registry of mechanics is :mod:`admin.engine.registry`).
 
 A mechanic module implements one mechanic of one or more games. It
 
@@ -79,6 +79,10 @@ class Mechanic(Generic[S, P]):
     #: checks of the inside of a list or mapping parameter (dice, slots), raising RuleError
     validators: ClassVar[dict[str, Callable[[Any], None]]] = {}
     summary: ClassVar[str] = ""
+    #: the numbers its rules' texts state that are its parameters: rule id (as ``rules`` numbers
+    #: it) -> parameter -> the phrases that state it, ``{}`` marking the number ("{} times the
+    #: square's number"); the rule's text and the parameter are kept one (admin/nomic/stated.py)
+    stated: ClassVar[dict[str, dict[str, tuple[str, ...]]]] = {}
     #: the dataclass of the state it owns (public), or None
     State: ClassVar[type | None] = None
     #: the dataclass of its private state, or None
@@ -157,6 +161,9 @@ class Mechanic(Generic[S, P]):
     def on_pass_end(self, ctx: UpdateContext, player: Player) -> None: ...
     def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """The player passed over square ``number`` in a move (left behind, not landed on)."""
+    def misses_turn(self, ctx: UpdateContext, player: Player) -> str | None:
+        return None
+
     def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         """Carry out the player's move of ``steps`` if it is this module's to make (a player off the
         board, on a track of its own); True if it made it, or, for a move along a path of its own
@@ -188,6 +195,9 @@ class Mechanic(Generic[S, P]):
     def on_rent_paid(self, ctx: UpdateContext, payer: Player, owner: Player, square: Square, amount: int) -> None:
         """``payer`` has just paid ``amount`` rent to ``owner`` for ``square`` (a tax on collected
         rent, a point for the square ...)."""
+
+    def on_square_bought(self, ctx: UpdateContext, player: Player, square: Square) -> None: ...
+    def on_card_drawn(self, ctx: UpdateContext, player: Player, card: str) -> None: ...
 
     def on_payment(self, ctx: UpdateContext, payer: str, payee: str, amount: int, kind: str) -> None:
         """``payer`` has just paid ``amount`` (more than 0) to ``payee`` (a player, ``BANK`` or a
@@ -282,116 +292,3 @@ class Mechanic(Generic[S, P]):
     def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         """Set a square's ``key`` (owner, card ...) if this module keeps it; True if it did."""
         return False
-
-
-class Registry:
-    """All known modules by name; resolves a game's enabled list into instances, in order."""
-
-    def __init__(self, modules: Sequence[type[Mechanic]]) -> None:
-        self.known: dict[str, type[Mechanic]] = {m.name: m for m in modules}
-        self._instances: dict[str, Mechanic] = {}
-        self._cache: dict[tuple[str, ...], list[Mechanic]] = {}
-        self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic, CommandSpec]]] = {}
-        self._implementers: dict[tuple[tuple[str, ...], str, bool], list[Mechanic]] = {}
-        self._providers: dict[tuple[tuple[str, ...], type], Mechanic | None] = {}
-        #: (game, module) -> the section of rules the game's package writes for the module, which
-        #: ENABLE adds to the ruleset (set by :mod:`admin.games.catalog`)
-        self.section_source: Callable[[str, str], Any] = lambda game, module: None
-
-    def section_for(self, game: str, module: str) -> Any:
-        return self.section_source(game, module)
-
-    def get(self, name: str) -> Mechanic:
-        if name not in self.known:
-            raise RuleError(f"unknown module {name!r}; known modules: {', '.join(sorted(self.known))}")
-        if name not in self._instances:
-            self._instances[name] = self.known[name]()
-        return self._instances[name]
-
-    def enabled(self, state: GameState) -> list[Mechanic]:
-        names = tuple(m.name for m in state.modules)
-        if names not in self._cache:
-            missing = [n for n in names if n not in self.known]
-            if missing:
-                raise RuleError(f"unknown rule module(s) {', '.join(missing)} in state/game.yaml; "
-                                f"known modules: {', '.join(sorted(self.known))}")
-            self._cache[names] = [self.get(n) for n in names]
-        return self._cache[names]
-
-    def params(self, state: GameState, module: str) -> dict[str, Any]:
-        cls = self.known.get(module)
-        merged = dict(cls.defaults) if cls else {}
-        merged.update(state.params(module))
-        return merged
-
-    def command_table(self, state: GameState) -> dict[str, tuple[Mechanic, CommandSpec]]:
-        """Command name (``"buy"``) -> (module, spec) for the enabled modules; the first wins."""
-        names = tuple(m.name for m in state.modules)
-        if names not in self._tables:
-            table: dict[str, tuple[Mechanic, CommandSpec]] = {}
-            for module in self.enabled(state):
-                for spec in module.commands():
-                    table.setdefault(spec.command.cmd, (module, spec))  # type: ignore[attr-defined]
-            self._tables[names] = table
-        return self._tables[names]
-
-    def specs(self, state: GameState) -> list[tuple[Mechanic, CommandSpec]]:
-        """Every command (keyword) of the enabled modules, in precedence order: several keywords
-        may share one typed command (ACCEPT, DECLINE and BID are all answers)."""
-        return [(m, spec) for m in self.enabled(state) for spec in m.commands()]
-
-    def all_commands(self) -> list[tuple[Mechanic, CommandSpec]]:
-        """Every command of every known module, in library order (the grammar's table)."""
-        return [(self.get(n), spec) for n in self.known for spec in self.get(n).commands()]
-
-    def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Mechanic]:
-        """The enabled modules that implement ``hook`` (all of them with ``every``), in precedence
-        order: what :mod:`admin.engine.hooks` calls."""
-        key = (tuple(m.name for m in state.modules), hook, every)
-        found = self._implementers.get(key)
-        if found is None:
-            mods = self.enabled(state)
-            found = self._implementers[key] = list(mods) if every else [
-                m for m in mods if getattr(type(m), hook) is not getattr(Mechanic, hook)]
-        return found
-
-    def provider(self, state: GameState, capability: type[C]) -> C | None:
-        """The enabled module that has ``capability`` (a class it derives from, see
-        :mod:`admin.engine.capabilities`), the first in precedence order; None if none is on."""
-        key = (tuple(m.name for m in state.modules), capability)
-        if key not in self._providers:
-            self._providers[key] = next((m for m in self.enabled(state) if isinstance(m, capability)), None)
-        return self._providers[key]  # type: ignore[return-value]
-
-    def undoes_failed_actions(self, state: GameState) -> bool:
-        """Whether any enabled module asks that a failed action leave the game as it was."""
-        return any(m.undo_failed_actions for m in self.enabled(state))
-
-    def net_worth(self, state: GameState, player: Player) -> int:
-        """Money plus what every enabled module adds (VI.16: the price of each square owned)."""
-        from admin.engine.hooks import call
-
-        return player.money + call(state, self).worth(state, player)
-
-    def rules_of(self, state: GameState | None, module: str) -> tuple[str, ...]:
-        """The rule ids ``module`` automates in this game (its game may number them its own way)."""
-        for config in state.modules if state is not None else ():
-            if config.name == module and config.rules is not None:
-                return tuple(config.rules)
-        cls = self.known.get(module)
-        return cls.rules if cls else ()
-
-    def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None:
-        """The module that automates a rule in this game: its enabled modules first, in precedence
-        order, then its dormant ones (switched off, state kept). Rule ids belong to a game's
-        ruleset, so a module the game has never had says nothing about them. Without a state,
-        the library's modules (numbered as Nomopoly II)."""
-        if state is None:
-            return next((n for n, cls in self.known.items() if rule_id in cls.rules), None)
-        names = [m.name for m in state.modules if m.name in self.known]
-        names += sorted(n for n in state.mods if n in self.known and n not in names)
-        return next((n for n in names if rule_id in self.rules_of(state, n)), None)  # a game with its own numbering: the library's ids mean nothing here
-        for name in [n for n in self.known if n not in names]:
-            if rule_id in self.known[name].rules:
-                return name
-        return None

@@ -23,7 +23,8 @@ from admin.engine.context import UpdateContext
 from admin.engine.dice import Dice
 from admin.engine.events import Event, Ruling
 from admin.engine.howto import help_lines
-from admin.engine.module import Mechanic, Registry
+from admin.engine.module import Mechanic
+from admin.engine.registry import Registry
 from admin.engine.shows import ordered
 from admin.engine.rulings import apply_ruling
 from admin.engine.schedule import slot_of

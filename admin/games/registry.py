@@ -5,7 +5,8 @@ Adding a mechanic is adding its module here (and to ``LIBRARY``); nothing in the
 
 from __future__ import annotations
 
-from admin.engine.module import Mechanic, Registry
+from admin.engine.module import Mechanic
+from admin.engine.registry import Registry
 from admin.nomic.written import WrittenRulesModule
 from admin.library.board import BoardModule
 from admin.library.cards import CardsModule

@@ -199,12 +199,16 @@ def _read_by_the_mail_code(game: GameDir, tables: dict[str, dict[str, Any]], whe
 
 
 def check_state(game: GameDir) -> list[Problem]:
-    """The state files load (every module's, with its checks)."""
+    """The state files load (every module's, with its checks), and every rule's text states the
+    values its parameters hold (admin/nomic/stated.py)."""
+    from admin.games.registry import REGISTRY
+    from admin.nomic.stated import disagreements
+
     try:
-        game.load()
+        state = game.load()
     except NomopolyError as exc:
         return [Problem(str(game.state_dir), str(exc))]
-    return []
+    return [Problem(str(game.rules_dir), text) for text in disagreements(state, REGISTRY)]
 
 
 def require_valid_settings(game: GameDir) -> None:

@@ -1,8 +1,9 @@
 """See before you vote: what an open proposal that changes what runs would have done, shown on its
 page and to the Admin (``nomopoly proposal preview N``).
 
-After each update, every open or voting proposal with directives (ENABLE, DISABLE, SET) or with a
-rule the written-rules mechanic would run is tried: the update that just ran is run again from the
+After each update, every open or voting proposal with directives (ENABLE, DISABLE, SET), with an
+AMEND that sets the parameters its rule states, or with a rule the written-rules mechanic would run
+is tried: the update that just ran is run again from the
 state before it, the proposal carried out first, on the very same inputs and dice, and each
 player's money, health and squares are compared with what really happened. The result is part of
 the update's outcome (replay makes it again, byte for byte), public like the proposal itself:
@@ -20,7 +21,7 @@ from typing import Any
 from admin.engine.model import GameState, Proposal
 from admin.library.health import HealthModule, health_of
 from admin.library.ownership import OwnershipModule
-from admin.nomic.amendments import carry_out
+from admin.nomic.amendments import amended_params, carry_out
 from admin.nomic.rulelang.model import Rule
 from admin.nomic.written import WrittenRulesModule, read_rule, runnable, vocabulary
 
@@ -34,6 +35,8 @@ Run = Callable[[GameState], GameState]
 
 def changes_what_runs(state: GameState, proposal: Proposal) -> bool:
     """Whether carrying ``proposal`` out changes what the engine does (not only the rules' words)."""
+    if any(amended_params(state, _registry(), proposal.directives).values()):
+        return True  # an AMEND that sets the parameters its rule states (admin/nomic/stated.py)
     for d in proposal.directives:
         if d.kind in ("enable", "disable", "set"):
             return True

@@ -17,6 +17,7 @@ The format is in ``docs/scenarios.md``. In short::
       players: {alice: {money: 9850}}
     expect_events: ["alice paid $60 rent to bob for square 6."]
     expect_receipts: {alice: {BUY: done}}   # each line's verdict in its sender's receipt
+    expect_rules: {VI.9: "4 times"}     # words each rule's text holds at the end
 
 Everything else random (the order of actions, a new square's chance) comes from ``seed``.
 """
@@ -41,7 +42,7 @@ from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.dice import Dice, Roll
 from admin.engine.events import Event, Ruling
 from admin.engine.update import LineCommand, Submission, run_update
-from admin.engine.errors import NomopolyError, StateError
+from admin.engine.errors import NomopolyError, RuleError, StateError
 from admin.mail.inbound.grammar import grammar_for, parse_text
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player
@@ -52,7 +53,7 @@ from admin.jobs.preview import add_previews
 from admin.store.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
-        "paused", "seed", "updates", "expect", "expect_events", "expect_receipts", "rules"}
+        "paused", "seed", "updates", "expect", "expect_events", "expect_receipts", "expect_rules", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings", "received", "seed"}
 
 
@@ -275,6 +276,14 @@ def compare(data: dict[str, Any], state: GameState, events: list[Event]) -> list
     out: list[str] = []
     if data.get("expect"):
         _match(data["expect"], private_status(state), "", out)
+    for rule_id, words in (data.get("expect_rules") or {}).items():  # what the rules page says
+        try:
+            text = state.rules.rule(str(rule_id)).text
+        except RuleError as exc:
+            out.append(f"expect_rules.{rule_id}: {exc}")
+            continue
+        if str(words) not in " ".join(text.split()):
+            out.append(f"expect_rules.{rule_id}: expected the text to say {words!r}; it reads {text!r}")
     said = {t for e in events for t in (e.text, e.private) if t}
     for text in data.get("expect_events") or []:
         if not isinstance(text, str):  # "a: b" unquoted in YAML is a mapping

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from admin.engine import hooks
 from admin.engine.playingcards import DECK, card_name, card_value
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
@@ -75,6 +76,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     defaults = {"max_cards": 12, "ace_value": 11, "face_value": 10, "card_rent": "instead",
                 "public_hands": False}
     choices = {"card_rent": ("instead", "add")}
+    stated = {"XIV.5": {"max_cards": ("above {} cards",)}}
     summary = "A card on doubles; place cards on squares for card rent; more than 12 and it is buried."
     State = CardsState
     Private = CardsPrivate
@@ -237,6 +239,7 @@ def draw_card(ctx, player: Player, label: str, reason: str) -> str:
         give(ctx.state, player.name, card)
         ctx.emit("card", f"{player.name} received a card ({reason}).", player=player.name,
                  private=f"You received the {card_name(card)} ({card}).", rule="XIV.2")
+    hooks.call(ctx).on_card_drawn(ctx, player, card)
     return card
 
 

@@ -28,6 +28,8 @@ class HealthModule(Mechanic[HealthState, None], AdjustsQuantities):
     # polluted_rent_divisor: VI.14's "one third of the usual rent" (the rent due after every other
     # module's, card rent included; rounded to the nearest dollar, IV.1)
     defaults = {"start_health": 100, "polluted_health_loss": 5, "polluted_rent_divisor": 3}
+    stated = {"XII.1": {"start_health": ("starts with {} health",)},
+              "VI.14": {"polluted_health_loss": ("loses {} health",)}}
     summary = ("Health starts at 100; at 0 or less the player is reset; polluted squares hurt and "
                "charge a third of the rent.")
     State = HealthState

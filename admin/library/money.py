@@ -11,6 +11,7 @@ from admin.engine.module import Mechanic
 class MoneyModule(Mechanic[None, None]):
     name = "money"
     rules = ("IV.1", "IV.2", "IV.3", "XV.1", "XV.2")
+    stated = {"IV.1": {"start_money": ("starts with ${}",)}}
     # start_money_from_bank: whether a new player's money comes out of the Admin Bank Account
     # (Nomopoly II XV.2) or is simply theirs (the first Nomopoly's account starts at $0, XXII.1)
     # kept: false for a game whose players hold no money at all (the site then shows none)

@@ -94,6 +94,10 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "VI.9", "VI.16")
     defaults = {"price_per_number": 25, "rent_per_number": 3, "rename_cost": 50, "name_max_length": 100}
     summary = "Buy the square you landed on for $25 × n; rent 3 × n to the owner; name squares."
+    stated = {"VI.9": {"rent_per_number": ("{} times the square's number", "{} times its number")},
+              "XIII.1": {"price_per_number": ("${} times the square's number", "{} times its number")},
+              "XIII.4": {"rename_cost": ("by paying ${}", "costs ${}"),
+                         "name_max_length": ("at most {} characters",)}}
     State = OwnershipState
 
     def rulings(self):
@@ -243,6 +247,7 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
     # the others' rights stay until their next turn, so their BUY gets the reason it failed
     own.buy_rights = [r for r in own.buy_rights
                       if not (r.square == square.number and r.player == player.name)]
+    hooks.call(ctx).on_square_bought(ctx, player, square)
     return f"{player.name} bought square {square.number} for ${price}."
 
 

@@ -19,6 +19,7 @@ class PlayersModule(Mechanic[PlayersState, None]):
     name = "players"
     rules = ("III.1", "III.2", "III.4", "III.5")
     defaults = {"inactive_weeks": 3}
+    stated = {"III.5": {"inactive_weeks": ("for {} weeks in a row",)}}
     summary = "Players join with the Admin's approval; 3 weeks with no voluntary action and they are removed."
     State = PlayersState
 

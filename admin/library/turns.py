@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from admin.engine.capabilities import DeniesBenefits, HoldsBack
+from admin.engine.capabilities import DeniesBenefits
 from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.params import check_dice_map
@@ -41,6 +41,7 @@ class TurnsState:
 class TurnsModule(Mechanic[TurnsState, None]):
     name = "turns"
     rules = ("VII.1", "VII.2", "VII.3", "VII.4", "IX.1", "VI.11")
+    stated = {"VI.11": {"pass_bonus": ("receives ${}",)}}
     defaults = {"dice": {"foot": "2d6"}, "pass_bonus": 1000, "max_turns_in_a_row": 50,
                 # moves each player makes in an update whose schedule slot has moves (the first
                 # Nomopoly: two a week, VIII.2); a slot with `moves: false` has none
@@ -101,13 +102,13 @@ def take_turns(ctx: UpdateContext) -> None:
     if order:
         ctx.emit("order", "Turn order: " + ", ".join(order) + ".", rule="IX.1", data={"order": order})
     moves = int(ctx.params("turns")["moves_per_update"]) if ctx.slot.moves else 0
-    bubble = ctx.registry.provider(ctx.state, HoldsBack)
+    h = hooks.call(ctx)
     for _ in range(moves):  # each move of the update in the same order (VIII.2)
         for name in order:
             player = ctx.state.players[name]
             if not player.active:
                 continue
-            why = bubble.holds_back(ctx, player) if bubble is not None else None
+            why = h.misses_turn(ctx, player)  # trapped in the Dirty Bubble, a turn lost by a rule ...
             if why:
                 ctx.emit("no-move", f"{player.name} makes no move: {why}.", player=player.name)
                 continue

@@ -27,10 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from admin.engine.config import disable_module, enable_module, set_param
-from admin.engine.module import Registry
+from admin.engine.params import check_param
+from admin.engine.registry import Registry
 from admin.engine.errors import RuleError
 from admin.engine.model import Directive, GameState, RuleRevision
 from admin.nomic.ruleset import Rule, Ruleset, Section, roman, section_filename
+from admin.nomic.stated import amended_values, stating_rules
 
 _HEAD = re.compile(
     r"^\s*(?:(ADD\s+SECTION)\s+(?P<title>.+?)|(ADD\s+RULE)\s+(?P<section>[IVXLCDM]+)\s*:\s*(?P<add>.*)"
@@ -88,6 +90,9 @@ class Change:
     old_text: str | None = None
     text: str | None = None
     old_id: str | None = None
+    #: an AMEND of a rule stating its mechanic's parameters: (module, key, old, new) of each
+    #: parameter it set, when the new text differs from the old only in them (None: it changed more)
+    params: list[tuple[str, str, Any, int]] | None = None
 
 
 @dataclass
@@ -209,6 +214,24 @@ def _sections(state: GameState, registry: Registry | None, directives: list[Dire
     return out
 
 
+def amended_params(state: GameState, registry: Registry | None,
+                   directives: list[Directive]) -> dict[str, list[tuple[str, str, Any, int]] | None]:
+    """Rule id -> the parameters each AMEND of a rule that states its mechanic's parameters sets
+    (admin/nomic/stated.py), or None when it changes more than those numbers."""
+    out: dict[str, list[tuple[str, str, Any, int]] | None] = {}
+    if registry is None:
+        return out
+    for d in directives:
+        if d.kind == "amend" and d.text.strip():
+            try:
+                rule_id = state.rules.rule(d.target).id
+            except RuleError:
+                continue
+            if rule_id in stating_rules(state, registry):
+                out[rule_id] = amended_values(state, registry, rule_id, d.text)
+    return out
+
+
 def check(state: GameState, directives: list[Directive], registry: Registry | None = None) -> str | None:
     """None if the directives can be carried out on today's game, else why not."""
     try:
@@ -217,6 +240,10 @@ def check(state: GameState, directives: list[Directive], registry: Registry | No
             if registry is None:
                 raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
             apply_module_directives(copy.deepcopy(state), registry, directives)
+        for sets in amended_params(state, registry, directives).values():
+            for module, key, _old, new in sets or ():
+                assert registry is not None
+                check_param(registry.get(module), module, key, new)
     except RuleError as exc:
         return str(exc)
     except Exception as exc:  # a fault in a mechanic's setup: the proposal is refused, never the update
@@ -229,12 +256,19 @@ def carry_out(state: GameState, number: int | None, directives: list[Directive],
     """Apply directives to the game's ruleset (recording each change in the rules' history) and
     to its mechanics (ENABLE, DISABLE, SET)."""
     modules = []
+    amended = amended_params(state, registry, directives)  # read before the texts change
     if any(d.kind in _MODULE_KINDS for d in directives):
         if registry is None:
             raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
         modules = apply_module_directives(state, registry, directives)
     applied = apply_directives(state.rules, directives, _sections(state, registry, directives))
     state.rules = applied.ruleset
+    for ch in applied.changes:
+        if ch.action == "amended" and ch.rule_id in amended:
+            ch.params = amended[ch.rule_id]
+            for module, key, _old, new in ch.params or ():  # the amendment sets what its text says
+                assert registry is not None
+                set_param(state, registry, module, key, new)
     for ch in applied.changes:
         if ch.action == "renumbered" and ch.old_id is not None:
             history = state.rule_history.pop(ch.old_id, [])

@@ -12,7 +12,8 @@ from admin.engine.events import Ruling
 from admin.engine.model import VoteGrant
 from admin.engine.rulings import ruling_player
 from admin.nomic.amendments import carry_out, parse_directives
-from admin.nomic.proposals import _CHOICES, ADMIN, add_proposal, cast_vote, record_changes
+from admin.nomic.changes import record_changes
+from admin.nomic.proposals import _CHOICES, ADMIN, add_proposal, cast_vote
 
 # -- the Admin's rulings on proposals (VIII.2, VIII.5, II.3) --------------------------------------
 def _proposal(ctx: UpdateContext, args: dict[str, Any]):

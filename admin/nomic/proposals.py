@@ -26,6 +26,7 @@ from admin.library.cards import draw_card
 from admin.engine.model import Proposal, Tally, Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
+from admin.nomic.changes import foreseen, record_changes
 from admin.nomic.written import understood_rules
 
 ADMIN = "Admin"
@@ -210,7 +211,8 @@ def propose(ctx, player, cmd: Propose) -> str:
              if replaced else "")
     kind = "free-form: if accepted, the Admin carries it out" if not proposal.directives else \
         f"{len(proposal.directives)} change(s) to the rules"
-    understood = "".join(f" {line}" for line in understood_rules(ctx.state, proposal.directives))
+    understood = "".join(f" {line}" for line in understood_rules(ctx.state, proposal.directives)
+                         + foreseen(ctx.state, ctx.registry, proposal.directives))
     return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}.{understood}"
 
 
@@ -373,28 +375,3 @@ def _carry_out(ctx, proposal: Proposal) -> None:
                                    "decides.", rule="I.2", data={"proposal": proposal.number})
         return
     record_changes(ctx, proposal, changes)
-
-
-def record_changes(ctx, proposal: Proposal, changes) -> None:
-    proposal.changed_rules = list(dict.fromkeys(c.rule_id for c in changes))
-    proposal.awaiting_admin = False
-    for ch in changes:
-        if ch.rule_id.startswith("module:"):
-            name = ch.rule_id.split(":", 1)[1]
-            what = {"enabled": "switched on", "disabled": "switched off",
-                    "set": f"changed ({ch.text})"}[ch.action]
-            ctx.emit("module-change", f"The {name} module was {what} by proposal {proposal.number}.",
-                     rule="VIII.4", data={"module": name, "action": ch.action, "proposal": proposal.number})
-            continue
-        what = {"created": "added", "amended": "amended", "repealed": "repealed",
-                "renumbered": f"renumbered from {ch.old_id}"}[ch.action]
-        ctx.emit("rule-change", f"Rule {ch.rule_id} was {what} by proposal {proposal.number}.",
-                 rule="VIII.4", data={"rule": ch.rule_id, "action": ch.action, "proposal": proposal.number})
-        module = ctx.registry.module_for_rule(ch.old_id or ch.rule_id, ctx.state)
-        if module and ctx.state.enabled(module):
-            params = ctx.params(module)
-            shown = ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()) if not isinstance(v, (list, dict)))
-            ctx.emit("review", f"Rule {ch.rule_id} is automated by the {module} module: the Admin "
-                               f"should review its parameters ({shown or 'none'}) with "
-                               f"`nomopoly ruling set {module} KEY VALUE`.",
-                     rule="I.2", data={"rule": ch.rule_id, "module": module})

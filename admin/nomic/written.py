@@ -38,15 +38,17 @@ from admin.nomic.rulelang.words import effect_words, rule_words
 #: how often one rule may fire for one player in one update
 MAX_FIRINGS = 10
 #: the triggers and effects this mechanic carries out (the language reads a few more)
-RUNS_TRIGGERS = frozenset({"lands", "passes", "lands_or_passes", "doubles", "pays_rent", "update_start",
-                           "update_end", "week_start", "week_end"})
-RUNS_EFFECTS = frozenset({"money", "health", "move_to", "move_by", "draw"})
+RUNS_TRIGGERS = frozenset({"lands", "passes", "lands_or_passes", "doubles", "total", "pays_rent", "buys",
+                           "draws", "update_start", "update_end", "week_start", "week_end"})
+RUNS_EFFECTS = frozenset({"money", "health", "move_to", "move_by", "draw", "lose_turn"})
 
 
 @dataclass
 class WrittenState:
     #: the update at which the mechanic was switched on: rules made before it stay the Admin's
     since: int = 0
+    #: player -> the rules by which they miss their next moves, one a move ("loses a turn")
+    lost_turns: dict[str, list[str]] = field(default_factory=dict)
 
 
 def vocabulary(state: GameState) -> Vocabulary:
@@ -163,6 +165,28 @@ class WrittenRulesModule(Mechanic[WrittenState, None]):
 
     def on_rent_paid(self, ctx: UpdateContext, payer: Player, owner: Player, square: Square, amount: int) -> None:
         self._player(ctx, payer, ("pays_rent",), square)
+
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
+        total = sum(faces)
+        for rid, rule in self._rules(ctx):  # "rolls a total of 7": the faces the player moves by
+            if rule.trigger.kind == "total" and rule.trigger.total == total and player.active:
+                self._fire(ctx, rid, rule, player, ctx.state.square(player.square))
+        return None  # the faces stay as they are
+
+    def on_square_bought(self, ctx: UpdateContext, player: Player, square: Square) -> None:
+        self._player(ctx, player, ("buys",), square)
+
+    def on_card_drawn(self, ctx: UpdateContext, player: Player, card: str) -> None:
+        self._player(ctx, player, ("draws",), ctx.state.square(player.square))
+
+    def misses_turn(self, ctx: UpdateContext, player: Player) -> str | None:
+        lost = self.of(ctx.state).lost_turns
+        if not lost.get(player.name):
+            return None
+        rid = lost[player.name].pop(0)
+        if not lost[player.name]:
+            del lost[player.name]
+        return f"they lose this turn (rule {rid})"
 
     # -- carrying a rule out ------------------------------------------------------------------
     def _update(self, ctx: UpdateContext) -> _Update:
@@ -299,3 +323,5 @@ def _carry_out(ctx: UpdateContext, rid: str, effect: Effect, player: Player, squ
     elif effect.kind == "draw":
         if state.enabled(CardsModule.name):
             draw_card(ctx, player, f"rule/{rid}", reason)
+    elif effect.kind == "lose_turn":
+        WrittenRulesModule.of(state).lost_turns.setdefault(player.name, []).extend([rid] * max(1, effect.amount))

@@ -12,7 +12,6 @@ from admin.engine.board import grid_move
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
-from admin.engine.capabilities import HoldsBack
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1 import api
@@ -43,7 +42,7 @@ class DirtyBubbleState:
     prisoner: str | None = None
 
 
-class DirtyBubbleModule(Mechanic[DirtyBubbleState, None], HoldsBack):
+class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
     name = "dirty-bubble"
     rules = ("XXX.1", "XXX.2", "XXX.3", "XXX.4")
     defaults = {"moves_per_week": 2, "dice": 6}
@@ -57,7 +56,7 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None], HoldsBack):
                                     "to be set free on its square", example="FEED BUBBLE",
                             rules=("XXX.4",)),)
 
-    def holds_back(self, ctx, player) -> str | None:
+    def misses_turn(self, ctx, player) -> str | None:
         if self.of(ctx.state).prisoner == player.name:
             return "trapped in the Dirty Bubble, they travel with it (XXX.2)"
         return None

@@ -1,0 +1,178 @@
+"""A rule's text and its parameters are one (issue 33, item 1): the numbers a rule states are its
+mechanic's parameters; a SET rewrites the rule, an AMEND that changes only those numbers sets the
+parameters, one that changes more goes to the Admin with the difference, and ``nomopoly check``
+fails when a rule's text and its parameter disagree."""
+
+from __future__ import annotations
+
+
+import pytest
+from click.testing import CliRunner
+
+from admin.cli.main import cli
+from admin.engine.config import set_param
+from admin.engine.model import Directive
+from admin.games import catalog as games
+from admin.games.registry import REGISTRY
+from admin.jobs import update as jobs
+from admin.nomic.amendments import carry_out, check
+from admin.nomic.stated import amended_values, disagreements, find, stated, word_diff, written
+
+
+def _state(game: str = "nomopoly2"):
+    return games.initial_state(game, "test")
+
+
+VI9 = ("Landing on a square that belongs to another player in the game costs you {} times the square's "
+       "number in Nomopoly dollars, paid to that owner.")
+
+
+@pytest.mark.parametrize("text, value, style", [
+    ("costs you three times the square's number", 3, "word"),
+    ("costs you 4 times the square's number", 4, "digits"),
+    ("pays the owner twice the square's number", 2, "multiple"),
+    ("costs you Twenty-five  times\nthe square's number", 25, "word"),
+])
+def test_a_phrase_finds_the_number_it_states(text, value, style):
+    found = find(text, ("{} times the square's number",))
+    assert found is not None and (found.value, found.style) == (value, style)
+
+
+def test_a_phrase_needs_the_whole_number_and_its_words():
+    assert find("costs you thirty-three times the square's number", ("{} times the square's number",)).value == 33
+    assert find("costs you three times the board's number", ("{} times the square's number",)) is None
+    assert find("at most 100 characters", ("at most {} characters",)).value == 100
+    assert find("at most 100 charactersX", ("at most {} characters",)) is None
+
+
+def test_a_new_value_is_written_as_the_old_one_was():
+    found = find("Three times the square's number", ("{} times the square's number",))
+    assert written(4, found) == "Four"
+    assert written(140, found) == "140"
+    assert written(2, find("twice the square's number", ("{} times the square's number",))) == "twice"
+    assert written(5, find("twice the square's number", ("{} times the square's number",))) == "five times"
+
+
+def test_every_bundled_game_starts_with_its_rules_and_parameters_agreeing():
+    for game in games.available():
+        assert disagreements(_state(game), REGISTRY) == [], game
+    found = {(s.rule, s.key): s.found.value for s in stated(_state("nomopoly2"), REGISTRY) if s.found}
+    assert found == {("VI.9", "rent_per_number"): 3, ("XIII.1", "price_per_number"): 25,
+                     ("XIII.4", "rename_cost"): 50, ("XIII.4", "name_max_length"): 100,
+                     ("VI.11", "pass_bonus"): 1000, ("XIV.5", "max_cards"): 12, ("XII.1", "start_health"): 100,
+                     ("VI.14", "polluted_health_loss"): 5, ("III.5", "inactive_weeks"): 3}
+    # the first game words them its own way, under its own numbers
+    found = {(s.rule, s.key): s.found.value for s in stated(_state("nomopoly1"), REGISTRY) if s.found}
+    assert found == {("X.3", "rent_per_number"): 3, ("X.1", "price_per_number"): 10, ("X.2", "rename_cost"): 100,
+                     ("IV.1", "start_money"): 10000, ("V.7", "pass_bonus"): 1200}
+
+
+def test_setting_a_parameter_rewrites_the_rule_that_states_it():
+    state = _state()
+    set_param(state, REGISTRY, "ownership", "rent_per_number", 4)
+    assert state.rules.rule("VI.9").text == VI9.format("four")
+    last = state.rule_history["VI.9"][-1]  # the rules page shows the change
+    assert (last.action, last.proposal, last.old_text, last.text) == ("amended", None, VI9.format("three"),
+                                                                      VI9.format("four"))
+    revisions = len(state.rule_history["VI.9"])
+    set_param(state, REGISTRY, "ownership", "rent_per_number", 4)  # the same value: no new revision
+    assert len(state.rule_history["VI.9"]) == revisions
+    set_param(state, REGISTRY, "ownership", "price_per_number", 30)
+    assert "the price is $30 times the square's number" in state.rules.rule("XIII.1").text
+    assert disagreements(state, REGISTRY) == []
+    first = _state("nomopoly1")
+    set_param(first, REGISTRY, "ownership", "rent_per_number", 5)
+    assert first.rules.rule("X.3").text.endswith("rent of five times the square's number.")
+
+
+def test_an_amend_of_only_the_number_sets_the_parameter():
+    state = _state()
+    assert amended_values(state, REGISTRY, "VI.9", VI9.format("4")) == [("ownership", "rent_per_number", 3, 4)]
+    assert amended_values(state, REGISTRY, "VI.9", VI9.format("3")) == []  # the same value, in digits
+    changes = carry_out(state, 7, [Directive("amend", "VI.9", VI9.format("4"))], REGISTRY)
+    assert REGISTRY.params(state, "ownership")["rent_per_number"] == 4
+    assert state.rules.rule("VI.9").text == VI9.format("4")  # the words the players voted on
+    assert [c.params for c in changes] == [[("ownership", "rent_per_number", 3, 4)]]
+    assert disagreements(state, REGISTRY) == []
+
+
+def test_an_amend_that_changes_more_sets_nothing():
+    state = _state()
+    more = "A player who lands on a square owned by another player pays the owner twice the square's number."
+    assert amended_values(state, REGISTRY, "VI.9", more) is None
+    assert amended_values(state, REGISTRY, "VI.9", VI9.format("4").replace("that owner", "the Bank")) is None
+    changes = carry_out(state, 7, [Directive("amend", "VI.9", more)], REGISTRY)
+    assert changes[0].params is None
+    assert REGISTRY.params(state, "ownership")["rent_per_number"] == 3
+    # the text now says 2 while the engine charges 3: that is what check reports
+    assert disagreements(state, REGISTRY) == [
+        "rule VI.9 says 2 but ownership.rent_per_number is 3; make them agree with "
+        "`nomopoly ruling set ownership rent_per_number 2` (or correct the text)"]
+
+
+def test_an_amend_to_a_value_out_of_bounds_is_refused_when_checked():
+    state = _state()
+    problem = check(state, [Directive("amend", "VI.9", VI9.format("2000000000"))], REGISTRY)
+    assert problem is not None and "ownership.rent_per_number" in problem
+
+
+def test_the_word_diff_shows_what_went_out_and_came_in():
+    assert word_diff("costs you three times the square's number", "costs you twice the square's number") == \
+        "costs you -three -times +twice the square's number"
+
+
+def test_an_amend_that_changes_more_asks_the_admin_with_the_difference():
+    from admin.jobs.scenario import run
+    from admin.jobs.todo import todo_items
+
+    outcome = run({
+        "game": "nomopoly2", "players": ["alice", "bob"], "disable": ["endgame"],
+        "updates": [
+            {"mail": {"alice": "PROPOSE Cheaper\nAMEND VI.9: A player who lands on a square owned by another "
+                               "player pays the owner twice the square's number.\nEND"},
+             "order": ["alice", "bob"], "dice": [1, 2, 1, 3]},
+            {"mail": {"alice": "VOTE 1 YES", "bob": "VOTE 1 YES"}, "order": ["alice", "bob"],
+             "dice": [1, 2, 1, 2], "draws": ["2S", "3S", "4S"]},
+        ]}, "inline")
+    assert ("alice made proposal 1: Cheaper (1 change(s) to the rules). Rule VI.9 as amended changes more than "
+            "the numbers it states: if accepted, the Admin decides what the game does.") in [
+        e.text for e in outcome.events]
+    review = [e.text for e in outcome.events if e.kind == "review"]
+    assert len(review) == 1 and review[0].endswith(
+        "Its text changed more than its numbers (- out, + in): -Landing +A +player +who +lands on a square "
+        "-that -belongs -to +owned +by another player -in +pays the -game -costs -you -three -times +owner "
+        "+twice the square's -number -in -Nomopoly -dollars, -paid -to -that -owner. +number.")
+    assert REGISTRY.params(outcome.state, "ownership")["rent_per_number"] == 3
+    todo = [t.text for t in todo_items(outcome.state, outcome.events)]
+    assert review[0] in todo
+
+
+def test_check_fails_when_a_rule_was_edited_by_hand(tmp_path):
+    root = tmp_path / "g"
+    jobs.init_game(root)
+    ok = CliRunner().invoke(cli, ["check", "--game", str(root)])
+    assert ok.exit_code == 0, ok.output
+    board = next((root / "rules_md").glob("06-*.md"))
+    board.write_text(board.read_text(encoding="utf-8").replace("costs you three times", "costs you five times"),
+                     encoding="utf-8")
+    bad = CliRunner().invoke(cli, ["check", "--game", str(root)])
+    assert bad.exit_code == 1
+    assert "rule VI.9 says 5 but ownership.rent_per_number is 3" in bad.output
+
+
+def test_the_admins_ruling_set_rewrites_the_rule_on_the_rules_page_and_check_stays_happy(game_dir):
+    from datetime import datetime
+
+    from admin.jobs import update as jobs
+    from admin.site.build import build
+
+    queued = CliRunner().invoke(cli, ["--game", str(game_dir.root), "ruling", "set", "ownership",
+                                      "rent_per_number", "4", "--reason", "dearer rent"])
+    assert queued.exit_code == 0, queued.output
+    jobs.run_update_job(game_dir, at=datetime.fromisoformat("2026-11-04T23:59:59+00:00"))
+    assert game_dir.load().rules.rule("VI.9").text == VI9.format("four")
+    build(game_dir, game_dir.root / "site")
+    page = " ".join((game_dir.root / "site" / "rules.html").read_text(encoding="utf-8").split())
+    assert "costs you four times the square's number" in page and "costs you three times" not in page
+    ok = CliRunner().invoke(cli, ["check", "--game", str(game_dir.root)])
+    assert ok.exit_code == 0, ok.output
