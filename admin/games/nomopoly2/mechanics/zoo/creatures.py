@@ -12,7 +12,8 @@ from admin.games.nomopoly2.mechanics.zoo.state import (
     random_square, title, title_of, zoo_of,
 )
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides, use
+from admin.games.nomopoly2.mechanics.shared import house_of_cards_square
+from admin.library.api import BOARD, HEALTH
 
 
 # -- creatures' health, landings and moves ---------------------------------------------------
@@ -34,7 +35,6 @@ def remove_creature(ctx, c: Creature, why: str) -> None:
     ctx.emit("zoo", f"{cap(title(c))} left the board ({why}).", rule="XIX.4", data={"creature": c.id})
 
 
-@provides("zoo.infect_creature")
 def infect_creature(ctx, text: str) -> str | None:
     """Anthrax used on a creature (XXIV.2: allowed, and no atrocity): the creature named ``text``
     ("Elephant", "the Skunk", "Skunk 2") is infected; its name, or None when there is no such one."""
@@ -48,7 +48,6 @@ def infect_creature(ctx, text: str) -> str | None:
     return title(c)
 
 
-@provides("zoo.hurt_creatures_on")
 def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
     """What happens to players on ``square`` happens to its creatures (XIX.4): another section's
     blast or poison calls this; returns the creatures' names."""
@@ -68,19 +67,20 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     ctx.emit("zoo", f"{cap(title(c))} {how} from square {start} to square {number}.", rule=rule,
              data={"creature": c.id, "from": start, "to": number})
     role = acts_as or c.kind
-    if c.infected and ctx.state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
+    if c.infected and number == house_of_cards_square(ctx.state):  # never while it is not in force
         c.infected = False
         ctx.emit("cured", f"{cap(title(c))} is cured of anthrax (landing on the House of Cards).", rule="XXIV.2")
-    if ctx.state.enabled("board") and ctx.state.enabled("health"):
-        from admin.library.board import BoardModule
-
-        if number in BoardModule.of(ctx.state).polluted:
+    board = BOARD.get(ctx.state)
+    if board is not None and HEALTH.on(ctx.state):
+        if number in board.polluted:
             loss = int(ctx.params("health")["polluted_health_loss"])
             change_creature_health(ctx, c, -loss, rule="VI.14", reason=f"landing on polluted square {number}")
     if role == "elephant":
         trample(ctx, c, number)
     elif role == "skunk":
-        use("zoo.skunk_lands")(ctx, c, number, depth=depth)
+        from admin.games.nomopoly2.mechanics.zoo.skunk import skunk_lands  # it lands creatures itself
+
+        skunk_lands(ctx, c, number, depth=depth)
     zs = zoo_of(ctx.state)
     if find(ctx.state, c.id) is None or c.square != number or number not in zs.peels:
         return
@@ -188,7 +188,9 @@ def move_creature(ctx, c: Creature) -> None:
         move_ahead(ctx, c, int(p["bison_dice"]), int(p["bison_sides"]))
         offer_ride(ctx, c)
     elif c.kind == "skunk":
-        use("zoo.skunk_move")(ctx, c)
+        from admin.games.nomopoly2.mechanics.zoo.skunk import skunk_move  # it lands creatures itself
+
+        skunk_move(ctx, c)
     elif c.kind == "jelly-dog":
         to = random_square(ctx, "jelly-dog/square")
         role = JELLY_ROLES[_roll(ctx, "jelly-dog/as", len(JELLY_ROLES)) - 1]
@@ -224,7 +226,6 @@ def move_creatures(ctx) -> None:
         move_creature(ctx, c)
 
 
-@provides("zoo.move_random_creature")
 def move_random_creature(ctx, square: int, rule: str) -> str | None:
     """A Pokeball (XXIV.2): a random creature jumps to ``square`` (and lands there); its name, or
     None when there is no creature on the board."""
