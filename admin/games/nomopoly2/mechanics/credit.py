@@ -181,7 +181,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
             else:
                 self.on_player_removed(state, player)
             return True
-        setattr(_open(state, player.name), fields[key], int(value))
+        setattr(_open(state, player.name), str(fields[key]), int(value))
         return True
 
     # -- how it shows ----------------------------------------------------------------------

@@ -259,7 +259,7 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
         if not (gs.governor or gs.elect or (gs.election and gs.election.candidates) or gs.results):
             return []  # the page appears with the first candidates
         params = {**self.defaults, **state.params(self.name)}
-        now = (("Governor", gs.governor or "nobody",
+        now: tuple[tuple[str, str, str], ...] = (("Governor", gs.governor or "nobody",
                 f"weeks {gs.term_from}-{gs.term_to}" if gs.governor else ""),)
         if gs.elect:
             now += (("Governor-elect", gs.elect, f"weeks {gs.elect_from}-{gs.elect_to}"),)

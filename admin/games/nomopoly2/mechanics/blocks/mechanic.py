@@ -173,8 +173,8 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
                 p = inter.payload
                 if p["action"] == "create":
                     params = {**self.defaults, **state.params(self.name)}
-                    mine = sum(1 for o in p["owners"].values() if o == player.name)
-                    cost = cost_of(params, p["kind"], mine, len(p["squares"]))
+                    own = sum(1 for o in p["owners"].values() if o == player.name)
+                    cost = cost_of(params, p["kind"], own, len(p["squares"]))
                     what = f"make squares {listed(p['squares'])} {a_kind(p['kind'])} block (you would pay ${cost})"
                 else:
                     what = f"destroy block {p['block']}"

@@ -110,7 +110,7 @@ def positions_text(text: str) -> str:
         if re.fullmatch(r"[1-5]", w):
             out.append(w)
         elif parse_card(w) is not None:
-            out.append(parse_card(w))  # type: ignore[arg-type]
+            out.append(parse_card(w))
         else:
             raise CommandError(f"{w!r} is neither a position from 1 to 5 nor a card like KH; "
                                "write HOLD 1 3 5, HOLD KH KD, HOLD ALL or HOLD NONE")

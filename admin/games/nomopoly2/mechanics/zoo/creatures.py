@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from admin.engine.board import step, successor
+from admin.engine.board import Direction, step, successor
 from admin.engine.errors import IllegalAction
 from admin.games.nomopoly2.mechanics.zoo.state import (
-    _ALIASES, JELLY_ROLES, TITLES, ZOO, Creature, RideOffer, _label, _roll, cap, creatures_on, find,
-    random_square, title, title_of, zoo_of,
+    _ALIASES, JELLY_ROLES, any_square, TITLES, ZOO, Creature, RideOffer, _label, _roll, cap, creatures_on, find,
+    title, title_of, zoo_of,
 )
 from admin.engine.model import Player
 from admin.games.nomopoly2.mechanics.shared import house_of_cards_square
@@ -92,7 +92,7 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     if depth + 1 >= int(ctx.params(ZOO)["max_chain"]):
         ctx.emit("zoo", f"{cap(title(c))} stops on square {number}: {depth + 1} landings in a row.")
         return
-    to = random_square(ctx, f"peel/{c.kind}")
+    to = any_square(ctx, f"peel/{c.kind}")
     land_creature(ctx, c, to, how="slipped and jumped", rule="XIX.3", acts_as=acts_as, depth=depth + 1)
 
 
@@ -106,7 +106,7 @@ def slip_player(ctx, player: Player, number: int) -> None:
                   reason=f"slipping on a banana peel on square {number}")
     if not player.active or player.square != number:
         return  # reset by the fall: back on square 1 already
-    to = random_square(ctx, f"peel/{player.name}")
+    to = any_square(ctx, f"peel/{player.name}")
     jump(ctx, player, to, rule="XIX.3", reason="slipping on a banana peel")
 
 
@@ -154,7 +154,7 @@ def move_ahead(ctx, c: Creature, dice: int, sides: int, *, acts_as: str | None =
                   acts_as=acts_as)
 
 
-DIRECTIONS = {1: "north", 2: "south", 3: "east", 4: "west"}
+DIRECTIONS: dict[int, Direction] = {1: "north", 2: "south", 3: "east", 4: "west"}
 
 
 def elephant_turn(ctx, c: Creature) -> None:
@@ -166,7 +166,7 @@ def elephant_turn(ctx, c: Creature) -> None:
         return
     for _ in range(int(p["elephant_rerolls"])):
         face = _roll(ctx, "elephant/d4", 4)
-        to = step(ctx.state, c.square, DIRECTIONS[face], columns)  # type: ignore[arg-type]
+        to = step(ctx.state, c.square, DIRECTIONS[face], columns)
         if to is not None:
             land_creature(ctx, c, to, how=f"rolled {face} and went {DIRECTIONS[face]}", rule="XIX.3")
             return
@@ -192,7 +192,7 @@ def move_creature(ctx, c: Creature) -> None:
 
         skunk_move(ctx, c)
     elif c.kind == "jelly-dog":
-        to = random_square(ctx, "jelly-dog/square")
+        to = any_square(ctx, "jelly-dog/square")
         role = JELLY_ROLES[_roll(ctx, "jelly-dog/as", len(JELLY_ROLES)) - 1]
         ctx.emit("zoo", f"The Blinking Jelly Dog blinks and acts as {TITLES[role]}.", rule="XIX.3",
                  data={"creature": c.id, "as": role})

@@ -23,7 +23,7 @@ from admin.games.nomopoly2.mechanics.zoo.creatures import (
     change_creature_health, elephant_turn, land_creature, remove_creature,
 )
 from admin.games.nomopoly2.mechanics.zoo.state import (
-    ZOO, Creature, _roll, cap, creatures_on, find, random_square, title, zoo_of,
+    ZOO, Creature, _roll, any_square, cap, creatures_on, find, random_square, title, zoo_of,
 )
 
 RULE = "XIX.3"
@@ -295,5 +295,5 @@ def send_off(ctx, skunk: Creature, bison: Creature, depth: int) -> None:
     if depth + 1 >= int(ctx.params(ZOO)["max_chain"]):
         ctx.emit("zoo", f"{cap(title(skunk))} stops on square {skunk.square}: {depth + 1} landings in a row.")
         return
-    to = random_square(ctx, "skunk/sent")
+    to = any_square(ctx, "skunk/sent")
     land_creature(ctx, skunk, to, how="was sent", rule=RULE, acts_as="skunk", depth=depth + 1)

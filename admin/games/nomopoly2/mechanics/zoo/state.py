@@ -139,6 +139,13 @@ def _roll(ctx, purpose: str, sides: int) -> int:
     return ctx.dice.roll(_label(ctx, purpose), sides)
 
 
+def any_square(ctx, purpose: str) -> int:
+    """A random live square: there is always one (VI.1: the board always keeps a square)."""
+    found = random_square(ctx, purpose)
+    assert found is not None, "the board always keeps one square (VI.1)"
+    return found
+
+
 def random_square(ctx, purpose: str, among: list[int] | None = None) -> int | None:
     squares = live_numbers(ctx.state) if among is None else among
     if not squares:
