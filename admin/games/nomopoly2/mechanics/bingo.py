@@ -287,7 +287,7 @@ def bingo(ctx, player: Player, cmd: Bingo) -> str:
         grant(state, player.name, "diplomatic-immunity", last)
     elif cmd.pattern == "line":
         ctx.transfer(BANK, player.name, int(p["line_prize"]), rule="XXXI.3",
-                     reason=f"a line on bingo card {card.number}")
+                     reason=f"a line on bingo card {card.number}", kind="prize")
     else:
         bs = BingoModule.of(state)
         bs.steals[player.name] = bs.steals.get(player.name, 0) + 1

@@ -256,7 +256,8 @@ def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reaso
     if amount <= 0:
         return
     if payee != BANK:
-        ctx.transfer(BANK, payee, amount, rule=rule, reason=f"{reason}, on {player}'s credit card")
+        ctx.transfer(BANK, payee, amount, rule=rule, reason=f"{reason}, on {player}'s credit card",
+                     kind="purchase")
     acct.balance += amount
     ctx.emit("credit", None, player=player, rule="XXVIII.1",
              private=f"{ctx.state.money(amount)} for {reason} went on your credit card; its balance is "

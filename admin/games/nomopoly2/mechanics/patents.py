@@ -309,13 +309,13 @@ def patent_ruling(ctx, r) -> str:
         what = f"{_by_id(ps, request.patent).name} at the Casino on square {request.square}"
         casino = CASINOS.on(ctx.state)  # the casino's takings, for its owner's share (XXXIII.6)
         if paid:
-            ctx.transfer(player.name, BANK, paid, rule="XXXIII.4", reason=what)
+            ctx.transfer(player.name, BANK, paid, rule="XXXIII.4", reason=what, kind="purchase")
             if casino:
                 take_in(ctx.state, request.square, paid)
         if casino:
             pay_out(ctx, request.square, player.name, won, rule="XXXIV.4", reason=what)
         elif won:
-            ctx.transfer(BANK, player.name, won, rule="XXXIV.4", reason=what)
+            ctx.transfer(BANK, player.name, won, rule="XXXIV.4", reason=what, kind="prize")
         request.status, request.outcome = "settled", note
         money = ctx.state.money
         return (f"Request R{number} ({request.player}: {request.text}) settled: paid {money(paid)}, won "

@@ -263,7 +263,8 @@ def _industrial_income(ctx) -> None:
             income = n * per * (factory if tripled else 1)
             if income <= 0:
                 continue
-            ctx.transfer(BANK, owner.name, income, rule="XXI.4", reason=f"weekly income of industrial square {n}")
+            ctx.transfer(BANK, owner.name, income, rule="XXI.4", reason=f"weekly income of industrial square {n}",
+                         kind="income")
             ctx.emit("income", f"{owner.name} received ${income} weekly income for industrial square {n}"
                                + (" (its Factory multiplies it)" if tripled else "") + ".",
                      player=owner.name, rule="XXII.4" if tripled else "XXI.4", data={"square": n, "amount": income})

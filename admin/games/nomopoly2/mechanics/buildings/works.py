@@ -306,12 +306,12 @@ def _weekly(ctx) -> None:
         if "mall" in bs.on[n]:
             rent = square_rent(ctx, n)
             income = max(_round(rent * int(params["mall_percent"])), int(params["mall_dollars"]))
-            ctx.transfer(BANK, owner.name, income, rule="XXII.4", reason=f"the Mall on square {n}")
+            ctx.transfer(BANK, owner.name, income, rule="XXII.4", reason=f"the Mall on square {n}", kind="income")
             ctx.emit("income", f"{owner.name} received ${income} from the Mall on square {n} (its rent is "
                                f"${rent}).", player=owner.name, rule="XXII.4", data={"square": n, "amount": income})
         if "corporate-headquarters" in bs.on[n]:
             dues = int(params["hq_dues"])
-            ctx.transfer(BANK, owner.name, dues, rule="XXII.4", reason=f"corporate dues, square {n}")
+            ctx.transfer(BANK, owner.name, dues, rule="XXII.4", reason=f"corporate dues, square {n}", kind="income")
             ctx.emit("income", f"{owner.name} received ${dues} in corporate dues from the Corporate "
                                f"Headquarters on square {n}.", player=owner.name, rule="XXII.4",
                      data={"square": n, "amount": dues})

@@ -90,7 +90,7 @@ def pay_out(ctx, square: int, player: str, amount: int, *, rule: str, reason: st
     """Winnings the casino on ``square`` pays (from the Admin Bank Account)."""
     if amount <= 0:
         return
-    ctx.transfer(BANK, player, amount, rule=rule, reason=reason)
+    ctx.transfer(BANK, player, amount, rule=rule, reason=reason, kind="prize")
     t = of(ctx.state).takings.setdefault(square, {"in": 0, "out": 0})
     t["out"] = int(t.get("out", 0)) + amount
 
@@ -114,7 +114,7 @@ def weekly(ctx) -> None:
         owner = owner_of(state, n)
         if owner is None or not state.players[owner].active or income <= 0:
             continue
-        ctx.transfer(BANK, owner, income, rule="XXXIII.1", reason=f"the Casino on square {n}")
+        ctx.transfer(BANK, owner, income, rule="XXXIII.1", reason=f"the Casino on square {n}", kind="income")
         ctx.emit("casino", f"{owner} received {state.money(income)} from the Casino on square {n}.",
                  player=owner, rule="XXXIII.1", data={"square": n, "amount": income})
     rows = []

@@ -228,7 +228,7 @@ def railroad_payout(ctx, number: int, who: str) -> None:
     amount = int(ctx.params(ZOO)["railroad_payout"])
     for name in paid:
         ctx.transfer(BANK, name, amount, rule=RULE,
-                     reason=f"joined by railroad to {who} on square {number}")
+                     reason=f"joined by railroad to {who} on square {number}", kind="bonus")
     ctx.emit("zoo", f"{cap(who)} on the railroad on square {number}: "
                     + (f"{', '.join(paid)} {'is' if len(paid) == 1 else 'are'} joined to it by railroads and "
                        f"receive{'s' if len(paid) == 1 else ''} ${amount}." if paid
