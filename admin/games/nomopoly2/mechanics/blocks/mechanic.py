@@ -25,8 +25,8 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import rent_free
 from admin.engine.errors import IllegalAction
-from admin.library.api import INTERACTIONS
-from admin.library.board import BoardModule, set_polluted
+from admin.library.api import BOARD, INTERACTIONS
+from admin.library.board import set_polluted
 from admin.games.nomopoly2.api import BUILDINGS, Builds, MakesBlocks
 from admin.games.nomopoly2.mechanics.blocks.making import (  # noqa: F401 - part of the blocks interface
     CreateBlock, DestroyBlock, a_kind, cost_of, create, destroy, destroy_block, find_block, make_block,
@@ -91,7 +91,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
     # -- the update -----------------------------------------------------------------------------
     def on_update_start(self, ctx) -> None:
         """XXI.4: every square of an Industrial block is polluted, whatever cleaned it."""
-        if not ctx.state.enabled(BoardModule.name):
+        if not BOARD.on(ctx.state):
             return
         for block in self.of(ctx.state).blocks:
             if block.kind == "industrial":

@@ -93,7 +93,7 @@ def _cards(cards: list[str]) -> str:
 
 
 def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> str:
-    from admin.library.interactions import InteractionsModule, ask
+    from admin.library.interactions import ask
 
     used: list[str] = []
     cards = [cc.draw(ctx, used, f"{label}/p0"), cc.draw(ctx, used, f"{label}/p1")]
@@ -106,7 +106,7 @@ def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> s
     if total == 21:  # nothing to gain by drawing: the player stands (a standing ruling)
         _finish_blackjack(ctx, player, payload, hole, used, f"{label}/end")
         return head + f" 21: {player.name} stands."
-    if not ctx.state.enabled(InteractionsModule.name):  # pragma: no cover - casinos requires it
+    if not INTERACTIONS.on(ctx.state):  # pragma: no cover - casinos requires it
         raise IllegalAction("a hand over several mails needs the interactions module")
     after = int(ctx.params(NAME)["answer_updates"])
     inter = ask(ctx, kind="game", module=NAME, parties=[player.name], silence="stand",
