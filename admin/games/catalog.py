@@ -17,6 +17,7 @@ from admin.engine import hooks
 from admin.engine.board import add_square
 from admin.engine.errors import RuleError
 from admin.games.registry import REGISTRY
+from admin.library.api import BOARD
 from admin.engine.model import Directive, GameState, ModuleConfig, RuleRevision
 from admin.nomic.ruleset import Section, load_ruleset, parse_section
 from admin.store.fileio import load_yaml
@@ -130,7 +131,7 @@ def initial_state(game: str, name: str) -> GameState:
                       modules=[ModuleConfig(m.name, dict(m.params), m.rules) for m in g.modules])
     calls = hooks.call(state, REGISTRY)  # fails early on an unknown module
     calls.setup(state)
-    if state.enabled("board"):
+    if BOARD.on(state):
         for _ in range(int(REGISTRY.params(state, "board").get("initial_squares", 0))):
             add_square(state, calls)
     state.rules = load_ruleset(g.rules_dir)

@@ -164,7 +164,7 @@ def test_the_government_builds_a_random_allowable_building_on_a_government_squar
 
 
 def test_the_government_never_builds_twice_the_same_building_and_stops_when_all_are_built():
-    from admin.games.nomopoly2.mechanics.buildings import government_buildings
+    from admin.games.nomopoly2.mechanics.buildings.works import government_buildings
 
     every = government_buildings(new_state(PLAYERS))
     assert every == ["springboard", "house", "hospital", "anti-missile-battery", "legislative-building",

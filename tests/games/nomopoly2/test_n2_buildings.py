@@ -10,7 +10,8 @@ from admin.games.registry import REGISTRY
 from admin.library.health import health_of
 from admin.library.ownership import set_owner
 from admin.games.nomopoly2.mechanics.blocks.mechanic import BlocksModule
-from admin.games.nomopoly2.mechanics.buildings import BuildingsModule, building_rent, building_name
+from admin.games.nomopoly2.mechanics.buildings.mechanic import BuildingsModule
+from admin.games.nomopoly2.mechanics.buildings.works import building_name, building_rent
 from admin.games.nomopoly2.mechanics.shared import Block, buildings_on, destroy_building, fuel_price_at
 from admin.jobs.scenario import run
 

@@ -275,7 +275,7 @@ def stations():
     12 (commercial, alice's own)."""
     from admin.engine.config import enable_module
     from admin.games.nomopoly2.mechanics.blocks.mechanic import BlocksModule
-    from admin.games.nomopoly2.mechanics.buildings import BuildingsModule
+    from admin.games.nomopoly2.mechanics.buildings.mechanic import BuildingsModule
 
     state = _game()
     enable_module(state, REGISTRY, "buildings")  # and the blocks it needs

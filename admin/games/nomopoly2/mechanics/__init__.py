@@ -2,12 +2,11 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
-from admin.games.nomopoly2.mechanics.zoo import skunk as zoo_skunk  # noqa: F401  (the Skunk's moves, offered to the Zoo: shared.use)
 from admin.games.nomopoly2.mechanics.bank import BankModule
 from admin.games.nomopoly2.mechanics.bingo import BingoModule
 from admin.games.nomopoly2.mechanics.blackjack import BlackjackModule
 from admin.games.nomopoly2.mechanics.blocks.mechanic import BlocksModule
-from admin.games.nomopoly2.mechanics.buildings import BuildingsModule
+from admin.games.nomopoly2.mechanics.buildings.mechanic import BuildingsModule
 from admin.games.nomopoly2.mechanics.casinos.mechanic import CasinosModule
 from admin.games.nomopoly2.mechanics.conditions import ConditionsModule
 from admin.games.nomopoly2.mechanics.credit import CreditModule

@@ -26,10 +26,10 @@ from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
+from admin.games.nomopoly2.api import CREDIT, BankSquare, KeepsCreditCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides, use
 
 
 @command_type
@@ -106,7 +106,7 @@ def _take_card(rest: str, _line: object) -> TakeCreditCard:
     return TakeCreditCard()
 
 
-class BankModule(Mechanic[BankState, BankPrivate]):
+class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
     name = "bank"
     rules = ("XXVII.1",)
     defaults = {"square": 30, "interest_percent": 2, "governor_interest_percent": 3,
@@ -154,6 +154,9 @@ class BankModule(Mechanic[BankState, BankPrivate]):
 
     def _params(self, state) -> dict:
         return {**self.defaults, **state.params(self.name)}
+
+    def its_square(self, state) -> int:
+        return int(self._params(state)["square"])
 
     # -- interest -------------------------------------------------------------------------
     def on_update_end(self, ctx) -> None:
@@ -261,8 +264,8 @@ class BankModule(Mechanic[BankState, BankPrivate]):
                      for n, received in sorted(self.of(state).mortgages.items()))
         tables = [Table("Mortgaged squares (they take no rent)",
                         ("Square", "Name", "Owner", "Received", "To un-mortgage"), rows)]
-        if state.enabled("credit-cards"):
-            cs = state.mods["credit-cards"]  # who holds a card is public (balances are not)
+        cs = CREDIT.get(state)  # who holds a card is public (balances are not)
+        if cs is not None:
             tables.append(Table("Credit cards (balances and limits are private)", ("Player", "Card"),
                                 tuple((n, "holds one") for n in cs.holders)
                                 + tuple((n, "never again (XXVIII.5)") for n in cs.banned)))
@@ -366,9 +369,10 @@ def mortgage(ctx, player: Player, cmd: Mortgage) -> str:
 
 def take_card(ctx, player: Player, cmd: TakeCreditCard) -> str:
     _at_bank(ctx, player, "take out a credit card")
-    if not ctx.state.enabled("credit-cards"):
+    credit = ctx.registry.provider(ctx.state, KeepsCreditCards)
+    if credit is None:
         raise IllegalAction("there are no credit cards in this game (XXVIII is not in force)")
-    return use("credit.issue_card")(ctx, player)
+    return credit.issue_card(ctx, player)
 
 
 def balance_of(state, name: str) -> int:
@@ -376,7 +380,6 @@ def balance_of(state, name: str) -> int:
     return BankModule.private_of(state).balances.get(name, 0)
 
 
-@provides("bank.params")
 def params(state) -> dict:
     """The bank module's parameters in ``state`` (its defaults under the game's values)."""
     return {**BankModule.defaults, **state.params(BankModule.name)}

@@ -26,9 +26,9 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly2.api import BINGO_TURN, CONDITIONS, HOUSE_OF_CARDS, DealsBingoCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides
 
 COLUMNS = "BINGO"
 #: pattern -> (the prize in words, the cells (column, row) it needs; None: computed)
@@ -94,7 +94,7 @@ def parse_bingo(rest: str, _line: object) -> Bingo:
     return Bingo(int(m.group(1)), pattern)
 
 
-class BingoModule(Mechanic[BingoState, BingoPrivate]):
+class BingoModule(Mechanic[BingoState, BingoPrivate], DealsBingoCards):
     name = "bingo"
     rules = ("XXXI.1", "XXXI.2", "XXXI.3")
     # immunity_updates: "the current update and the next 3"; from_board: numbers come from the
@@ -104,6 +104,9 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
     State = BingoState
     Private = BingoPrivate
     requires = ("house-of-cards", "conditions")
+
+    def new_bingo_card(self, ctx, player: Player) -> int:
+        return new_card(ctx, player)
 
     def commands(self):
         return (CommandSpec("BINGO", Bingo, bingo, parse_bingo,
@@ -116,13 +119,13 @@ class BingoModule(Mechanic[BingoState, BingoPrivate]):
                             example="STEAL SQUARE 14"))
 
     def on_turn_start(self, ctx, player, turn) -> None:
-        ctx.scratch.setdefault("bingo-turn", set()).add(player.name)
+        BINGO_TURN.of(ctx).add(player.name)
 
     def on_turn_end(self, ctx, player, turn, wrapped) -> None:
-        ctx.scratch.setdefault("bingo-turn", set()).discard(player.name)
+        BINGO_TURN.of(ctx).discard(player.name)
 
     def on_land(self, ctx, player, square) -> None:
-        if player.name not in ctx.scratch.get("bingo-turn", ()):
+        if player.name not in (BINGO_TURN.peek(ctx) or ()):
             return  # only a normal turn's landing marks (XXXI.2)
         if not shared.marks_bingo(ctx.state, player.name):
             return  # XXIX.3
@@ -216,7 +219,6 @@ def draw_column(ctx, label: str, pool: list[int], low: int, high: int, player: s
     return out
 
 
-@provides("bingo.new_card")
 def new_card(ctx, player: Player) -> int:
     """Give ``player`` a new bingo card (XXXI.1); returns its number."""
     bs = BingoModule.of(ctx.state)
@@ -268,13 +270,13 @@ def bingo(ctx, player: Player, cmd: Bingo) -> str:
         raise IllegalAction(f"bingo card {card.number}'s marks do not make the {cmd.pattern} (XXXI.3); "
                             + (f"they make: {', '.join(shown)}" if shown else "they make no pattern yet"))
     state, p = ctx.state, ctx.params("bingo")
-    if cmd.pattern in ("corners", "perimeter") and not state.enabled("conditions"):
+    if cmd.pattern in ("corners", "perimeter") and not CONDITIONS.on(state):
         raise IllegalAction("conditions are not kept in this game; the Admin must enable the conditions module")
     cards.remove(card)
     _sync(state, player.name)
     last = state.update + int(p["immunity_updates"])
     if cmd.pattern == "centre" or cmd.pattern == "full":
-        state.mods["house-of-cards"].items.give(player.name, "warp bubble" if cmd.pattern == "centre" else "mask")
+        HOUSE_OF_CARDS.of(state).items.give(player.name, "warp bubble" if cmd.pattern == "centre" else "mask")
     elif cmd.pattern == "corners":
         from admin.games.nomopoly2.mechanics.conditions import grant
 
@@ -285,7 +287,7 @@ def bingo(ctx, player: Player, cmd: Bingo) -> str:
         grant(state, player.name, "diplomatic-immunity", last)
     elif cmd.pattern == "line":
         ctx.transfer(BANK, player.name, int(p["line_prize"]), rule="XXXI.3",
-                     reason=f"a line on bingo card {card.number}")
+                     reason=f"a line on bingo card {card.number}", kind="prize")
     else:
         bs = BingoModule.of(state)
         bs.steals[player.name] = bs.steals.get(player.name, 0) + 1

@@ -149,6 +149,6 @@ def cash(ctx, player: Player, cmd: CashBlackjack) -> str:
     for card in cmd.cards:
         take(ctx.state, player.name, card)
     del BlackjackModule.of(ctx.state).landed[player.name]
-    ctx.transfer(BANK, player.name, bonus, rule="XVI.1", reason="Blackjack: 21 cashed in")
+    ctx.transfer(BANK, player.name, bonus, rule="XVI.1", reason="Blackjack: 21 cashed in", kind="prize")
     return (f"{player.name} cashed in Blackjack ({', '.join(card_name(c) for c in cmd.cards)}: 21) for a "
             f"{p['bonus_percent']}% bonus of {ctx.state.money(bonus)}.")

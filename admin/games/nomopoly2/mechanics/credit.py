@@ -28,10 +28,10 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
+from admin.games.nomopoly2.api import BANK_OF_NOMOPOLY, KeepsCreditCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import OwnershipModule, set_owner
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides
 
 
 @command_type
@@ -80,7 +80,7 @@ def _parse_pay(rest: str, _line: object) -> PayCredit:
     return PayCredit(int(digits))
 
 
-class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit):
+class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCreditCards):
     name = "credit-cards"
     rules = ("XXVIII.1", "XXVIII.2", "XXVIII.3", "XXVIII.4", "XXVIII.5")
     defaults = {"start_limit": 1000, "limit_raise_percent": 10, "interest_percent": 10, "minimum_payment": 50,
@@ -98,6 +98,12 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit):
 
     def put_on_credit(self, ctx, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
         put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
+
+    def issue_card(self, ctx, player: Player) -> str:
+        return issue_card(ctx, player)
+
+    def raise_limits(self, ctx, percent: int, rule: str) -> None:
+        raise_limits(ctx, percent, rule)
 
     def commands(self):
         return (CommandSpec("PAY CREDIT", PayCredit, pay, _parse_pay, "PAY CREDIT <amount>", private=True,
@@ -175,7 +181,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit):
             else:
                 self.on_player_removed(state, player)
             return True
-        setattr(_open(state, player.name), fields[key], int(value))
+        setattr(_open(state, player.name), str(fields[key]), int(value))
         return True
 
     # -- how it shows ----------------------------------------------------------------------
@@ -218,7 +224,6 @@ def _open(state, name: str) -> CreditAccount:
 
 
 # -- what the Bank and other sections call ----------------------------------------------------
-@provides("credit.issue_card")
 def issue_card(ctx, player: Player) -> str:
     """``TAKE CREDIT CARD`` at the Bank (XXVII.1): free, one a player, never again after a sixth
     infraction (XXVIII.5)."""
@@ -239,7 +244,8 @@ def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reaso
     refused when it would leave the balance above the limit (XXVIII.2-3)."""
     acct = CreditModule.private_of(ctx.state).accounts.get(player)
     if acct is None or player not in CreditModule.of(ctx.state).holders:
-        square = ctx.params("bank")["square"] if ctx.state.enabled("bank") else 30
+        bank = shared.bank_square(ctx.state)
+        square = bank if bank is not None else 30
         raise IllegalAction(f"you have no credit card to put {reason} on; take one out at the Bank (TAKE "
                             f"CREDIT CARD on square {square}, XXVII.1), or leave out ON CREDIT")
     if amount > 0 and acct.balance + amount > acct.limit:
@@ -250,14 +256,14 @@ def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reaso
     if amount <= 0:
         return
     if payee != BANK:
-        ctx.transfer(BANK, payee, amount, rule=rule, reason=f"{reason}, on {player}'s credit card")
+        ctx.transfer(BANK, payee, amount, rule=rule, reason=f"{reason}, on {player}'s credit card",
+                     kind="purchase")
     acct.balance += amount
     ctx.emit("credit", None, player=player, rule="XXVIII.1",
              private=f"{ctx.state.money(amount)} for {reason} went on your credit card; its balance is "
                      f"{ctx.state.money(acct.balance)} of {ctx.state.money(acct.limit)}.")
 
 
-@provides("credit.raise_limits")
 def raise_limits(ctx, percent: int, rule: str) -> None:
     """Every card's limit grows by ``percent``% (the Skunk on the Bank, XIX.3)."""
     p = ctx.params(CreditModule.name)
@@ -315,8 +321,9 @@ def _infraction(ctx, player: Player, acct: CreditAccount, due: int) -> None:
         off = min(acct.balance, percent_of(worth, int(p["seize_percent"]), str(p["rounding"])))
         for number in taken:
             set_owner(state, number, None)
-            if state.enabled("bank"):  # the Bank takes the square back, and its mortgage with it
-                state.mods["bank"].mortgages.pop(number, None)
+            bank = BANK_OF_NOMOPOLY.get(state)
+            if bank is not None:  # the Bank takes the square back, and its mortgage with it
+                bank.mortgages.pop(number, None)
         acct.balance -= off
         what = (f"the Bank took square{'s' if len(taken) > 1 else ''} {', '.join(map(str, taken))} and "
                 f"{state.money(off)} came off the balance" if taken else "they own no square for the Bank to take")

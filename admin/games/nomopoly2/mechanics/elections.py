@@ -5,7 +5,7 @@ that first update the two highest bidders pay and stand (a tie at a bid is drawn
 gets an opponent drawn from the rest), and a sealed ``election`` question opens for the week's
 second update: ``VOTE GOVERNOR <candidate>``. At its end the votes are counted: most votes win, a
 tie goes to the higher bid, then to a draw; the winner is Governor-elect until their term starts.
-The state is the governor module's (``state.mods["governor"]``: election, results, elect)."""
+The state is the governor module's (``GOVERNOR`` in the game's api: election, results, elect)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from admin.engine.context import BANK
 from admin.engine.interactions import answer as record_answer
 from admin.engine.syntax import PLAYER_NAME
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly2.api import GOVERNOR
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
 
@@ -98,7 +99,7 @@ def check_bid(ctx, player: Player, value: Any) -> int:
 
 
 def bid(ctx, player: Player, cmd: BidGovernor) -> str:
-    gs = ctx.state.mods["governor"]
+    gs = GOVERNOR.of(ctx.state)
     inter, ist, sealed = open_question(ctx, gs.bid_question)
     if inter is None:
         raise IllegalAction("no election is taking bids this update; bids are taken in the first update of "
@@ -109,7 +110,7 @@ def bid(ctx, player: Player, cmd: BidGovernor) -> str:
 
 
 def close_bids(ctx, inter, answers: dict[str, Any]) -> str:
-    gs, state = ctx.state.mods["governor"], ctx.state
+    gs, state = GOVERNOR.of(ctx.state), ctx.state
     week = int(inter.payload["election"])
     gs.bid_question = 0
     election = gs.election if gs.election is not None and gs.election.week == week else Election(week=week)
@@ -172,7 +173,7 @@ def check_vote(ctx, inter, player: Player, value: Any) -> str:
 
 
 def vote(ctx, player: Player, cmd: VoteGovernor) -> str:
-    gs = ctx.state.mods["governor"]
+    gs = GOVERNOR.of(ctx.state)
     inter, ist, sealed = open_question(ctx, gs.vote_question)
     if inter is None:
         raise IllegalAction("no election is taking votes this update; votes are taken in the second update "
@@ -183,7 +184,7 @@ def vote(ctx, player: Player, cmd: VoteGovernor) -> str:
 
 
 def count_votes(ctx, inter, answers: dict[str, Any]) -> str:
-    gs = ctx.state.mods["governor"]
+    gs = GOVERNOR.of(ctx.state)
     week = int(inter.payload["election"])
     gs.vote_question = 0
     election = gs.election if gs.election is not None and gs.election.week == week else Election(week=week)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from admin.engine.module import Mechanic
 
 
 class EndgameModule(Mechanic[None, None]):
     name = "endgame"
     rules = ("XI.2", "XI.3", "XI.4")
-    defaults: dict = {}
+    defaults: ClassVar[dict[str, Any]] = {}
     summary = "The last player not bankrupt wins; so does a net worth above everyone else's combined."
 
     def on_update_end(self, ctx) -> None:

@@ -30,7 +30,9 @@ from admin.engine.schedule import next_slot
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
+from admin.games.nomopoly2.api import Builds
 from admin.games.nomopoly2.mechanics import shared
+from admin.library.api import SEALED_ANSWERS
 from admin.games.nomopoly2.mechanics.elections import (
     BidGovernor, Election, VoteGovernor, bid, check_bid, check_vote, close_bids, count_votes, is_election_week,
     open_question, parse_bid, parse_vote, vote,
@@ -244,7 +246,7 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
             out.append((62, f"  You are Governor to the end of week {gs.term_to}: two proposals a week, VETO, "
                             f"GOVERN BUILD, ADD SQUARE ({gs.squares_added} of "
                             f"{state.params(self.name).get('squares_per_term', 3)} added)"))
-        sealed = state.private.mods.get("interactions")
+        sealed = SEALED_ANSWERS.get(state)
         for number, what in ((gs.bid_question, "bid to stand for Governor: $"),
                              (gs.vote_question, "vote for Governor: ")):
             mine = getattr(sealed, "answers", {}).get(number, {}).get(player.name) if number else None
@@ -257,7 +259,7 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
         if not (gs.governor or gs.elect or (gs.election and gs.election.candidates) or gs.results):
             return []  # the page appears with the first candidates
         params = {**self.defaults, **state.params(self.name)}
-        now = (("Governor", gs.governor or "nobody",
+        now: tuple[tuple[str, str, str], ...] = (("Governor", gs.governor or "nobody",
                 f"weeks {gs.term_from}-{gs.term_to}" if gs.governor else ""),)
         if gs.elect:
             now += (("Governor-elect", gs.elect, f"weeks {gs.elect_from}-{gs.elect_to}"),)
@@ -327,15 +329,15 @@ def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
         government = [str(n) for b in shared.blocks(ctx.state) if b.kind == "government" for n in b.squares]
         raise IllegalAction(f"square {cmd.square} is not a Government square; the Governor builds only on those "
                             f"(XXXV.3): {', '.join(government) or 'there are none'}")
-    if not ctx.state.enabled("buildings"):
+    builds = ctx.registry.provider(ctx.state, Builds)
+    if builds is None:
         raise IllegalAction("there are no buildings in this game (XXII is not in force)")
-    from admin.games.nomopoly2.mechanics import buildings
 
     cost = shared.building_price(ctx.state, cmd.building)  # XXII.4's price
     article = "an" if cmd.building[0] in "aeiou" else "a"
     label = f"{article} {shared.building_label(cmd.building)} on square {cmd.square}"
     _afford(ctx, cost, label)
-    buildings.build_free(ctx, cmd.square, cmd.building, "XXXV.3")
+    builds.build_free(ctx, cmd.square, cmd.building, "XXXV.3")
     _spend(ctx, cost, f"the Governor's {label}")
     gs.built_week = ctx.state.week
     return f"The Governor, {player.name}, built {label}, paid ${cost} by the Admin Bank Account (XXXV.3)."

@@ -25,7 +25,7 @@ from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.cards import give
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides
+from admin.games.nomopoly2.api import GivesJokers
 
 
 @command_type
@@ -54,12 +54,15 @@ class JokersPrivate:
     declared: list[list] = field(default_factory=list)
 
 
-class JokersModule(Mechanic[None, JokersPrivate]):
+class JokersModule(Mechanic[None, JokersPrivate], GivesJokers):
     name = "jokers"
     rules = ()
     summary = "Jokers: a card its holder declares to be any card, once and for good."
     Private = JokersPrivate
     requires = ("cards",)
+
+    def give_joker(self, ctx, player: str, rule: str) -> None:
+        give_joker(ctx, player, rule)
 
     def commands(self):
         return (CommandSpec("DECLARE JOKER", DeclareJoker, declare, _parse, "DECLARE JOKER AS <card>",
@@ -102,7 +105,6 @@ def jokers_of(state, player: str) -> int:
     return int(JokersModule.private_of(state).held.get(player, 0))
 
 
-@provides("jokers.give_joker")
 def give_joker(ctx, player: str, rule: str) -> None:
     """Give ``player`` an undeclared Joker (XIX.3: the Skunk on the House of Cards; XXXIII.5: one
     bought at a Casino). Told to the player only."""

@@ -28,7 +28,8 @@ from admin.engine.errors import CommandError, IllegalAction
 from admin.library.board import set_contaminated
 from admin.games.nomopoly2.mechanics import shared
 from admin.games.nomopoly2.mechanics.strikes import NAMES, SILO, TYPES, a, launch, reach_of
-from admin.games.nomopoly2.mechanics.strikes import fire_random_missile  # noqa: F401 (XIX.3's Skunk calls it here)
+from admin.games.nomopoly2.mechanics.strikes import fire_random_missile
+from admin.games.nomopoly2.api import FiresMissiles
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
 
@@ -97,7 +98,7 @@ def _parse_fire(rest: str, _line: object) -> FireMissile:
     return FireMissile(_kind(m.group(1)), parse_square(m.group(2)), parse_square(m.group(3)))
 
 
-class MissilesModule(Mechanic[MissilesState, None]):
+class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
     name = "missiles"
     rules = ("XXVI.1", "XXVI.2", "XXVI.3", "XXVI.4", "XXVI.5", "XXVI.6")
     defaults: ClassVar[dict[str, Any]] = {
@@ -121,6 +122,9 @@ class MissilesModule(Mechanic[MissilesState, None]):
     #: the block's consent is asked through the interactions module, which the blocks section
     #: (the only way a silo has other owners) brings in
     requires = ("board", "ownership", "health", "conditions")
+
+    def fire_random_missile(self, ctx, origin: int, rule: str) -> None:
+        fire_random_missile(ctx, origin, rule)
 
     def commands(self):
         return (CommandSpec("BUY MISSILE", BuyMissile, buy, _parse_buy,

@@ -23,6 +23,8 @@ from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import RuleError
 from admin.engine.model import GameState, Player, Proposal
+from admin.games.nomopoly2.api import RAILROADS
+from admin.library.api import BOARD, CARDS_PRIVATE, HEALTH, OWNERSHIP
 
 
 @dataclass
@@ -91,15 +93,15 @@ def terms(state: GameState, player: Player) -> list[tuple[str, int]]:
     """This module's terms of XXX.1 for ``player``, by name."""
     p = {**NetWorthModule.defaults, **state.params(NetWorthModule.name)}
     out: list[tuple[str, int]] = []
-    if state.enabled("health"):
+    if HEALTH.on(state):
         from admin.library.health import health_of, resets_of
 
         out.append(("health", int(p["per_health"]) * health_of(state, player.name)))
         out.append(("resets", int(p["per_reset"]) * resets_of(state, player.name)))
-    if state.enabled("cards") and "cards" in state.private.mods:
+    if CARDS_PRIVATE.get(state) is not None:
         from admin.library.cards import CardsModule, hand
 
-        cp = {**CardsModule.defaults, **state.params("cards")}
+        cp = {**CardsModule.defaults, **state.params(CardsModule.name)}
         values = sum(card_value(c, ace=int(cp["ace_value"]), face=int(cp["face_value"]))
                      for c in hand(state, player.name) if c in DECK)  # a Joker has no value (a ruling)
         out.append(("cards", int(p["per_card_value"]) * values))
@@ -110,18 +112,18 @@ def terms(state: GameState, player: Player) -> list[tuple[str, int]]:
             ("nonsense", int(p["per_nonsense"]) * sum(r.nonsense for r in mine))]
     from admin.library.ownership import squares_owned
 
-    owned = squares_owned(state, player.name) if state.enabled("ownership") else set()
-    if state.enabled("board") and state.enabled("ownership"):
-        from admin.library.board import BoardModule
-
-        polluted = sum(1 for n in BoardModule.of(state).polluted if n in owned)
+    owned = squares_owned(state, player.name) if OWNERSHIP.on(state) else set()
+    board = BOARD.get(state)
+    if board is not None and OWNERSHIP.on(state):
+        polluted = sum(1 for n in board.polluted if n in owned)
         out.append(("polluted", int(p["per_polluted_square"]) * polluted))
-    if state.enabled("railroads") and state.enabled("ownership"):
+    railroads = RAILROADS.get(state)
+    if railroads is not None and OWNERSHIP.on(state):
         from admin.engine.module import Mechanic
         from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
 
         if RailroadsModule.worth is Mechanic.worth:  # counted here until railroads counts it itself
-            rails = sum(1 for n in RailroadsModule.of(state).squares if n in owned)
+            rails = sum(1 for n in railroads.squares if n in owned)
             out.append(("railroads", int(p["per_railroad"]) * rails))
     from admin.games.nomopoly2.mechanics.shared import has_condition
 

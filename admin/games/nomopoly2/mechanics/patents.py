@@ -18,6 +18,7 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import MAX_NAME, check_text
 from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.games.nomopoly2.api import CASINOS
 from admin.games.nomopoly2.mechanics.casinos.state import casino_here, check_play, note_play, pay_out, take_in
 from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit, squares_with
 from admin.library.ownership import owner_of
@@ -159,7 +160,7 @@ class PatentsModule(Mechanic[PatentsState, None]):
     def panels(self, state) -> list[Panel]:
         ps = self.of(state)
         p = {**self.defaults, **state.params(self.name)}
-        casinos = squares_with(state, "casino") if state.enabled("casinos") else []
+        casinos = squares_with(state, "casino") if CASINOS.on(state) else []
         accepted = tuple((x.id, x.kind, x.name, x.owner or "nobody",
                           ", ".join(str(n) for n in casinos if x.owner and owner_of(state, n) == x.owner) or "nowhere",
                           x.text) for x in ps.patents if x.status == "accepted")
@@ -225,11 +226,11 @@ def play(ctx, player: Player, cmd: PlayPatented) -> str:
     found = accepted_named(ctx.state, cmd.text)
     if found is None:
         names = [p.name for p in PatentsModule.of(ctx.state).patents if p.status == "accepted"]
-        casino = "BLACKJACK, POKER or ROULETTE, or " if ctx.state.enabled("casinos") else ""
+        casino = "BLACKJACK, POKER or ROULETTE, or " if CASINOS.on(ctx.state) else ""
         raise IllegalAction(f"{cmd.text!r} names no game this game knows; play {casino}a patented game or "
                             f"item: {', '.join(names) or 'there are none yet'}")
     patent, details = found
-    if not ctx.state.enabled("casinos"):
+    if not CASINOS.on(ctx.state):
         raise IllegalAction(f"{patent.name} is offered at Casinos (XXXIV.4), and there are none in this game "
                             "(XXXIII is not in force)")
     square = casino_here(ctx.state, player, f"play {patent.name}")
@@ -306,15 +307,15 @@ def patent_ruling(ctx, r) -> str:
         if player is None or not player.active:
             raise RuleError(f"{request.player} is not in the game any more")
         what = f"{_by_id(ps, request.patent).name} at the Casino on square {request.square}"
-        casino = ctx.state.enabled("casinos")  # the casino's takings, for its owner's share (XXXIII.6)
+        casino = CASINOS.on(ctx.state)  # the casino's takings, for its owner's share (XXXIII.6)
         if paid:
-            ctx.transfer(player.name, BANK, paid, rule="XXXIII.4", reason=what)
+            ctx.transfer(player.name, BANK, paid, rule="XXXIII.4", reason=what, kind="purchase")
             if casino:
                 take_in(ctx.state, request.square, paid)
         if casino:
             pay_out(ctx, request.square, player.name, won, rule="XXXIV.4", reason=what)
         elif won:
-            ctx.transfer(BANK, player.name, won, rule="XXXIV.4", reason=what)
+            ctx.transfer(BANK, player.name, won, rule="XXXIV.4", reason=what, kind="prize")
         request.status, request.outcome = "settled", note
         money = ctx.state.money
         return (f"Request R{number} ({request.player}: {request.text}) settled: paid {money(paid)}, won "

@@ -69,7 +69,7 @@ def award(ctx, player: str, matched: int, ticket: int) -> str:
     p = ctx.params("lottery")
     if matched >= 7:
         pot = max(state.admin_bank, 0)
-        ctx.transfer(BANK, player, pot, rule="XVIII.4", reason="the lottery: 7 numbers right")
+        ctx.transfer(BANK, player, pot, rule="XVIII.4", reason="the lottery: 7 numbers right", kind="prize")
         grant_weeks(state, player, "rent-immunity", week)
         _two_votes(ctx, player, week)
         words = (f"the Admin Bank Account ({state.money(pot)}), no rent and two votes in week {week}, "

@@ -213,7 +213,8 @@ def ride(ctx, player: Player, cmd: RideRailroad) -> str:
                             "voluntary action may make a player bankrupt (IV.3)")
     for owner, amount in sorted(tolls.items()):
         ctx.transfer(player.name, owner, amount, rule="XVII.2",
-                     reason=f"railroad tolls from square {here} to square {cmd.square}", voluntary=True)
+                     reason=f"railroad tolls from square {here} to square {cmd.square}", voluntary=True,
+                     kind="rent")
     player.square = cmd.square  # a ride lands on no square (XVII.2): no rent, no right to buy
     paid = f", paying ${total} in tolls" if total else ""
     return (f"{player.name} rode the railroad from square {here} to square {cmd.square} via "

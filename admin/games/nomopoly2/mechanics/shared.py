@@ -1,15 +1,20 @@
 """What Nomopoly II's later sections read of each other: one place for each shared fact.
 
-Each owning module keeps its state in ``state.mods[<its name>]`` with the dataclasses below; the
-others read it only through these functions, which answer "nothing" when the owner is not enabled
-(a section switched off, or not yet switched on, has no effect on the rest)."""
+Each owning module keeps its state under its own name (its link in ``admin/games/nomopoly2/api.py``),
+some with the dataclasses below; the others read it only through these functions, which answer
+"nothing" when the owner is not enabled (a section switched off, or not yet switched on, has no
+effect on the rest)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from admin.engine.services import provides, use  # noqa: F401 - the sections' one import of them
+from admin.games.nomopoly2 import api
+from admin.games.nomopoly2.api import (
+    BANK_OF_NOMOPOLY, BLOCKS, GOVERNOR, MISSILES, TERRORISM, TRANSPORT, ZOO, BankSquare, Builds,
+    HouseOfCardsSquare, kept, offered,
+)
 from admin.games.nomopoly2.mechanics.conditions import CONDITIONS, grant, grant_weeks  # noqa: F401
 from admin.library.payment import charge, split_on_credit  # noqa: F401 - part of this interface
 
@@ -17,8 +22,8 @@ if TYPE_CHECKING:
     from admin.engine.model import GameState
 
 
-# What a section offers the others is registered with ``provides`` and fetched with ``use``
-# (admin/engine/services.py): see "Cross-section calls" at the end of this file.
+# What a section does for the others is a capability in the game's api (admin/games/nomopoly2/api.py):
+# a class its mechanic derives from, asked of the registry (None while the section is off).
 
 # -- XXI Blocks (module "blocks") ---------------------------------------------------------
 BLOCK_KINDS = ("residential", "industrial", "commercial", "government")
@@ -43,7 +48,7 @@ class BlocksState:
 
 def block_of(state: GameState, number: int) -> Block | None:
     """The block square ``number`` is part of (XXI.7: one at most), or None."""
-    bs = state.mods.get("blocks") if state.enabled("blocks") else None
+    bs = BLOCKS.get(state)
     if bs is None:
         return None
     for block in bs.blocks:
@@ -58,7 +63,7 @@ def centre(block: Block) -> int | None:
 
 
 def blocks(state: GameState) -> list[Block]:
-    bs = state.mods.get("blocks") if state.enabled("blocks") else None
+    bs = BLOCKS.get(state)
     return list(bs.blocks) if bs is not None else []
 
 
@@ -92,7 +97,7 @@ def a_building(name: str) -> str:
 
 
 def buildings_on(state: GameState, number: int) -> list[str]:
-    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    bs = api.BUILDINGS.get(state)
     return list(bs.on.get(number, ())) if bs is not None else []
 
 
@@ -102,13 +107,13 @@ def has_building(state: GameState, number: int, name: str) -> bool:
 
 def squares_with(state: GameState, name: str) -> list[int]:
     """Every square with building ``name``, in order."""
-    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    bs = api.BUILDINGS.get(state)
     return sorted(n for n, names in bs.on.items() if name in names) if bs is not None else []
 
 
 #: XXII.4's purchase price of each building (VI.16 counts them in a square's net worth). The
-#: buildings module owns the prices: when it is enabled and provides ``building_price(state,
-#: name) -> int`` (a parameter the Admin may change), that is read instead of this table.
+#: buildings module owns the prices: while it is in force its ``Builds.building_price`` (from a
+#: parameter the Admin may change) is read instead of this table.
 BUILDING_PRICES = {"springboard": 100, "house": 300, "hospital": 250, "mall": 500, "store": 600,
                    "corporate-headquarters": 1000, "missile-silo": 250, "anti-missile-battery": 100,
                    "legislative-building": 500, "gas-station": 100, "factory": 500, "atm": 50,
@@ -117,8 +122,9 @@ BUILDING_PRICES = {"springboard": 100, "house": 300, "hospital": 250, "mall": 50
 
 def building_price(state: GameState, name: str) -> int:
     """What building ``name`` costs to build (XXII.4)."""
-    if state.enabled("buildings"):  # the section's own prices, as its parameters say
-        return int(use("buildings.building_price")(state, name))
+    builds = offered(state, Builds)
+    if builds is not None:  # the section's own prices, as its parameters say
+        return int(builds.building_price(state, name))
     return BUILDING_PRICES.get(name, 0)
 
 
@@ -135,14 +141,15 @@ def fuel_price_at(state: GameState, number: int) -> int | None:
     None when the square has no Gas Station."""
     if not has_building(state, number, "gas-station"):
         return None
-    return int(use("buildings.fuel_price")(state, number))  # the owner's rules
+    builds = offered(state, Builds)  # in force: the square has a Gas Station
+    return int(builds.fuel_price(state, number)) if builds is not None else None  # the owner's rules
 
 
 def destroy_building(state: GameState, number: int, name: str) -> bool:
     """Take building ``name`` off square ``number`` (a missile, a Skunk ...) with everything that
     goes with it (a Corporate Headquarters' power points, a Gas Station's price); no refund.
     False if it was not there."""
-    bs = state.mods.get("buildings") if state.enabled("buildings") else None
+    bs = api.BUILDINGS.get(state)
     if bs is None or name not in bs.on.get(number, ()):
         return False
     bs.on[number] = [b for b in bs.on[number] if b != name]
@@ -152,7 +159,7 @@ def destroy_building(state: GameState, number: int, name: str) -> bool:
         bs.power.pop(number, None)
     if name == "gas-station":
         bs.fuel_price.pop(number, None)
-    ms = state.mods.get("missiles")
+    ms = kept(state, MISSILES)  # kept while the section is off too
     if name == "missile-silo" and ms is not None:  # its stock goes with it (XXVI.2): a missile's hit
         ms.held.pop(number, None)                  # fires it first (XXII.4, strikes.haywire)
         ms.pending.pop(number, None)
@@ -166,10 +173,10 @@ METHODS = ("foot", "clogs", "pogo-stick", "krazy-carpet", "helicopter", "car", "
 
 def transport_of(state: GameState, player: str) -> str:
     """The player's method of transportation (XXIX.2), "foot" when none or the module is off."""
-    ts = state.mods.get("transport") if state.enabled("transport") else None
+    ts = TRANSPORT.get(state)
     if ts is None:
         return "foot"
-    return str(getattr(ts, "methods", {}).get(player, "foot"))
+    return str(ts.methods.get(player, "foot"))
 
 
 # What a method of transportation protects from or exposes to (XXIX.3); the sections with glue,
@@ -204,8 +211,8 @@ def marks_bingo(state: GameState, player: str) -> bool:
 # -- XXXV The Governor (module "governor") -------------------------------------------------
 def governor(state: GameState) -> str | None:
     """The player who is Governor now, or None."""
-    gs = state.mods.get("governor") if state.enabled("governor") else None
-    return getattr(gs, "governor", None) if gs is not None else None
+    gs = GOVERNOR.get(state)
+    return gs.governor if gs is not None else None
 
 
 # -- conditions (module "conditions"): timed states of a player several sections share ------
@@ -213,7 +220,7 @@ def governor(state: GameState) -> str | None:
 
 def has_condition(state: GameState, player: str, name: str) -> bool:
     """Whether ``player`` is ``name`` now (see ConditionsModule for how long a condition lasts)."""
-    cs = state.mods.get("conditions") if state.enabled("conditions") else None
+    cs = api.CONDITIONS.get(state)
     if cs is None:
         return False
     until = cs.until.get(player, {}).get(name)
@@ -228,8 +235,8 @@ def pass_out(ctx, player, *, rule: str, reason: str) -> None:
     The caller says why first."""
     from admin.library.health import change_health
 
-    p = use("zoo.params")(ctx.state)
-    if ctx.state.enabled("conditions"):
+    p = ctx.params(ZOO.name)  # its defaults while the Zoo is off
+    if api.CONDITIONS.on(ctx.state):
         grant(ctx.state, player.name, "passed-out", ctx.state.update + int(p["passed_out_updates"]))
     ctx.barred.add(player.name)
     change_health(ctx, player, -int(p["spray_health_loss"]), rule=rule, reason=reason)
@@ -242,23 +249,21 @@ def pass_out(ctx, player, *, rule: str, reason: str) -> None:
 def bank_square(state: GameState) -> int | None:
     """The square the Bank of Nomopoly stands on (XXVII.1, the bank module's ``square``), or None
     when the bank is not in force."""
-    if not state.enabled("bank"):
-        return None
-    return int(use("bank.params")(state)["square"])
+    bank = offered(state, BankSquare)
+    return bank.its_square(state) if bank is not None else None
 
 
 def house_of_cards_square(state: GameState) -> int | None:
     """The square of the House of Cards (XXIV.1, the house-of-cards module's ``square``), or None
     when it is not in force."""
-    if not state.enabled("house-of-cards"):
-        return None
-    return int(use("house-of-cards.params")(state)["square"])
+    house = offered(state, HouseOfCardsSquare)
+    return house.its_square(state) if house is not None else None
 
 
 def is_mortgaged(state: GameState, number: int) -> bool:
     """Whether square ``number`` is mortgaged to the Bank of Nomopoly (XXVII.1: it takes no rent)."""
-    bs = state.mods.get("bank") if state.enabled("bank") else None
-    return bs is not None and number in getattr(bs, "mortgages", {})
+    bs = BANK_OF_NOMOPOLY.get(state)
+    return bs is not None and number in bs.mortgages
 
 
 # -- XVI Blackjack: squares named "Blackjack" ----------------------------------------------
@@ -279,7 +284,7 @@ def blackjack_squares(state: GameState) -> list[int]:
 def is_terrorist(state: GameState, player: str) -> bool:
     """Whether ``player`` is a terrorist now (XXIII.1): no lottery tickets, trades only with
     terrorists, no $1000 for going round (XXIII.2); never while Terrorism is not in force."""
-    return state.enabled("terrorism") and has_condition(state, player, "terrorist")
+    return TERRORISM.on(state) and has_condition(state, player, "terrorist")
 
 
 def may_commit_atrocity(state: GameState, player: str) -> str | None:
@@ -293,7 +298,7 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
     """``player`` consented to an action leading to a minor or major atrocity (XXIII.1): a
     terrorist for this week and the next one (minor) or the next six (major), unless they hold
     diplomatic immunity (XXXI.3). Check :func:`may_commit_atrocity` before the act."""
-    if not ctx.state.enabled("terrorism") or not ctx.state.enabled("conditions"):
+    if not TERRORISM.on(ctx.state) or not api.CONDITIONS.on(ctx.state):
         return
     if has_condition(ctx.state, player, "diplomatic-immunity"):
         ctx.emit("atrocity", f"{player}'s diplomatic immunity keeps them from being a terrorist for {what}.",
@@ -303,43 +308,3 @@ def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> N
     grant_weeks(ctx.state, player, "terrorist", ctx.state.week + weeks)
     ctx.emit("atrocity", f"{player} committed a {'major' if major else 'minor'} atrocity ({what}) and is a "
              f"terrorist until the end of week {ctx.state.week + weeks}.", rule="XXIII.1", player=player)
-
-
-# -- Cross-section calls --------------------------------------------------------------------
-# A section that acts through another calls the owner's function by name, ``use("<name>")(...)``,
-# guarded by ``ctx.state.enabled(<owner>)`` (nothing happens while the owner is off); the owner
-# registers it with ``@provides("<name>")`` (admin/engine/services.py), so no section imports
-# another. The names, and what the owners provide under them (the files they live in):
-#   admin.games.registry.nomopoly2.missiles.fire_random_missile(ctx, origin: int, rule: str) -> None
-#       (the Skunk on a Missile Silo, XIX.3: a random missile type fired from ``origin`` at a
-#        random square within its range)
-#   admin.games.registry.nomopoly2.jokers.give_joker(ctx, player: str, rule: str) -> None
-#       (the Skunk on the House of Cards, XIX.3; a Joker bought at a Casino, XXXIII.5)
-#   admin.games.registry.nomopoly2.blocks_making.make_free_block(ctx, rule: str) -> None
-#       (the Skunk on a Mall, XIX.3)
-#   admin.games.registry.nomopoly2.credit.raise_limits(ctx, percent: int, rule: str) -> None
-#       (the Skunk on the Bank, XIX.3)
-#   admin.games.registry.nomopoly2.credit.put_on_credit(ctx, player, payee, amount, *, rule, reason)
-#   admin.games.registry.nomopoly2.zoo.move_random_creature(ctx, square: int, rule: str) -> str | None
-#       (a Pokeball, XXIV.2: the creature as zoo.title writes it, "the Elephant" or "Skunk 2";
-#        None when there is none)
-#   admin.games.registry.nomopoly2.zoo.hurt_creatures_on(ctx, square: int, delta: int, *, rule: str,
-#       reason: str) -> list[str]
-#       (XIX.4: creatures suffer what players do: a missile, a time bomb ... on ``square`` changes
-#        the health of the creatures there too; returns their names, [] when none or the Zoo is off)
-#   admin.games.registry.nomopoly2.zoo.creatures_on(state, square: int) -> list[Creature]
-#       (the creatures standing on ``square``; [] when the Zoo is off)
-# The zoo module also bars, at the start of each update, every player whose "passed-out"
-# condition holds in it (ctx.barred), whoever granted it (the Skunk, a pogo stick in glue).
-#   admin.games.registry.nomopoly2.transport.die_faces(state, player: str) -> list[int]
-#       (the faces one die of the player's method can show: a Weighted Die, XXXIII.5)
-#   admin.games.registry.nomopoly2.buildings.build_free(ctx, square: int, building: str, rule: str) -> None
-#       (the Government builds, XXI.6; the Governor builds from the Admin Bank Account, XXXV.3)
-#   admin.games.registry.nomopoly2.buildings.building_price(state, name: str) -> int   (optional)
-#       (a building's price as the buildings module's parameters say; without it, BUILDING_PRICES:
-#        read by square_net_worth for mortgages, XXVII.1, and card seizures, XXVIII.5)
-#   admin.games.registry.nomopoly2.casinos.items_held(state, player: str) -> dict[str, int]
-#   admin.games.registry.nomopoly2.casinos.transfer_item(state, giver: str, receiver: str, item: str, n: int = 1) -> None
-#       (casino items, XXXIII.5, traded, XX.1: flower, weighted-die, salad, auto-shuffler, grease)
-#   admin.games.registry.nomopoly2.patents.transfer_patent(state, number: int, to: str) -> Patent
-#       (a patent is an item and may be traded, XXXIV.3)

@@ -12,10 +12,10 @@ from admin.engine import hooks
 from admin.engine.board import destroy_square, distance, live_numbers, lowest, neighbours
 from admin.library.board import set_contaminated, set_polluted
 from admin.library.health import change_health
+from admin.games.nomopoly2.api import MISSILE_ROLLS, MISSILES, KeepsCreatures
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import owner_of, set_owner
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides, use
 
 #: the missiles of XXVI.6, in the order a random one is chosen
 TYPES = ("cruise", "chemical", "biological", "icbm")
@@ -43,7 +43,8 @@ def batteries_near(state, target: int, columns: int = 10) -> int:
 
 
 def _roll(ctx, what: str, sides: int) -> int:
-    n = ctx.scratch["missile-rolls"] = ctx.scratch.get("missile-rolls", 0) + 1
+    n = (MISSILE_ROLLS.peek(ctx) or 0) + 1
+    MISSILE_ROLLS.put(ctx, n)
     return ctx.dice.roll(f"missile/{n}/{what}", sides)
 
 
@@ -51,7 +52,7 @@ def launch(ctx, silo: int, kind: str, target: int, *, consenters: list[str], rul
            from_silo: bool = True) -> bool:
     """Fire a missile of ``kind`` from ``silo`` at ``target``: the atrocity for those who
     consented, the roll against its chance, and its effect. True if it hit."""
-    ms, p, state = ctx.state.mods["missiles"], ctx.params("missiles"), ctx.state
+    ms, p, state = MISSILES.of(ctx.state), ctx.params("missiles"), ctx.state
     if from_silo:
         held = ms.held.get(silo, [])
         if kind in held:
@@ -86,7 +87,7 @@ def _destroy_building(ctx, target: int) -> None:
         ctx.emit("missile", f"Square {target} has no building for the Cruise Missile to destroy.", rule="XXVI.6")
         return
     building = on[_roll(ctx, f"{target}/building", len(on)) - 1]
-    loaded = list(ctx.state.mods["missiles"].held.get(target, [])) if building == SILO else []
+    loaded = list(MISSILES.of(ctx.state).held.get(target, [])) if building == SILO else []
     shared.destroy_building(ctx.state, target, building)
     ctx.emit("missile", f"The Cruise Missile destroyed the {shared.building_label(building)} on square {target}.",
              rule="XXVI.6", data={"square": target, "building": building})
@@ -108,7 +109,7 @@ def _contaminate(ctx, target: int) -> None:
                  player=owner, data={"square": target})
     until = state.week + int(p["contaminated_weeks"])
     set_contaminated(state, target, True)
-    ms = state.mods["missiles"]
+    ms = MISSILES.of(state)
     ms.contaminated[target] = max(ms.contaminated.get(target, 0), until)
     ctx.emit("missile", f"Square {target} is contaminated until the end of week {until}.", rule="XXVI.6",
              data={"square": target, "until": until})
@@ -125,7 +126,7 @@ def _obliterate(ctx, target: int) -> None:
     for n in sorted(neighbours(state, target, columns)):
         if _roll(ctx, f"{target}/neighbour-{n}", 100) <= int(p["icbm_neighbour_chance"]):
             doomed.append(n)
-    ms = state.mods["missiles"]
+    ms = MISSILES.of(state)
     for number in doomed:
         if len(live_numbers(state)) <= 1:
             ctx.emit("missile", f"Square {number} stands: the board always keeps one square (VI.1).", rule="VI.1")
@@ -153,8 +154,9 @@ EFFECTS = {"cruise": _destroy_building, "chemical": _pollute, "biological": _con
 
 def _hurt_creatures(ctx, number: int, delta: int, reason: str) -> None:
     """XIX.4: the creatures on the square suffer what its players do."""
-    if ctx.state.enabled("zoo"):
-        use("zoo.hurt_creatures_on")(ctx, number, delta, rule="XXVI.6", reason=reason)
+    zoo = ctx.registry.provider(ctx.state, KeepsCreatures)  # None while the Zoo is not in force
+    if zoo is not None:
+        zoo.hurt_creatures_on(ctx, number, delta, rule="XXVI.6", reason=reason)
 
 
 def _occupants(state, number: int) -> list[Player]:
@@ -187,7 +189,7 @@ def _fire_at_random(ctx, origin: int, kind: str, rule: str, from_silo: bool) -> 
 def haywire(ctx, silo: int, loaded: list[str] | None = None) -> None:
     """A silo destroyed by a missile fires every missile it held at random squares within their
     ranges (XXII.4), with nobody's consent."""
-    ms = ctx.state.mods["missiles"]
+    ms = MISSILES.of(ctx.state)
     kinds = list(loaded if loaded is not None else ms.held.get(silo, []))
     ms.held.pop(silo, None)
     ms.pending.pop(silo, None)
@@ -199,7 +201,6 @@ def haywire(ctx, silo: int, loaded: list[str] | None = None) -> None:
         _fire_at_random(ctx, silo, kind, "XXII.4", from_silo=False)
 
 
-@provides("missiles.fire_random_missile")
 def fire_random_missile(ctx, origin: int, rule: str) -> None:
     """A randomly chosen missile, made on the spot, fired from ``origin`` at a random square within
     its range (the Skunk on a Missile Silo, XIX.3)."""

@@ -17,6 +17,7 @@ from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.capabilities import DeniesBenefits
 from admin.engine.errors import RuleError
+from admin.games.nomopoly2.api import CONDITIONS
 from admin.games.nomopoly2.mechanics.shared import commit_atrocity, is_terrorist, may_commit_atrocity
 from admin.library.trading import RefusesPartners
 
@@ -27,8 +28,8 @@ def terrorist_until(state, player: str) -> int | None:
     """The last week ``player`` is a terrorist in, or None."""
     if not is_terrorist(state, player):
         return None
-    cs = state.mods.get("conditions")
-    return getattr(cs, "weeks", {}).get(player, {}).get("terrorist")
+    cs = CONDITIONS.get(state)
+    return cs.weeks.get(player, {}).get("terrorist") if cs is not None else None
 
 
 class TerrorismModule(Mechanic[None, None], DeniesBenefits, RefusesPartners):

@@ -14,10 +14,12 @@ from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
-from admin.library.board import BoardModule, set_polluted
+from admin.library.api import BOARD
+from admin.library.board import set_polluted
+from admin.games.nomopoly2.api import Builds
 from admin.games.nomopoly2.mechanics.blocks.shapes import SHAPES, possible_groups, shape_ok
 from admin.games.nomopoly2.mechanics.shared import (
-    BLOCK_KINDS, Block, BlocksState, block_of, charge, provides, split_on_credit, use,
+    BLOCK_KINDS, Block, BlocksState, block_of, charge, split_on_credit,
 )
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
@@ -156,8 +158,9 @@ def make_block(ctx, creator: Player | None, kind: str, squares: list[int], owner
     bs = of(ctx.state)
     block = Block(id=bs.next_id, kind=kind, squares=sorted(squares))
     bs.next_id += 1
-    if kind == "industrial" and ctx.state.enabled(BoardModule.name):
-        block.polluted_before = [n for n in block.squares if n in BoardModule.of(ctx.state).polluted]
+    board = BOARD.get(ctx.state)
+    if kind == "industrial" and board is not None:
+        block.polluted_before = [n for n in block.squares if n in board.polluted]
         for n in block.squares:
             set_polluted(ctx.state, n, True)
     bs.blocks.append(block)
@@ -211,9 +214,10 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
     pollution with it (squares polluted before it stay polluted)."""
     bs = of(ctx.state)
     refunds = ""
-    if ctx.state.enabled("buildings"):
-        refunds = use("buildings.destroy_all_on")(ctx, block.squares, rule="XXII.2")
-    if block.kind == "industrial" and ctx.state.enabled(BoardModule.name):
+    builds = ctx.registry.provider(ctx.state, Builds)  # None while XXII is not in force
+    if builds is not None:
+        refunds = builds.destroy_all_on(ctx, block.squares, rule="XXII.2")
+    if block.kind == "industrial" and BOARD.on(ctx.state):
         for n in block.squares:
             if n not in block.polluted_before:
                 set_polluted(ctx.state, n, False)
@@ -223,7 +227,6 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
     return text
 
 
-@provides("blocks.make_free_block")
 def make_free_block(ctx, rule: str) -> None:
     """XIX.3 (the Skunk on a Mall): a random block type; of every group of owned squares outside
     blocks that could make one, a random group becomes a block of that type, free to its owners."""

@@ -25,19 +25,21 @@ from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import rent_free
 from admin.engine.errors import IllegalAction
-from admin.library.board import BoardModule, set_polluted
+from admin.library.api import BOARD, INTERACTIONS
+from admin.library.board import set_polluted
+from admin.games.nomopoly2.api import BUILDINGS, Builds, MakesBlocks
 from admin.games.nomopoly2.mechanics.blocks.making import (  # noqa: F401 - part of the blocks interface
     CreateBlock, DestroyBlock, a_kind, cost_of, create, destroy, destroy_block, find_block, make_block,
     make_free_block, listed, parse_create, parse_destroy, squares_text,
 )
 from admin.games.nomopoly2.mechanics.blocks.shapes import possible_groups, shape_ok  # noqa: F401 - part of its interface
 from admin.games.nomopoly2.mechanics.shared import (  # noqa: F401 - centre: part of the blocks interface
-    BLOCK_KINDS, Block, BlocksState, block_of, centre, use,
+    BLOCK_KINDS, Block, BlocksState, block_of, centre,
 )
 from admin.library.ownership import owner_of, pay_rent, rent_due, squares_owned
 
 
-class BlocksModule(Mechanic[BlocksState, None]):
+class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
     name = "blocks"
     rules = ("XXI.1", "XXI.2", "XXI.3", "XXI.4", "XXI.5", "XXI.6", "XXI.7", "XXI.8")
     defaults = {"cost_residential": 500, "cost_industrial": 500, "cost_commercial": 1000,
@@ -59,6 +61,9 @@ class BlocksModule(Mechanic[BlocksState, None]):
                "each kind changes rent, pollution or income.")
     State = BlocksState
     requires = ("board", "ownership", "health", "interactions")
+
+    def make_free_block(self, ctx, rule: str) -> None:
+        make_free_block(ctx, rule)
 
     def commands(self):
         return (CommandSpec("CREATE", CreateBlock, create, parse_create,
@@ -86,7 +91,7 @@ class BlocksModule(Mechanic[BlocksState, None]):
     # -- the update -----------------------------------------------------------------------------
     def on_update_start(self, ctx) -> None:
         """XXI.4: every square of an Industrial block is polluted, whatever cleaned it."""
-        if not ctx.state.enabled(BoardModule.name):
+        if not BOARD.on(ctx.state):
             return
         for block in self.of(ctx.state).blocks:
             if block.kind == "industrial":
@@ -160,17 +165,16 @@ class BlocksModule(Mechanic[BlocksState, None]):
         mine = [f"{b.kind} block {b.id} ({squares_text(b.squares)})" for b in self.of(state).blocks
                 if not owned.isdisjoint(b.squares)]
         lines = [(45, f"  Blocks you own part of: {'; '.join(mine)}")] if mine else []
-        if state.enabled("interactions"):
-            from admin.library.interactions import InteractionsModule
-
-            for inter in InteractionsModule.of(state).open:
+        interactions = INTERACTIONS.get(state)
+        if interactions is not None:
+            for inter in interactions.open:
                 if inter.module != self.name or player.name not in inter.parties or player.name in inter.answers:
                     continue
                 p = inter.payload
                 if p["action"] == "create":
                     params = {**self.defaults, **state.params(self.name)}
-                    mine = sum(1 for o in p["owners"].values() if o == player.name)
-                    cost = cost_of(params, p["kind"], mine, len(p["squares"]))
+                    own = sum(1 for o in p["owners"].values() if o == player.name)
+                    cost = cost_of(params, p["kind"], own, len(p["squares"]))
                     what = f"make squares {listed(p['squares'])} {a_kind(p['kind'])} block (you would pay ${cost})"
                 else:
                     what = f"destroy block {p['block']}"
@@ -245,7 +249,7 @@ def _industrial_income(ctx) -> None:
     """XXI.4: $(square number) a week to the owner of each Industrial block square (a Factory
     multiplies it, XXII.4), from the Admin Bank Account."""
     per = int(ctx.params(BlocksModule.name)["industrial_income_per_number"])
-    factory = int(ctx.params("buildings")["factory_income_multiplier"]) if ctx.state.enabled("buildings") else 1
+    factory = int(ctx.params(BUILDINGS.name)["factory_income_multiplier"]) if BUILDINGS.on(ctx.state) else 1
     from admin.games.nomopoly2.mechanics.shared import has_building
 
     for block in BlocksModule.of(ctx.state).blocks:
@@ -259,7 +263,8 @@ def _industrial_income(ctx) -> None:
             income = n * per * (factory if tripled else 1)
             if income <= 0:
                 continue
-            ctx.transfer(BANK, owner.name, income, rule="XXI.4", reason=f"weekly income of industrial square {n}")
+            ctx.transfer(BANK, owner.name, income, rule="XXI.4", reason=f"weekly income of industrial square {n}",
+                         kind="income")
             ctx.emit("income", f"{owner.name} received ${income} weekly income for industrial square {n}"
                                + (" (its Factory multiplies it)" if tripled else "") + ".",
                      player=owner.name, rule="XXII.4" if tripled else "XXI.4", data={"square": n, "amount": income})
@@ -270,18 +275,19 @@ def _government_builds(ctx) -> None:
     square that lacks it. Choosing a square and a building at random and choosing again while the
     pair is taken is the same as one random choice among the pairs not taken, which is made here
     (one roll, and it always ends)."""
-    if not ctx.state.enabled("buildings"):
+    builds = ctx.registry.provider(ctx.state, Builds)  # None while XXII is not in force
+    if builds is None:
         return
     from admin.games.nomopoly2.mechanics.shared import buildings_on
 
     squares = sorted(n for b in BlocksModule.of(ctx.state).blocks if b.kind == "government" for n in b.squares)
-    pairs = [(n, name) for n in squares for name in use("buildings.government_buildings")(ctx.state)
+    pairs = [(n, name) for n in squares for name in builds.government_buildings(ctx.state)
              if name not in buildings_on(ctx.state, n)]
     if not pairs:
         return
     n, name = pairs[ctx.dice.roll(f"blocks/government/week{ctx.state.week}", len(pairs)) - 1] \
         if len(pairs) > 1 else pairs[0]
-    use("buildings.build_free")(ctx, n, name, "XXI.6")
+    builds.build_free(ctx, n, name, "XXI.6")
 
 
 def _free_block_ruling(ctx, r) -> str:

@@ -66,6 +66,7 @@ def possible_groups(state: GameState, kind: str) -> list[list[int]]:
         r, c = lay.cell(n, count)
         for shape in offsets:
             group = [lay.number_at(r + dr, c + dc, count) for dr, dc in shape]
-            if all(g in free for g in group):
-                groups.add(tuple(sorted(group)))  # type: ignore[arg-type]
+            found = [g for g in group if g is not None and g in free]
+            if len(found) == len(group):
+                groups.add(tuple(sorted(found)))
     return [list(g) for g in sorted(groups)]

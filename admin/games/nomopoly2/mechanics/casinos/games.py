@@ -1,149 +1,46 @@
 """The casino games of Nomopoly II XXXIII.2: Blackjack and Poker, each a hand over several mails
 (a ``game`` question of the interactions facility: HIT or STAND, HOLD <positions>), and Roulette,
-settled at once. Bets are paid up front (XXXIII.4) to the casino; winnings come from it."""
+settled at once. Bets are paid up front (XXXIII.4) to the casino; winnings come from it. What players
+write to play is read in syntax.py."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import ClassVar
-
-from admin.engine.playingcards import parse_card
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec
 from admin.engine.errors import CommandError, IllegalAction
+from admin.library.api import INTERACTIONS
 from admin.games.nomopoly2.mechanics.casinos import cards as cc
+from admin.games.nomopoly2.mechanics.casinos.syntax import (
+    CasinoMove, PlayCasino, parse_card_game, parse_move, parse_roulette, positions_text,
+)
 from admin.games.nomopoly2.mechanics.casinos.state import (
     NAME, private_of, casino_here, check_play, note_play, pay_out, take_in,
 )
-from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit
+from admin.games.nomopoly2.mechanics.shared import charge
 from admin.engine.model import GameState, Player
 
 
-@command_type
-@dataclass(frozen=True)
-class PlayCasino:
-    """``PLAY BLACKJACK <bet>``, ``PLAY POKER <bet>``, ``PLAY ROULETTE <bet> ON <target>`` (XXXIII.2)."""
-
-    game: str
-    bet: int
-    #: roulette: a number "17", "red", "black", or five numbers "1,5,9,22,36"
-    target: str = ""
-    on_credit: bool = False
-    cmd: ClassVar[str] = "casino-play"
-
-
-@command_type
-@dataclass(frozen=True)
-class CasinoMove:
-    """``HIT``, ``STAND`` or ``HOLD <positions>``: the next step of one's open hand (XXXIII.2)."""
-
-    move: str
-    #: the question's number, when given (HIT 12)
-    number: int | None = None
-    cmd: ClassVar[str] = "casino-move"
-
-
-_AMOUNT = re.compile(r"^(?:bet\s+)?\$?(\d{1,9})$", re.IGNORECASE)
-
-
-def _bet(text: str, keyword: str, example: str) -> int:
-    m = _AMOUNT.match(text.strip())
-    if not m:
-        raise CommandError(f"{keyword} needs a bet in whole dollars, like {example}.")
-    return int(m.group(1))
-
-
-def _parse_card_game(game: str, example: str):
-    def parse(rest: str, _line: object) -> PlayCasino:
-        rest, credit = split_on_credit(rest)
-        return PlayCasino(game, _bet(rest, f"PLAY {game.upper()}", example), on_credit=credit)
-    return parse
-
-
-def parse_target(text: str) -> str:
-    """A roulette bet's category: a number 0-36, RED or BLACK, or five different numbers."""
-    word = text.strip().lower().replace(" ", "")
-    if word in (cc.RED, cc.BLACK):
-        return word
-    numbers = [n for n in word.split(",") if n]
-    if not numbers or not all(re.fullmatch(r"\d{1,2}", n) for n in numbers):
-        raise CommandError(f"{text.strip()!r} is not a roulette bet; bet ON a number from 0 to 36, ON RED, "
-                           "ON BLACK, or ON five numbers like 1,5,9,22,36")
-    values = [int(n) for n in numbers]
-    if any(v > 36 for v in values):
-        raise CommandError(f"the wheel runs from 0 to 36; {max(values)} is not on it")
-    if len(values) not in (1, 5) or len(set(values)) != len(values):
-        raise CommandError(f"{text.strip()!r}: bet on one number, or on five different numbers like 1,5,9,22,36")
-    return ",".join(str(v) for v in values)
-
-
-def _parse_roulette(rest: str, _line: object) -> PlayCasino:
-    rest, credit = split_on_credit(rest)
-    m = re.match(r"^(?:bet\s+)?\$?(\d{1,9})\s+on\s+(.+)$", rest.strip(), re.IGNORECASE)
-    if not m:
-        raise CommandError("PLAY ROULETTE needs a bet and what it is on, like PLAY ROULETTE 20 ON RED, "
-                           "PLAY ROULETTE 5 ON 17 or PLAY ROULETTE 10 ON 1,5,9,22,36.")
-    return PlayCasino("roulette", int(m.group(1)), parse_target(m.group(2)), credit)
-
-
-def _parse_move(word: str):
-    def parse(rest: str, _line: object) -> CasinoMove:
-        rest = rest.strip()
-        number = None
-        m = re.match(r"^#(\d{1,9})\s*(.*)$", rest)
-        if m:
-            number, rest = int(m.group(1)), m.group(2)
-        if word == "hold":
-            return CasinoMove(f"hold {_positions_text(rest)}", number)
-        if rest:
-            raise CommandError(f"{word.upper()} takes nothing after it (or the hand's number, like {word.upper()} #12).")
-        return CasinoMove(word, number)
-    return parse
-
-
-def _positions_text(text: str) -> str:
-    """``"1 3 5"``, ``"1,3,5"``, ``"ALL"``, ``"NONE"`` or cards (``"KH KD"``), checked for form only."""
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    if not words:
-        raise CommandError("HOLD needs the cards to keep: their positions (HOLD 1 3 5), the cards "
-                           "(HOLD KH KD), HOLD ALL or HOLD NONE.")
-    if len(words) == 1 and words[0].lower() in ("all", "none"):
-        return words[0].lower()
-    out = []
-    for w in words:
-        if re.fullmatch(r"[1-5]", w):
-            out.append(w)
-        elif parse_card(w) is not None:
-            out.append(parse_card(w))  # type: ignore[arg-type]
-        else:
-            raise CommandError(f"{w!r} is neither a position from 1 to 5 nor a card like KH; "
-                               "write HOLD 1 3 5, HOLD KH KD, HOLD ALL or HOLD NONE")
-    return " ".join(out)
-
-
 def game_commands() -> tuple[CommandSpec, ...]:
-    return (CommandSpec("PLAY BLACKJACK", PlayCasino, play, _parse_card_game("blackjack", "PLAY BLACKJACK 100"),
+    return (CommandSpec("PLAY BLACKJACK", PlayCasino, play, parse_card_game("blackjack", "PLAY BLACKJACK 100"),
                         "PLAY BLACKJACK <bet>", listing=330, rules=("XXXIII.2", "XXXIII.4"),
                         summary="at a Casino: bet up to $500 on a hand of Blackjack; answer HIT or STAND "
                                 "by the next update", example="PLAY BLACKJACK 100"),
-            CommandSpec("PLAY POKER", PlayCasino, play, _parse_card_game("poker", "PLAY POKER 20"),
+            CommandSpec("PLAY POKER", PlayCasino, play, parse_card_game("poker", "PLAY POKER 20"),
                         "PLAY POKER <bet>", listing=331, rules=("XXXIII.2", "XXXIII.4"),
                         summary="at a Casino: bet up to $25 on five cards; answer HOLD with the cards to "
                                 "keep by the next update", example="PLAY POKER 20"),
-            CommandSpec("PLAY ROULETTE", PlayCasino, play, _parse_roulette,
+            CommandSpec("PLAY ROULETTE", PlayCasino, play, parse_roulette,
                         "PLAY ROULETTE <bet> ON <number|RED|BLACK|five numbers>", listing=332,
                         rules=("XXXIII.2", "XXXIII.4"),
                         summary="at a Casino: bet up to $50 on a number (36 times), a colour (2 times) or "
                                 "five numbers (7 times)", example="PLAY ROULETTE 20 ON RED"),
-            CommandSpec("HIT", CasinoMove, move, _parse_move("hit"), "HIT", listing=333,
+            CommandSpec("HIT", CasinoMove, move, parse_move("hit"), "HIT", listing=333,
                         rules=("XXXIII.2",), summary="draw another card in your open Blackjack hand",
                         example="HIT"),
-            CommandSpec("STAND", CasinoMove, move, _parse_move("stand"), "STAND", listing=334,
+            CommandSpec("STAND", CasinoMove, move, parse_move("stand"), "STAND", listing=334,
                         rules=("XXXIII.2",), summary="stop drawing in your open Blackjack hand; the dealer "
                                                      "draws to 17", example="STAND"),
-            CommandSpec("HOLD", CasinoMove, move, _parse_move("hold"), "HOLD <positions>|ALL|NONE", listing=335,
+            CommandSpec("HOLD", CasinoMove, move, parse_move("hold"), "HOLD <positions>|ALL|NONE", listing=335,
                         rules=("XXXIII.2",),
                         summary="keep these of your five Poker cards (by position 1-5, or the cards) and "
                                 "replace the rest", example="HOLD 1 2 5"))
@@ -196,7 +93,7 @@ def _cards(cards: list[str]) -> str:
 
 
 def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> str:
-    from admin.library.interactions import InteractionsModule, ask
+    from admin.library.interactions import ask
 
     used: list[str] = []
     cards = [cc.draw(ctx, used, f"{label}/p0"), cc.draw(ctx, used, f"{label}/p1")]
@@ -209,7 +106,7 @@ def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> s
     if total == 21:  # nothing to gain by drawing: the player stands (a standing ruling)
         _finish_blackjack(ctx, player, payload, hole, used, f"{label}/end")
         return head + f" 21: {player.name} stands."
-    if not ctx.state.enabled(InteractionsModule.name):  # pragma: no cover - casinos requires it
+    if not INTERACTIONS.on(ctx.state):  # pragma: no cover - casinos requires it
         raise IllegalAction("a hand over several mails needs the interactions module")
     after = int(ctx.params(NAME)["answer_updates"])
     inter = ask(ctx, kind="game", module=NAME, parties=[player.name], silence="stand",
@@ -236,11 +133,10 @@ def _deal_poker(ctx, player: Player, square: int, bet: int, label: str) -> str:
 def open_hand(state: GameState, player: str, game: str | None = None):
     """The player's open Blackjack or Poker hand (an open ``game`` question), or None: one of
     each game at a time (a standing ruling)."""
-    if not state.enabled("interactions"):
+    interactions = INTERACTIONS.get(state)
+    if interactions is None:
         return None
-    from admin.library.interactions import InteractionsModule
-
-    return next((i for i in InteractionsModule.of(state).open
+    return next((i for i in interactions.open
                  if i.module == NAME and player in i.parties
                  and (game is None or i.payload.get("game") == game)), None)
 
@@ -273,7 +169,7 @@ def check_answer(ctx, inter, player: Player, value) -> str:
         raise IllegalAction(f"{value!r} is not a Poker answer; answer HOLD with the cards to keep, like "
                             "HOLD 1 3, HOLD KH KD, HOLD ALL or HOLD NONE (XXXIII.2)")
     try:
-        keep = _positions_text(text[4:]) if text[4:].strip() else "none"
+        keep = positions_text(text[4:]) if text[4:].strip() else "none"
     except CommandError as exc:
         raise IllegalAction(str(exc)) from None
     cards = list(inter.payload["cards"])

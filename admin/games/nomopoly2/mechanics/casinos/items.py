@@ -16,8 +16,9 @@ from admin.engine.module import CommandSpec
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
+from admin.games.nomopoly2.api import AUTO_SHUFFLES, GivesJokers, RollsByMethod
 from admin.games.nomopoly2.mechanics.casinos.state import NAME, casino_here, of, take_in
-from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit, use
+from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
 
@@ -180,7 +181,8 @@ def _take(ctx, player: Player, item: str) -> None:
 
 def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
     square = casino_here(ctx.state, player, f"buy {_WORDS[cmd.item].lower()}")
-    if cmd.item == "joker" and not ctx.state.enabled("jokers"):
+    jokers = ctx.registry.provider(ctx.state, GivesJokers)  # None while XIX's Joker is not in force
+    if cmd.item == "joker" and jokers is None:
         raise IllegalAction("there are no Jokers in this game (the Skunk's Joker, XIX, is not in force); "
                             "the casino cannot sell one")
     price = int(dict(ctx.params(NAME)["prices"])[cmd.item])
@@ -189,9 +191,9 @@ def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
     charge(ctx, player.name, BANK, total, rule="XXXIII.5", on_credit=cmd.on_credit,
            reason=f"{what} at the Casino on square {square}")
     take_in(ctx.state, square, total)
-    if cmd.item == "joker":
+    if jokers is not None and cmd.item == "joker":
         for _ in range(cmd.count):
-            use("jokers.give_joker")(ctx, player.name, "XXXIII.5")
+            jokers.give_joker(ctx, player.name, "XXXIII.5")
     else:
         of(ctx.state).items.give(player.name, cmd.item, cmd.count)
     return f"{player.name} bought {what} at the Casino on square {square} for {ctx.state.money(total)}."
@@ -211,8 +213,9 @@ def give_flower(ctx, player: Player, cmd: GiveFlower) -> str:
 
 def die_faces(ctx, player: Player) -> list[int]:
     """The faces one die of the player's method of transportation can show (XXIX; 1-6 on foot)."""
-    if ctx.state.enabled("transport"):
-        return list(use("transport.die_faces")(ctx.state, player.name))
+    method = ctx.registry.provider(ctx.state, RollsByMethod)  # None while XXIX is not in force
+    if method is not None:
+        return list(method.die_faces(ctx.state, player.name))
     from admin.library.turns import parse_dice, transport_of
 
     spec = hooks.call(ctx).dice_for(ctx.state, player)
@@ -259,8 +262,9 @@ def use_auto_shuffler(ctx, player: Player, cmd: UseAutoShuffler) -> str:
     _take(ctx, player, "auto-shuffler")
     for card in cards:
         take(ctx.state, player.name, card)
-    n = ctx.scratch.setdefault("auto-shuffler", {}).get(player.name, 0)
-    ctx.scratch["auto-shuffler"][player.name] = n + 1
+    shuffles = AUTO_SHUFFLES.of(ctx)
+    n = shuffles.get(player.name, 0)
+    shuffles[player.name] = n + 1
     new = [draw_card(ctx, player, f"{player.name}/auto-shuffler/{n}/{i}", "an Auto-Shuffler")
            for i in range(len(cards))]
     return (f"You used an Auto-Shuffler: gave up {', '.join(cards)} and drew {', '.join(new)}.")

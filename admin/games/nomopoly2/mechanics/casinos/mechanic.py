@@ -1,7 +1,7 @@
 """Nomopoly II XXXIII: Casinos. A square with a Casino (a building of XXII) pays its owner $50 a
 week (XXXIII.1); a player standing on one may play Blackjack, Poker or Roulette, three plays an
-update at most (XXXIII.2-4, the games in ``casino_games.py``), and buy the casino's items
-(XXXIII.5, in ``casino_items.py``). Every bet and sale goes to the casino's till (the Admin Bank
+update at most (XXXIII.2-4, the games in ``games.py``), and buy the casino's items
+(XXXIII.5, in ``items.py``). Every bet and sale goes to the casino's till (the Admin Bank
 Account) and every win is paid from it; at the end of each week the square's owner gets a share of
 the casino's net profit, by the kind of block the square is in, or pays that share of a loss
 (XXXIII.6).

@@ -10,6 +10,7 @@ from typing import Any
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
 from admin.engine.errors import IllegalAction
+from admin.games.nomopoly2.api import CASINO_PLAYS
 from admin.games.nomopoly2.mechanics.shared import block_of, has_building, squares_with
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
@@ -65,7 +66,7 @@ def casino_here(state: GameState, player: Player, what: str) -> int:
 def check_play(ctx, player: Player) -> None:
     """Refuse a fourth play in one update (XXXIII.2)."""
     limit = int(ctx.params(NAME)["plays_per_update"])
-    done = ctx.scratch.get("casino-plays", {}).get(player.name, 0)
+    done = (CASINO_PLAYS.peek(ctx) or {}).get(player.name, 0)
     if done >= limit:
         raise IllegalAction(f"you have played {done} times in this update; a player may not play more than "
                             f"{limit} times in a single update (XXXIII.2)")
@@ -73,7 +74,7 @@ def check_play(ctx, player: Player) -> None:
 
 def note_play(ctx, player: Player) -> int:
     """Count a play (after it was made); returns its number in this update (0 first)."""
-    plays = ctx.scratch.setdefault("casino-plays", {})
+    plays = CASINO_PLAYS.of(ctx)
     n = plays.get(player.name, 0)
     plays[player.name] = n + 1
     return n
@@ -89,7 +90,7 @@ def pay_out(ctx, square: int, player: str, amount: int, *, rule: str, reason: st
     """Winnings the casino on ``square`` pays (from the Admin Bank Account)."""
     if amount <= 0:
         return
-    ctx.transfer(BANK, player, amount, rule=rule, reason=reason)
+    ctx.transfer(BANK, player, amount, rule=rule, reason=reason, kind="prize")
     t = of(ctx.state).takings.setdefault(square, {"in": 0, "out": 0})
     t["out"] = int(t.get("out", 0)) + amount
 
@@ -113,7 +114,7 @@ def weekly(ctx) -> None:
         owner = owner_of(state, n)
         if owner is None or not state.players[owner].active or income <= 0:
             continue
-        ctx.transfer(BANK, owner, income, rule="XXXIII.1", reason=f"the Casino on square {n}")
+        ctx.transfer(BANK, owner, income, rule="XXXIII.1", reason=f"the Casino on square {n}", kind="income")
         ctx.emit("casino", f"{owner} received {state.money(income)} from the Casino on square {n}.",
                  player=owner, rule="XXXIII.1", data={"square": n, "amount": income})
     rows = []

@@ -1,6 +1,6 @@
-"""Nomopoly II XXIV.2: the House of Cards' items once bought, and what using each does. The module
-(``house_of_cards.py``) registers these commands and hooks; this file keeps the items' state and
-their effects.
+"""Nomopoly II XXIV.2: the House of Cards' items once bought, and what using each does. The mechanic
+(``mechanic.py``) registers these commands and hooks; this file keeps the items' state and their
+uses, and ``effects.py`` what they then do to moves and landings.
 
 Standing rulings (docs/rulings.md): a jetpack's extra die has as many sides as the
 player's own dice; a card remover's card leaves the game (``removed_card``); a time bomb and glue go
@@ -19,9 +19,9 @@ from admin.engine.inventory import Inventory
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
+from admin.games.nomopoly2.api import CONDITIONS, MASKED, KeepsCreatures
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import use
 
 NAME = "house-of-cards"
 
@@ -203,9 +203,8 @@ def _pokeball(ctx, player: Player, cmd: UseItem) -> str:
     number = int(cmd.square or 0)
     _square(ctx, number)
     _check_has(ctx, player, "pokeball")
-    creature = None
-    if ctx.state.enabled("zoo"):
-        creature = use("zoo.move_random_creature")(ctx, number, "XXIV.2")
+    zoo = ctx.registry.provider(ctx.state, KeepsCreatures)  # None while the Zoo is not in force
+    creature = zoo.move_random_creature(ctx, number, "XXIV.2") if zoo is not None else None
     if creature is None:
         raise IllegalAction("there are no creatures on the board, so a Pokeball may not be used (XXIV.2)")
     hs(ctx.state).items.take(player.name, "pokeball")
@@ -248,7 +247,7 @@ def _warp(ctx, player: Player, cmd: UseItem) -> str:
     state.warped[player.name] = ctx.state.update
     who = impersonated(ctx, player)
     if who is not player:
-        _as(ctx, player, who, lambda: jump(ctx, who, number, rule="XXIV.2", reason=f"{player.name}'s warp bubble"))
+        move_as(ctx, player, who, lambda: jump(ctx, who, number, rule="XXIV.2", reason=f"{player.name}'s warp bubble"))
     else:
         jump(ctx, player, number, rule="XXIV.2", reason="a warp bubble")
     return f"{player.name} used a warp bubble to square {number}."
@@ -269,9 +268,10 @@ def _hammer(ctx, player: Player, cmd: UseItem) -> str:
 
 
 def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
-    if cmd.target and ctx.state.enabled("zoo") and not any(n.lower() == cmd.target.lower() for n in ctx.state.players):
+    zoo = ctx.registry.provider(ctx.state, KeepsCreatures)
+    if cmd.target and zoo is not None and not any(n.lower() == cmd.target.lower() for n in ctx.state.players):
         _check_has(ctx, player, "anthrax")
-        creature = use("zoo.infect_creature")(ctx, cmd.target)  # a creature: allowed, and no atrocity (XXIV.2)
+        creature = zoo.infect_creature(ctx, cmd.target)  # a creature: allowed, and no atrocity (XXIV.2)
         if creature is not None:
             _take(ctx, player, "anthrax")
             return f"{player.name} used anthrax on {creature}, which is infected."
@@ -337,70 +337,12 @@ _USES = {"jetpack": _jetpack, "medicine": _medicine, "card remover": _card_remov
          "anthrax": _anthrax, "mask": _mask, "shovel": _shovel}
 
 
-# -- what items do to moves, landings and weeks ---------------------------------------------
+# -- what a use does to other players ----------------------------------------------------------
 def infect(ctx, target: Player) -> None:
     from admin.games.nomopoly2.mechanics.conditions import grant
 
-    if ctx.state.enabled("conditions"):
+    if CONDITIONS.on(ctx.state):
         grant(ctx.state, target.name, "infected", 0)  # until cured (XXIV.2)
-
-
-def cure(ctx, player: Player, why: str) -> None:
-    from admin.games.nomopoly2.mechanics.conditions import clear
-
-    if shared.has_condition(ctx.state, player.name, "infected"):
-        clear(ctx.state, player.name, "infected")
-        ctx.emit("cured", f"{player.name} is cured of anthrax ({why}).", player=player.name, rule="XXIV.2")
-
-
-def cures_here(ctx, player: Player, number: int) -> str | None:
-    """Why landing on ``number`` cures ``player``'s infection, or None (XXIV.2)."""
-    if number == int(ctx.params(NAME)["square"]):
-        return "landing on the House of Cards"
-    if shared.has_building(ctx.state, number, "hospital"):
-        from admin.library.ownership import owner_of
-
-        block = shared.block_of(ctx.state, number)
-        if block is not None and any(owner_of(ctx.state, n) == player.name for n in block.squares):
-            return f"landing on the Hospital of square {number}, in a block they own part of"
-    return None
-
-
-def bomb_on_landing(ctx, player: Player, number: int) -> None:
-    bombs = hp(ctx.state).bombs
-    if number not in bombs:
-        return
-    if shared.immune_to_time_bombs(ctx.state, player.name):  # the bomb stays, as hidden as it was
-        planter = bombs[number]
-        if planter in ctx.state.players and planter != player.name:
-            ctx.emit("time-bomb", None, player=planter, rule="XXIX.3",
-                     private=f"Your time bomb on square {number} stayed hidden under {player.name}, who floated "
-                             "over it on a Krazy Carpet (XXIX.3).")
-        return
-    planter = bombs.pop(number)
-    ctx.emit("time-bomb", f"BOOM! A time bomb went off on square {number} under {player.name}.",
-             player=player.name, rule="XXIV.2", data={"square": number})
-    if planter in ctx.state.players and planter != player.name:
-        ctx.emit("time-bomb", None, player=planter, rule="XXIV.2",
-                 private=f"Your time bomb on square {number} went off under {player.name}.")
-    change_health(ctx, player, -int(ctx.params(NAME)["time_bomb_health"]), rule="XXIV.2",
-                  reason=f"a time bomb on square {number}")
-
-
-def glue_stops(ctx, player: Player, number: int) -> bool:
-    state = hs(ctx.state)
-    if number not in state.glued:
-        return False
-    if shared.immune_to_glue(ctx.state, player.name):
-        return False  # clogs walk over glue (XXIX.3)
-    state.glued = [n for n in state.glued if n != number]
-    ctx.emit("glue", f"{player.name} was stopped by the glue on square {number}; the glue is used up.",
-             player=player.name, rule="XXIV.2", data={"square": number})
-    if shared.falls_in_glue(ctx.state, player.name):  # the face in the glue: passed out (XXIX.3, XIX.3)
-        ctx.emit("glue", f"{player.name} fell off their pogo stick in the glue and passed out.",
-                 player=player.name, rule="XXIX.3")
-        shared.pass_out(ctx, player, rule="XXIX.3", reason="passing out in glue on a pogo stick")
-    return True
 
 
 def impersonated(ctx, player: Player) -> Player:
@@ -410,7 +352,7 @@ def impersonated(ctx, player: Player) -> Player:
     return target if target is not None and target.active else player
 
 
-def _as(ctx, wearer: Player, target: Player, moving) -> None:
+def move_as(ctx, wearer: Player, target: Player, moving) -> None:
     """Make a move of ``wearer``'s happen to ``target`` (a mask, XXIV.2): ``target`` is put where
     ``wearer`` stands and moved; ``wearer`` ends where the move ended; ``target`` goes back where
     they were (unless the move reset them, which put them on the first square)."""
@@ -418,28 +360,11 @@ def _as(ctx, wearer: Player, target: Player, moving) -> None:
 
     home, resets = target.square, resets_of(ctx.state, target.name)
     target.square = wearer.square
-    ctx.scratch.setdefault("hoc-masked", set()).add(target.name)
+    MASKED.of(ctx).add(target.name)
     try:
         moving()
     finally:
-        ctx.scratch["hoc-masked"].discard(target.name)
+        MASKED.of(ctx).discard(target.name)
     wearer.square = target.square
     if resets_of(ctx.state, target.name) == resets and target.active:
         target.square = home
-
-
-def masked_move(ctx, player: Player, steps: int) -> bool:
-    """``move_instead``: a mask wearer's move is made by the one they impersonate (XXIV.2)."""
-    target = impersonated(ctx, player)
-    if target is player or player.name in ctx.scratch.get("hoc-masked", ()):
-        return False
-    from admin.engine.movement import move
-    from admin.library.turns import TurnsModule
-
-    ctx.emit("mask", f"{player.name} moves wearing the mask of {target.name}: the move's effects happen "
-                     f"to {target.name}.", player=player.name, rule="XXIV.2")
-    wraps: list[int] = []
-    _as(ctx, player, target, lambda: wraps.append(move(ctx, target, steps)))
-    if wraps and wraps[0]:  # passing the end of the board is an effect of the move too (VI.11)
-        TurnsModule().on_turn_end(ctx, target, -1, wraps[0])
-    return True

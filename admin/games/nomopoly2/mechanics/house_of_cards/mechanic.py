@@ -24,11 +24,12 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import StopsMoves
 from admin.engine.syntax import parse_card, quote
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly2.api import DealsBingoCards, HouseOfCardsSquare, RollsByMethod
+from admin.games.nomopoly2.mechanics.house_of_cards import effects as fx
 from admin.games.nomopoly2.mechanics.house_of_cards import items as it
 from admin.games.nomopoly2.mechanics import shared
 from admin.games.nomopoly2.mechanics.house_of_cards.combos import ALIASES, ITEMS, buys, fits
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides, use
 
 
 @command_type
@@ -79,7 +80,7 @@ def parse_buy_shovel(rest: str, _line: object) -> Exchange:
     return Exchange("shovel", (), credit)
 
 
-class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves):
+class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves, HouseOfCardsSquare):
     name = it.NAME
     rules = ("XXIV.1", "XXIV.2")
     # removed_card: what becomes of a card a card remover takes off a square ("discard": it leaves
@@ -96,6 +97,9 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
     requires = ("board", "ownership", "cards", "health", "conditions")
     #: a helicopter's or springy shoes' move is not a mask's (move_instead; docs/rulings.md)
     runs_after = ("transport",)
+
+    def its_square(self, state) -> int:
+        return int({**self.defaults, **state.params(self.name)}["square"])
 
     def commands(self):
         u = it.UseItem
@@ -163,17 +167,17 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         return square.number != int(state.params(self.name).get("square", self.defaults["square"]))
 
     def on_land(self, ctx, player, square) -> None:
-        it.bomb_on_landing(ctx, player, square.number)
+        fx.bomb_on_landing(ctx, player, square.number)
         if player.active:
-            why = it.cures_here(ctx, player, square.number)
+            why = fx.cures_here(ctx, player, square.number)
             if why:
-                it.cure(ctx, player, why)
+                fx.cure(ctx, player, why)
 
     def stops_on(self, ctx, player, number) -> bool:
-        return it.glue_stops(ctx, player, number)
+        return fx.glue_stops(ctx, player, number)
 
     def move_instead(self, ctx, player, steps) -> bool:
-        return it.masked_move(ctx, player, steps)
+        return fx.masked_move(ctx, player, steps)
 
     def check_roll(self, ctx, player, turn, faces):
         state = it.hs(ctx.state)
@@ -181,7 +185,8 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
             return None
         state.jetpacks.remove(player.name)
         sides = int(ctx.params(self.name)["jetpack_die_sides"])
-        shown = [] if sides or not ctx.state.enabled("transport") else _method_faces(ctx.state, player.name)
+        method = ctx.registry.provider(ctx.state, RollsByMethod)  # None while XXIX is not in force
+        shown = [] if sides or method is None else method.die_faces(ctx.state, player.name)
         extra = ctx.dice.roll(f"turn/{player.name}/{turn}/d{len(faces)}",
                               sides or len(shown) or _own_sides(ctx, player, self))
         extra = shown[extra - 1] if shown else extra  # a die like the player's own: a pogo stick's shows 1 or 6
@@ -284,11 +289,6 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         return lines
 
 
-def _method_faces(state, player: str) -> list[int]:
-    """The faces one die of the player's method of transportation shows (XXIX.3)."""
-    return use("transport.die_faces")(state, player)
-
-
 def _own_sides(ctx, player: Player, me: Mechanic) -> int:
     """How many sides the player's own dice have (what the jetpack's extra die is like)."""
     from admin.library.turns import parse_dice, transport_of
@@ -305,7 +305,8 @@ def exchange(ctx, player: Player, cmd: Exchange) -> str:
                             f"square {house} (XXIV.1)")
     if cmd.item in ("time bomb", "hammer") and shared.governor(ctx.state) == player.name:
         raise IllegalAction(f"the Governor may not buy or use {cmd.item}s (XXXV.3)")
-    if cmd.item == "bingo card" and not ctx.state.enabled("bingo"):
+    bingo = ctx.registry.provider(ctx.state, DealsBingoCards)
+    if cmd.item == "bingo card" and bingo is None:
         raise IllegalAction("there are no bingo cards in this game (XXXI is not in force)")
     if cmd.item == "shovel":
         if cmd.cards:
@@ -340,15 +341,10 @@ def exchange(ctx, player: Player, cmd: Exchange) -> str:
         hands.take(ctx.state, player.name, card)
     ctx.emit("exchange", None, player=player.name, rule="XXIV.2",
              private=f"You traded {', '.join(cards)} for {it.a(cmd.item)}.")
-    if cmd.item == "bingo card":
-        number = use("bingo.new_card")(ctx, player)
+    if bingo is not None and cmd.item == "bingo card":
+        number = bingo.new_bingo_card(ctx, player)
         return f"{player.name} traded {len(cards)} cards at the House of Cards for bingo card {number}."
     it.hs(ctx.state).items.give(player.name, cmd.item)
     return (f"{player.name} traded {len(cards)} card{'s' if len(cards) > 1 else ''} at the House of Cards "
             f"for {it.a(cmd.item)}.")
 
-
-@provides("house-of-cards.params")
-def params(state) -> dict:
-    """The house-of-cards module's parameters in ``state`` (its defaults under the game's values)."""
-    return {**HouseOfCardsModule.defaults, **state.params(HouseOfCardsModule.name)}

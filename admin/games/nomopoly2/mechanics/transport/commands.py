@@ -14,8 +14,9 @@ from admin.engine.module import CommandSpec
 from admin.engine.movement import drive, jump
 from admin.engine.syntax import no_args, parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
+from admin.games.nomopoly2.api import DRIVES
 from admin.games.nomopoly2.mechanics import shared
-from admin.games.nomopoly2.mechanics.transport.state import (DRIVES, LABELS, of, abandon, method_of, params,
+from admin.games.nomopoly2.mechanics.transport.state import (LABELS, of, abandon, method_of, params,
                                                  set_method)
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
@@ -186,7 +187,7 @@ def drive_to(ctx, player: Player, cmd: DriveTo) -> str:
     state, name = ctx.state, player.name
     _car_user(state, name, "DRIVE TO a square (XXIX.3)")
     p = params(state)
-    drives = ctx.scratch.setdefault(DRIVES, {})
+    drives = DRIVES.of(ctx)
     if drives.get(name, 0) >= int(p["drives_per_update"]):
         raise IllegalAction(f"a car may drive to a square {int(p['drives_per_update'])} time(s) an update "
                             "(XXIX.3), and you have already")

@@ -20,6 +20,7 @@ from math import prod
 from admin.engine.board import live_numbers
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
+from admin.games.nomopoly2.api import BURNT, TRANSPORT_CLEARED, TRANSPORT_MOVE, RollsByMethod
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.errors import RuleError
 from admin.engine.params import check_dice_map, check_whole_numbers
@@ -27,7 +28,7 @@ from admin.library.turns import roll_turn_dice
 from admin.games.nomopoly2.mechanics.transport.commands import command_specs
 from admin.games.nomopoly2.mechanics.transport.moves import fly, spring
 from admin.games.nomopoly2.mechanics.transport.state import (  # noqa: F401 - part of the transport interface
-    _BURNT, _CLEARED, _MOVE, DEFAULTS, DRIVES, LABELS, NOTES, TITLES, TransportState, abandon, dice_text,
+    DEFAULTS, LABELS, NOTES, TITLES, TransportState, abandon, dice_text,
     die_faces, method_of, params, set_method,
 )
 
@@ -40,7 +41,7 @@ def _check_faces(value: Any) -> None:
         check_whole_numbers(1, 1000)(faces)
 
 
-class TransportModule(Mechanic[TransportState, None]):
+class TransportModule(Mechanic[TransportState, None], RollsByMethod):
     name = "transport"
     rules = ("XXIX.1", "XXIX.2", "XXIX.3", "XXIX.4", "XXIX.5")
     defaults = DEFAULTS
@@ -59,6 +60,9 @@ class TransportModule(Mechanic[TransportState, None]):
 
     def commands(self):
         return command_specs()
+
+    def die_faces(self, state, player: str) -> list[int]:
+        return die_faces(state, player)
 
     # -- the dice and the move of a turn (XXIX.3) -------------------------------------------
     def dice_for(self, state, player) -> str | None:
@@ -88,17 +92,17 @@ class TransportModule(Mechanic[TransportState, None]):
                          data={"fuel": fuel, "burn": burn, "square": square})
                 return roll_turn_dice(ctx, player, turn, ctx.params("turns")["dice"].get("foot", "2d6"), "foot")
             ts.fuel[name] = fuel - burn  # told after the roll, as the move starts
-            ctx.scratch.setdefault(_BURNT, {})[name] = (
+            BURNT.of(ctx)[name] = (
                 f"{name}'s car burnt {burn} fuel ({' x '.join(map(str, faces))}); {fuel - burn} left.",
                 {"burn": burn, "fuel": fuel - burn})
         elif method in ("helicopter", "springy-shoes"):
-            ctx.scratch.setdefault(_MOVE, set()).add(name)
+            TRANSPORT_MOVE.of(ctx).add(name)
         return faces if shown else None
 
     def move_instead(self, ctx, player, steps) -> bool | int:
         self._tell_burnt(ctx, player.name)
-        flagged = ctx.scratch.get(_MOVE, set())
-        if player.name not in flagged:
+        flagged = TRANSPORT_MOVE.peek(ctx)
+        if flagged is None or player.name not in flagged:
             return False
         flagged.discard(player.name)
         method = shared.transport_of(ctx.state, player.name)
@@ -109,17 +113,17 @@ class TransportModule(Mechanic[TransportState, None]):
         return False
 
     def on_turn_start(self, ctx, player, turn) -> None:
-        cleared = ctx.scratch.setdefault(_CLEARED, set())
+        cleared = TRANSPORT_CLEARED.of(ctx)
         if player.name not in cleared:  # a new move: the Gas Stations of the last one are behind
             cleared.add(player.name)
             self.of(ctx.state).reached.pop(player.name, None)
 
     def on_turn_end(self, ctx, player, turn, wrapped) -> None:
         self._tell_burnt(ctx, player.name)
-        ctx.scratch.get(_MOVE, set()).discard(player.name)
+        (TRANSPORT_MOVE.peek(ctx) or set()).discard(player.name)
 
     def _tell_burnt(self, ctx, name: str) -> None:
-        told = ctx.scratch.get(_BURNT, {}).pop(name, None)
+        told = (BURNT.peek(ctx) or {}).pop(name, None)
         if told:
             ctx.emit("transport", told[0], player=name, rule="XXIX.3", data=told[1])
 

@@ -36,7 +36,8 @@ def fly(ctx, player: Player, steps: int, how: str = "up") -> bool | int:
     if player.square not in order or steps <= 0:
         return False
     h = hooks.call(ctx)
-    i, wraps, path = order.index(player.square), 0, []
+    i, wraps = order.index(player.square), 0
+    path: list[int] = []
     for _ in range(steps):
         if i + 1 >= len(order):  # past the rightmost column: back to square 1
             wraps += 1

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from admin.games.nomopoly2.mechanics import shared
-from admin.games.nomopoly2.mechanics.shared import provides
-from admin.library.turns import TurnsModule, parse_dice
+from admin.library.api import TURNS
+from admin.library.turns import parse_dice
 from admin.engine.model import GameState
 
 #: the module's name, and its state in a game
@@ -32,11 +32,6 @@ NOTES = {"foot": "everyone's method until they buy another",
          "car": "burns the product of its dice in fuel (500 at most); DRIVE TO a square once an update",
          "springy-shoes": "each turn a jump to a random square; marks no bingo numbers"}
 
-#: scratch keys (this update only)
-_MOVE = "transport-move"        # players whose next move() is their turn's move on their method
-_CLEARED = "transport-reached"  # players whose squares reached have been cleared this update
-DRIVES = "transport-drives"     # player -> drives made this update
-_BURNT = "transport-burnt"      # player -> what their car's roll burnt, told as the move starts
 
 
 @dataclass
@@ -106,8 +101,9 @@ def set_method(state: GameState, name: str, method: str) -> None:
         ts.methods[name] = method
     if method != "car":
         ts.fuel.pop(name, None)
-    if state.enabled("turns"):
-        TurnsModule.of(state).transport[name] = method
+    turns = TURNS.get(state)
+    if turns is not None:
+        turns.transport[name] = method
 
 
 def abandon(state: GameState, name: str, square: int) -> int:
@@ -133,7 +129,6 @@ def dice_text(state: GameState, method: str) -> str:
     return spec
 
 
-@provides("transport.die_faces")
 def die_faces(state: GameState, player: str) -> list[int]:
     """The numbers one die of ``player``'s method can show (a Weighted Die, XXXIII.5): 1-6 On
     Foot, 1-3 on clogs, 1 and 6 on a pogo stick ...; none on springy shoes, which roll no dice."""

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import re
 
-from admin.engine.board import step, successor
+from admin.engine.board import Direction, step, successor
 from admin.engine.errors import IllegalAction
 from admin.games.nomopoly2.mechanics.zoo.state import (
-    _ALIASES, JELLY_ROLES, TITLES, ZOO, Creature, RideOffer, _label, _roll, cap, creatures_on, find,
-    random_square, title, title_of, zoo_of,
+    _ALIASES, JELLY_ROLES, any_square, TITLES, ZOO, Creature, RideOffer, _label, _roll, cap, creatures_on, find,
+    title, title_of, zoo_of,
 )
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.shared import provides, use
+from admin.games.nomopoly2.mechanics.shared import house_of_cards_square
+from admin.library.api import BOARD, HEALTH
 
 
 # -- creatures' health, landings and moves ---------------------------------------------------
@@ -34,7 +35,6 @@ def remove_creature(ctx, c: Creature, why: str) -> None:
     ctx.emit("zoo", f"{cap(title(c))} left the board ({why}).", rule="XIX.4", data={"creature": c.id})
 
 
-@provides("zoo.infect_creature")
 def infect_creature(ctx, text: str) -> str | None:
     """Anthrax used on a creature (XXIV.2: allowed, and no atrocity): the creature named ``text``
     ("Elephant", "the Skunk", "Skunk 2") is infected; its name, or None when there is no such one."""
@@ -48,7 +48,6 @@ def infect_creature(ctx, text: str) -> str | None:
     return title(c)
 
 
-@provides("zoo.hurt_creatures_on")
 def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
     """What happens to players on ``square`` happens to its creatures (XIX.4): another section's
     blast or poison calls this; returns the creatures' names."""
@@ -68,19 +67,20 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     ctx.emit("zoo", f"{cap(title(c))} {how} from square {start} to square {number}.", rule=rule,
              data={"creature": c.id, "from": start, "to": number})
     role = acts_as or c.kind
-    if c.infected and ctx.state.enabled("house-of-cards") and number == int(ctx.params("house-of-cards")["square"]):
+    if c.infected and number == house_of_cards_square(ctx.state):  # never while it is not in force
         c.infected = False
         ctx.emit("cured", f"{cap(title(c))} is cured of anthrax (landing on the House of Cards).", rule="XXIV.2")
-    if ctx.state.enabled("board") and ctx.state.enabled("health"):
-        from admin.library.board import BoardModule
-
-        if number in BoardModule.of(ctx.state).polluted:
+    board = BOARD.get(ctx.state)
+    if board is not None and HEALTH.on(ctx.state):
+        if number in board.polluted:
             loss = int(ctx.params("health")["polluted_health_loss"])
             change_creature_health(ctx, c, -loss, rule="VI.14", reason=f"landing on polluted square {number}")
     if role == "elephant":
         trample(ctx, c, number)
     elif role == "skunk":
-        use("zoo.skunk_lands")(ctx, c, number, depth=depth)
+        from admin.games.nomopoly2.mechanics.zoo.skunk import skunk_lands  # it lands creatures itself
+
+        skunk_lands(ctx, c, number, depth=depth)
     zs = zoo_of(ctx.state)
     if find(ctx.state, c.id) is None or c.square != number or number not in zs.peels:
         return
@@ -92,7 +92,7 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     if depth + 1 >= int(ctx.params(ZOO)["max_chain"]):
         ctx.emit("zoo", f"{cap(title(c))} stops on square {number}: {depth + 1} landings in a row.")
         return
-    to = random_square(ctx, f"peel/{c.kind}")
+    to = any_square(ctx, f"peel/{c.kind}")
     land_creature(ctx, c, to, how="slipped and jumped", rule="XIX.3", acts_as=acts_as, depth=depth + 1)
 
 
@@ -106,7 +106,7 @@ def slip_player(ctx, player: Player, number: int) -> None:
                   reason=f"slipping on a banana peel on square {number}")
     if not player.active or player.square != number:
         return  # reset by the fall: back on square 1 already
-    to = random_square(ctx, f"peel/{player.name}")
+    to = any_square(ctx, f"peel/{player.name}")
     jump(ctx, player, to, rule="XIX.3", reason="slipping on a banana peel")
 
 
@@ -154,7 +154,7 @@ def move_ahead(ctx, c: Creature, dice: int, sides: int, *, acts_as: str | None =
                   acts_as=acts_as)
 
 
-DIRECTIONS = {1: "north", 2: "south", 3: "east", 4: "west"}
+DIRECTIONS: dict[int, Direction] = {1: "north", 2: "south", 3: "east", 4: "west"}
 
 
 def elephant_turn(ctx, c: Creature) -> None:
@@ -166,7 +166,7 @@ def elephant_turn(ctx, c: Creature) -> None:
         return
     for _ in range(int(p["elephant_rerolls"])):
         face = _roll(ctx, "elephant/d4", 4)
-        to = step(ctx.state, c.square, DIRECTIONS[face], columns)  # type: ignore[arg-type]
+        to = step(ctx.state, c.square, DIRECTIONS[face], columns)
         if to is not None:
             land_creature(ctx, c, to, how=f"rolled {face} and went {DIRECTIONS[face]}", rule="XIX.3")
             return
@@ -188,9 +188,11 @@ def move_creature(ctx, c: Creature) -> None:
         move_ahead(ctx, c, int(p["bison_dice"]), int(p["bison_sides"]))
         offer_ride(ctx, c)
     elif c.kind == "skunk":
-        use("zoo.skunk_move")(ctx, c)
+        from admin.games.nomopoly2.mechanics.zoo.skunk import skunk_move  # it lands creatures itself
+
+        skunk_move(ctx, c)
     elif c.kind == "jelly-dog":
-        to = random_square(ctx, "jelly-dog/square")
+        to = any_square(ctx, "jelly-dog/square")
         role = JELLY_ROLES[_roll(ctx, "jelly-dog/as", len(JELLY_ROLES)) - 1]
         ctx.emit("zoo", f"The Blinking Jelly Dog blinks and acts as {TITLES[role]}.", rule="XIX.3",
                  data={"creature": c.id, "as": role})
@@ -224,7 +226,6 @@ def move_creatures(ctx) -> None:
         move_creature(ctx, c)
 
 
-@provides("zoo.move_random_creature")
 def move_random_creature(ctx, square: int, rule: str) -> str | None:
     """A Pokeball (XXIV.2): a random creature jumps to ``square`` (and lands there); its name, or
     None when there is no creature on the board."""

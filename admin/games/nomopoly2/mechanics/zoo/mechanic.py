@@ -32,7 +32,8 @@ from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.engine.model import Player
-from admin.games.nomopoly2.mechanics.zoo.creatures import (  # noqa: F401 - the Zoo's functions other sections call
+from admin.games.nomopoly2.api import HOUSE_OF_CARDS, ZOO_RIDES, KeepsCreatures
+from admin.games.nomopoly2.mechanics.zoo.creatures import (  # noqa: F401 - part of the Zoo's interface
     change_creature_health, hurt_creatures_on, infect_creature, land_creature, move_creatures,
     move_random_creature, offer_ride, elephant_turn, slip_player,
 )
@@ -93,7 +94,7 @@ def _parse_fake(rest: str, line: object) -> UseFakeId:
     return UseFakeId(parse_proposal(m.group(1)))
 
 
-class ZooModule(Mechanic[ZooState, None]):
+class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
     name = "zoo"
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
     defaults = DEFAULTS
@@ -110,6 +111,15 @@ class ZooModule(Mechanic[ZooState, None]):
     requires = ("board", "ownership", "health", "interactions", "conditions", "jokers")
     #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.md)
     runs_after = ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo")
+
+    def move_random_creature(self, ctx, square: int, rule: str) -> str | None:
+        return move_random_creature(ctx, square, rule)
+
+    def hurt_creatures_on(self, ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
+        return hurt_creatures_on(ctx, square, delta, rule=rule, reason=reason)
+
+    def infect_creature(self, ctx, text: str) -> str | None:
+        return infect_creature(ctx, text)
 
     def commands(self):
         return (CommandSpec("SPAWN", Spawn, spawn, _parse_spawn, "SPAWN <creature>", listing=130,
@@ -185,7 +195,7 @@ class ZooModule(Mechanic[ZooState, None]):
         for player in ctx.state.active_players():
             if has_condition(ctx.state, player.name, "passed-out"):
                 ctx.barred.add(player.name)
-        if ctx.slot.index == 0 and ctx.state.enabled("house-of-cards"):  # a week begins: anthrax (XXIV.2)
+        if ctx.slot.index == 0 and HOUSE_OF_CARDS.on(ctx.state):  # a week begins: anthrax (XXIV.2)
             loss = int(ctx.params("house-of-cards")["anthrax_weekly_health"])
             for c in [c for c in sorted(self.of(ctx.state).creatures, key=lambda c: c.id) if c.infected]:
                 change_creature_health(ctx, c, -loss, rule="XXIV.2", reason="anthrax, at the start of the week")
@@ -331,7 +341,7 @@ def ride_bison(ctx, player: Player, cmd: RideBison) -> str:
     if offer is None:
         raise IllegalAction("only a player the MTS Bison landed on in the last update may ride it (XIX.3); "
                             "it has landed on no square of yours")
-    rides = ctx.scratch.setdefault("zoo-rides", set())
+    rides = ZOO_RIDES.of(ctx)
     if player.name in rides:
         raise IllegalAction("you rode the MTS Bison already in this update; once an update (XIX.3)")
     creature = find(ctx.state, offer.creature)

@@ -17,18 +17,18 @@ from collections import deque
 from admin.engine import hooks
 from admin.engine.board import distance, distances_from, grid_move, live_numbers, neighbours
 from admin.engine.context import BANK
-from admin.games.nomopoly2.mechanics.shared import bank_square, house_of_cards_square, provides, use
+from admin.games.nomopoly2.api import RAILROADS, FiresMissiles, GivesJokers, KeepsCreditCards, MakesBlocks
+from admin.games.nomopoly2.mechanics.shared import bank_square, house_of_cards_square
 from admin.games.nomopoly2.mechanics.zoo.creatures import (
     change_creature_health, elephant_turn, land_creature, remove_creature,
 )
 from admin.games.nomopoly2.mechanics.zoo.state import (
-    ZOO, Creature, _roll, cap, creatures_on, find, random_square, title, zoo_of,
+    ZOO, Creature, _roll, any_square, cap, creatures_on, find, random_square, title, zoo_of,
 )
 
 RULE = "XIX.3"
 
 
-@provides("zoo.skunk_move")
 def skunk_move(ctx, c: Creature) -> None:
     """Two dice of ``skunk_dice_sides``: "up" by the first, "right" by the second, wrapping round;
     it lands without passing any square (XIX.3)."""
@@ -44,7 +44,6 @@ def _none(ctx, who: str, what: str, section: str) -> None:
     ctx.emit("zoo", f"{cap(who)} on {what}: nothing happens, {section} is not in force.", rule=RULE)
 
 
-@provides("zoo.skunk_lands")
 def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     """Every effect of XIX.3's list that the square calls for, in the list's order."""
     from admin.games.nomopoly2.mechanics.shared import buildings_on
@@ -71,8 +70,9 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     if "corporate-headquarters" in built:
         property_tax(ctx, number, who)
     if "missile-silo" in built:
-        if state.enabled("missiles"):
-            use("missiles.fire_random_missile")(ctx, number, RULE)
+        missiles = ctx.registry.provider(state, FiresMissiles)
+        if missiles is not None:
+            missiles.fire_random_missile(ctx, number, RULE)
         else:
             _none(ctx, who, f"the Missile Silo on square {number}", "XXVI (missiles)")
     if "anti-missile-battery" in built:
@@ -82,9 +82,10 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
     if number == int(p["zoo_square"]):
         spawn_skunk(ctx, who)
     if number == house_of_cards_square(state):
-        if state.enabled("jokers"):
+        jokers = ctx.registry.provider(state, GivesJokers)
+        if jokers is not None:
             for pl in sorted(state.active_players(), key=lambda pl: pl.name):
-                use("jokers.give_joker")(ctx, pl.name, RULE)
+                jokers.give_joker(ctx, pl.name, RULE)
             ctx.emit("zoo", f"{cap(who)} on the House of Cards: every player receives a joker.", rule=RULE)
         else:
             _none(ctx, who, "the House of Cards", "the Joker (jokers)")
@@ -106,15 +107,17 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         remove_creature(ctx, others[0], "killed in a fight with another skunk")
         remove_creature(ctx, c, "killed in a fight with another skunk")
     if "mall" in built:
-        if state.enabled("blocks"):
-            use("blocks.make_free_block")(ctx, RULE)
+        blocks = ctx.registry.provider(state, MakesBlocks)
+        if blocks is not None:
+            blocks.make_free_block(ctx, RULE)
         else:
             _none(ctx, who, f"the Mall on square {number}", "XXI (blocks)")
     if "legislative-building" in built:
         fake_ids(ctx, number, who)
     if number == bank_square(state):
-        if state.enabled("credit-cards"):
-            use("credit.raise_limits")(ctx, int(p["credit_raise_percent"]), RULE)
+        credit = ctx.registry.provider(state, KeepsCreditCards)
+        if credit is not None:
+            credit.raise_limits(ctx, int(p["credit_raise_percent"]), RULE)
         else:
             _none(ctx, who, "the Bank", "XXVIII (credit cards)")
     bison = next((x for x in creatures_on(state, number) if x.kind == "bison" and x.id in present), None)
@@ -208,11 +211,10 @@ def spawn_skunk(ctx, who: str) -> None:
 
 def railroad_payout(ctx, number: int, who: str) -> None:
     """Players on railroad squares joined to the Skunk's square by railroads get $500 each."""
-    if not ctx.state.enabled("railroads"):
+    railroads = RAILROADS.get(ctx.state)
+    if railroads is None:
         return
-    from admin.games.nomopoly2.mechanics.railroads import RailroadsModule
-
-    rails = set(RailroadsModule.of(ctx.state).squares)
+    rails = set(railroads.squares)
     if number not in rails:
         return
     columns = int(ctx.params("board").get("columns", 10))
@@ -226,7 +228,7 @@ def railroad_payout(ctx, number: int, who: str) -> None:
     amount = int(ctx.params(ZOO)["railroad_payout"])
     for name in paid:
         ctx.transfer(BANK, name, amount, rule=RULE,
-                     reason=f"joined by railroad to {who} on square {number}")
+                     reason=f"joined by railroad to {who} on square {number}", kind="bonus")
     ctx.emit("zoo", f"{cap(who)} on the railroad on square {number}: "
                     + (f"{', '.join(paid)} {'is' if len(paid) == 1 else 'are'} joined to it by railroads and "
                        f"receive{'s' if len(paid) == 1 else ''} ${amount}." if paid
@@ -293,5 +295,5 @@ def send_off(ctx, skunk: Creature, bison: Creature, depth: int) -> None:
     if depth + 1 >= int(ctx.params(ZOO)["max_chain"]):
         ctx.emit("zoo", f"{cap(title(skunk))} stops on square {skunk.square}: {depth + 1} landings in a row.")
         return
-    to = random_square(ctx, "skunk/sent")
+    to = any_square(ctx, "skunk/sent")
     land_creature(ctx, skunk, to, how="was sent", rule=RULE, acts_as="skunk", depth=depth + 1)

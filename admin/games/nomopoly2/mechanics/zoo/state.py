@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from admin.engine.board import live_numbers
-from admin.games.nomopoly2.mechanics.shared import provides
+from admin.games.nomopoly2.api import ZOO_ROLLS
 
 #: the module's name, and its state in a game
 ZOO = "zoo"
@@ -98,7 +98,6 @@ def zoo_of(state) -> ZooState:
     return state.mods[ZOO]
 
 
-@provides("zoo.params")
 def _params(state) -> dict[str, Any]:
     return {**DEFAULTS, **state.params(ZOO)}
 
@@ -131,12 +130,20 @@ def creatures_on(state, number: int) -> list[Creature]:
 def _label(ctx, purpose: str) -> str:
     """``zoo/<purpose>#<n>``: n counts the Zoo's rolls in the update (a scenario forces them by
     the prefix, ``zoo/skunk/up``)."""
-    n = ctx.scratch["zoo-rolls"] = ctx.scratch.get("zoo-rolls", 0) + 1
+    n = (ZOO_ROLLS.peek(ctx) or 0) + 1
+    ZOO_ROLLS.put(ctx, n)
     return f"zoo/{purpose}#{n}"
 
 
 def _roll(ctx, purpose: str, sides: int) -> int:
     return ctx.dice.roll(_label(ctx, purpose), sides)
+
+
+def any_square(ctx, purpose: str) -> int:
+    """A random live square: there is always one (VI.1: the board always keeps a square)."""
+    found = random_square(ctx, purpose)
+    assert found is not None, "the board always keeps one square (VI.1)"
+    return found
 
 
 def random_square(ctx, purpose: str, among: list[int] | None = None) -> int | None:

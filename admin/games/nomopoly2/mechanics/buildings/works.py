@@ -1,42 +1,27 @@
-"""Nomopoly II XXII: buildings. The owner of a square in a (non-Government) block builds on it
-(``BUILD <building> ON <n>``): one building a square an update, one of each kind a square, evenly
-across the block, each kind only on the block types XXII.4 allows. What each does: a Springboard
-throws its lander 7 squares back; a House and a Store raise the rent; a Hospital heals; a Mall and a
-Corporate Headquarters pay their owner weekly; a Factory stops rent, hurts its lander and multiplies
-the Industrial income (paid by the blocks module); a Legislative Building gives an extra vote; a Gas
-Station sells fuel at its owner's price. Missile Silos, Anti-Missile Batteries, ATMs and Casinos are
-kept here; the missiles, bank and casinos sections give them their effects.
-
-XXII.5 and the order of every rent modifier (a standing ruling, docs/rulings.md):
-3 x n, or the card's rent (XIV.4); a third of that on a polluted square (VI.14); then, here, the
-buildings: a Factory makes it 0; otherwise each House and Store adds its percentage or its dollars,
-whichever is more on that rent, and each corporate power point 1%; the percentages are added
-together and applied to that rent first (rounded to the nearest dollar, IV.1), the dollar amounts
-after. A Residential block's lander pays each square's rent so computed; a Commercial block's tax is
-3% of the rent collected."""
+"""Nomopoly II XXII's buildings themselves (the ``buildings`` module, buildings/mechanic.py, gives
+them their effects): what each is called and costs, where each may stand, the BUILD and FUEL PRICE
+commands, the rent they make (XXII.5), the Government's free buildings (XXI.6), a destroyed block's
+refund (XXII.2), the Gas Stations' fuel price and the weekly income of Malls and Headquarters."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from admin.engine import hooks
-from admin.engine.board import predecessor
 from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
-from admin.engine.shows import Fact, Panel, SquareLook, Table
-from admin.engine.movement import jump
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
-from admin.library.health import change_health
-from admin.library.ownership import owner_of, squares_owned
+from admin.library.ownership import owner_of
+from admin.games.nomopoly2 import api
+from admin.games.nomopoly2.api import BUILT
 from admin.games.nomopoly2.mechanics.shared import (
-    BUILDINGS, BuildingsState, a_building, block_of, building_label, buildings_on, centre, charge,
-    destroy_building, has_building, provides, split_on_credit,
+    BUILDINGS, a_building, block_of, buildings_on, centre, charge,
+    destroy_building, has_building, split_on_credit,
 )
-from admin.engine.model import GameState, Player, VoteGrant
+from admin.engine.model import GameState, Player
 
 #: the block types each building may stand in (XXII.4); "industrial-centre": the centre square of
 #: an Industrial block only; "All": every block type
@@ -115,184 +100,27 @@ def _parse_fuel(rest: str, _line: object) -> FuelPrice:
         raise CommandError("write FUEL PRICE <square> <price per 100 fuel>, like FUEL PRICE 14 60.")
     return FuelPrice(int(m.group(1)), int(m.group(2)))
 
-
-class BuildingsModule(Mechanic[BuildingsState, None]):
-    name = "buildings"
-    rules = ("XXII.1", "XXII.2", "XXII.3", "XXII.4", "XXII.5")
-    defaults = {
-        # XXII.4's prices
-        "cost_springboard": 100, "cost_house": 300, "cost_hospital": 250, "cost_mall": 500, "cost_store": 600,
-        "cost_corporate_headquarters": 1000, "cost_missile_silo": 250, "cost_anti_missile_battery": 100,
-        "cost_legislative_building": 500, "cost_gas_station": 100, "cost_factory": 500, "cost_atm": 50,
-        "cost_casino": 500,
-        # XXII.2: the refund when a block is destroyed, of each building's list price
-        "refund_percent": 50,
-        "springboard_back": 7,
-        "house_percent": 30, "house_dollars": 150,
-        "store_percent": 50, "store_dollars": 200,
-        "hospital_health": 15,
-        "mall_percent": 15, "mall_dollars": 200,
-        "hq_percent_per_point": 1, "hq_dues": 100,
-        "legislative_votes": 1,
-        "government_fuel_price": 50,
-        "factory_income_multiplier": 3, "factory_health_loss": 5,
-        # standing ruling: "All" squares allow Government buildings too (XXI.6)?
-        "government_builds_all_types": True,
-    }
-    minimums = {k: 0 for k, v in defaults.items() if isinstance(v, int) and not isinstance(v, bool)}
-    maximums = {'springboard_back': 100}
-    summary = "Build on your squares in a block: houses, stores, hospitals, malls, factories and more (XXII)."
-    State = BuildingsState
-    requires = ("blocks",)
-
-    def commands(self):
-        return (CommandSpec("BUILD", Build, build, _parse_build, "BUILD <building> ON <square>", listing=122,
-                            summary="put a building on a square you own in a block (one a square an update; "
-                                    "see the Buildings page for prices and where each may go)",
-                            example="BUILD HOUSE ON 14", rules=("XXII.1", "XXII.3", "XXII.4")),
-                CommandSpec("FUEL PRICE", FuelPrice, set_fuel_price, _parse_fuel,
-                            "FUEL PRICE <square> <price per 100 fuel>", listing=123,
-                            summary="set what 100 fuel costs at your commercial Gas Station",
-                            example="FUEL PRICE 14 60", rules=("XXII.4",)))
-
-    # -- lives of squares -----------------------------------------------------------------------
-    def on_square_added(self, state, square) -> None:
-        bs = self.of(state)
-        for table in (bs.on, bs.power, bs.fuel_price):
-            table.pop(square.number, None)
-
-    # -- effects ---------------------------------------------------------------------------------
-    def on_land(self, ctx, player, square) -> None:
-        names = buildings_on(ctx.state, square.number)
-        if not names:
-            return
-        p = ctx.params(self.name)
-        n = square.number
-        if "hospital" in names:
-            block = block_of(ctx.state, n)
-            mine = block is not None and any(owner_of(ctx.state, m) == player.name for m in block.squares)
-            if block is not None and (block.kind == "government" or mine):
-                change_health(ctx, player, int(p["hospital_health"]), rule="XXII.4",
-                              reason=f"the Hospital on square {n}")
-        if "factory" in names and player.active:
-            change_health(ctx, player, -int(p["factory_health_loss"]), rule="XXII.4",
-                          reason=f"the Factory on square {n}")
-        if "legislative-building" in names and player.active:
-            week = ctx.state.week + (1 if ctx.slot.closes_voting or ctx.slot.week_end else 0)
-            extra = int(p["legislative_votes"])
-            ctx.state.vote_grants.append(VoteGrant(player=player.name, extra=extra, week=week,
-                                                   reason=f"the Legislative Building on square {n}"))
-            ctx.emit("votes", f"{player.name} landed on the Legislative Building on square {n}: {extra} extra "
-                              f"vote(s) on every proposal voted on in week {week}.",
-                     player=player.name, rule="XXII.4", data={"week": week, "extra": extra})
-        if "springboard" in names and player.active:
-            # the Springboards this player jumped from in the chain of landings under way: coming
-            # back to one (a ring of Springboards, or grease sliding back onto it) ends the chain
-            chain = ctx.scratch.setdefault("springboard-chain", {}).setdefault(player.name, set())
-            if n in chain:
-                return
-            dest = n
-            for _ in range(int(p["springboard_back"])):
-                dest = predecessor(ctx.state, dest)
-            if dest == n:
-                return
-            chain.add(n)
-            try:
-                jump(ctx, player, dest, rule="XXII.4", reason=f"the Springboard on square {n}")
-            finally:
-                chain.discard(n)
-
-    def adjust_rent(self, ctx, square, rent: int) -> int:
-        return building_rent(ctx.state, ctx.params(self.name), square.number, rent)
-
-    def on_rent_paid(self, ctx, payer, owner, square, amount) -> None:
-        """A Corporate Headquarters gains a point of corporate power for each rent another player pays."""
-        if has_building(ctx.state, square.number, "corporate-headquarters") and payer.name != owner.name:
-            bs = self.of(ctx.state)
-            bs.power[square.number] = bs.power.get(square.number, 0) + 1
-            ctx.emit("corporate-power", f"Square {square.number}'s Corporate Headquarters gained a point of "
-                                        f"corporate power (now {bs.power[square.number]}).",
-                     rule="XXII.4", data={"square": square.number, "power": bs.power[square.number]})
-
-    def on_update_end(self, ctx) -> None:
-        bs = self.of(ctx.state)
-        for n in [n for n in bs.power if not has_building(ctx.state, n, "corporate-headquarters")]:
-            del bs.power[n]  # a Headquarters destroyed by any means takes its power with it
-        if ctx.slot.week_end:
-            _weekly(ctx)
-
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
-        bs = self.of(state)
-        owned = squares_owned(state, player.name)
-        mine = [f"{n}: {', '.join(building_label(b) for b in bs.on[n])}"
-                + (f" ({bs.power[n]} corporate power)" if bs.power.get(n) else "")
-                for n in sorted(bs.on) if n in owned]
-        return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
-
-    # -- worth and the site -------------------------------------------------------------------------
-    def worth(self, state, player) -> int:
-        """XXX.1: the price of every building on the player's squares, and $10 a corporate power point."""
-        params = {**self.defaults, **state.params(self.name)}
-        bs = self.of(state)
-        total = 0
-        for n in squares_owned(state, player.name) & bs.on.keys():
-            total += sum(price(params, b) for b in bs.on[n]) + 10 * bs.power.get(n, 0)
-        return total
-
-    def set_square(self, state, square, key, value) -> bool:
-        bs = self.of(state)
-        if key == "buildings":
-            names = [building_name(str(v)) for v in (value or [])]
-            if names:
-                bs.on[square.number] = names
-            else:
-                bs.on.pop(square.number, None)
-        elif key == "corporate_power":
-            bs.power[square.number] = int(value)
-        elif key == "fuel_price":
-            bs.fuel_price[square.number] = int(value)
-        else:
-            return False
-        return True
-
-    def square_facts(self, state, square) -> list[Fact]:
-        bs = self.of(state)
-        names = list(bs.on.get(square.number, ()))
-        return [Fact("buildings", names, column="Buildings", kind="text", order=56,
-                     shown=", ".join(building_label(b) for b in names)),
-                Fact("corporate_power", bs.power.get(square.number, 0))]
-
-    def square_look(self, state, square) -> SquareLook | None:
-        bs = self.of(state)
-        names = bs.on.get(square.number)
-        if not names:
-            return None
-        power = bs.power.get(square.number, 0)
-        note = "buildings: " + ", ".join(building_label(b) for b in names) \
-            + (f" ({power} corporate power)" if power else "")
-        # one badge: the building's own, or how many there are (the board shows two badges a square)
-        flag = ((56, BADGES[names[0]], building_label(names[0])) if len(names) == 1
-                else (56, f"{len(names)}B", f"{len(names)} buildings"))
-        return SquareLook(notes=((56, note),), flags=(flag,))
-
-    def panels(self, state) -> list[Panel]:
-        params = {**self.defaults, **state.params(self.name)}
-        kinds = tuple((building_label(b), state.money(price(params, b)),
-                       ", ".join("centre of an industrial block" if k == "industrial-centre" else k
-                                 for k in ALLOWED[b]))
-                      for b in BUILDINGS)
-        bs = self.of(state)
-        rows = tuple((n, owner_of(state, n) or "nobody", ", ".join(map(building_label, bs.on[n])), bs.power.get(n, 0),
-                      fuel_price(state, n) if "gas-station" in bs.on[n] else "")
-                     for n in sorted(bs.on))
-        intro = ("The owner of a square in a block (not a Government one) may build on it: one building a "
-                 "square an update, one of each kind a square, and no square of a block gets its next "
-                 "building before every square of the block has as many (XXII.1-XXII.3). A destroyed "
-                 f"block's buildings are refunded {params['refund_percent']}% of their price (XXII.2).")
-        return [Panel("buildings", "Buildings", intro,
-                      (Table("What may be built", ("Building", "Price", "Block types"), kinds),
-                       Table("Every building", ("Square", "Owner", "Buildings", "Corporate power",
-                                                "Fuel price per 100"), rows)), order=22)]
+#: the module's parameters and their defaults (its ``defaults``)
+DEFAULTS: dict[str, Any] = {
+    # XXII.4's prices
+    "cost_springboard": 100, "cost_house": 300, "cost_hospital": 250, "cost_mall": 500, "cost_store": 600,
+    "cost_corporate_headquarters": 1000, "cost_missile_silo": 250, "cost_anti_missile_battery": 100,
+    "cost_legislative_building": 500, "cost_gas_station": 100, "cost_factory": 500, "cost_atm": 50,
+    "cost_casino": 500,
+    # XXII.2: the refund when a block is destroyed, of each building's list price
+    "refund_percent": 50,
+    "springboard_back": 7,
+    "house_percent": 30, "house_dollars": 150,
+    "store_percent": 50, "store_dollars": 200,
+    "hospital_health": 15,
+    "mall_percent": 15, "mall_dollars": 200,
+    "hq_percent_per_point": 1, "hq_dues": 100,
+    "legislative_votes": 1,
+    "government_fuel_price": 50,
+    "factory_income_multiplier": 3, "factory_health_loss": 5,
+    # standing ruling: "All" squares allow Government buildings too (XXI.6)?
+    "government_builds_all_types": True,
+}
 
 
 def price(params: dict, name: str) -> int:
@@ -323,7 +151,7 @@ def building_rent(state: GameState, params: dict, number: int, rent: int) -> int
             else:
                 dollars += dl
     if "corporate-headquarters" in names:
-        bs = BuildingsModule.of(state)
+        bs = api.BUILDINGS.of(state)
         percent += bs.power.get(number, 0) * int(params["hq_percent_per_point"])
     return rent + _round(rent * percent) + dollars
 
@@ -354,10 +182,9 @@ def why_not(state: GameState, number: int, name: str) -> str | None:
     return None
 
 
-@provides("buildings.government_buildings")
 def government_buildings(state: GameState) -> list[str]:
     """The buildings the Government may build on its squares (XXI.6)."""
-    params = {**BuildingsModule.defaults, **state.params(BuildingsModule.name)}
+    params = {**DEFAULTS, **state.params(api.BUILDINGS.name)}
     return [b for b in BUILDINGS if "government" in ALLOWED[b]
             and (ALLOWED[b] != ALL or bool(params["government_builds_all_types"]))]
 
@@ -378,25 +205,24 @@ def build(ctx, player: Player, cmd: Build) -> str:
     why = why_not(ctx.state, n, cmd.building)
     if why:
         raise IllegalAction(why)
-    built = ctx.scratch.setdefault("buildings-built", set())
+    built = BUILT.of(ctx)
     if n in built:
         raise IllegalAction(f"square {n} had a building built this update already; one a square an update "
                             "(XXII.1)")
-    bs = BuildingsModule.of(ctx.state)
+    bs = api.BUILDINGS.of(ctx.state)
     have = len(bs.on.get(n, ()))
     behind = [m for m in block.squares if len(bs.on.get(m, ())) < have]  # type: ignore[union-attr]
     if behind:
         raise IllegalAction(f"square {n} has {have} building(s) and square(s) {', '.join(map(str, behind))} of "
                             f"its block fewer; each square of a block gets its building number {have} before "
                             f"any gets number {have + 1} (XXII.1)")
-    cost = price(ctx.params(BuildingsModule.name), cmd.building)
+    cost = price(ctx.params(api.BUILDINGS.name), cmd.building)
     charge(ctx, player.name, BANK, cost, rule="XXII.4", reason=f"{label} on square {n}", on_credit=cmd.on_credit)
     bs.on.setdefault(n, []).append(cmd.building)
     built.add(n)
     return f"{player.name} built {label} on square {n} for ${cost}" + (" on credit" if cmd.on_credit else "") + "."
 
 
-@provides("buildings.build_free")
 def build_free(ctx, square: int, building: str, rule: str) -> None:
     """Put ``building`` on ``square`` free of charge to its owner (the Government, XXI.6; the
     Governor, XXXV.3, who pays the Admin Bank Account themselves). IllegalAction if the square's
@@ -409,19 +235,18 @@ def build_free(ctx, square: int, building: str, rule: str) -> None:
     why = why_not(ctx.state, square, building)
     if why:
         raise IllegalAction(why)
-    BuildingsModule.of(ctx.state).on.setdefault(square, []).append(building)
+    api.BUILDINGS.of(ctx.state).on.setdefault(square, []).append(building)
     label, free = a_building(building), ", free of charge to its owner" if owner_of(ctx.state, square) else ""
     text = (f"The Government built {label} on square {square}{free}." if rule == "XXI.6"
             else f"{label[0].upper()}{label[1:]} was built on square {square}{free} ({rule}).")
     ctx.emit("building", text, rule=rule, data={"square": square, "building": building})
 
 
-@provides("buildings.destroy_all_on")
 def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
     """XXII.2: every building on ``squares`` is destroyed; each square's owner is refunded half its
     price by the Admin Bank Account. Returns what was refunded, in words."""
-    params = ctx.params(BuildingsModule.name)
-    bs = BuildingsModule.of(ctx.state)
+    params = ctx.params(api.BUILDINGS.name)
+    bs = api.BUILDINGS.of(ctx.state)
     said = []
     for n in sorted(squares):
         names = list(bs.on.get(n, []))
@@ -440,13 +265,12 @@ def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
     return "; ".join(said)
 
 
-@provides("buildings.fuel_price")
 def fuel_price(state: GameState, number: int) -> int:
     """What 100 fuel costs at the Gas Station on ``number`` (XXII.4): the Government's price in a
     Government block (and at a commercial one whose owner has set none)."""
-    params = {**BuildingsModule.defaults, **state.params(BuildingsModule.name)}
+    params = {**DEFAULTS, **state.params(api.BUILDINGS.name)}
     block = block_of(state, number)
-    own = BuildingsModule.of(state).fuel_price.get(number)
+    own = api.BUILDINGS.of(state).fuel_price.get(number)
     if block is not None and block.kind != "government" and own is not None:
         return own
     return int(params["government_fuel_price"])
@@ -465,7 +289,7 @@ def set_fuel_price(ctx, player: Player, cmd: FuelPrice) -> str:
         raise IllegalAction(f"the Gas Station on square {n} is a Government one, whose price is fixed at "
                             f"${fuel_price(ctx.state, n)} per 100 fuel; only a commercial one's owner sets it "
                             "(XXII.4)")
-    BuildingsModule.of(ctx.state).fuel_price[n] = cmd.price
+    api.BUILDINGS.of(ctx.state).fuel_price[n] = cmd.price
     return f"{player.name} set the fuel price at the Gas Station on square {n} to ${cmd.price} per 100 fuel."
 
 
@@ -473,8 +297,8 @@ def set_fuel_price(ctx, player: Player, cmd: FuelPrice) -> str:
 def _weekly(ctx) -> None:
     """A Mall pays its owner 15% of its rent or $200, whichever is more; a Corporate Headquarters
     $100 of dues (XXII.4); both from the Admin Bank Account."""
-    params = ctx.params(BuildingsModule.name)
-    bs = BuildingsModule.of(ctx.state)
+    params = ctx.params(api.BUILDINGS.name)
+    bs = api.BUILDINGS.of(ctx.state)
     for n in sorted(bs.on):
         owner = ctx.state.players.get(owner_of(ctx.state, n) or "")
         if owner is None or not owner.active:
@@ -482,18 +306,17 @@ def _weekly(ctx) -> None:
         if "mall" in bs.on[n]:
             rent = square_rent(ctx, n)
             income = max(_round(rent * int(params["mall_percent"])), int(params["mall_dollars"]))
-            ctx.transfer(BANK, owner.name, income, rule="XXII.4", reason=f"the Mall on square {n}")
+            ctx.transfer(BANK, owner.name, income, rule="XXII.4", reason=f"the Mall on square {n}", kind="income")
             ctx.emit("income", f"{owner.name} received ${income} from the Mall on square {n} (its rent is "
                                f"${rent}).", player=owner.name, rule="XXII.4", data={"square": n, "amount": income})
         if "corporate-headquarters" in bs.on[n]:
             dues = int(params["hq_dues"])
-            ctx.transfer(BANK, owner.name, dues, rule="XXII.4", reason=f"corporate dues, square {n}")
+            ctx.transfer(BANK, owner.name, dues, rule="XXII.4", reason=f"corporate dues, square {n}", kind="income")
             ctx.emit("income", f"{owner.name} received ${dues} in corporate dues from the Corporate "
                                f"Headquarters on square {n}.", player=owner.name, rule="XXII.4",
                      data={"square": n, "amount": dues})
 
 
-@provides("buildings.building_price")
 def building_price(state: GameState, name: str) -> int:
     """What building ``name`` costs (XXII.4), as this section's parameters say (shared.building_price)."""
-    return price({**BuildingsModule.defaults, **state.params(BuildingsModule.name)}, name)
+    return price({**DEFAULTS, **state.params(api.BUILDINGS.name)}, name)

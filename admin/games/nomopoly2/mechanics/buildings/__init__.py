@@ -1,0 +1,1 @@
+"""The buildings section: its mechanic in ``mechanic.py`` and its parts beside it."""
