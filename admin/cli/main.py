@@ -303,19 +303,6 @@ def check(game_dir: Path | None) -> None:
 
 
 @cli.command()
-@click.option("--check", is_flag=True, required=True, help="Compare the replay with the state on disk.")
-@GAME_OPTION
-def replay(check: bool, game_dir: Path | None) -> None:
-    """Rebuild the state from the update logs and check it is byte for byte the same."""
-    problems = jobs.replay_check(_game(game_dir))
-    if problems:
-        for p in problems:
-            click.echo(p, err=True)
-        raise click.exceptions.Exit(1)
-    click.echo("Replay matches the state on disk, byte for byte.")
-
-
-@cli.command()
 @click.argument("update_no", metavar="[UPDATE]", required=False, type=int)
 @click.option("--hidden", is_flag=True, help="Once the game is over: check every hidden draw (cards dealt) "
                                              "from the hidden seeds published at its end.")
@@ -364,8 +351,9 @@ from admin.cli.games import games  # noqa: E402
 from admin.cli.run import publish, run, todo  # noqa: E402
 from admin.cli.proposal import proposal  # noqa: E402
 from admin.cli.scenario import scenario  # noqa: E402
+from admin.cli.state import replay  # noqa: E402
 
-for _group in (player, ruling, rules, proposal, games, scenario, run, publish, todo):
+for _group in (player, ruling, rules, proposal, games, scenario, run, publish, todo, replay):
     cli.add_command(_group)
 
 

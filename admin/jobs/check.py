@@ -201,10 +201,21 @@ def _read_by_the_mail_code(game: GameDir, tables: dict[str, dict[str, Any]], whe
 def check_state(game: GameDir) -> list[Problem]:
     """The state files load (every module's, with its checks)."""
     try:
-        game.load()
+        state = game.load()
     except NomopolyError as exc:
         return [Problem(str(game.state_dir), str(exc))]
-    return []
+    problems = []
+    secrets = game.state_dir / "secrets.yaml"
+    if not secrets.exists():  # the next update could not roll a die
+        problems.append(Problem(str(secrets), "missing: it holds the seeds of the next updates, whose commitments "
+                                "the players already have, so no update can run; restore it from your backup "
+                                "(it is private: never in the published site or a public repository)"))
+    else:
+        try:
+            game.next_seeds(state.update + 1)
+        except NomopolyError as exc:
+            problems.append(Problem(str(secrets), str(exc).split(": ", 1)[-1]))
+    return problems
 
 
 def require_valid_settings(game: GameDir) -> None:
