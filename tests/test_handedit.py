@@ -109,3 +109,22 @@ def test_check_fails_when_the_seeds_are_damaged(game_dir):
     (game_dir.state_dir / "secrets.yaml").write_text("chain_tail: zz\n")
     out = _cli(game_dir.root, "check")
     assert out.returncode == 1 and "no valid seed chain" in out.stderr, out.stderr
+
+
+def test_check_warns_of_a_sections_square_off_the_board(tmp_path):
+    """A fresh nomopoly2-full game has the Bank, the House of Cards and the Zoo on its board (a
+    standing ruling: 60 squares); one that starts on the 20 squares of VI.2 is warned of each."""
+    from admin.games.catalog import initial_state
+
+    fresh = jobs.init_game(tmp_path / "fresh", "nomopoly2-full")
+    assert len(fresh.load().squares) == 60
+    out = _cli(fresh.root, "check")
+    assert out.returncode == 0 and "warning" not in out.stderr, out.stderr
+    small = jobs.init_game(tmp_path / "small", "nomopoly2-full",
+                           start=initial_state("nomopoly2-full", "small", {"board": {"initial_squares": 20}}))
+    out = _cli(small.root, "check")
+    assert out.returncode == 0, out.stderr  # a warning: the game runs, the board may grow to them
+    warned = sorted(line.split(": ")[2] for line in out.stderr.splitlines() if line.startswith("warning: "))
+    assert warned == ["bank.square", "house-of-cards.square", "zoo.zoo_square"], out.stderr
+    assert ("zoo.zoo_square: is square 51, which is not on the board (squares 1 to 20): nobody can reach what the "
+            "zoo section puts there") in out.stderr

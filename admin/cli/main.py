@@ -287,7 +287,7 @@ def check(game_dir: Path | None) -> None:
     an IANA timezone, addresses, the site URL, the mail folder) and that its state loads. Every
     other command runs the same checks on the settings before it does anything."""
     from admin.cli.common import game as find_game
-    from admin.jobs.check import check_settings, check_state
+    from admin.jobs.check import check_settings, check_state, squares_off_the_board
 
     found = find_game(game_dir, must_exist=False)
     if not found.exists():
@@ -296,6 +296,8 @@ def check(game_dir: Path | None) -> None:
     problems = check_settings(found) + check_state(found)
     for p in problems:
         click.echo(str(p), err=True)
+    for p in squares_off_the_board(found):
+        click.echo(f"warning: {p}", err=True)
     if problems:
         click.echo(f"{len(problems)} problem(s); nothing was changed.", err=True)
         raise click.exceptions.Exit(1)

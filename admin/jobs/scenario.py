@@ -179,8 +179,11 @@ def setup(data: dict[str, Any], where: str) -> GameState:
     # a scenario's board grows only when it says so (its new-square chance is a roll otherwise)
     if BOARD.on(state) and "new_square_percent_times_n" not in (data.get("params") or {}).get("board", {}):
         set_param(state, REGISTRY, "board", "new_square_percent_times_n", 0)
+    if "board" in data and (isinstance(data["board"], bool) or not isinstance(data["board"], int) or data["board"] < 1):
+        raise ScenarioError(f"{where}: board: {data['board']!r}: the number of squares the board has, 1 or more")
     while len(state.squares) < int(data.get("board", len(state.squares))):
         add_square(state, hooks.call(state, REGISTRY))
+    del state.squares[int(data.get("board", len(state.squares))):]  # exactly as many (a game may start with more)
     players = data.get("players") or {}
     if isinstance(players, list):
         players = {name: {} for name in players}
@@ -214,6 +217,9 @@ def setup(data: dict[str, Any], where: str) -> GameState:
 
 
 def set_player(state: GameState, player: Player, key: str, value: Any, where: str) -> None:
+    if key == "square" and state.square(int(value)) is None:  # (a board this game does not start with)
+        raise ScenarioError(f"{where}: square {value} is not on the board, which has squares 1 to "
+                            f"{len(state.squares)}; set `board:` to the number of squares you need")
     if key in ("money", "square"):
         setattr(player, key, int(value))
     elif key == "status":
