@@ -27,6 +27,7 @@ from admin.engine.model import Proposal, Tally, Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
 from admin.nomic.written import understood_rules
+from admin.nomic.review import ask_review
 
 ADMIN = "Admin"
 VoteChoice = Literal["yes", "no", "abstain"]
@@ -378,6 +379,7 @@ def _carry_out(ctx, proposal: Proposal) -> None:
 def record_changes(ctx, proposal: Proposal, changes) -> None:
     proposal.changed_rules = list(dict.fromkeys(c.rule_id for c in changes))
     proposal.awaiting_admin = False
+    review: dict[str, list[str]] = {}  # module -> the rules it automates that the proposal changed
     for ch in changes:
         if ch.rule_id.startswith("module:"):
             name = ch.rule_id.split(":", 1)[1]
@@ -392,9 +394,5 @@ def record_changes(ctx, proposal: Proposal, changes) -> None:
                  rule="VIII.4", data={"rule": ch.rule_id, "action": ch.action, "proposal": proposal.number})
         module = ctx.registry.module_for_rule(ch.old_id or ch.rule_id, ctx.state)
         if module and ctx.state.enabled(module):
-            params = ctx.params(module)
-            shown = ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()) if not isinstance(v, (list, dict)))
-            ctx.emit("review", f"Rule {ch.rule_id} is automated by the {module} module: the Admin "
-                               f"should review its parameters ({shown or 'none'}) with "
-                               f"`nomopoly ruling set {module} KEY VALUE`.",
-                     rule="I.2", data={"rule": ch.rule_id, "module": module})
+            review.setdefault(module, []).append(ch.rule_id)
+    ask_review(ctx, review)

@@ -1,0 +1,20 @@
+"""An accepted proposal that changed the words of rules a mechanic automates: the Admin is asked,
+once a module, to review the module's parameters against the new words (a "review" event: on the
+Admin's report and in ``nomopoly todo``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def ask_review(ctx: Any, review: dict[str, list[str]]) -> None:
+    """``review``: module -> the rules it automates that the proposal changed (in order). One line a
+    module, naming every rule, however many of them changed (XVII.1-4 of one module: one line)."""
+    for module, rules in review.items():
+        params = ctx.params(module)
+        shown = ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()) if not isinstance(v, (list, dict)))
+        ids = list(dict.fromkeys(rules))
+        named = f"Rule {ids[0]} is" if len(ids) == 1 else f"Rules {', '.join(ids[:-1])} and {ids[-1]} are"
+        ctx.emit("review", f"{named} automated by the {module} module: the Admin should review its parameters "
+                           f"({shown or 'none'}) with `nomopoly ruling set {module} KEY VALUE`.",
+                 rule="I.2", data={"rule": ids[0], "module": module, **({"rules": ids} if len(ids) > 1 else {})})
