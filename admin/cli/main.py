@@ -82,14 +82,22 @@ def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, pre
     one update, save the state and build the site."""
     game = _game(game_dir)
     forking.workers()  # a bad NOMOPOLY_WORKERS is refused before the update runs, not after
-    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early,
+    cutoff = _parse_time(at)
+    now = datetime.now(timezone.utc)
+    if cutoff is not None and cutoff > now and not dry_run:
+        raise click.BadParameter(f"{at} is in the future (it is {now.isoformat(timespec='seconds')}): mail sent "
+                                 "between now and then would miss this update and be late for the next; give "
+                                 "a time that has passed, leave --at out (with --early to run before the "
+                                 "deadline), or try it with --dry-run", param_hint="--at")
+    outcome = jobs.run_update_job(game, at=cutoff, maildir=maildir, dry_run=dry_run, early=early,
                                   beacon=beacon)
     verb = "Would run" if dry_run else "Ran"
     applied = sum(1 for s in outcome.screened if s.status == "applied")
     refused = [s for s in outcome.screened if s.status != "applied"]
     if outcome.already_run:
-        click.echo(f"Update {outcome.update} (mail up to {outcome.cutoff.isoformat()}) had run already; "
-                   "its mail was moved away now.")
+        click.echo(f"Update {outcome.update} (mail up to {outcome.cutoff.isoformat()}) had already run, so "
+                   "nothing was run again; any of its mail still in the inbox (left by a run that stopped "
+                   "before moving it) is moved out of it now.")
     else:
         click.echo(f"{verb} update {outcome.update} (week {outcome.state.week}) with mail up to "
                    f"{outcome.cutoff.isoformat()}: {applied} email(s) acted on, {len(refused)} not.")
