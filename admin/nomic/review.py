@@ -18,3 +18,27 @@ def ask_review(ctx: Any, review: dict[str, list[str]]) -> None:
         ctx.emit("review", f"{named} automated by the {module} module: the Admin should review its parameters "
                            f"({shown or 'none'}) with `nomopoly ruling set {module} KEY VALUE`.",
                  rule="I.2", data={"rule": ids[0], "module": module, **({"rules": ids} if len(ids) > 1 else {})})
+
+
+def words_not_run(state: Any) -> dict[str, tuple[str, int, str | None]]:
+    """Each rule standing in the words an accepted proposal gave it (added or amended) that nothing
+    runs as worded: rule id -> (``"added"`` or ``"amended"``, the proposal, and the enabled module
+    that automates the rule by its parameters, or None: text only, the Admin applies it). A rule in
+    the controlled English that the written-rules mechanic runs is not among them."""
+    from admin.games.registry import REGISTRY
+    from admin.nomic.written import carried_out
+
+    written = carried_out(state)
+    out: dict[str, tuple[str, int, str | None]] = {}
+    for rule in state.rules.rules():
+        history = state.rule_history.get(rule.id) or []
+        last = history[-1] if history else None
+        if last is None or last.proposal is None or last.action not in ("created", "amended") or rule.id in written:
+            continue
+        module = REGISTRY.module_for_rule(rule.id, state)
+        automated = bool(module) and state.enabled(module)
+        if automated and last.action != "amended":
+            continue  # added by a proposal that enabled its mechanic: it runs as worded
+        out[rule.id] = ("added" if last.action == "created" else "amended", last.proposal,
+                        module if automated else None)
+    return out
