@@ -35,7 +35,7 @@ import yaml
 from admin.engine import hooks
 from admin.games import catalog as games
 from admin.engine.playingcards import DECK, parse_card
-from admin.engine.board import add_square
+from admin.engine.board import add_square, destroy_square
 from admin.library.api import BOARD
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.dice import Dice, Roll
@@ -47,12 +47,12 @@ from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player
 from admin.jobs.roster import add_player
 from admin.mail.outbound.compose import LoggedLine, LoggedMessage, events_by_ref, judge_lines
-from admin.site.export import private_status
+from admin.site.export import private_status, public_status
 from admin.jobs.preview import add_previews
 from admin.store.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
-        "paused", "seed", "updates", "expect", "expect_events", "expect_receipts", "rules"}
+        "paused", "seed", "updates", "expect", "expect_public", "expect_events", "expect_receipts", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings", "received", "seed"}
 
 
@@ -200,6 +200,9 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         for key, value in (fields or {}).items():
             if key == "name":
                 square.name = value
+            elif key == "destroyed":  # as a missile or a ruling destroys it: every module forgets it
+                if value:
+                    destroy_square(state, square.number, hooks.call(state, REGISTRY))
             elif not hooks.call(state, REGISTRY).set_square(state, square, str(key), value):
                 raise ScenarioError(f"{where}: squares.{number}.{key}: no module of this game keeps a "
                                     f"square's {key}; keys: name, owner, paid, card, polluted, "
@@ -281,6 +284,8 @@ def compare(data: dict[str, Any], state: GameState, events: list[Event]) -> list
     out: list[str] = []
     if data.get("expect"):
         _match(data["expect"], private_status(state), "", out)
+    if data.get("expect_public"):  # what the site's state.json shows, to everyone
+        _match(data["expect_public"], public_status(state), "public", out)
     said = {t for e in events for t in (e.text, e.private) if t}
     for text in data.get("expect_events") or []:
         if not isinstance(text, str):  # "a: b" unquoted in YAML is a mapping
@@ -298,7 +303,10 @@ def _match(expected: Any, got: Any, path: str, out: list[str]) -> None:
         index = {str(item["number"] if "number" in item else item.get("name")): item
                  for item in got if isinstance(item, dict)}
         for key, value in expected.items():
-            if str(key) not in index:
+            if value is None:  # null: no such entry (a square destroyed is none either)
+                if str(key) in index and not index[str(key)].get("destroyed"):
+                    out.append(f"{path}.{key}: expected none, got {index[str(key)]!r}")
+            elif str(key) not in index:
                 out.append(f"{path}.{key}: expected an entry, got none (have: {', '.join(sorted(index))})")
             else:
                 _match(value, index[str(key)], f"{path}.{key}", out)
@@ -310,6 +318,8 @@ def _match(expected: Any, got: Any, path: str, out: list[str]) -> None:
                 key = "yes" if key else "no"
             here = f"{path}.{key}" if path else str(key)
             found = got.get(key, got.get(str(key), _MISSING))
+            if value is None and found in (_MISSING, None, {}, []):
+                continue  # null: absent, or nothing there
             if found is _MISSING:
                 out.append(f"{here}: expected {value!r}, got nothing")
             else:
