@@ -107,21 +107,21 @@ def spec(name: str, games: Path = HERE) -> GameSpec:
                     layout=str(data.get("layout", base.layout if base else "snake")))
 
 
-def with_params(modules: list[ModuleConfig], params: Any, where: str) -> list[ModuleConfig]:
-    """``modules`` with the parameters ``params`` gives (``{module: {key: value}}``) set over theirs:
+def with_params(configs: list[ModuleConfig], params: Any, where: str) -> list[ModuleConfig]:
+    """``configs`` (the modules) with the parameters ``params`` gives (``{module: {key: value}}``) set over theirs:
     how a game made from another (``base:``) or a demo tunes a module it does not list itself."""
     if not params:
-        return modules
+        return configs
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
         raise RuleError(f"{where}: params must map a module to its parameters ({{board: {{initial_squares: 60}}}}), "
                         f"not {params!r}")
-    names = [m.name for m in modules]
+    names = [c.name for c in configs]
     unknown = [str(n) for n in params if n not in names]
     if unknown:
         raise RuleError(f"{where}: params names {', '.join(unknown)}, which the game does not run "
                         f"(its modules: {', '.join(names)})")
     out = []
-    for m in modules:
+    for m in configs:
         tuned = {**m.params, **params.get(m.name, {})}
         defaults = getattr(REGISTRY.known.get(m.name), "defaults", {}) or {}
         for key, value in params.get(m.name, {}).items():  # back to its default: not set for the game

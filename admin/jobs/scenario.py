@@ -36,7 +36,6 @@ from admin.engine import hooks
 from admin.games import catalog as games
 from admin.engine.playingcards import DECK, parse_card
 from admin.engine.board import add_square, destroy_square
-from admin.library.api import BOARD
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.dice import Dice, Roll
 from admin.engine.events import Event, Ruling
@@ -176,9 +175,7 @@ def setup(data: dict[str, Any], where: str) -> GameState:
     for module, values in (data.get("params") or {}).items():
         for key, value in (values or {}).items():
             _guard(where, f"params.{module}.{key}", lambda: set_param(state, REGISTRY, module, key, value))
-    # a scenario's board grows only when it says so (its new-square chance is a roll otherwise)
-    if BOARD.on(state) and "new_square_percent_times_n" not in (data.get("params") or {}).get("board", {}):
-        set_param(state, REGISTRY, "board", "new_square_percent_times_n", 0)
+    # the board grows as the game's VI.17 says (params.board.new_square_percent_times_n: 0 turns it off)
     if "board" in data and (isinstance(data["board"], bool) or not isinstance(data["board"], int) or data["board"] < 1):
         raise ScenarioError(f"{where}: board: {data['board']!r}: the number of squares the board has, 1 or more")
     while len(state.squares) < int(data.get("board", len(state.squares))):
