@@ -138,3 +138,19 @@ def test_a_square_marked_destroyed_is_not_on_the_board_and_a_player_is_not_put_o
     path.write_text("players: {alice: {square: 25}}\n")
     out = _run("scenario", "run", str(path))
     assert out.returncode == 1 and "square 25 is not on the board, which has squares 1 to 20" in out.stderr
+
+
+def test_decks_stacks_a_face_down_pile_as_its_first_shuffle_leaves_it(tmp_path):
+    """Issue 31: a deck's first shuffle can be forced with `decks:` (the pile from the top), in every
+    game with a face-down deck; a deck the game does not have is refused, naming those it has."""
+    text = (Path(__file__).parent / "games" / "timopoly" / "scenarios" / "xx10-go-back-3-spaces.yaml").read_text()
+    stacked = tmp_path / "stacked.yaml"
+    stacked.write_text(text.replace('private:\n  timo-cards: {piles: {stuff: {pile: ["9"], discard: []}}}   # the top card\n',
+                                    'decks: {stuff: ["9"]}\n'))
+    assert "decks:" in stacked.read_text()
+    out = _run("scenario", "run", str(stacked))
+    assert out.returncode == 0, out.stdout + out.stderr
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("game: technopoly\nplayers: [alice]\ndecks: {chance: [Noisy]}\n")
+    out = _run("scenario", "run", str(wrong))
+    assert out.returncode == 1 and "this game has no face-down deck 'chance'; its decks: attributes" in out.stderr

@@ -51,6 +51,7 @@ from admin.jobs.preview import add_previews
 from admin.store.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
+        "decks",
         "paused", "seed", "updates", "expect", "expect_public", "expect_events", "expect_receipts", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings", "received", "seed"}
 
@@ -208,12 +209,33 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         _override(state.mods, str(module), values or {}, f"{where}: state")
     for module, values in (data.get("private") or {}).items():
         _override(state.private.mods, str(module), values or {}, f"{where}: private")
+    for name, cards in (data.get("decks") or {}).items():
+        _stack(state, str(name), cards, f"{where}: decks.{name}")
     if "admin_bank" in data:  # after the players' starting money
         if not isinstance(data["admin_bank"], int) or isinstance(data["admin_bank"], bool):
             raise ScenarioError(f"{where}: admin_bank: {data['admin_bank']!r} is not a whole number of dollars")
         state.admin_bank = data["admin_bank"]
     state.paused = bool(data.get("paused", False))
     return state
+
+
+def _stack(state: GameState, name: str, cards: Any, where: str) -> None:
+    """``decks: {name: [top card, ...]}``: a face-down pile as its first shuffle leaves it (the
+    deal and the draws take it from the top; it is shuffled only once it runs out)."""
+    from admin.engine.decks import DeckState
+
+    if not isinstance(cards, list) or not cards:
+        raise ScenarioError(f"{where}: the pile from the top, a list of card ids ([\"7\", \"3\"])")
+    piles = hooks.call(state, REGISTRY).face_down_piles(state) or {}
+    pile = piles.get(name)
+    if pile is None:  # a pile its mechanic makes at its first draw (Timopoly's decks)
+        keeper = next((mod for mod in state.private.mods.values()
+                       if isinstance(getattr(mod, "piles", None), dict)), None)
+        if keeper is None:
+            raise ScenarioError(f"{where}: this game has no face-down deck {name!r}; its decks: "
+                                f"{', '.join(sorted(piles)) or 'none'}")
+        pile = keeper.piles.setdefault(name, DeckState())
+    pile.pile, pile.discard = [str(c) for c in cards], []
 
 
 def set_player(state: GameState, player: Player, key: str, value: Any, where: str) -> None:
