@@ -301,3 +301,22 @@ def test_an_absurd_adjust_with_yes_and_a_plain_one_are_recorded(tmp_path):
         out = _cli("--game", str(made.root), "ruling", "adjust", "bob", *extra, "--reason", "x")
         assert out.returncode == 0 and "recorded" in out.stdout, out.stderr
     assert len(made.pending_rulings()) == 2
+
+
+def test_a_cutoff_in_the_future_is_refused_and_a_rerun_says_nothing_ran_again(tmp_path):
+    """Issue 31: `update --at` a time still to come was taken silently (mail sent before it, after
+    the run, would miss the update); re-running a finished update said "its mail was moved away now"."""
+    made = jobs.init_game(tmp_path / "g")
+    jobs.add_player(made, "bob", "bob@example.org")
+    before = _fingerprint(made.root)
+    out = _cli("--game", str(made.root), "update", "--at", "2999-01-06T23:59:59+00:00", "--no-site")
+    assert out.returncode == 2 and "2999-01-06T23:59:59+00:00 is in the future" in out.stderr, out.stderr
+    assert "--dry-run" in out.stderr and _fingerprint(made.root) == before
+    assert _cli("--game", str(made.root), "update", "--at", "2999-01-06T23:59:59+00:00", "--dry-run",
+                "--no-site").returncode == 0
+    first = _cli("--game", str(made.root), "update", "--at", "2026-11-04T23:59:59+00:00", "--no-site")
+    assert first.returncode in (0, 1) and made.load().update == 1, first.stderr  # (1: nothing to publish to)
+    again = _cli("--game", str(made.root), "update", "--at", "2026-11-04T23:59:59+00:00", "--no-site")
+    assert ("Update 1 (mail up to 2026-11-04T23:59:59+00:00) had already run, so nothing was run again"
+            in again.stdout), again.stdout
+    assert "moved away now" not in again.stdout and made.load().update == 1

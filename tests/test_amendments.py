@@ -77,3 +77,31 @@ def test_directives_are_carried_out_on_a_copy_leaving_the_ruleset_given_as_it_wa
                                        Directive("add-section", "Extras")])
     assert rules == before and applied.ruleset != rules
     assert applied.ruleset.rule(rule.id).text == "New text." and rules.rule(rule.id).text == rule.text
+
+
+def test_rules_of_one_module_amended_together_ask_one_review_that_stays_on_the_todo(game_dir):
+    """Issue 31: a proposal that amends XIII.1-3 and VI.9 (all the ownership module's) asks the Admin
+    once, naming them all (not four lines in the report and every player's mail); and each amended
+    rule stays on `nomopoly todo` after the update that asked, since the module runs its parameters,
+    not the new words."""
+    from admin.jobs.todo import game_todo
+
+    inbox = game_dir.root / "mail" / "inbox"
+    amends = "".join(f"AMEND {r}: {NEW_RENT}\n" for r in ("VI.9", "XIII.1", "XIII.2", "XIII.3"))
+    deliver(inbox, "alice@example.org", f"PROPOSE Dearer\nRent.\n\n{amends}END", "2026-11-03T10:00")
+    jobs.run_update_job(game_dir, at=WED)
+    for who in ("alice", "bob"):
+        deliver(inbox, f"{who}@example.org", "VOTE 1 YES", "2026-11-06T10:00")
+    jobs.run_update_job(game_dir, at=SAT)
+    results = (game_dir.state_dir / "results" / "0002.json").read_text()
+    assert results.count("automated by the ownership module") == 1
+    assert "Rules VI.9, XIII.1, XIII.2 and XIII.3 are automated by the ownership module" in results
+    todo = [t.line() for t in game_todo(game_dir)]
+    assert sum("automated by the ownership module" in t for t in todo) == 1, todo
+    assert not any(t.startswith("Rule VI.9 was amended") for t in todo)  # the ask says it this update
+    jobs.run_update_job(game_dir, at=datetime.fromisoformat("2026-11-11T23:59:59+00:00"))
+    todo = [t.line() for t in game_todo(game_dir)]
+    for rule in ("VI.9", "XIII.1", "XIII.2", "XIII.3"):
+        assert (f"Rule {rule} was amended by proposal 1; the ownership module carries it out by its parameters, "
+                "not by its words: check that they say what the new words say → nomopoly ruling set ownership "
+                "KEY VALUE, where they do not") in todo, todo

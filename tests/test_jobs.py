@@ -110,7 +110,8 @@ def test_replay_check_notices_a_hand_edited_state(game_dir):
     jobs.run_update_job(game_dir, at=WED)
     players = game_dir.state_dir / "players.yaml"
     players.write_text(players.read_text().replace("money: 10000", "money: 99999", 1))
-    assert jobs.replay_check(game_dir) == ["state/players.yaml differs from the replayed state"]
+    assert jobs.replay_check(game_dir) == ["state/players.yaml differs from the replayed state: "
+                                           "players.alice.money is 99999 on disk, 10000 in the replay"]
 
 
 def test_the_same_game_and_mail_give_byte_identical_state(game_dir, tmp_path):

@@ -114,3 +114,43 @@ def test_status_private_as_text_shows_the_private_parts_and_plain_status_does_no
     assert "alice@example.org" not in public
     assert "private: alice@example.org; hand: no cards" in private
     assert "nomopoly status --private --json" in private
+
+
+def test_expect_public_and_null_fail_naming_the_path(tmp_path):
+    """Issue 31: what the site shows (expect_public) and what no longer exists (null) can be expected,
+    and a wrong one fails like any other expectation."""
+    text = (Path(__file__).parent / "games" / "nomopoly2" / "scenarios"
+            / "vi4-xiv2-a-destroyed-square-is-no-step-and-a-hand-is-its-holders.yaml").read_text()
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace("    alice: {square: 9, cards_held: 1, hand: null}",
+                                  "    alice: {square: 9, cards_held: 2, hand: null}")
+                     .replace("    5: null                     # no such square on the board", "    6: null")
+                     .replace("    bob: {square: 4, hand: []}", "    bob: {square: 4, hand: []}\n    carol: null"))
+    out = _run("scenario", "run", str(wrong))
+    assert out.returncode == 1
+    assert "public.players.alice.cards_held: expected 2, got 1" in out.stdout, out.stdout
+    assert "squares.6: expected none, got {" in out.stdout
+    assert "carol" not in out.stdout  # null: carol is in no list, as expected
+
+
+def test_a_square_marked_destroyed_is_not_on_the_board_and_a_player_is_not_put_off_it(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("players: {alice: {square: 25}}\n")
+    out = _run("scenario", "run", str(path))
+    assert out.returncode == 1 and "square 25 is not on the board, which has squares 1 to 20" in out.stderr
+
+
+def test_decks_stacks_a_face_down_pile_as_its_first_shuffle_leaves_it(tmp_path):
+    """Issue 31: a deck's first shuffle can be forced with `decks:` (the pile from the top), in every
+    game with a face-down deck; a deck the game does not have is refused, naming those it has."""
+    text = (Path(__file__).parent / "games" / "timopoly" / "scenarios" / "xx10-go-back-3-spaces.yaml").read_text()
+    stacked = tmp_path / "stacked.yaml"
+    stacked.write_text(text.replace('private:\n  timo-cards: {piles: {stuff: {pile: ["9"], discard: []}}}   # the top card\n',
+                                    'decks: {stuff: ["9"]}\n'))
+    assert "decks:" in stacked.read_text()
+    out = _run("scenario", "run", str(stacked))
+    assert out.returncode == 0, out.stdout + out.stderr
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("game: technopoly\nplayers: [alice]\ndecks: {chance: [Noisy]}\n")
+    out = _run("scenario", "run", str(wrong))
+    assert out.returncode == 1 and "this game has no face-down deck 'chance'; its decks: attributes" in out.stderr

@@ -82,14 +82,22 @@ def update(at: str | None, early: bool, maildir: Path | None, dry_run: bool, pre
     one update, save the state and build the site."""
     game = _game(game_dir)
     forking.workers()  # a bad NOMOPOLY_WORKERS is refused before the update runs, not after
-    outcome = jobs.run_update_job(game, at=_parse_time(at), maildir=maildir, dry_run=dry_run, early=early,
+    cutoff = _parse_time(at)
+    now = datetime.now(timezone.utc)
+    if cutoff is not None and cutoff > now and not dry_run:
+        raise click.BadParameter(f"{at} is in the future (it is {now.isoformat(timespec='seconds')}): mail sent "
+                                 "between now and then would miss this update and be late for the next; give "
+                                 "a time that has passed, leave --at out (with --early to run before the "
+                                 "deadline), or try it with --dry-run", param_hint="--at")
+    outcome = jobs.run_update_job(game, at=cutoff, maildir=maildir, dry_run=dry_run, early=early,
                                   beacon=beacon)
     verb = "Would run" if dry_run else "Ran"
     applied = sum(1 for s in outcome.screened if s.status == "applied")
     refused = [s for s in outcome.screened if s.status != "applied"]
     if outcome.already_run:
-        click.echo(f"Update {outcome.update} (mail up to {outcome.cutoff.isoformat()}) had run already; "
-                   "its mail was moved away now.")
+        click.echo(f"Update {outcome.update} (mail up to {outcome.cutoff.isoformat()}) had already run, so "
+                   "nothing was run again; any of its mail still in the inbox (left by a run that stopped "
+                   "before moving it) is moved out of it now.")
     else:
         click.echo(f"{verb} update {outcome.update} (week {outcome.state.week}) with mail up to "
                    f"{outcome.cutoff.isoformat()}: {applied} email(s) acted on, {len(refused)} not.")
@@ -283,7 +291,7 @@ def check(game_dir: Path | None) -> None:
     an IANA timezone, addresses, the site URL, the mail folder) and that its state loads. Every
     other command runs the same checks on the settings before it does anything."""
     from admin.cli.common import game as find_game
-    from admin.jobs.check import check_settings, check_state
+    from admin.jobs.check import check_settings, check_state, squares_off_the_board
     from admin.jobs.publish import public_remote_warnings
 
     found = find_game(game_dir, must_exist=False)
@@ -295,23 +303,12 @@ def check(game_dir: Path | None) -> None:
         click.echo(f"WARNING: {warning}.", err=True)
     for p in problems:
         click.echo(str(p), err=True)
+    for p in squares_off_the_board(found):
+        click.echo(f"warning: {p}", err=True)
     if problems:
         click.echo(f"{len(problems)} problem(s); nothing was changed.", err=True)
         raise click.exceptions.Exit(1)
     click.echo(f"{found.settings_path} and {found.state_dir} are fine.")
-
-
-@cli.command()
-@click.option("--check", is_flag=True, required=True, help="Compare the replay with the state on disk.")
-@GAME_OPTION
-def replay(check: bool, game_dir: Path | None) -> None:
-    """Rebuild the state from the update logs and check it is byte for byte the same."""
-    problems = jobs.replay_check(_game(game_dir))
-    if problems:
-        for p in problems:
-            click.echo(p, err=True)
-        raise click.exceptions.Exit(1)
-    click.echo("Replay matches the state on disk, byte for byte.")
 
 
 @cli.command()
@@ -363,8 +360,9 @@ from admin.cli.games import games  # noqa: E402
 from admin.cli.run import publish, run, todo  # noqa: E402
 from admin.cli.proposal import proposal  # noqa: E402
 from admin.cli.scenario import scenario  # noqa: E402
+from admin.cli.state import replay  # noqa: E402
 
-for _group in (player, ruling, rules, proposal, games, scenario, run, publish, todo):
+for _group in (player, ruling, rules, proposal, games, scenario, run, publish, todo, replay):
     cli.add_command(_group)
 
 

@@ -86,6 +86,7 @@ def spec(name: str, games: Path = HERE) -> GameSpec:
         optional = {**base.optional, **optional}
         coverage = {k: {**base.coverage.get(k, {}), **coverage.get(k, {})}
                     for k in {*base.coverage, *coverage}}
+    modules = with_params(modules, data.get("params"), str(path))
     if not isinstance(data.get("enable") or [], list):
         # each game names the sections it has in force, so a section added to one game is never
         # switched on in another that is made from it without saying so
@@ -107,6 +108,30 @@ def spec(name: str, games: Path = HERE) -> GameSpec:
                     layout=str(data.get("layout", base.layout if base else "snake")))
 
 
+def with_params(configs: list[ModuleConfig], params: Any, where: str) -> list[ModuleConfig]:
+    """``configs`` (the modules) with the parameters ``params`` gives (``{module: {key: value}}``) set over theirs:
+    how a game made from another (``base:``) or a demo tunes a module it does not list itself."""
+    if not params:
+        return configs
+    if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
+        raise RuleError(f"{where}: params must map a module to its parameters ({{board: {{initial_squares: 60}}}}), "
+                        f"not {params!r}")
+    names = [c.name for c in configs]
+    unknown = [str(n) for n in params if n not in names]
+    if unknown:
+        raise RuleError(f"{where}: params names {', '.join(unknown)}, which the game does not run "
+                        f"(its modules: {', '.join(names)})")
+    out = []
+    for m in configs:
+        tuned = {**m.params, **params.get(m.name, {})}
+        defaults = getattr(REGISTRY.known.get(m.name), "defaults", {}) or {}
+        for key, value in params.get(m.name, {}).items():  # back to its default: not set for the game
+            if key in defaults and defaults[key] == value:
+                tuned.pop(key)
+        out.append(ModuleConfig(m.name, tuned, m.rules))
+    return out
+
+
 def module_section(game: str, module: str) -> Section | None:
     """The section of rules ``game``'s package writes for ``module`` (None: it writes none)."""
     if game not in available():
@@ -122,13 +147,15 @@ def module_section(game: str, module: str) -> Section | None:
 REGISTRY.section_source = module_section
 
 
-def initial_state(game: str, name: str) -> GameState:
-    """A new game of the bundled game ``game``, called ``name``: its modules set up, its board
-    laid out, its ruleset and each rule's first revision."""
+def initial_state(game: str, name: str, params: dict[str, dict[str, Any]] | None = None) -> GameState:
+    """A new game of the bundled game ``game``, called ``name``: its modules set up (with
+    ``params`` over the game's own, as its demo gives them), its board laid out, its ruleset and
+    each rule's first revision."""
     g = spec(game)
     state = GameState(name=name, ruleset=game, layout=g.layout, currency=g.currency,
                       rule_aliases=dict(g.rule_aliases),
-                      modules=[ModuleConfig(m.name, dict(m.params), m.rules) for m in g.modules])
+                      modules=[ModuleConfig(m.name, dict(m.params), m.rules)
+                               for m in with_params(g.modules, params, f"{game}'s demo")])
     calls = hooks.call(state, REGISTRY)  # fails early on an unknown module
     calls.setup(state)
     if BOARD.on(state):

@@ -208,7 +208,46 @@ def check_state(game: GameDir) -> list[Problem]:
         state = game.load()
     except NomopolyError as exc:
         return [Problem(str(game.state_dir), str(exc))]
-    return [Problem(str(game.rules_dir), text) for text in disagreements(state, REGISTRY)]
+    problems = [Problem(str(game.rules_dir), text) for text in disagreements(state, REGISTRY)]
+    secrets = game.state_dir / "secrets.yaml"
+    if not secrets.exists():  # the next update could not roll a die
+        problems.append(Problem(str(secrets), "missing: it holds the seeds of the next updates, whose commitments "
+                                "the players already have, so no update can run; restore it from your backup "
+                                "(it is private: never in the published site or a public repository)"))
+    else:
+        try:
+            game.next_seeds(state.update + 1)
+        except NomopolyError as exc:
+            problems.append(Problem(str(secrets), str(exc).split(": ", 1)[-1]))
+    return problems
+
+
+def squares_off_the_board(game: GameDir) -> list[Problem]:
+    """Warnings, not errors: each enabled mechanic whose square (a parameter named ``square`` or
+    ``..._square``: the Bank's, the Zoo's ...) is not on the board, or is destroyed, so that its
+    section cannot be reached until the board grows to it. A state that does not load says nothing
+    here (``check_state`` names it)."""
+    from admin.games.registry import REGISTRY
+
+    try:
+        state = game.load_public()
+    except NomopolyError:
+        return []
+    out = []
+    for module in state.modules:
+        for key, value in sorted(REGISTRY.params(state, module.name).items()):
+            named = key == "square" or (key.endswith("_square") and not key.startswith("per_"))
+            if not named or isinstance(value, bool) or not isinstance(value, int):
+                continue
+            square = state.square(value)
+            if square is not None and not square.destroyed:
+                continue
+            where = "destroyed" if square is not None else f"not on the board (squares 1 to {len(state.squares)})"
+            out.append(Problem(f"{game.state_dir / 'game.yaml'}: {module.name}.{key}",
+                               f"is square {value}, which is {where}: nobody can reach what the {module.name} "
+                               f"section puts there until it is; to bring it onto the board, `nomopoly ruling set "
+                               f"{module.name} {key} N --reason \"...\"` with a square N of the board"))
+    return out
 
 
 def require_valid_settings(game: GameDir) -> None:

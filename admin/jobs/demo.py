@@ -59,7 +59,8 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
         shutil.rmtree(directory)
     title = str(spec.demo.get("title", f"{spec.title} demo"))
     settings = SETTINGS.format(title=title, start=spec.demo.get("start", "2026-11-02"))
-    game = jobs.init_game(directory, game_name, title, settings_text=settings)
+    game = jobs.init_game(directory, game_name, title, settings_text=settings,
+                          start=games.initial_state(game_name, title, spec.demo.get("params")))
     (game.root / MARKER).write_text("made by `nomopoly demo`; safe to delete\n", encoding="utf-8")
     for name, email in dict(spec.demo.get("players") or {}).items():
         jobs.add_player(game, name, email)
@@ -98,7 +99,8 @@ def scratch_game(game_name: str, folder: Path) -> GameDir:
     demo's mail-writing script plays as it goes, to write each update's mail from the state."""
     spec = games.spec(game_name)
     settings = SETTINGS.format(title=spec.demo["title"], start=spec.demo["start"])
-    game = jobs.init_game(folder, game_name, spec.demo["title"], settings_text=settings)
+    game = jobs.init_game(folder, game_name, spec.demo["title"], settings_text=settings,
+                          start=games.initial_state(game_name, spec.demo["title"], spec.demo.get("params")))
     for name, email in spec.demo["players"].items():
         jobs.add_player(game, name, email)
     return game

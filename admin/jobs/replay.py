@@ -11,6 +11,7 @@ from typing import Any
 
 from admin.jobs import roster as admin_ops
 from admin.jobs.preview import add_previews
+from admin.jobs.handedit import explain
 from admin.engine.commands import command_from_dict
 from admin.engine.dice import Dice, Seeds, commitment, derive, digest_for, player_key
 from admin.engine.events import Ruling
@@ -129,7 +130,7 @@ def replay_check(game: GameDir) -> list[str]:
             elif not path.exists():
                 problems.append(f"{name} is missing; the replayed state has it")
             elif not _same_file(path, text):
-                problems.append(f"{name} differs from the replayed state")
+                problems.append(explain(game, name, text))
         extra = ({f"rules_md/{p.name}" for p in game.rules_dir.glob("*.md")}
                  | {f"state/proposals/{p.name}" for p in game.archive_files()}
                  | {str(p.relative_to(game.root)) for folder in ("modules", "private")

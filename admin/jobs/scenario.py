@@ -36,8 +36,7 @@ import yaml
 from admin.engine import hooks
 from admin.games import catalog as games
 from admin.engine.playingcards import DECK, parse_card
-from admin.engine.board import add_square
-from admin.library.api import BOARD
+from admin.engine.board import add_square, destroy_square
 from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.dice import Dice, Roll
 from admin.engine.events import Event, Ruling
@@ -48,12 +47,13 @@ from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player
 from admin.jobs.roster import add_player
 from admin.mail.outbound.compose import LoggedLine, LoggedMessage, events_by_ref, judge_lines
-from admin.site.export import private_status
+from admin.site.export import private_status, public_status
 from admin.jobs.preview import add_previews
 from admin.store.plain import from_data
 
 _TOP = {"name", "game", "players", "squares", "board", "params", "enable", "disable", "admin_bank", "state", "private",
-        "paused", "seed", "updates", "expect", "expect_events", "expect_receipts", "expect_rules", "rules"}
+        "decks", "paused", "seed", "updates", "expect", "expect_public", "expect_events", "expect_receipts",
+        "expect_rules", "rules"}
 _UPDATE = {"order", "dice", "draws", "rolls", "mail", "rulings", "received", "seed"}
 
 
@@ -177,11 +177,12 @@ def setup(data: dict[str, Any], where: str) -> GameState:
     for module, values in (data.get("params") or {}).items():
         for key, value in (values or {}).items():
             _guard(where, f"params.{module}.{key}", lambda: set_param(state, REGISTRY, module, key, value))
-    # a scenario's board grows only when it says so (its new-square chance is a roll otherwise)
-    if BOARD.on(state) and "new_square_percent_times_n" not in (data.get("params") or {}).get("board", {}):
-        set_param(state, REGISTRY, "board", "new_square_percent_times_n", 0)
+    # the board grows as the game's VI.17 says (params.board.new_square_percent_times_n: 0 turns it off)
+    if "board" in data and (isinstance(data["board"], bool) or not isinstance(data["board"], int) or data["board"] < 1):
+        raise ScenarioError(f"{where}: board: {data['board']!r}: the number of squares the board has, 1 or more")
     while len(state.squares) < int(data.get("board", len(state.squares))):
         add_square(state, hooks.call(state, REGISTRY))
+    del state.squares[int(data.get("board", len(state.squares))):]  # exactly as many (a game may start with more)
     players = data.get("players") or {}
     if isinstance(players, list):
         players = {name: {} for name in players}
@@ -198,6 +199,9 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         for key, value in (fields or {}).items():
             if key == "name":
                 square.name = value
+            elif key == "destroyed":  # as a missile or a ruling destroys it: every module forgets it
+                if value:
+                    destroy_square(state, square.number, hooks.call(state, REGISTRY))
             elif not hooks.call(state, REGISTRY).set_square(state, square, str(key), value):
                 raise ScenarioError(f"{where}: squares.{number}.{key}: no module of this game keeps a "
                                     f"square's {key}; keys: name, owner, paid, card, polluted, "
@@ -206,6 +210,8 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         _override(state.mods, str(module), values or {}, f"{where}: state")
     for module, values in (data.get("private") or {}).items():
         _override(state.private.mods, str(module), values or {}, f"{where}: private")
+    for name, cards in (data.get("decks") or {}).items():
+        _stack(state, str(name), cards, f"{where}: decks.{name}")
     if "admin_bank" in data:  # after the players' starting money
         if not isinstance(data["admin_bank"], int) or isinstance(data["admin_bank"], bool):
             raise ScenarioError(f"{where}: admin_bank: {data['admin_bank']!r} is not a whole number of dollars")
@@ -214,7 +220,29 @@ def setup(data: dict[str, Any], where: str) -> GameState:
     return state
 
 
+def _stack(state: GameState, name: str, cards: Any, where: str) -> None:
+    """``decks: {name: [top card, ...]}``: a face-down pile as its first shuffle leaves it (the
+    deal and the draws take it from the top; it is shuffled only once it runs out)."""
+    from admin.engine.decks import DeckState
+
+    if not isinstance(cards, list) or not cards:
+        raise ScenarioError(f"{where}: the pile from the top, a list of card ids ([\"7\", \"3\"])")
+    piles = hooks.call(state, REGISTRY).face_down_piles(state) or {}
+    pile = piles.get(name)
+    if pile is None:  # a pile its mechanic makes at its first draw (Timopoly's decks)
+        keeper = next((mod for mod in state.private.mods.values()
+                       if isinstance(getattr(mod, "piles", None), dict)), None)
+        if keeper is None:
+            raise ScenarioError(f"{where}: this game has no face-down deck {name!r}; its decks: "
+                                f"{', '.join(sorted(piles)) or 'none'}")
+        pile = keeper.piles.setdefault(name, DeckState())
+    pile.pile, pile.discard = [str(c) for c in cards], []
+
+
 def set_player(state: GameState, player: Player, key: str, value: Any, where: str) -> None:
+    if key == "square" and state.square(int(value)) is None:  # (a board this game does not start with)
+        raise ScenarioError(f"{where}: square {value} is not on the board, which has squares 1 to "
+                            f"{len(state.squares)}; set `board:` to the number of squares you need")
     if key in ("money", "square"):
         setattr(player, key, int(value))
     elif key == "status":
@@ -284,6 +312,8 @@ def compare(data: dict[str, Any], state: GameState, events: list[Event]) -> list
             continue
         if str(words) not in " ".join(text.split()):
             out.append(f"expect_rules.{rule_id}: expected the text to say {words!r}; it reads {text!r}")
+    if data.get("expect_public"):  # what the site's state.json shows, to everyone
+        _match(data["expect_public"], public_status(state), "public", out)
     said = {t for e in events for t in (e.text, e.private) if t}
     for text in data.get("expect_events") or []:
         if not isinstance(text, str):  # "a: b" unquoted in YAML is a mapping
@@ -301,7 +331,10 @@ def _match(expected: Any, got: Any, path: str, out: list[str]) -> None:
         index = {str(item["number"] if "number" in item else item.get("name")): item
                  for item in got if isinstance(item, dict)}
         for key, value in expected.items():
-            if str(key) not in index:
+            if value is None:  # null: no such entry (a square destroyed is none either)
+                if str(key) in index and not index[str(key)].get("destroyed"):
+                    out.append(f"{path}.{key}: expected none, got {index[str(key)]!r}")
+            elif str(key) not in index:
                 out.append(f"{path}.{key}: expected an entry, got none (have: {', '.join(sorted(index))})")
             else:
                 _match(value, index[str(key)], f"{path}.{key}", out)
@@ -313,6 +346,8 @@ def _match(expected: Any, got: Any, path: str, out: list[str]) -> None:
                 key = "yes" if key else "no"
             here = f"{path}.{key}" if path else str(key)
             found = got.get(key, got.get(str(key), _MISSING))
+            if value is None and found in (_MISSING, None, {}, []):
+                continue  # null: absent, or nothing there
             if found is _MISSING:
                 out.append(f"{here}: expected {value!r}, got nothing")
             else:

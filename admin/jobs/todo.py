@@ -28,6 +28,8 @@ class Todo:
     kind: str
     text: str
     command: str = ""
+    #: the rule it is about, if any
+    rule: str | None = None
 
     def line(self) -> str:
         return f"{self.text}" + (f" → {self.command}" if self.command else "")
@@ -50,7 +52,8 @@ def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
     # an ask with no public text is for the Admin's eyes (a secret rule to judge): its private text
     items += [Todo(e.kind, e.text or (e.private if not e.player else None) or e.kind)
               for e in events if e.kind in ASKS]
-    items += text_only_rules(state)
+    reviewed = {r for e in events if e.kind == "review" for r in (e.data.get("rules") or [e.data.get("rule")])}
+    items += [t for t in text_only_rules(state) if t.rule not in reviewed]  # (this update's ask says it)
     items += [Todo("ruling", e.text or "a ruling failed", "fix it and queue it again: nomopoly ruling ...")
               for e in events if e.kind == "ruling" and not e.ok]
     for n, r in enumerate(queued or (), 1):
@@ -66,25 +69,21 @@ def _short(text: str, limit: int = 120) -> str:
 
 def text_only_rules(state: GameState) -> list[Todo]:
     """Each rule standing in the words an accepted proposal gave it (added, or amended) that no
-    enabled mechanic carries out: nothing in the game runs it, so the Admin must (I.2)."""
-    from admin.games.registry import REGISTRY
-    from admin.nomic.written import carried_out
+    enabled mechanic carries out as worded: nothing in the game runs it, so the Admin must (I.2);
+    and each rule a mechanic automates whose words a proposal amended (it runs its parameters)."""
+    from admin.nomic.review import words_not_run
 
-    written = carried_out(state)
     out = []
-    for rule in state.rules.rules():
-        history = state.rule_history.get(rule.id) or []
-        last = history[-1] if history else None
-        if last is None or last.proposal is None or last.action not in ("created", "amended"):
-            continue
-        module = REGISTRY.module_for_rule(rule.id, state)
-        if module and state.enabled(module) or rule.id in written:
-            continue  # automated (an amendment's parameters are reviewed by the "review" item), or
-            # a rule in the controlled English that the written-rules mechanic runs
-        did = "added" if last.action == "created" else "amended"
-        out.append(Todo("text-only", f"Rule {rule.id} {did} by proposal {last.proposal} is text only: nothing "
-                                     "runs it; carry it out by hand or with a ruling",
-                        "nomopoly ruling adjust / decide ..., as the rule says"))
+    for rule_id, (did, proposal, module) in words_not_run(state).items():
+        if module:  # the module runs its parameters, not the new words
+            out.append(Todo("amended", f"Rule {rule_id} was amended by proposal {proposal}; the {module} "
+                                       "module carries it out by its parameters, not by its words: check that "
+                                       "they say what the new words say", f"nomopoly ruling set {module} KEY "
+                                       "VALUE, where they do not", rule=rule_id))
+        else:
+            out.append(Todo("text-only", f"Rule {rule_id} {did} by proposal {proposal} is text only: nothing "
+                                         "runs it; carry it out by hand or with a ruling",
+                            "nomopoly ruling adjust / decide ..., as the rule says", rule=rule_id))
     return out
 
 

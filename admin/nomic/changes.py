@@ -12,6 +12,7 @@ from admin.engine.context import UpdateContext
 from admin.engine.model import Directive, GameState, Proposal
 from admin.engine.registry import Registry
 from admin.nomic.amendments import Change, amended_params
+from admin.nomic.review import ask_review
 from admin.nomic.stated import word_diff
 
 
@@ -19,6 +20,7 @@ def record_changes(ctx: UpdateContext, proposal: Proposal, changes: Sequence[Cha
     """Mark the proposal carried out and tell what each of its ``changes`` did."""
     proposal.changed_rules = list(dict.fromkeys(c.rule_id for c in changes))
     proposal.awaiting_admin = False
+    review: dict[str, list[tuple[str, str]]] = {}  # module -> (rule it automates, how its words changed)
     for ch in changes:
         if ch.rule_id.startswith("module:"):
             name = ch.rule_id.split(":", 1)[1]
@@ -36,16 +38,9 @@ def record_changes(ctx: UpdateContext, proposal: Proposal, changes: Sequence[Cha
             continue
         module = ctx.registry.module_for_rule(ch.old_id or ch.rule_id, ctx.state)
         if module and ctx.state.enabled(module):
-            params = ctx.params(module)
-            shown = ", ".join(f"{k}={v!r}" for k, v in sorted(params.items()) if not isinstance(v, (list, dict)))
-            diff = ""
-            if ch.action == "amended" and ch.old_text and ch.text:
-                words = word_diff(ch.old_text, ch.text)
-                diff = f" Its text changed more than its numbers (- out, + in): {words}" + "." * (words[-1:] != ".")
-            ctx.emit("review", f"Rule {ch.rule_id} is automated by the {module} module: the Admin "
-                               f"should review its parameters ({shown or 'none'}) with "
-                               f"`nomopoly ruling set {module} KEY VALUE`.{diff}",
-                     rule="I.2", data={"rule": ch.rule_id, "module": module})
+            diff = word_diff(ch.old_text, ch.text) if ch.action == "amended" and ch.old_text and ch.text else ""
+            review.setdefault(module, []).append((ch.rule_id, diff))
+    ask_review(ctx, review)
 
 
 def _parameters_set(ctx: UpdateContext, proposal: Proposal, ch: Change) -> None:

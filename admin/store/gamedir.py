@@ -204,6 +204,10 @@ class GameDir:
     def _read(self, name: str) -> Any:
         if name == "rules_history.yaml" and not (self.state_dir / name).exists():
             return {}
+        if not (self.state_dir / name).exists():
+            raise StateError(f"{self.state_dir / name}: missing: this game's state needs the file ({self.root} "
+                             "is a game directory, with state/game.yaml); restore it from git or a backup, or "
+                             "make the whole state again from the log with `nomopoly replay --write`")
         data = self.cache.read(name)
         if not isinstance(data, dict):
             raise StateError(f"{self.state_dir / name}: expected a mapping at the top; restore it with git")

@@ -67,9 +67,8 @@ class FountainsModule(Mechanic[FountainsState, None]):
         p = ctx.params(self.name)
         for player in sorted(ctx.state.active_players(), key=lambda pl: pl.name):
             gave = fs.donations.get(player.name)
-            for fountain in FOUNTAINS:
-                if fountain == "spacetime" and gave != "spacetime":
-                    continue  # no effect on those who did not give: no die is needed
+            for fountain in FOUNTAINS:  # XV.2: a die for each fountain, the Spacetime's too (it
+                # does nothing to those who did not give to it, but it is rolled for them)
                 face = ctx.dice.roll(f"fountain/{player.name}/{fountain}", 6)
                 _effect(ctx, player, fountain, gave == fountain, face, p)
                 if not player.active:
@@ -107,6 +106,8 @@ def _effect(ctx, player: Player, fountain: str, donor: bool, face: int, p: dict)
             ctx.transfer(player.name, BANK, int(p["wealth_loss"]), rule="XV.2", reason=said)
             ctx.emit("fountain", f"{player.name} lost {ctx.state.money(int(p['wealth_loss']))}: {said}.",
                      player=player.name, rule="XV.2")
+    elif not donor:  # spacetime does nothing to those who did not give to it (XV.2)
+        return
     elif high and api.PARALLEL.on(ctx.state):  # spacetime, a donor: back where they were
         warp_in(ctx, player, Traveller("square", player.square), said)
     elif high:

@@ -108,6 +108,11 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
     def rulings(self):
         return {"pu-rule": _judge}
 
+    def setup(self, state) -> None:
+        super().setup(state)
+        for square in state.squares:  # enabled on a board that has square 22 already
+            self.on_square_added(state, square)
+
     def can_own(self, state, square) -> bool:
         return square.number != 22  # XXVII.2: the first Wormhole is nobody's
 
@@ -144,9 +149,11 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
         ps.may_add_rule = [n for n in ps.may_add_rule if n != player.name]
 
     def on_square_added(self, state, square) -> None:
+        ps = self.of(state)
         if square.destroyed:  # a destroyed Wormhole is gone (XXVII.4: back to square 1 instead)
-            ps = self.of(state)
             ps.wormholes = [n for n in ps.wormholes if n != square.number]
+        elif square.number == 22 and 22 in ps.wormholes and not square.name:
+            square.name = "Wormhole"  # XXVII.2: square 22 is named Wormhole
 
     def set_player(self, state, player, key, value) -> bool:
         if key != "in_pu":

@@ -96,7 +96,7 @@ class WagesState:
 
 class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     name = "wages"
-    rules = ("XXXVI.1", "XXXVI.2")
+    rules = ("XXXVI.1", "XXXVI.2", "XXXVI.3")
     defaults = {"base_wage": 100, "courses": {k: list(v) for k, v in COURSES.items()},
                 "steal_percent": 5, "heal_amount": 10, "heal_cost": 200, "health_max": 100,
                 "hand_out": 200, "dodge_in": 10, "rounding": "nearest"}
@@ -106,7 +106,8 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     requires = ("health",)
 
     def commands(self):
-        return (CommandSpec("ENROL", Enrol, enrol, _parse_enrol, "ENROL <course>", listing=180, rules=("XXXVI.2",),
+        return (CommandSpec("ENROL", Enrol, enrol, _parse_enrol, "ENROL <course>", listing=180,
+                            rules=("XXXVI.2", "XXXVI.3"),
                             summary="start a course at the University: BASE ($500, 2 weeks, wage $300), then "
                                     "THIEF, HEALER, WORRIER ($500, 2 weeks) or POLITICIAN ($1000, 3 weeks)",
                             example="ENROL BASE"),
@@ -241,7 +242,8 @@ def enrol(ctx, player: Player, cmd: Enrol) -> str:
     courses = ctx.params("wages")["courses"]
     needs, cost, weeks, wage = courses[cmd.course]
     if player.name in ws.studying:
-        raise IllegalAction(f"you are on the {ws.studying[player.name][0]} course already; one at a time")
+        raise IllegalAction(f"you are on the {ws.studying[player.name][0]} course already; one course at a "
+                            "time (XXXVI.3)")
     have = ws.career.get(player.name)
     if have == cmd.course or (cmd.course == "base" and have):
         raise IllegalAction(f"you have done the {cmd.course} course already")

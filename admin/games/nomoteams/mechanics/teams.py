@@ -251,10 +251,22 @@ def best_friend(ctx, player, cmd: BestFriend) -> str:
     if any(r.player == other.name and r.friend == player.name and r.week == week for r in ts.requests):
         ts.requests = [r for r in ts.requests if r.player not in (player.name, other.name)]
         ts.best_friends[player.name], ts.best_friends[other.name] = other.name, player.name
+        _answered(ctx, other.name, player.name)
         return f"{player.name} and {other.name} are now Best Friends (II.4)."
     ts.requests = [r for r in ts.requests if r.player != player.name] + [FriendRequest(player.name, other.name, week)]
     return (f"{player.name} asked {other.name} to be Best Friends; it holds if {other.name} sends "
             f"BEST FRIEND {player.name} this week (II.4).")
+
+
+def _answered(ctx, asker: str, friend: str) -> None:
+    """The request ``asker`` made in this same update said it waits for ``friend``'s answer; the
+    answer came, so its verdict (in ``asker``'s receipt and results) says what became of it."""
+    for event in reversed(ctx.events):
+        if (event.kind == "action" and event.player == asker and event.ok
+                and event.data.get("cmd") == BestFriend.cmd and event.text and " asked " in event.text):
+            event.text = (f"{asker} asked {friend} to be Best Friends, and {friend} answered BEST FRIEND {asker} "
+                          "in the same update: they are now Best Friends (II.4).")
+            return
 
 
 def end_friendship(ctx, player, cmd: EndFriendship) -> str:
