@@ -12,9 +12,10 @@ from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
 from admin.engine.errors import IllegalAction, RuleError
+from admin.engine.model import Player
 
 
-def ruling_player(ctx: UpdateContext, args: dict[str, Any]):
+def ruling_player(ctx: UpdateContext, args: dict[str, Any]) -> Player:
     """The player a ruling names (``args["player"]``); a RuleError lists the players."""
     name = args.get("player")
     if name not in ctx.state.players:

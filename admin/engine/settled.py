@@ -43,4 +43,5 @@ def keep(owner: Any, items: list[T], blob: bytes) -> None:
 
 def unpickled(blob: bytes) -> list[Any]:
     """The settled items of a blob made by :func:`settled`."""
-    return pickle.loads(blob)
+    items: list[Any] = pickle.loads(blob)
+    return items

@@ -178,7 +178,7 @@ def _mail_first(ctx: UpdateContext, submissions: list[Submission]) -> set[str]:
     return {n for n, said in commands.items() if decider.mail_first(ctx, n, said)}
 
 
-def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,
+def _order_key(ctx: UpdateContext, module: Mechanic[Any, Any], name: str, sub: Submission,
                lc: LineCommand, first: bool = False) -> tuple[Any, ...]:
     """A module's own order for its early commands (BUY: landing order), else order of receipt
     (mail that counts as arriving first, XIX.7, before the rest)."""
@@ -218,7 +218,7 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
         return
     _, spec = entry
 
-    def refused(why: str, **kw) -> None:
+    def refused(why: str, **kw: Any) -> None:
         """The verdict of a line not carried out: public, unless the command is private (its line
         may name hidden things: a card offered face down), then told to its player only."""
         said = f'{name}: "{lc.text}" was not done: {why}'
