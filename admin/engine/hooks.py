@@ -160,7 +160,7 @@ def spec(concern: str, combine: Combine, *, fold: str | None = None, stop: Calla
         position = params.index(fold) if fold else -1
         assert (fold is not None) == (combine in (Combine.FOLD, Combine.PIPE)), fn.__name__
         SPECS[s.name] = s
-        return _runner(s, position)  # type: ignore[return-value]
+        return _runner(s, position)  # type: ignore[return-value]  # takes and answers what fn declares
 
     return declare
 

@@ -321,6 +321,7 @@ class Registry:
             table: dict[str, tuple[Mechanic[Any, Any], CommandSpec]] = {}
             for module in self.enabled(state):
                 for spec in module.commands():
+                    # (a command class names itself in its ClassVar cmd: admin.engine.commands)
                     table.setdefault(spec.command.cmd, (module, spec))  # type: ignore[attr-defined]
             self._tables[names] = table
         return self._tables[names]
@@ -351,7 +352,7 @@ class Registry:
         key = (tuple(m.name for m in state.modules), capability)
         if key not in self._providers:
             self._providers[key] = next((m for m in self.enabled(state) if isinstance(m, capability)), None)
-        return self._providers[key]  # type: ignore[return-value]
+        return self._providers[key]  # type: ignore[return-value]  # an instance of capability, or None
 
     def undoes_failed_actions(self, state: GameState) -> bool:
         """Whether any enabled module asks that a failed action leave the game as it was."""
