@@ -29,7 +29,7 @@ def _close_proposal(ctx: UpdateContext, r: Ruling, status: str, verb: str):
     p = _proposal(ctx, r.args)
     if p.status not in ("open", "voting"):
         raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be {verb}")
-    p.close(status, ctx.state.update, r.note)  # type: ignore[arg-type]
+    p.close(status, ctx.state.update, r.note)
     return p
 
 
@@ -56,7 +56,7 @@ def _admin_vote(ctx: UpdateContext, r: Ruling) -> str:
     choice = {True: "yes", False: "no"}[raw] if isinstance(raw, bool) else str(raw).lower()
     if choice not in _CHOICES:
         raise RuleError(f"the Admin's vote {raw!r} is not one of yes, no, abstain")
-    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), choice)
+    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), _CHOICES[choice])
 
 
 def _amend(ctx: UpdateContext, r: Ruling) -> str:

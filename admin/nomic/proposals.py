@@ -30,7 +30,7 @@ from admin.nomic.written import understood_rules
 
 ADMIN = "Admin"
 VoteChoice = Literal["yes", "no", "abstain"]
-_CHOICES = ("yes", "no", "abstain")
+_CHOICES: dict[str, VoteChoice] = {"yes": "yes", "no": "no", "abstain": "abstain"}
 
 
 @command_type
@@ -93,7 +93,7 @@ def _parse_vote(rest: str, line: object) -> Vote:
     number = parse_proposal(ref)
     if choice not in _CHOICES:
         raise CommandError(f"{quote(words[-1])} is not a vote; write YES, NO or ABSTAIN.")
-    return Vote(number, choice)  # type: ignore[arg-type]
+    return Vote(number, _CHOICES[choice])
 
 
 def _parse_withdraw(rest: str, line: object) -> Withdraw:
@@ -115,7 +115,7 @@ def _check_share(value: Any) -> None:
 class ProposalsModule(Mechanic[None, None]):
     name = "proposals"
     rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "IX.2", "IX.3", "X.1", "X.2")
-    defaults: dict[str, Any] = {
+    defaults: ClassVar[dict[str, Any]] = {
         "per_week": 1,                 # proposals per player per week; the last ones count
         "missed_vote_fine": 100,       # per proposal not voted on
         "card_to_proposer": 1,         # cards to the proposer on acceptance
@@ -237,7 +237,7 @@ def vote(ctx, player, cmd: Vote) -> str:
     return cast_vote(ctx, player.name, cmd.proposal, cmd.choice, vote_weight(ctx, player.name))
 
 
-def cast_vote(ctx, voter: str, number: int, choice: str, weight: int = 1) -> str:
+def cast_vote(ctx, voter: str, number: int, choice: VoteChoice, weight: int = 1) -> str:
     proposal = ctx.state.proposal(number)
     if proposal is None and number in ctx.state.archived:
         raise IllegalAction(f"voting on proposal {number} is closed ({ctx.state.archived[number]})")
@@ -254,9 +254,9 @@ def cast_vote(ctx, voter: str, number: int, choice: str, weight: int = 1) -> str
     previous = proposal.votes.get(voter)
     if previous is not None:
         previous.changed_from.append(previous.choice)
-        previous.choice, previous.update, previous.weight = choice, ctx.state.update, weight  # type: ignore[assignment]
+        previous.choice, previous.update, previous.weight = choice, ctx.state.update, weight
         return f"{voter} changed their vote on proposal {proposal.number} to {choice.upper()}{weight_note}."
-    proposal.votes[voter] = VoteRecord(player=voter, choice=choice, update=ctx.state.update,  # type: ignore[arg-type]
+    proposal.votes[voter] = VoteRecord(player=voter, choice=choice, update=ctx.state.update,
                                        weight=weight)
     return f"{voter} voted {choice.upper()} on proposal {proposal.number}{weight_note}."
 
