@@ -86,8 +86,8 @@ def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None 
             if reminded.queued or reminded.sent or reminded.failed:
                 say(f"Reminders ({len(reminded.queued)} new): {reminded.summary()}")
     if publish.pending(game):
-        done = publish.publish(game)
-        (say if done.ok else report.errors.append)(done.summary())
+        published = publish.publish(game)
+        (say if published.ok else report.errors.append)(published.summary())
     return report
 
 
