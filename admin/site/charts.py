@@ -54,6 +54,8 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
     top = int(ly) + 24
     height += top - 40
     values = [v for s in series for v in s.values if v is not None]
+    lo: float
+    hi: float
     lo, hi = (min(values), max(values)) if values else (0, 1)
     if hi - lo < 100:  # a flat line: give it some room around its value
         lo, hi = lo - 500, hi + 500
@@ -74,7 +76,7 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
            f'<title>{escape(title)}</title>',
            '<style>.chart .ax{font-size:12px;fill:#444}.chart .lg{font-size:13px;fill:#222}</style>']
     thousands = max(abs(lo), abs(hi)) >= 10000 and step >= 100
-    v = lo
+    v: float = lo
     while v <= hi + step / 2:
         y = py(v)
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '

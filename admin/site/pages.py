@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
@@ -54,6 +55,10 @@ def _update_pages(w: Writer) -> None:
     as they are, and only a page being rendered reads its file."""
     site, history = w.site, w.site.history
     updates = history.updates
+
+    def results(number: int) -> dict[str, Any]:
+        return {"u": history.full(number)}
+
     for i, s in enumerate(updates):
         prev_s = updates[i - 1] if i else None
         next_s = updates[i + 1] if i + 1 < len(updates) else None
@@ -62,7 +67,7 @@ def _update_pages(w: Writer) -> None:
         w.page("update.html", s.page,
                inputs=[s.sha, prev_s and prev_s.number, next_s and next_s.number, published, hidden,
                        site.banner()],
-               lazy=lambda n=s.number: {"u": history.full(n)},
+               lazy=partial(results, s.number),
                prev=prev_s and {"number": prev_s.number, "page": prev_s.page},
                next=next_s and {"number": next_s.number, "page": next_s.page},
                published=published, published_hidden=hidden)
@@ -74,7 +79,7 @@ def _player_pages(w: Writer) -> None:
     changes), but the blocks of the updates it showed already are taken from the page as it was
     (see :func:`history_blocks`): only the new update's results are read and its events rendered."""
     site = w.site
-    window = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot, "sha": s.sha}
+    window: list[dict[str, Any]] = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot, "sha": s.sha}
               for s in reversed(site.history.updates[-PLAYER_HISTORY:])]
     shown = [(u["number"], u["sha"]) for u in window]
     older = len(site.history.updates) > PLAYER_HISTORY
@@ -104,6 +109,9 @@ def _player_pages(w: Writer) -> None:
                 out.append(Markup(block))
         return {"history": out, "window": Markup(history_window(shown))}
 
+    def page(data: Any, path: str, name: str) -> dict[str, Any]:
+        return {"chart": draw_chart(data), **history(path, name)}
+
     for row in site.standings():
         name = row["name"]
         path = site.player_href(name)
@@ -111,7 +119,7 @@ def _player_pages(w: Writer) -> None:
         # keyed by the results files its events come from (a hash each) and the chart's data by
         # its repr: the same key, without json-encoding every event shown
         w.page("player.html", path, inputs=[row, shown, older, repr(chart)],
-               lazy=lambda data=chart, path=path, name=name: {"chart": draw_chart(data), **history(path, name)},
+               lazy=partial(page, chart, path, name),
                p=row, older=older)
 
 
@@ -246,10 +254,13 @@ def _proposal_pages(w: Writer) -> None:
     w.page("proposals.html", "proposals.html", active="proposals", live=_live(site),
            groups=_proposal_groups(site, site.state.proposals, live=True),
            params=REGISTRY.params(site.state, "proposals"), weeks=weeks, week=None)
+    def archived(week: int) -> dict[str, Any]:
+        return {"groups": _proposal_groups(site, archives.proposals(week), live=False)}
+
     for week in sorted(archives.paths):
         w.page("proposals.html", f"proposals/week-{week:04d}.html", active="proposals",
                inputs=[archives.sha(week), site.banner()],
-               lazy=lambda wk=week: {"groups": _proposal_groups(site, archives.proposals(wk), live=False)},
+               lazy=partial(archived, week),
                live=None, params=REGISTRY.params(site.state, "proposals"), weeks=[], week=week)
 
 

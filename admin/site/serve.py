@@ -86,7 +86,7 @@ class Preview:
     def url(self) -> str:
         assert self.server is not None
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{port}/"
 
     def rebuild(self) -> bool:
         """Build now; on failure say why and keep serving the previous site."""

@@ -105,7 +105,9 @@ def name_lines(name: str, width: int = 13, lines: int = 2) -> list[str]:
 # -- the board -------------------------------------------------------------------------------
 def square_look(state: GameState, sq: Square) -> SquareLook:
     """Every enabled module's overlay on a square, merged: the owner, notes and flags in order."""
-    owner, notes, flags, marker, band = None, [], [], None, None
+    owner, marker, band = None, None, None
+    notes: list[tuple[int, str]] = []
+    flags: list[tuple[int, str, str]] = []
     for look in hooks.call(state, REGISTRY).square_look(state, sq):
         owner = owner or look.owner
         notes += look.notes

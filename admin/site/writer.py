@@ -70,7 +70,7 @@ class Lookups:
 
     def __init__(self, site: "Site") -> None:
         self.site = site
-        self.seen: dict[tuple[str, str], Any] = {}
+        self.seen: dict[tuple[str, str | int], Any] = {}
 
     def answer(self, kind: str, arg: Any) -> Any:
         if kind == "rule":
