@@ -34,7 +34,7 @@ from admin.engine.shows import Fact, Panel, SquareLook
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
     from admin.engine.model import Player, Square
-    from admin.engine.module import Registry
+    from admin.engine.module import Registry, RulingHandler
 
 
 class Combine(Enum):
@@ -307,7 +307,7 @@ class Hooks:
         """Proposals a week the player may make beyond the usual number."""
 
     @spec("rules", Combine.MERGE)
-    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+    def rulings(self) -> dict[str, RulingHandler]:
         """The Admin's rulings the module adds: kind -> apply (the first module to name a kind wins)."""
 
     # -- what the site, the export and the mail show --------------------------------------------

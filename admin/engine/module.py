@@ -26,9 +26,12 @@ from admin.engine.shows import Fact, Panel, SquareLook
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
     from admin.engine.model import GameState, Player, Square
 
 Handler = Callable[["UpdateContext", "Player", Any], str]
+#: what carries out one kind of the Admin's rulings (``nomopoly ruling KIND``): its message
+RulingHandler = Callable[["UpdateContext", "Ruling"], str]
 S = TypeVar("S")
 P = TypeVar("P")
 C = TypeVar("C")
@@ -207,7 +210,7 @@ class Mechanic(Generic[S, P]):
         given, silence applied); return what came of it, in words."""
         return "closed"
 
-    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+    def rulings(self) -> dict[str, RulingHandler]:
         """The Admin's rulings this module adds: kind -> apply(ctx, ruling) -> what was done."""
         return {}
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine.capabilities import PricesSquares
 from admin.engine import hooks
 from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import OrdersActions
 from admin.engine.movement import rent_free
@@ -100,7 +100,7 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
     summary = "Buy the square you landed on for $25 × n; rent 3 × n to the owner; name squares."
     State = OwnershipState
 
-    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"reject-name": _reject_name}
 
     def commands(self) -> Sequence[CommandSpec]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypedDict
 
 from admin.engine.commands import command_type
 from admin.engine.errors import CommandError, IllegalAction, RuleError
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Panel, Remark, Table
 from admin.engine.syntax import PLAYER_NAME, check_text, no_args, parse_proposal, quote
 
@@ -218,7 +218,7 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
                         **common),
         )
 
-    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"answer": _answer}
 
     def panels(self, state: GameState) -> list[Panel]:

@@ -9,13 +9,14 @@ from typing import Any
 from admin.engine.context import UpdateContext
 from admin.engine.errors import RuleError
 from admin.engine.events import Ruling
-from admin.engine.model import VoteGrant
+from admin.engine.model import Proposal, ProposalStatus, VoteGrant
+from admin.engine.module import RulingHandler
 from admin.engine.rulings import ruling_player
 from admin.nomic.amendments import carry_out, parse_directives
 from admin.nomic.proposals import _CHOICES, ADMIN, add_proposal, cast_vote, record_changes
 
 # -- the Admin's rulings on proposals (VIII.2, VIII.5, II.3) --------------------------------------
-def _proposal(ctx: UpdateContext, args: dict[str, Any]):
+def _proposal(ctx: UpdateContext, args: dict[str, Any]) -> Proposal:
     number = int(args.get("proposal", 0))
     p = ctx.state.proposal(number)
     if p is None and number in ctx.state.archived:
@@ -25,7 +26,7 @@ def _proposal(ctx: UpdateContext, args: dict[str, Any]):
     return p
 
 
-def _close_proposal(ctx: UpdateContext, r: Ruling, status: str, verb: str):
+def _close_proposal(ctx: UpdateContext, r: Ruling, status: ProposalStatus, verb: str) -> Proposal:
     p = _proposal(ctx, r.args)
     if p.status not in ("open", "voting"):
         raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be {verb}")
@@ -106,5 +107,6 @@ def _enable(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin enabled the {name} module{text}: {r.note}"
 
 
-RULINGS = {"enable": _enable, "veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
-           "amend": _amend, "done": _done, "grant-votes": _grant_votes}
+RULINGS: dict[str, RulingHandler] = {
+    "enable": _enable, "veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
+    "amend": _amend, "done": _done, "grant-votes": _grant_votes}

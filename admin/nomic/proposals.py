@@ -17,14 +17,14 @@ from typing import Any, ClassVar, Literal, Sequence
 
 from admin.engine import hooks
 from admin.engine.commands import command_type
-from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.context import BANK, UpdateContext
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.library.api import CARDS
 from admin.library.cards import draw_card
-from admin.engine.model import Proposal, Tally, Vote as VoteRecord
-from admin.nomic.amendments import carry_out, check, parse_directives
+from admin.engine.model import Player, Proposal, Tally, Vote as VoteRecord
+from admin.nomic.amendments import Change, carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
 from admin.nomic.written import understood_rules
 
@@ -132,12 +132,12 @@ class ProposalsModule(Mechanic[None, None]):
     validators = {'abstain_share_voids': _check_share}
     summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         from admin.nomic.proposal_rulings import RULINGS  # they call this module's functions
 
         return RULINGS
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (CommandSpec("PROPOSE", Propose, propose, _parse_propose, "PROPOSE [title] ... END",
                             block=True, phase=10, listing=50,
                             summary="propose a change to the rules: the title, then its text on the "
@@ -150,7 +150,7 @@ class ProposalsModule(Mechanic[None, None]):
                             summary="take back your own proposal before it is decided",
                             example="WITHDRAW 3"))
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.closes_voting:
             for proposal in ctx.state.proposals:
                 if proposal.status == "voting" and (not ctx.state.paused or proposal.proposer == ADMIN):
@@ -167,7 +167,7 @@ class ProposalsModule(Mechanic[None, None]):
         ctx.state.vote_grants = [g for g in ctx.state.vote_grants if g.week >= ctx.state.week]
 
 
-def add_proposal(ctx, proposer: str, title: str, text: str,
+def add_proposal(ctx: UpdateContext, proposer: str, title: str, text: str,
                  week: int | None = None) -> tuple[Proposal, list[int]]:
     """Number and record a proposal; the oldest of the proposer's open ones this week beyond
     ``per_week`` is replaced (IX.2: the last ones received count)."""
@@ -192,7 +192,7 @@ def add_proposal(ctx, proposer: str, title: str, text: str,
     return proposal, replaced
 
 
-def propose(ctx, player, cmd: Propose) -> str:
+def propose(ctx: UpdateContext, player: Player, cmd: Propose) -> str:
     if ctx.state.paused:
         raise IllegalAction("the game is paused: only the Admin makes a proposal this week (X.1)")
     week = None
@@ -214,7 +214,7 @@ def propose(ctx, player, cmd: Propose) -> str:
     return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}.{understood}"
 
 
-def withdraw(ctx, player, cmd: Withdraw) -> str:
+def withdraw(ctx: UpdateContext, player: Player, cmd: Withdraw) -> str:
     proposal = ctx.state.proposal(cmd.proposal)
     if proposal is None or proposal.proposer != player.name:
         closed = ctx.state.archived.get(cmd.proposal)
@@ -226,18 +226,18 @@ def withdraw(ctx, player, cmd: Withdraw) -> str:
     return f"{player.name} withdrew proposal {proposal.number}."
 
 
-def vote_weight(ctx, name: str) -> int:
+def vote_weight(ctx: UpdateContext, name: str) -> int:
     """1 plus extra votes granted for this week, never more than the other players (VIII.4)."""
     extra = sum(g.extra for g in ctx.state.vote_grants if g.player == name and g.week == ctx.state.week)
     others = len([p for p in ctx.state.active_players() if p.name != name])
     return max(1, min(1 + extra, others))
 
 
-def vote(ctx, player, cmd: Vote) -> str:
+def vote(ctx: UpdateContext, player: Player, cmd: Vote) -> str:
     return cast_vote(ctx, player.name, cmd.proposal, cmd.choice, vote_weight(ctx, player.name))
 
 
-def cast_vote(ctx, voter: str, number: int, choice: VoteChoice, weight: int = 1) -> str:
+def cast_vote(ctx: UpdateContext, voter: str, number: int, choice: VoteChoice, weight: int = 1) -> str:
     proposal = ctx.state.proposal(number)
     if proposal is None and number in ctx.state.archived:
         raise IllegalAction(f"voting on proposal {number} is closed ({ctx.state.archived[number]})")
@@ -261,7 +261,7 @@ def cast_vote(ctx, voter: str, number: int, choice: VoteChoice, weight: int = 1)
     return f"{voter} voted {choice.upper()} on proposal {proposal.number}{weight_note}."
 
 
-def tally(ctx, proposal: Proposal) -> None:
+def tally(ctx: UpdateContext, proposal: Proposal) -> None:
     p = ctx.params("proposals")
     voters = sorted(pl.name for pl in ctx.state.active_players())
     if p["admin_votes"]:
@@ -291,7 +291,7 @@ def tally(ctx, proposal: Proposal) -> None:
         _carry_out(ctx, proposal)
 
 
-def _pay(ctx, result: Tally, payer: str, payee: str, amount: int, rule: str, reason: str) -> None:
+def _pay(ctx: UpdateContext, result: Tally, payer: str, payee: str, amount: int, rule: str, reason: str) -> None:
     if amount <= 0:
         return
     ctx.transfer(payer, payee, amount, rule=rule, reason=reason)
@@ -300,7 +300,7 @@ def _pay(ctx, result: Tally, payer: str, payee: str, amount: int, rule: str, rea
             result.money[name] = result.money.get(name, 0) + delta
 
 
-def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dict[str, Any]) -> None:
+def _consequences(ctx: UpdateContext, proposal: Proposal, result: Tally, accepted: bool, p: dict[str, Any]) -> None:
     players = [pl.name for pl in ctx.state.active_players()]
     abstaining = [n for n in players if n in result.missing or
                   (n in proposal.votes and proposal.votes[n].choice == "abstain")]
@@ -345,7 +345,7 @@ def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dic
                 result.cards_to.append(name)
 
 
-def _carry_out(ctx, proposal: Proposal) -> None:
+def _carry_out(ctx: UpdateContext, proposal: Proposal) -> None:
     state = ctx.state
     if proposal.proposer == ADMIN and state.paused:
         state.paused = False
@@ -375,7 +375,7 @@ def _carry_out(ctx, proposal: Proposal) -> None:
     record_changes(ctx, proposal, changes)
 
 
-def record_changes(ctx, proposal: Proposal, changes) -> None:
+def record_changes(ctx: UpdateContext, proposal: Proposal, changes: list[Change]) -> None:
     proposal.changed_rules = list(dict.fromkeys(c.rule_id for c in changes))
     proposal.awaiting_admin = False
     for ch in changes:
