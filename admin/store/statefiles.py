@@ -48,6 +48,7 @@ def table_fields(cls: type) -> list[dataclasses.Field[Any]]:
 def _row_type(cls: type, name: str) -> type:
     from typing import get_args, get_type_hints
 
+    row: type
     (row,) = get_args(get_type_hints(cls)[name])
     return row
 
