@@ -23,7 +23,7 @@ def _nice_step(span: float, ticks: int = 5) -> float:
     raw = span / max(ticks, 1)
     if raw <= 0:
         return 1
-    mag = 10 ** math.floor(math.log10(raw))
+    mag: float = 10 ** math.floor(math.log10(raw))
     for m in (1, 2, 2.5, 5, 10):
         if raw <= m * mag:
             return m * mag

@@ -212,7 +212,7 @@ class History:
     def full(self, number: int) -> UpdateResults:
         if number in self._full:
             return self._full[number]
-        full = read_results(self._paths[number])
+        full: UpdateResults = read_results(self._paths[number])
         if number in self._recent:
             self._full[number] = full
         return full

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from markupsafe import Markup
 
@@ -234,11 +234,11 @@ def _proposal_groups(site: Site, proposals: list[Proposal], *, live: bool) -> li
     """Proposals by status, newest first; an archive week's page has only the decided group."""
     active = sorted(pl.name for pl in site.state.active_players())
     views = [_proposal_view(site, p, active if live else []) for p in sorted(proposals, key=lambda p: -p.number)]
-    groups = (("voting", "Being voted on", lambda v: v["status"] == "voting"),
-              ("open", "Waiting for the vote", lambda v: v["status"] == "open"),
-              ("awaiting", "Accepted, waiting for the Admin", lambda v: v["badge"] == "awaiting"),
-              ("decided", "Decided", lambda v: v["status"] not in ("voting", "open")
-               and v["badge"] != "awaiting"))
+    groups: tuple[tuple[str, str, Callable[[dict[str, Any]], bool]], ...] = (
+        ("voting", "Being voted on", lambda v: v["status"] == "voting"),
+        ("open", "Waiting for the vote", lambda v: v["status"] == "open"),
+        ("awaiting", "Accepted, waiting for the Admin", lambda v: v["badge"] == "awaiting"),
+        ("decided", "Decided", lambda v: v["status"] not in ("voting", "open") and v["badge"] != "awaiting"))
     return [{"key": key, "title": title, "proposals": [v for v in views if test(v)]}
             for key, title, test in groups if live or key == "decided"]
 

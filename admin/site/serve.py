@@ -19,7 +19,8 @@ from typing import Any, Callable
 
 from admin.engine.errors import NomopolyError
 from admin.store.gamedir import GameDir
-from admin.site.build import BuildReport, build
+from admin.site.build import build
+from admin.site.writer import BuildReport
 
 WATCHED = ("state", "rules_md", "site_templates")
 #: what the site never shows and that changes on its own: not worth a rebuild

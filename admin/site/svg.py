@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
@@ -194,7 +195,7 @@ def _squeeze(label: str) -> str:
     return ' textLength="25" lengthAdjust="spacingAndGlyphs"' if len(label) > 3 else ""
 
 
-def _flags_in_use(looks) -> list[tuple[str, str]]:
+def _flags_in_use(looks: Iterable[SquareLook]) -> list[tuple[str, str]]:
     """Each distinct corner badge on the board with its meaning, in the modules' order."""
     seen: dict[str, tuple[int, str]] = {}
     for look in looks:
