@@ -384,8 +384,5 @@ class Registry:
             return next((n for n, cls in self.known.items() if rule_id in cls.rules), None)
         names = [m.name for m in state.modules if m.name in self.known]
         names += sorted(n for n in state.mods if n in self.known and n not in names)
-        return next((n for n in names if rule_id in self.rules_of(state, n)), None)  # a game with its own numbering: the library's ids mean nothing here
-        for name in [n for n in self.known if n not in names]:
-            if rule_id in self.known[name].rules:
-                return name
-        return None
+        # (not a library module the game lacks: in a game with its own numbering its ids mean nothing)
+        return next((n for n in names if rule_id in self.rules_of(state, n)), None)
