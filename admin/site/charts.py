@@ -102,7 +102,7 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
         points = [None if val is None else f"{x},{y_text[val]}" for x, val in zip(x_text, s.values)]
         runs: list[list[str]] = [[]]
         if None not in s.values:  # the usual case: one line
-            runs = [points]  # type: ignore[list-item]
+            runs = [points]  # type: ignore[list-item]  # no value is None, so no point is
         else:
             for pt in points:
                 if pt is None:

@@ -38,7 +38,8 @@ def player_colours(state: GameState) -> dict[str, str]:
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+    red, green, blue = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return red, green, blue
 
 
 def _luminance(colour: str) -> float:
