@@ -4,6 +4,7 @@ ruleset (``nomopoly rules``). Registered on the main group by :mod:`admin.cli.ma
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO
 
 import click
 
@@ -200,7 +201,7 @@ def ruling_end(winner: str | None, reason: str, game_dir: Path | None) -> None:
 @click.option("--text", "text_file", type=click.File("r"), required=True,
               help="A file with the proposal's text ('-' for standard input); directives allowed.")
 @GAME_OPTION
-def ruling_propose(title: str, text_file, game_dir: Path | None) -> None:
+def ruling_propose(title: str, text_file: IO[str], game_dir: Path | None) -> None:
     """Make the Admin's proposal (during a pause, the only one; X.2)."""
     _queue(game_dir, "propose", "", title=title, text=text_file.read().strip())
 

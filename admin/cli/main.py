@@ -18,6 +18,7 @@ from admin.store.gamedir import GameDir
 from admin.cli.common import GAME_OPTION, game as _game
 
 if TYPE_CHECKING:
+    from admin.mail.outbound.outbox import DeliveryReport
     from admin.site.writer import BuildReport
 
 
@@ -191,7 +192,7 @@ def serve(port: int, out: Path | None, interval: float, game_dir: Path | None) -
     serve_site(_game(game_dir), port=port, out=out, interval=interval, echo=click.echo)
 
 
-def _delivered(report) -> None:
+def _delivered(report: DeliveryReport) -> None:
     """Print a mail-out run; exit 75 when the server could not be reached (cron retries)."""
     from admin.engine.errors import MailError, TemporaryError
 

@@ -124,7 +124,7 @@ def nearest_ahead(state: GameState, start: int, where: dict[str, int]) -> list[s
 
 def neighbours(state: GameState, number: int, columns: int = 10) -> Iterator[int]:
     for d in ("north", "south", "east", "west"):
-        n = step(state, number, d, columns)  # type: ignore[arg-type]
+        n = step(state, number, d, columns)
         if n is not None:
             yield n
 

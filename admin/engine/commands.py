@@ -53,10 +53,11 @@ COMMAND_TYPES: dict[str, type] = {c.cmd: c for c in (Status, Join, Token, Help)}
 
 def command_type(cls: type) -> type:
     """Class decorator: register a mechanic's command type so the log can read it back."""
-    known = COMMAND_TYPES.get(cls.cmd)  # type: ignore[attr-defined]
+    name: str = cls.cmd  # type: ignore[attr-defined]  # a command class names itself (ClassVar cmd)
+    known = COMMAND_TYPES.get(name)
     if known is not None and known is not cls:
-        raise ValueError(f"two command types are named {cls.cmd!r}: {known} and {cls}")  # type: ignore[attr-defined]
-    COMMAND_TYPES[cls.cmd] = cls  # type: ignore[attr-defined]
+        raise ValueError(f"two command types are named {name!r}: {known} and {cls}")
+    COMMAND_TYPES[name] = cls
     return cls
 
 #: Commands whose arguments are secret and must never be written to logs or the site.

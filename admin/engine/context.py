@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from admin.engine import hooks
 from admin.engine.dice import Dice
@@ -14,7 +14,9 @@ from admin.engine.errors import IllegalAction
 from admin.engine.schedule import Slot
 from admin.engine.model import GameState, Proposal
 
-C = TypeVar("C")
+if TYPE_CHECKING:
+    from admin.engine.registry import Registry
+
 BANK = "@bank"  #: the Admin Bank Account (XV) as a party to a payment
 #: a rule cited in an event's text: "(XIII.3)", "(IX.2: the last one counts)", "(VI.17, ..."
 #: a rule cited in an event's text: "(XIII.3)", ", XIII.3;" ... and a game's own rule whose number
@@ -29,19 +31,6 @@ def cite(text: str, aliases: dict[str, str]) -> str:
     return _CITATION.sub(lambda m: aliases.get(m.group("id"), m.group("id")), text)
 
 
-class Mechanics(Protocol):
-    """What an update asks of the registry of mechanics (:class:`admin.engine.registry.Registry`)."""
-
-    def enabled(self, state: GameState) -> list[Any]: ...
-    def params(self, state: GameState, module: str) -> dict[str, Any]: ...
-    def command_table(self, state: GameState) -> dict[str, tuple[Any, Any]]: ...
-    def net_worth(self, state: GameState, player: Any) -> int: ...
-    def module_for_rule(self, rule_id: str, state: GameState | None = None) -> str | None: ...
-    def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Any]: ...
-    def provider(self, state: GameState, capability: type[C]) -> C | None: ...
-    def undoes_failed_actions(self, state: GameState) -> bool: ...
-
-
 @dataclass
 class UpdateContext:
     state: GameState
@@ -51,7 +40,8 @@ class UpdateContext:
     landing_order: int = 0
     #: players who may take no voluntary action this update (none in the core rules)
     barred: set[str] = field(default_factory=set)
-    registry: Mechanics = None  # type: ignore[assignment]
+    #: always given by the update (run_update); None only in a bare context a test builds
+    registry: Registry = None  # type: ignore[assignment]
     #: proposals closed before this update, taken out of the live state to be archived
     archived: list[Proposal] = field(default_factory=list)
     #: what modules note for the rest of this update only (never saved): who has had a bonus ...
@@ -122,7 +112,8 @@ class UpdateContext:
             self.state.players[payee].money += amount
         else:
             self.state.admin_bank += amount
-        who = lambda n: "the Admin Bank Account" if n == BANK else n  # noqa: E731
+        def who(party: str) -> str:
+            return "the Admin Bank Account" if party == BANK else party
         self.emit("money", None, rule=rule,
                   data={"from": payer, "to": payee, "amount": amount, "reason": reason,
                         "summary": f"{who(payer)} paid {self.state.money(amount)} to {who(payee)}: {reason}"})

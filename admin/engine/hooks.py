@@ -18,6 +18,8 @@ What only one mechanic does is not a hook but a capability of that mechanic
 architecture.md``'s table of hooks is tested against :data:`SPECS` (tests/test_hooks.py).
 """
 
+# mypy: disable-error-code="empty-body"
+# (a spec's body is never run: the decorator puts the dispatcher's runner in its place)
 from __future__ import annotations
 
 import inspect
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
+from admin.engine.model import GameState
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook
 
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
     from admin.engine.inventory import Inventory
     from admin.engine.model import GameState, Player, Square
+    from admin.engine.module import RulingHandler
     from admin.engine.registry import Registry
 
 
@@ -158,7 +162,7 @@ def spec(concern: str, combine: Combine, *, fold: str | None = None, stop: Calla
         position = params.index(fold) if fold else -1
         assert (fold is not None) == (combine in (Combine.FOLD, Combine.PIPE)), fn.__name__
         SPECS[s.name] = s
-        return _runner(s, position)  # type: ignore[return-value]
+        return _runner(s, position)  # type: ignore[return-value]  # takes and answers what fn declares
 
     return declare
 
@@ -173,12 +177,12 @@ class Hooks:
     __slots__ = ("_registry", "_state", "_mods")
 
     def __init__(self, registry: Registry | None, state: GameState | None,
-                 mechanics: Sequence[Mechanic] | None = None) -> None:
+                 mechanics: Sequence[Mechanic[Any, Any]] | None = None) -> None:
         self._registry, self._state = registry, state
         #: an explicit list (a filtered one): used as given, not through the registry's cache
         self._mods = mechanics
 
-    def _implementers(self, name: str, every: bool) -> Sequence[Mechanic]:
+    def _implementers(self, name: str, every: bool) -> Sequence[Mechanic[Any, Any]]:
         if self._mods is not None:
             return self._mods if every else [m for m in self._mods if overrides(m, name)]
         if self._registry is None or self._state is None:
@@ -321,7 +325,7 @@ class Hooks:
         """Proposals a week the player may make beyond the usual number."""
 
     @spec("rules", Combine.MERGE)
-    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+    def rulings(self) -> dict[str, RulingHandler]:
         """The Admin's rulings the module adds: kind -> apply (the first module to name a kind wins)."""
 
     # -- what the site, the export and the mail show --------------------------------------------
@@ -375,21 +379,21 @@ OWN = {
 }
 
 
-def overrides(mechanic: Mechanic, name: str) -> bool:
+def overrides(mechanic: Mechanic[Any, Any], name: str) -> bool:
     """Whether ``mechanic`` implements hook ``name`` (its class overrides Mechanic's default)."""
     return getattr(type(mechanic), name) is not getattr(Mechanic, name)
 
 
 def call(where: UpdateContext | GameState, registry: Registry | None = None, *,
-         skip: Mechanic | None = None, only: Callable[[Mechanic], bool] | None = None) -> Hooks:
+         skip: Mechanic[Any, Any] | None = None, only: Callable[[Mechanic[Any, Any]], bool] | None = None) -> Hooks:
     """The hooks of the mechanics enabled in ``where`` (an update's context, or a state with the
     ``registry`` that resolves it), in precedence order; ``skip`` leaves one out (a module asking
     the others), ``only`` keeps those it accepts."""
-    state: GameState
-    if registry is None:
-        registry, state = where.registry, where.state  # type: ignore[union-attr]
+    if isinstance(where, GameState):
+        assert registry is not None, "a state needs the registry that resolves it"
+        state = where
     else:
-        state = where  # type: ignore[assignment]
+        registry, state = where.registry, where.state
     if skip is None and only is None:
         return Hooks(registry, state)
     mods = [m for m in registry.enabled(state) if m is not skip and (only is None or only(m))]

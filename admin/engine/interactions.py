@@ -18,6 +18,7 @@ its own state (sealed answers in its private part)."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -65,7 +66,7 @@ class InteractionsState:
     closed: list[Interaction] = field(default_factory=list)
     next_id: int = 1
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., InteractionsState], tuple[Any, ...]]:
         """Pickled (XXII.4's snapshot before every action) with the closed interactions, never
         changed again, as one blob pickled once and kept (admin/engine/settled.py)."""
         final, blob = settled(self, self.closed, _is_closed)

@@ -27,9 +27,12 @@ from admin.engine.shows import Fact, Panel, SquareLook
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
     from admin.engine.inventory import Inventory
+    from admin.engine.events import Ruling
     from admin.engine.model import GameState, Player, Square
 
 Handler = Callable[["UpdateContext", "Player", Any], str]
+#: what carries out one kind of the Admin's rulings (``nomopoly ruling KIND``): its message
+RulingHandler = Callable[["UpdateContext", "Ruling"], str]
 S = TypeVar("S")
 P = TypeVar("P")
 C = TypeVar("C")
@@ -110,7 +113,8 @@ class Mechanic(Generic[S, P]):
     def of(cls, state: GameState) -> S:
         """This module's public state in ``state`` (raises if the game does not have it)."""
         try:
-            return state.mods[cls.name]
+            mine: S = state.mods[cls.name]
+            return mine
         except KeyError:
             raise RuleError(f"the {cls.name} module is not part of this game; enable it first "
                             f"(nomopoly ruling enable {cls.name})") from None
@@ -118,7 +122,8 @@ class Mechanic(Generic[S, P]):
     @classmethod
     def private_of(cls, state: GameState) -> P:
         try:
-            return state.private.mods[cls.name]
+            secret: P = state.private.mods[cls.name]
+            return secret
         except KeyError:
             raise RuleError(f"the {cls.name} module's private state is missing; enable it first "
                             f"(nomopoly ruling enable {cls.name})") from None
@@ -227,7 +232,7 @@ class Mechanic(Generic[S, P]):
         given, silence applied); return what came of it, in words."""
         return "closed"
 
-    def rulings(self) -> dict[str, Callable[[UpdateContext, Any], str]]:
+    def rulings(self) -> dict[str, RulingHandler]:
         """The Admin's rulings this module adds: kind -> apply(ctx, ruling) -> what was done."""
         return {}
 

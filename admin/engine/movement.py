@@ -27,7 +27,7 @@ def move(ctx: UpdateContext, player: Player, steps: int, *, backwards: bool = Fa
     slow = ctx.registry.provider(ctx.state, SlowsMoves)  # one that costs more than a pip
     wraps = 0
     here = player.square
-    path = []
+    path: list[int] = []
     left = steps
     while left > 0:
         left -= 1

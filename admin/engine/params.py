@@ -158,7 +158,7 @@ def check_whole_numbers(least: int, most: int, *, pairs: bool = False) -> Valida
         if pairs and any(not isinstance(p, list) or len(p) != 2 for p in value):
             raise RuleError("each item is a pair of whole numbers, like [5, 2]")
         for n in items:
-            if whole_number(n) is None or not least <= int(n) <= most:
+            if (whole := whole_number(n)) is None or not least <= whole <= most:
                 raise RuleError(f"each number is from {least:,} to {most:,}, not {_shown(n)}")
     return check
 

@@ -18,13 +18,13 @@ C = TypeVar("C")
 class Registry:
     """All known modules by name; resolves a game's enabled list into instances, in order."""
 
-    def __init__(self, modules: Sequence[type[Mechanic]]) -> None:
-        self.known: dict[str, type[Mechanic]] = {m.name: m for m in modules}
-        self._instances: dict[str, Mechanic] = {}
-        self._cache: dict[tuple[str, ...], list[Mechanic]] = {}
-        self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic, CommandSpec]]] = {}
-        self._implementers: dict[tuple[tuple[str, ...], str, bool], list[Mechanic]] = {}
-        self._providers: dict[tuple[tuple[str, ...], type], Mechanic | None] = {}
+    def __init__(self, modules: Sequence[type[Mechanic[Any, Any]]]) -> None:
+        self.known: dict[str, type[Mechanic[Any, Any]]] = {m.name: m for m in modules}
+        self._instances: dict[str, Mechanic[Any, Any]] = {}
+        self._cache: dict[tuple[str, ...], list[Mechanic[Any, Any]]] = {}
+        self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic[Any, Any], CommandSpec]]] = {}
+        self._implementers: dict[tuple[tuple[str, ...], str, bool], list[Mechanic[Any, Any]]] = {}
+        self._providers: dict[tuple[tuple[str, ...], type], Mechanic[Any, Any] | None] = {}
         #: (game, module) -> the section of rules the game's package writes for the module, which
         #: ENABLE adds to the ruleset (set by :mod:`admin.games.catalog`)
         self.section_source: Callable[[str, str], Any] = lambda game, module: None
@@ -32,14 +32,14 @@ class Registry:
     def section_for(self, game: str, module: str) -> Any:
         return self.section_source(game, module)
 
-    def get(self, name: str) -> Mechanic:
+    def get(self, name: str) -> Mechanic[Any, Any]:
         if name not in self.known:
             raise RuleError(f"unknown module {name!r}; known modules: {', '.join(sorted(self.known))}")
         if name not in self._instances:
             self._instances[name] = self.known[name]()
         return self._instances[name]
 
-    def enabled(self, state: GameState) -> list[Mechanic]:
+    def enabled(self, state: GameState) -> list[Mechanic[Any, Any]]:
         names = tuple(m.name for m in state.modules)
         if names not in self._cache:
             missing = [n for n in names if n not in self.known]
@@ -55,27 +55,28 @@ class Registry:
         merged.update(state.params(module))
         return merged
 
-    def command_table(self, state: GameState) -> dict[str, tuple[Mechanic, CommandSpec]]:
+    def command_table(self, state: GameState) -> dict[str, tuple[Mechanic[Any, Any], CommandSpec]]:
         """Command name (``"buy"``) -> (module, spec) for the enabled modules; the first wins."""
         names = tuple(m.name for m in state.modules)
         if names not in self._tables:
-            table: dict[str, tuple[Mechanic, CommandSpec]] = {}
+            table: dict[str, tuple[Mechanic[Any, Any], CommandSpec]] = {}
             for module in self.enabled(state):
                 for spec in module.commands():
+                    # (a command class names itself in its ClassVar cmd: admin.engine.commands)
                     table.setdefault(spec.command.cmd, (module, spec))  # type: ignore[attr-defined]
             self._tables[names] = table
         return self._tables[names]
 
-    def specs(self, state: GameState) -> list[tuple[Mechanic, CommandSpec]]:
+    def specs(self, state: GameState) -> list[tuple[Mechanic[Any, Any], CommandSpec]]:
         """Every command (keyword) of the enabled modules, in precedence order: several keywords
         may share one typed command (ACCEPT, DECLINE and BID are all answers)."""
         return [(m, spec) for m in self.enabled(state) for spec in m.commands()]
 
-    def all_commands(self) -> list[tuple[Mechanic, CommandSpec]]:
+    def all_commands(self) -> list[tuple[Mechanic[Any, Any], CommandSpec]]:
         """Every command of every known module, in library order (the grammar's table)."""
         return [(self.get(n), spec) for n in self.known for spec in self.get(n).commands()]
 
-    def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Mechanic]:
+    def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Mechanic[Any, Any]]:
         """The enabled modules that implement ``hook`` (all of them with ``every``), in precedence
         order: what :mod:`admin.engine.hooks` calls."""
         key = (tuple(m.name for m in state.modules), hook, every)
@@ -92,7 +93,7 @@ class Registry:
         key = (tuple(m.name for m in state.modules), capability)
         if key not in self._providers:
             self._providers[key] = next((m for m in self.enabled(state) if isinstance(m, capability)), None)
-        return self._providers[key]  # type: ignore[return-value]
+        return self._providers[key]  # type: ignore[return-value]  # an instance of capability, or None
 
     def undoes_failed_actions(self, state: GameState) -> bool:
         """Whether any enabled module asks that a failed action leave the game as it was."""
@@ -121,8 +122,5 @@ class Registry:
             return next((n for n, cls in self.known.items() if rule_id in cls.rules), None)
         names = [m.name for m in state.modules if m.name in self.known]
         names += sorted(n for n in state.mods if n in self.known and n not in names)
-        return next((n for n in names if rule_id in self.rules_of(state, n)), None)  # a game with its own numbering: the library's ids mean nothing here
-        for name in [n for n in self.known if n not in names]:
-            if rule_id in self.known[name].rules:
-                return name
-        return None
+        # (not a library module the game lacks: in a game with its own numbering its ids mean nothing)
+        return next((n for n in names if rule_id in self.rules_of(state, n)), None)

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from admin.engine import hooks
 from admin.engine.capabilities import AdjustsQuantities
@@ -12,9 +12,11 @@ from admin.engine.config import disable_module, enable_module, set_param
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.events import Ruling
 from admin.engine.errors import IllegalAction, RuleError
+from admin.engine.model import Player
+from admin.engine.module import RulingHandler
 
 
-def ruling_player(ctx: UpdateContext, args: dict[str, Any]):
+def ruling_player(ctx: UpdateContext, args: dict[str, Any]) -> Player:
     """The player a ruling names (``args["player"]``); a RuleError lists the players."""
     name = args.get("player")
     if name not in ctx.state.players:
@@ -90,17 +92,17 @@ def _end_game(ctx: UpdateContext, r: Ruling) -> str:
 
 
 #: The core's rulings; each module adds its own (``Mechanic.rulings``).
-RULINGS: dict[str, Callable[[UpdateContext, Ruling], str]] = {
+RULINGS: dict[str, RulingHandler] = {
     "adjust": _adjust, "pause": _pause, "unpause": _unpause, "set-param": _set_param,
     "enable": _enable, "disable": _disable, "end-game": _end_game,
 }
 
 
-def ruling_table(ctx: UpdateContext) -> dict[str, Callable[[UpdateContext, Ruling], str]]:
+def ruling_table(ctx: UpdateContext) -> dict[str, RulingHandler]:
     """The core's rulings, and each enabled module's (a module's replaces the core's of the same
     kind: the proposals module's ``enable`` also adds the section of rules the game writes for
     the mechanic; the first module in precedence wins a tie)."""
-    mine: dict[str, Callable[[UpdateContext, Ruling], str]] = hooks.call(ctx).rulings()
+    mine: dict[str, RulingHandler] = hooks.call(ctx).rulings()
     return {**RULINGS, **mine}
 
 

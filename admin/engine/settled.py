@@ -24,7 +24,7 @@ def settled(owner: Any, items: list[T], final: Callable[[T], bool]) -> tuple[lis
     """The first ``items`` that are ``final`` and their pickle, kept in ``owner`` for next time."""
     cached: tuple[list[T], bytes] | None = owner.__dict__.get(KEY)
     known = len(cached[0]) if cached is not None else 0
-    if not known or len(items) < known or items[:known] != cached[0]:  # type: ignore[index]
+    if cached is None or not known or len(items) < known or items[:known] != cached[0]:
         known, cached = 0, None
     done = known
     for item in items[known:]:
@@ -43,4 +43,5 @@ def keep(owner: Any, items: list[T], blob: bytes) -> None:
 
 def unpickled(blob: bytes) -> list[Any]:
     """The settled items of a blob made by :func:`settled`."""
-    return pickle.loads(blob)
+    items: list[Any] = pickle.loads(blob)
+    return items

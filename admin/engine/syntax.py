@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from admin.engine.playingcards import parse_card
+from admin.engine.playingcards import parse_card as parse_card  # one of the pieces (re-exported)
 from admin.engine.errors import CommandError
 
 MAX_QUOTE = 80

@@ -140,6 +140,7 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
     first = _mail_first(ctx, submissions)
     for sub in sorted(submissions, key=lambda s: (s.player not in first, s.received, s.key)):
         for lc in sub.commands:
+            # (the caller passes the players' submissions only: ``player`` is set)
             queues.setdefault(sub.player, []).append((sub, lc))  # type: ignore[arg-type]
     table = ctx.registry.command_table(ctx.state)
     phased: dict[int, list[tuple[Any, str, Submission, LineCommand]]] = {}
@@ -148,12 +149,11 @@ def _actions(ctx: UpdateContext, submissions: list[Submission]) -> None:
         rest[name] = []
         for sub, lc in items:
             entry = table.get(lc.command.cmd)
-            phase = entry[1].phase if entry else ROUND_ROBIN
-            if phase >= ROUND_ROBIN:
+            if entry is None or entry[1].phase >= ROUND_ROBIN:
                 rest[name].append((sub, lc))
                 continue
-            phased.setdefault(phase, []).append(
-                (_order_key(ctx, entry[0], name, sub, lc, name in first), name, sub, lc))  # type: ignore[index]
+            phased.setdefault(entry[1].phase, []).append(
+                (_order_key(ctx, entry[0], name, sub, lc, name in first), name, sub, lc))
     clean: list[Any] = [None]  # the snapshot that still matches the state (after a failed action)
     for phase in sorted(phased):
         for _, name, sub, lc in sorted(phased[phase], key=lambda e: e[0]):
@@ -179,7 +179,7 @@ def _mail_first(ctx: UpdateContext, submissions: list[Submission]) -> set[str]:
     return {n for n, said in commands.items() if decider.mail_first(ctx, n, said)}
 
 
-def _order_key(ctx: UpdateContext, module: Mechanic, name: str, sub: Submission,
+def _order_key(ctx: UpdateContext, module: Mechanic[Any, Any], name: str, sub: Submission,
                lc: LineCommand, first: bool = False) -> tuple[Any, ...]:
     """A module's own order for its early commands (BUY: landing order), else order of receipt
     (mail that counts as arriving first, XIX.7, before the rest)."""
@@ -219,7 +219,7 @@ def _do(ctx: UpdateContext, name: str, sub: Submission, lc: LineCommand, clean: 
         return
     _, spec = entry
 
-    def refused(why: str, **kw) -> None:
+    def refused(why: str, **kw: Any) -> None:
         """The verdict of a line not carried out: public, unless the command is private (its line
         may name hidden things: a card offered face down), then told to its player only."""
         said = f'{name}: "{lc.text}" was not done: {why}'
@@ -296,6 +296,7 @@ def _snapshot(state: GameState, scratch: dict[str, Any]) -> _Snapshot | tuple[Ga
     to), so that the snapshot's cost does not grow with every accepted proposal. Something
     that cannot be pickled falls back to ``copy.deepcopy``."""
     rules, history = state.rules, state.rule_history
+    # (left out of the pickle for a moment: put back below, whatever happens)
     state.rules, state.rule_history = None, {}  # type: ignore[assignment]
     # the email being carried out is set before each action: not part of what an action changes
     received = scratch.pop("received", _NONE)

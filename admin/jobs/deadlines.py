@@ -57,7 +57,7 @@ def upcoming(game: GameDir, state: GameState, count: int) -> list[Deadline]:
     # midnight at the start of week 1's Monday in the game's timezone; adding days keeps the wall
     # clock, so a deadline is 23:59:59 there whatever daylight saving does
     monday = datetime.fromisoformat(str(start)).replace(tzinfo=game_zone(game))
-    out = []
+    out: list[Deadline] = []
     for update in range(state.update + 1, state.update + 1 + count):
         week, slot = slot_of(slots, update)
         spec = slots[slot.index]

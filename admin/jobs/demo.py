@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from admin.games import catalog as games
 from admin.jobs import update as jobs
@@ -79,7 +79,7 @@ def run_demo(directory: Path, echo: Callable[[str], None] = print, game_name: st
     return build_site(game, state=outcome.state)
 
 
-def queue_rulings(game: GameDir, demo: dict, update: int) -> None:
+def queue_rulings(game: GameDir, demo: dict[str, Any], update: int) -> None:
     """Queue the Admin's rulings the demo's ``rulings:`` gives for ``update`` (``before:``, 1 when
     left out), as `nomopoly ruling ...` would: the update applies them first and records them, so
     replay and verify see them like any other input."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from admin.engine.dice import Roll
 from admin.engine.model import GameState
 from admin.engine.schedule import slot_of
 from admin.engine.seedchain import pile_commitments, pile_salt, ruling_hash
@@ -32,7 +33,7 @@ def record_link(game: GameDir, update: int) -> str | None:
     return link
 
 
-def hidden_roll_record(r) -> list:
+def hidden_roll_record(r: Roll) -> list[Any]:
     """A hidden draw as the private log keeps it: label, sides, value (and the player whose key drew it)."""
     return [r.label, r.sides, r.value] + ([r.player] if r.player else [])
 

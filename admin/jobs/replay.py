@@ -74,7 +74,7 @@ def _run_logged(state: GameState, inputs: dict[str, Any], seeds: Seeds,
 def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
     """Rebuild today's state, and the proposal archive files, from the log alone."""
     state: GameState | None = None
-    archived: dict[int, list] = {}
+    archived: dict[int, list[Any]] = {}
     for path in game.log_entries():
         entry = load_json(path)
         if entry["kind"] == "init":
@@ -108,7 +108,7 @@ def _same_file(path: Path, text: str) -> bool:
     if path.suffix != ".json":
         return False
     try:
-        return json.loads(on_disk) == json.loads(text)
+        return bool(json.loads(on_disk) == json.loads(text))
     except ValueError:
         return False
 
@@ -192,9 +192,9 @@ def verify(game: GameDir, update: int | None = None) -> list[str]:
     return problems
 
 
-def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list], list[dict[str, Any]]]]:
+def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list[Any]], list[list[Any]], list[dict[str, Any]]]]:
     """Each logged update's rolls, hidden draws and public events as replaying it makes them, in order."""
-    out: dict[int, tuple[list[list], list[list], list[dict[str, Any]]]] = {}
+    out: dict[int, tuple[list[list[Any]], list[list[Any]], list[dict[str, Any]]]] = {}
     state: GameState | None = None
     for path in game.log_entries():
         entry = load_json(path)
@@ -219,7 +219,7 @@ def _replayed_dice(game: GameDir) -> dict[int, tuple[list[list], list[list], lis
     return out
 
 
-def _first_difference(n: int, what: str, made: list[list], recorded: list) -> list[str]:
+def _first_difference(n: int, what: str, made: list[list[Any]], recorded: list[Any]) -> list[str]:
     """The first place where the recorded rolls differ from those the replay made (one problem)."""
     recorded = [list(r) for r in recorded]
     for i, (want, got) in enumerate(zip(made, recorded)):
@@ -235,7 +235,7 @@ def _first_difference(n: int, what: str, made: list[list], recorded: list) -> li
     return []
 
 
-def _say(roll: list) -> str:
+def _say(roll: list[Any]) -> str:
     return f"{roll[0]} d{roll[1]}={roll[2]}" + (f" (with {roll[3]}'s key)" if len(roll) > 3 else "")
 
 
@@ -291,7 +291,7 @@ def _check_seed(n: int, what: str, seed: bytes, published: str, before: str | No
     return out
 
 
-def _check_rolls(n: int, seed: bytes, digest: str, rolls: list) -> list[str]:
+def _check_rolls(n: int, seed: bytes, digest: str, rolls: list[Any]) -> list[str]:
     out = []
     for label, sides, value in rolls:
         expected = derive(seed, digest, label, int(sides))
@@ -300,7 +300,7 @@ def _check_rolls(n: int, seed: bytes, digest: str, rolls: list) -> list[str]:
     return out
 
 
-def _check_hidden(n: int, hidden: bytes, digest: str, rolls: list) -> list[str]:
+def _check_hidden(n: int, hidden: bytes, digest: str, rolls: list[Any]) -> list[str]:
     """Hidden draws recompute from the hidden seed, or from their player's key (scheme 2)."""
     out = []
     for roll in rolls:

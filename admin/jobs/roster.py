@@ -30,9 +30,9 @@ def add_player(state: GameState, name: str, email: str, token_hash: str | None =
         if other.name.casefold() == name.casefold() and other.active:
             raise IllegalAction(f"there is already a player named {other.name!r} (III.1)")
     email = email.strip().lower()
-    for other, addr in state.private.emails.items():
-        if addr == email and state.players.get(other) and state.players[other].active:
-            raise IllegalAction(f"{email} is already the address of player {other!r}")
+    for holder, addr in state.private.emails.items():
+        if addr == email and state.players.get(holder) and state.players[holder].active:
+            raise IllegalAction(f"{email} is already the address of player {holder!r}")
     start_money = int(REGISTRY.params(state, "money")["start_money"])
     week = state.week if state.update == 0 else state.week + 1
     # a game with no board (layout none, Technopoly) has no square to stand on: 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from admin.runtime import forking
 from admin.jobs import update as jobs
@@ -24,6 +24,9 @@ from admin.jobs import publish
 from admin.jobs.deadlines import deadline
 from admin.engine.errors import NomopolyError
 from admin.store.gamedir import GameDir
+
+if TYPE_CHECKING:
+    from admin.mail.outbound.outbox import DeliveryReport
 
 #: the most updates one run catches up on (a clock far in the future must not run a year of them)
 MAX_CATCH_UP = 14
@@ -86,12 +89,12 @@ def run_due(game: GameDir, now: datetime | None = None, *, maildir: Path | None 
             if reminded.queued or reminded.sent or reminded.failed:
                 say(f"Reminders ({len(reminded.queued)} new): {reminded.summary()}")
     if publish.pending(game):
-        done = publish.publish(game)
-        (say if done.ok else report.errors.append)(done.summary())
+        published = publish.publish(game)
+        (say if published.ok else report.errors.append)(published.summary())
     return report
 
 
-def remind_after_fetch(game: GameDir, now: datetime, *, maildir: Path | None = None):
+def remind_after_fetch(game: GameDir, now: datetime, *, maildir: Path | None = None) -> DeliveryReport:
     """Take in the mail that came since the last fetch, then send the reminders due at ``now``: a
     vote sent an hour ago counts, and its player is not reminded. When the mail cannot be taken in,
     nobody is reminded (the next run, an hour later, tries again) and the error says so."""

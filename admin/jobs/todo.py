@@ -11,6 +11,7 @@ what to do, with the command."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from admin.engine.events import Event
 from admin.library.talk import open_questions
@@ -36,7 +37,7 @@ class Todo:
 
 
 def todo_items(state: GameState, events: tuple[Event, ...] | list[Event] = (),
-               queued: list[dict] | None = None) -> list[Todo]:
+               queued: list[dict[str, Any]] | None = None) -> list[Todo]:
     """The Admin's to-do from ``state``, the last update's ``events`` and the ``queued`` rulings."""
     items = [Todo("join", f"{j.name} <{j.email}> asked to join (update {j.update})",
                   f"nomopoly player add {j.name} {j.email}")
@@ -87,7 +88,7 @@ def text_only_rules(state: GameState) -> list[Todo]:
     return out
 
 
-def describe_ruling(r: dict) -> str:
+def describe_ruling(r: dict[str, Any]) -> str:
     """A queued ruling as the command that recorded it reads: ``adjust money=5 player=bob (a refund)``."""
     args = " ".join(f"{k}={v}" for k, v in sorted((r.get("args") or {}).items())
                     if k not in ("text", "directives"))

@@ -35,11 +35,13 @@ from admin.engine.model import GameState
 from admin.nomic.ruleset import load_ruleset
 from admin.games.catalog import initial_state
 from admin.games.registry import REGISTRY
-from admin.jobs.replay import apply_admin_record, hidden_record, replay, replay_check, run_logged, verify  # noqa: F401
+from admin.jobs.replay import (  # noqa: F401 - replay_check and verify are part of the jobs' interface
+    apply_admin_record, hidden_record, replay, replay_check as replay_check, run_logged, verify as verify,
+)
 from admin.store.fileio import Transaction, dump_json, dump_yaml, load_json
 from admin.store.plain import from_data, to_data
 from admin.jobs.record import hidden_roll_record, pile_record, public_results, record_link  # noqa: F401
-from admin.jobs.todo import describe_ruling  # noqa: F401 - part of the jobs' interface
+from admin.jobs.todo import describe_ruling as describe_ruling  # part of the jobs' interface
 
 
 # -- init and the admin's immediate actions -----------------------------------------------------
@@ -220,7 +222,8 @@ def open_source(game: GameDir, maildir: Path | None) -> MailSource:
     if kind == "maildir":
         return MaildirSource(game.root / str(mail.get("maildir", "mail/inbox")))
     if kind == "imap":
-        from admin.mail.inbound.imap import ImapConfig, ImapSource
+        from admin.mail.inbound.imap import ImapSource
+        from admin.mail.inbound.imapconfig import ImapConfig
 
         return ImapSource(ImapConfig.from_dict(game.settings().section("mail.imap"), base_dir=game.root))
     raise StateError(f'nomopoly.toml [mail] source = {kind!r}: use "maildir" or "imap"')

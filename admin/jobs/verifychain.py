@@ -58,8 +58,7 @@ def check_seed_chain(records: list[dict[str, Any]]) -> list[str]:
     chain: dict[str, Any] | None = None
     for n, record in enumerate(records):
         dice = record.get("dice") or {}
-        on_chain = chain is not None and chain["base"] < n <= chain["base"] + chain["length"]
-        if on_chain and dice:
+        if chain is not None and chain["base"] < n <= chain["base"] + chain["length"] and dice:
             if n == chain["base"] + 1 and dice.get("commitment") != chain["head"]:
                 out.append(f"update {n}: its seed's commitment is not the head of the seed chain begun at update "
                            f"{chain['base']}")

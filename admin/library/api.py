@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from admin.library.cards import CardsPrivate, CardsState
     from admin.library.free_parking import FreeParkingState
     from admin.library.health import HealthState
-    from admin.library.interactions import InteractionsState, SealedAnswers
+    from admin.engine.interactions import InteractionsState, SealedAnswers
     from admin.library.ownership import OwnershipState
     from admin.library.players import PlayersState
     from admin.library.talk import TalkPrivate, TalkState

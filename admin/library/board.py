@@ -4,12 +4,17 @@ players pass its end (VI.17, VI.18)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.capabilities import DeniesBenefits
 from admin.engine import hooks
 from admin.engine.board import add_square, live_numbers
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
 
 
 @dataclass
@@ -38,7 +43,7 @@ class BoardModule(Mechanic[BoardState, None]):
     summary = "The snaking board, moves and jumps, and new squares at the end when players pass it."
     State = BoardState
 
-    def on_pass_end(self, ctx, player) -> None:
+    def on_pass_end(self, ctx: UpdateContext, player: Player) -> None:
         params = ctx.params("board")
         denier = ctx.registry.provider(ctx.state, DeniesBenefits)
         why = denier.denies(ctx, player, "new-square") if denier is not None else None
@@ -69,12 +74,12 @@ class BoardModule(Mechanic[BoardState, None]):
                                    f"was added (a {k / n:.4g}% chance).", player=player.name,
                      rule="VI.17", data={"square": number})
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         bs = self.of(state)
         bs.polluted = [n for n in bs.polluted if n != square.number]
         bs.contaminated = [n for n in bs.contaminated if n != square.number]
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key == "polluted":
             set_polluted(state, square.number, bool(value))
         elif key == "contaminated":
@@ -83,15 +88,15 @@ class BoardModule(Mechanic[BoardState, None]):
             return False
         return True
 
-    def can_own(self, state, square) -> bool:
+    def can_own(self, state: GameState, square: Square) -> bool:
         return square.number not in self.of(state).contaminated
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         bs = self.of(state)
         return [Fact("polluted", square.number in bs.polluted),
                 Fact("contaminated", square.number in bs.contaminated)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         bs = self.of(state)
         flags = []
         if square.number in bs.polluted:
@@ -103,12 +108,12 @@ class BoardModule(Mechanic[BoardState, None]):
         return SquareLook(notes=tuple((o, long) for o, _, long in flags), flags=tuple(flags))
 
 
-def set_polluted(state, number: int, polluted: bool = True) -> None:
+def set_polluted(state: GameState, number: int, polluted: bool = True) -> None:
     bs = BoardModule.of(state)
     bs.polluted = sorted((set(bs.polluted) | {number}) if polluted else (set(bs.polluted) - {number}))
 
 
-def set_contaminated(state, number: int, contaminated: bool = True) -> None:
+def set_contaminated(state: GameState, number: int, contaminated: bool = True) -> None:
     bs = BoardModule.of(state)
     bs.contaminated = sorted((set(bs.contaminated) | {number}) if contaminated
                              else (set(bs.contaminated) - {number}))

@@ -7,16 +7,20 @@ Buried cards pile up all game long, so they are a table of their own (one line e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine import hooks
-from admin.engine.playingcards import DECK, card_name, card_value
+from admin.engine.playingcards import DECK, card_name, card_value, parse_card
 from admin.engine.commands import command_type
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
-from admin.engine.syntax import parse_card, parse_card_arg
+from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
 
 
 @command_type
@@ -81,7 +85,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     State = CardsState
     Private = CardsPrivate
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (CommandSpec("PLACE", Place, place, _parse_place, "PLACE <card> ON <square>", listing=30,
                             summary="put a card from your hand on a square, where it changes the rent",
                             example="PLACE KD ON 14", rules=("XIV.3",)),
@@ -89,28 +93,28 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
                             summary="bury a card from your hand under the square you stand on (only "
                                     "you are told)", example="BURY 7S", rules=("XIV.6",)))
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         self.private_of(state).hands.setdefault(player.name, [])
         _sync(state, player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.private_of(state).hands[player.name] = []
         _sync(state, player.name)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.on_player_removed(ctx.state, player)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         self.of(state).placed.pop(square.number, None)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         for name in sorted(self.private_of(ctx.state).hands):  # a ruling may change public_hands
             _sync(ctx.state, name)
 
-    def on_doubles(self, ctx, player, turn) -> None:
+    def on_doubles(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         draw_card(ctx, player, f"{player.name}/doubles/{turn}", "rolled doubles")
 
-    def adjust_rent(self, ctx, square, rent: int) -> int:
+    def adjust_rent(self, ctx: UpdateContext, square: Square, rent: int) -> int:
         card = self.of(ctx.state).placed.get(square.number)
         if card is None:
             return rent
@@ -118,7 +122,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
         card_rent = square.number * card_value(card, ace=int(p["ace_value"]), face=int(p["face_value"]))
         return rent + card_rent if p["card_rent"] == "add" else card_rent
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         facts = [Fact("cards_held", self.of(state).held.get(player.name, 0), label="Cards held",
                       column="Cards", order=40)]
         if state.params(self.name).get("public_hands", self.defaults["public_hands"]):
@@ -128,36 +132,36 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
             facts.append(Fact("cards", list(shown or []), label="Cards in hand", order=90, kind="hand"))
         return facts
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         p = self.private_of(state)
         return [Fact("hand", list(p.hands.get(player.name, []))),
                 Fact("buried", [{"card": b.card, "square": b.square, "update": b.update}
                                 for b in p.buried if b.player == player.name])]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "hand":
             return False
         set_hand(state, player.name, [str(c).upper() for c in value or []])
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "card":
             return False
         place_card(state, square.number, None if value is None else str(value).upper())
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("card", self.of(state).placed.get(square.number), column="Card", order=20,
                      kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         card = self.of(state).placed.get(square.number)
         if card is None:
             return None
         return SquareLook(notes=((20, f"the {card_name(card)} placed on it"),),
                           marker=(card[:-1] + _SUITS.get(card[-1], card[-1]), card[-1] in ("H", "D")))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         hand = self.private_of(state).hands.get(player.name, [])
         lines = [(50, "  Your cards (only you see them): "
                       + (", ".join(f"{c} ({card_name(c)})" for c in hand) or "none"))]
@@ -166,7 +170,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
             lines.append((60, f"  Cards you buried (only you see them): {', '.join(buried)}"))
         return lines
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         hand = self.private_of(state).hands.get(player.name, [])
         return [(40, f"; cards: {', '.join(hand) or 'none'}")]
 
@@ -223,7 +227,7 @@ def take(state: GameState, name: str, card: str) -> None:
     _sync(state, name)
 
 
-def draw_card(ctx, player: Player, label: str, reason: str) -> str:
+def draw_card(ctx: UpdateContext, player: Player, label: str, reason: str) -> str:
     """Deal ``player`` a random card (a hidden draw); over the limit it is buried (XIV.5)."""
     card = DECK[ctx.dice.roll_hidden(f"card/{label}", len(DECK), player.name) - 1]
     limit = int(ctx.params("cards").get("max_cards", 12))
@@ -264,7 +268,7 @@ def _parse_bury(rest: str, line: object) -> Bury:
     return Bury(parse_card_arg(rest))
 
 
-def place(ctx, player: Player, cmd: Place) -> str:
+def place(ctx: UpdateContext, player: Player, cmd: Place) -> str:
     square = ctx.state.square(cmd.square)
     if square is None or square.destroyed:
         raise IllegalAction(f"there is no square {cmd.square} on the board")
@@ -277,7 +281,7 @@ def place(ctx, player: Player, cmd: Place) -> str:
     return f"{player.name} placed the {card_name(cmd.card)} ({cmd.card}) on square {square.number}."
 
 
-def bury(ctx, player: Player, cmd: Bury) -> str:
+def bury(ctx: UpdateContext, player: Player, cmd: Bury) -> str:
     take(ctx.state, player.name, cmd.card)
     CardsModule.private_of(ctx.state).buried.append(
         BuriedCard(square=player.square, card=cmd.card, player=player.name, update=ctx.state.update))

@@ -10,11 +10,16 @@ landing (``on_land``). A game offers it with one line of its ``game.yaml``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from admin.engine.board import lowest
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
 
 POT = "Free Parking"
 
@@ -30,15 +35,15 @@ class FreeParkingModule(Mechanic[FreeParkingState, None]):
     summary = "Taxes go into a pot; landing on the lowest-numbered square takes it."
     State = FreeParkingState
 
-    def account(self, state, party) -> dict[str, int] | None:
+    def account(self, state: GameState, party: str) -> dict[str, int] | None:
         pot = self.of(state).pot
         return pot if party in pot else None
 
-    def on_payment(self, ctx, payer, payee, amount, kind) -> None:
+    def on_payment(self, ctx: UpdateContext, payer: str, payee: str, amount: int, kind: str) -> None:
         if kind == "tax" and payee == BANK:
             ctx.transfer(BANK, POT, amount, rule="", reason="a tax into the Free Parking pot", kind="pot")
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         held = self.of(ctx.state).pot[POT]
         if square.number != lowest(ctx.state) or held <= 0:
             return
@@ -46,7 +51,7 @@ class FreeParkingModule(Mechanic[FreeParkingState, None]):
         ctx.emit("free-parking", f"{player.name} landed on square {square.number} and took the Free Parking "
                                  f"pot: {ctx.state.money(held)}.", player=player.name, data={"amount": held})
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         if square.number != lowest(state):
             return []
         return [Fact("free_parking", self.of(state).pot[POT], label="Free Parking pot", order=60)]

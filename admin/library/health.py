@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.capabilities import EasesHealthLoss
 from admin.engine import hooks
@@ -13,6 +14,10 @@ from admin.engine.shows import Fact
 from admin.engine.capabilities import AdjustsQuantities
 from admin.library.board import BoardModule
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 
 @dataclass
@@ -34,57 +39,57 @@ class HealthModule(Mechanic[HealthState, None], AdjustsQuantities):
                "charge a third of the rent.")
     State = HealthState
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         hs = self.of(state)
         hs.health[player.name] = int(state.params(self.name).get("start_health", self.defaults["start_health"]))
         hs.resets.setdefault(player.name, 0)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         hs = self.of(ctx.state)
         hs.health[player.name] = int(ctx.params(self.name)["start_health"])
         hs.resets[player.name] = hs.resets.get(player.name, 0) + 1
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if ctx.state.enabled(BoardModule.name) and square.number in BoardModule.of(ctx.state).polluted:
             loss = int(ctx.params("health")["polluted_health_loss"])
             change_health(ctx, player, -loss, rule="VI.14", reason=f"landing on polluted square {square.number}")
 
-    def adjust_rent(self, ctx, square, rent: int) -> int:
+    def adjust_rent(self, ctx: UpdateContext, square: Square, rent: int) -> int:
         """VI.14: on a polluted square the rent is a third of the usual rent (nearest dollar, IV.1)."""
         if not (ctx.state.enabled(BoardModule.name) and square.number in BoardModule.of(ctx.state).polluted):
             return rent
         divisor = max(1, int(ctx.params(self.name)["polluted_rent_divisor"]))
         return (2 * rent + divisor) // (2 * divisor)  # half a dollar rounds up
 
-    def adjust(self, ctx, player, key, amount, reason) -> bool:
+    def adjust(self, ctx: UpdateContext, player: Player, key: str, amount: int, reason: str) -> bool:
         if key != "health":
             return False
         change_health(ctx, player, amount, rule="II.3", reason=reason)
         return True
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key not in ("health", "resets"):
             return False
         getattr(self.of(state), key)[player.name] = int(value)
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         hs = self.of(state)
         return [Fact("health", hs.health.get(player.name, 0), label="Health", column="Health", order=10),
                 Fact("resets", hs.resets.get(player.name, 0))]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         return [(10, f"  Health: {self.of(state).health.get(player.name, 0)}")]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         return [(10, f", {self.of(state).health.get(player.name, 0)} health")]
 
 
-def health_of(state, name: str) -> int:
+def health_of(state: GameState, name: str) -> int:
     return HealthModule.of(state).health.get(name, 0)
 
 
-def change_health(ctx, player: Player, delta: int, *, rule: str, reason: str) -> None:
+def change_health(ctx: UpdateContext, player: Player, delta: int, *, rule: str, reason: str) -> None:
     if delta == 0:
         return
     hs = HealthModule.of(ctx.state)
@@ -102,7 +107,7 @@ def change_health(ctx, player: Player, delta: int, *, rule: str, reason: str) ->
         reset_player(ctx, player, reason=f"health reached {now}")
 
 
-def reset_player(ctx, player: Player, *, reason: str) -> None:
+def reset_player(ctx: UpdateContext, player: Player, *, reason: str) -> None:
     """XII.2: the player goes back to how they stood at the start of week 1: starting money, no
     squares or cards, full health, on the lowest square (each module resets what it owns)."""
     start_money = int(ctx.params("money").get("start_money", 10000))
@@ -115,9 +120,9 @@ def reset_player(ctx, player: Player, *, reason: str) -> None:
              player=player.name, rule="XII.1")
 
 
-def resets_of(state, name: str) -> int:
+def resets_of(state: GameState, name: str) -> int:
     return HealthModule.of(state).resets.get(name, 0)
 
 
-def set_health(state, name: str, value: int) -> None:
+def set_health(state: GameState, name: str, value: int) -> None:
     HealthModule.of(state).health[name] = value

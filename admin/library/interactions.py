@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine.commands import command_type
 from admin.engine.interactions import (
@@ -17,6 +17,10 @@ from admin.engine.interactions import (
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 
 @command_type
@@ -61,12 +65,12 @@ def _answer(rest: str, line: object) -> Answer:
 class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
     name = "interactions"
     rules = ()
-    defaults: dict[str, Any] = {}
+    defaults: ClassVar[dict[str, Any]] = {}
     summary = "Questions to players that span updates: offers, auctions, consents, responses, games by mail."
     State = InteractionsState
     Private = SealedAnswers
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (CommandSpec("ACCEPT", Answer, give_answer, _accept, "ACCEPT <number>", listing=200,
                             summary="say yes to an offer the game put to you (its number is in your results)",
                             example="ACCEPT 12"),
@@ -78,7 +82,7 @@ class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
                 CommandSpec("ANSWER", Answer, give_answer, _answer, "ANSWER <number> <text>", listing=203,
                             summary="answer a question the game put to you", example="ANSWER 12 hit"))
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         state, sealed = self.of(ctx.state), self.private_of(ctx.state)
         for inter in due(state, ctx.state.update):
             answers = settle_answers(inter, sealed)
@@ -88,7 +92,7 @@ class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
             ctx.emit("interaction", f"#{inter.id} ({inter.kind}) closed: {outcome}",
                      data={"id": inter.id, "kind": inter.kind, "answers": dict(inter.answers)})
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         sealed = self.private_of(state)
         waiting = [i for i in self.of(state).open  # a party first: most are not (each player's mail)
                    if player.name in i.parties and player.name in i.waiting_for(sealed.answers.get(i.id))]
@@ -97,7 +101,7 @@ class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
                 for i in waiting]
 
 
-def give_answer(ctx, player: Player, cmd: Answer) -> str:
+def give_answer(ctx: UpdateContext, player: Player, cmd: Answer) -> str:
     state, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
     inter = find(state, cmd.number)
     value = ctx.registry.get(inter.module).check_answer(ctx, inter, player, cmd.value)
@@ -107,7 +111,7 @@ def give_answer(ctx, player: Player, cmd: Answer) -> str:
     return f"{player.name} answered #{inter.id} ({inter.kind}): {value}."
 
 
-def ask(ctx, *, kind: str, module: str, parties: list[str], silence: str, after: int = 1,
+def ask(ctx: UpdateContext, *, kind: str, module: str, parties: list[str], silence: str, after: int = 1,
         proposer: str | None = None, payload: dict[str, Any] | None = None, sealed: bool = False) -> Interaction:
     """Open an interaction from a module's handler or hook; it closes ``after`` updates later."""
     if not ctx.state.enabled(InteractionsModule.name):

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine.capabilities import PricesSquares
 from admin.engine import hooks
 from admin.engine.commands import LATER, command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import OrdersActions
 from admin.engine.movement import rent_free
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.engine.model import GameState, Player, Square
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
 
 
 @command_type
@@ -100,10 +104,10 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
                          "name_max_length": ("at most {} characters",)}}
     State = OwnershipState
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"reject-name": _reject_name}
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (CommandSpec("BUY", Buy, buy, _parse_buy, "BUY [square]", phase=0, listing=10,
                             summary="buy the unowned square you landed on since your last turn",
                             example="BUY 14", rules=("XIII.1",)),
@@ -111,24 +115,24 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
                             summary="name a square you own (renaming it later costs money)",
                             example="NAME 14 Park Lane", rules=("XIII.4",)))
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).release(player.name)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.of(ctx.state).release(player.name)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         own = self.of(state)
         own.owners.pop(square.number, None)
         own.paid.pop(square.number, None)
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         if turn == 0:  # a right to buy lasts until the player's next turn (XIII.3)
             own = self.of(ctx.state)
             own.buy_rights = [r for r in own.buy_rights
                               if r.player != player.name or r.update == ctx.state.update]
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         own = self.of(ctx.state)
         owner_name = own.owner(square.number)
         if owner_name is None:
@@ -150,7 +154,7 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
             return
         pay_rent(ctx, player, owner, square, rent)
 
-    def action_order(self, ctx, name: str, command) -> int:
+    def action_order(self, ctx: UpdateContext, name: str, command: Any) -> int:
         """BUYs run in the order their buyers landed (XIII.3); an unknown square last."""
         rights = self.of(ctx.state).buy_rights
         if command.square is not None:
@@ -161,7 +165,7 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
         mine = [r.order for r in rights if r.player == name]
         return max(mine) if mine else 10**9
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key == "owner":
             set_owner(state, square.number, value)
         elif key == "paid":
@@ -170,23 +174,23 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
             return False
         return True
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         price = int(state.params(self.name).get("price_per_number", self.defaults["price_per_number"]))
         numbers = {s.number for s in state.squares}  # one pass over the owners, not the board per player
         return sum(n * price for n, owner in self.of(state).owners.items() if owner == player.name and n in numbers)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         owned = self.of(state).owned_by(state, player.name)
         return [Fact("squares", [s.number for s in owned], column="Squares owned", order=30, kind="squares")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("owner", self.of(state).owner(square.number), column="Owner", order=10, kind="player")]
 
-    def square_look(self, state, square) -> SquareLook:
+    def square_look(self, state: GameState, square: Square) -> SquareLook:
         owner = self.of(state).owner(square.number)
         return SquareLook(owner=owner, notes=((10, f"owned by {owner}" if owner else "unowned"),))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         own = self.of(state)
         squares = [_square_label(s) for s in own.owned_by(state, player.name)]
         lines = [(40, f"  Squares you own: {', '.join(squares) or 'none'}")]
@@ -195,7 +199,7 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
             lines.append((70, f"  You may still BUY: {', '.join(rights)}"))
         return lines
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         owned = [str(s.number) for s in state.squares if self.of(state).owners.get(s.number) == player.name]
         return [(30, f"; squares owned: {', '.join(owned) or 'none'}")]
 
@@ -204,7 +208,7 @@ def _square_label(square: Square) -> str:
     return f"{square.number} ({square.name})" if square.name else str(square.number)
 
 
-def buy(ctx, player: Player, cmd: Buy) -> str:
+def buy(ctx: UpdateContext, player: Player, cmd: Buy) -> str:
     own = OwnershipModule.of(ctx.state)
     rights = [r for r in own.buy_rights if r.player == player.name]
     if cmd.square is None:
@@ -251,7 +255,7 @@ def buy(ctx, player: Player, cmd: Buy) -> str:
     return f"{player.name} bought square {square.number} for ${price}."
 
 
-def name_square(ctx, player: Player, cmd: Name) -> str:
+def name_square(ctx: UpdateContext, player: Player, cmd: Name) -> str:
     params = ctx.params("ownership")
     square = ctx.state.square(cmd.square)
     if square is None or square.destroyed:
@@ -279,7 +283,7 @@ def name_square(ctx, player: Player, cmd: Name) -> str:
     return f'{player.name} named square {square.number} "{new}".'
 
 
-def _reject_name(ctx, r) -> str:
+def _reject_name(ctx: UpdateContext, r: Ruling) -> str:
     sq = ctx.state.square(int(r.args.get("square", 0)))
     if sq is None:
         raise RuleError(f"ruling names square {r.args.get('square')!r}, which does not exist")
@@ -289,7 +293,7 @@ def _reject_name(ctx, r) -> str:
     return f"The Admin rejected the name {old!r} of square {sq.number} (XIII.4): {r.note}"
 
 
-def rent_due(ctx, payer: Player, square: Square) -> int:
+def rent_due(ctx: UpdateContext, payer: Player, square: Square) -> int:
     """The rent ``payer`` owes for landing on ``square``: 3 x n, then every module's adjustment
     (the square's own, VI.9 ..., then who pays)."""
     rent = square.number * int(ctx.params("ownership")["rent_per_number"])
@@ -297,7 +301,8 @@ def rent_due(ctx, payer: Player, square: Square) -> int:
     return h.adjust_rent_paid(ctx, payer, square, h.adjust_rent(ctx, square, rent))
 
 
-def pay_rent(ctx, payer: Player, owner: Player, square: Square, rent: int, *, rule: str = "VI.9") -> None:
+def pay_rent(ctx: UpdateContext, payer: Player, owner: Player, square: Square, rent: int, *,
+             rule: str = "VI.9") -> None:
     """``payer`` pays ``rent`` to ``owner`` for ``square`` (forced), then every module hears of it
     (``on_rent_paid``)."""
     ctx.transfer(payer.name, owner.name, rent, rule=rule, reason=f"rent on square {square.number}", kind="rent")

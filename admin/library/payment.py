@@ -3,9 +3,13 @@ them (Nomopoly II XXVIII: a purchase line ending ``ON CREDIT``). Every purchase 
 library pays through :func:`charge`, so ON CREDIT works for all of them in one place."""
 
 from __future__ import annotations
+from typing import TYPE_CHECKING
 
 from admin.engine.capabilities import TakesCredit
 from admin.engine.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 
 def split_on_credit(rest: str) -> tuple[str, bool]:
@@ -17,7 +21,7 @@ def split_on_credit(rest: str) -> tuple[str, bool]:
     return rest, False
 
 
-def charge(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str,
+def charge(ctx: UpdateContext, player: str, payee: str, amount: int, *, rule: str, reason: str,
            on_credit: bool = False) -> None:
     """A voluntary purchase of ``amount`` paid to ``payee`` (a player, or the Admin Bank Account):
     from the player's money (refused if it would bankrupt them, IV.3), or, with ``on_credit``,

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine import hooks
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
 
 
 @dataclass
@@ -23,27 +28,27 @@ class PlayersModule(Mechanic[PlayersState, None]):
     summary = "Players join with the Admin's approval; 3 weeks with no voluntary action and they are removed."
     State = PlayersState
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         super().setup(state)
         if state.update:  # enabled mid-game: everyone's three weeks start now
             last = self.of(state).last_action
             for name in last:
                 last[name] = max(last[name], state.week)
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         # a player who joins has until three weeks from their first week (III.4, III.5)
         self.of(state).last_action[player.name] = player.joined_week - 1
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "last_action_week":
             return False
         self.of(state).last_action[player.name] = int(value)
         return True
 
-    def on_action(self, ctx, player, command) -> None:
+    def on_action(self, ctx: UpdateContext, player: Player, command: Any) -> None:
         self.of(ctx.state).last_action[player.name] = ctx.state.week
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if not ctx.slot.week_end:
             return
         weeks = int(ctx.params("players")["inactive_weeks"])
@@ -52,7 +57,7 @@ class PlayersModule(Mechanic[PlayersState, None]):
                 remove_player(ctx, player, f"no voluntary action for {weeks} weeks (III.5)")
 
 
-def remove_player(ctx, player, reason: str) -> None:
+def remove_player(ctx: UpdateContext, player: Player, reason: str) -> None:
     ctx.transfer(player.name, BANK, player.money, rule="III.5", reason="removal from the game")
     hooks.call(ctx).on_player_removed(ctx.state, player)
     player.status = "removed"

@@ -18,13 +18,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypedDict
 
 from admin.engine.commands import command_type
 from admin.engine.errors import CommandError, IllegalAction, RuleError
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Panel, Remark, Table
 from admin.engine.syntax import PLAYER_NAME, check_text, no_args, parse_proposal, quote
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import GameState, Player
 
 ALL = "ALL"
 GREY_NAME = "Anonymous"
@@ -151,7 +156,7 @@ def _parse_press(rest: str, line: object, block: Sequence[Any]) -> Press:
     return Press(to, _block_text(block, "press", "PRESS TO bob / Shall we vote together? / END"), grey)
 
 
-def _parse_switch(on: bool):
+def _parse_switch(on: bool) -> Callable[[str, object], PressSwitch]:
     def parse(rest: str, line: object) -> PressSwitch:
         no_args("PRESS ON" if on else "PRESS OFF", rest)
         return PressSwitch(on)
@@ -169,10 +174,17 @@ def _parse_question(rest: str, line: object, block: Sequence[Any]) -> Question:
                                 first=rest.strip()))
 
 
+class _Written(TypedDict):
+    """What the commands written over several lines (PRESS, COMMENT, QUESTION) share."""
+    block: bool
+    phase: int
+    voluntary: bool
+
+
 class TalkModule(Mechanic[TalkState, TalkPrivate]):
     name = "talk"
     rules = ()
-    defaults: dict[str, Any] = {
+    defaults: ClassVar[dict[str, Any]] = {
         "max_chars": 2000,       # the longest press, comment or question, in characters
         "max_per_update": 5,     # press, comments and questions per player per update
         "grey": False,           # unsigned (grey) press allowed
@@ -184,10 +196,10 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
     State = TalkState
     Private = TalkPrivate
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         # by order of receipt, after PROPOSE (a comment may follow the proposal it is on), before the
         # round-robin actions; PRESS OFF and ON before all, so a switch holds for the whole update
-        common = dict(block=True, phase=40, voluntary=False)
+        common = _Written(block=True, phase=40, voluntary=False)
         return (
             CommandSpec("PRESS", Press, _press, _parse_press, "PRESS TO <player>|ALL ... END", private=True,
                         listing=200, summary="send a message to one player, or to all, signed with your "
@@ -206,10 +218,10 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
                         **common),
         )
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"answer": _answer}
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         talk = state.mods.get(self.name)
         if talk is None:
             return []
@@ -229,19 +241,19 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
                       "and the Admin's answers; an answer made a standing ruling is listed again "
                       "below.", (asked, standing), order=81)]
 
-    def proposal_remarks(self, state, number: int) -> list[Remark]:
+    def proposal_remarks(self, state: GameState, number: int) -> list[Remark]:
         talk = state.mods.get(self.name)
         return [Remark(c.player, c.update, c.date, c.text)
                 for c in (talk.comments if talk else ()) if c.proposal == number]
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         private = state.private.mods.get(self.name)
         if private is not None and player.name in private.muted:
             private.muted.remove(player.name)
 
 
 # -- handlers -----------------------------------------------------------------------------------
-def _count(ctx, player, text: str) -> tuple[TalkState, TalkPrivate, str]:
+def _count(ctx: UpdateContext, player: Player, text: str) -> tuple[TalkState, TalkPrivate, str]:
     """Check the limits, count the message; the state, the private state and the date."""
     p = ctx.params(TalkModule.name)
     talk, private = TalkModule.of(ctx.state), TalkModule.private_of(ctx.state)
@@ -258,7 +270,7 @@ def _count(ctx, player, text: str) -> tuple[TalkState, TalkPrivate, str]:
     return talk, private, ctx.received[:10]
 
 
-def _press(ctx, player, cmd: Press) -> str:
+def _press(ctx: UpdateContext, player: Player, cmd: Press) -> str:
     if cmd.grey and not ctx.params(TalkModule.name)["grey"]:
         raise IllegalAction("grey (unsigned) press is not allowed in this game; send it signed: "
                             "PRESS TO ...")
@@ -290,7 +302,7 @@ def _press(ctx, player, cmd: Press) -> str:
     return f"Your {kind} was sent {where}: {len(readers)} reader(s)."
 
 
-def _switch(ctx, player, cmd: PressSwitch) -> str:
+def _switch(ctx: UpdateContext, player: Player, cmd: PressSwitch) -> str:
     talk = TalkModule.private_of(ctx.state)
     if cmd.on and player.name in talk.muted:
         talk.muted.remove(player.name)
@@ -300,7 +312,7 @@ def _switch(ctx, player, cmd: PressSwitch) -> str:
     return f"{player.name} {'receives' if cmd.on else 'no longer receives'} press to all."
 
 
-def _comment(ctx, player, cmd: Comment) -> str:
+def _comment(ctx: UpdateContext, player: Player, cmd: Comment) -> str:
     proposal = ctx.state.proposal(cmd.proposal)
     if proposal is None:
         closed = ctx.state.archived.get(cmd.proposal)
@@ -314,7 +326,7 @@ def _comment(ctx, player, cmd: Comment) -> str:
     return f"{player.name} commented on proposal {cmd.proposal} (on the proposals page)."
 
 
-def _question(ctx, player, cmd: Question) -> str:
+def _question(ctx: UpdateContext, player: Player, cmd: Question) -> str:
     talk, _, date = _count(ctx, player, cmd.text)
     known = {r.id for r in ctx.state.rules.rules()} if ctx.state.rules else set()
     cited = list(dict.fromkeys(r for r in _RULE_ID.findall(cmd.text) if not known or r in known))
@@ -323,7 +335,7 @@ def _question(ctx, player, cmd: Question) -> str:
     return f"{player.name} asked the Admin question {number}; the answer will be on the Judgements page."
 
 
-def _answer(ctx, r) -> str:
+def _answer(ctx: UpdateContext, r: Ruling) -> str:
     talk = TalkModule.of(ctx.state)
     try:
         number = int(r.args.get("question", 0))
@@ -345,7 +357,7 @@ def _answer(ctx, r) -> str:
     return f"The Admin answered question {number} (by {question.player}) with {kind}: {text}"
 
 
-def open_questions(state) -> list[QuestionItem]:
+def open_questions(state: GameState) -> list[QuestionItem]:
     """The questions still waiting for the Admin's answer (the to-do)."""
     talk = state.mods.get(TalkModule.name)
     return [q for q in (talk.questions if talk else ()) if q.answer is None]

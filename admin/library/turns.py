@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.capabilities import DeniesBenefits
 from admin.engine import hooks
@@ -19,7 +19,7 @@ from admin.library.api import PASS_BONUS, TURNS_TAKEN
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
-    from admin.engine.model import Player
+    from admin.engine.model import GameState, Player
 
 _DICE = re.compile(r"^(\d*)d(\d*)$")
 
@@ -53,29 +53,29 @@ class TurnsModule(Mechanic[TurnsState, None]):
     summary = "One turn per player per update in random order; doubles roll again; $1000 for passing the end."
     State = TurnsState
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         self.of(state).transport[player.name] = "foot"
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.of(ctx.state).transport[player.name] = "foot"
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "transport":
             return False
         self.of(state).transport[player.name] = str(value)
         return True
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         take_turns(ctx)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("transport", transport_of(state, player.name), label="Travels by", order=60,
                      kind="text")]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         return [(30, f"  Transport: {transport_of(state, player.name)}")]
 
-    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None:
         if wrapped:
             params = ctx.params("turns")
             if params["pass_bonus_once"]:
@@ -151,5 +151,5 @@ def roll_turn_dice(ctx: UpdateContext, player: Player, turn: int, spec: str, tag
     return [ctx.dice.roll(f"turn/{player.name}/{turn}/{tag}{i}", sides) for i in range(count)]
 
 
-def transport_of(state, name: str) -> str:
+def transport_of(state: GameState, name: str) -> str:
     return TurnsModule.of(state).transport.get(name, "foot")

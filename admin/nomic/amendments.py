@@ -274,6 +274,8 @@ def carry_out(state: GameState, number: int | None, directives: list[Directive],
             history = state.rule_history.pop(ch.old_id, [])
         else:
             history = state.rule_history.get(ch.rule_id, [])
+        # (the changes apply_directives made are to rules, created ... renumbered: a Change's
+        # action may also name a module's, enabled, disabled or set, which no rule's history holds)
         history.append(RuleRevision(rev=len(history) + 1, action=ch.action,  # type: ignore[arg-type]
                                     update=state.update, week=state.week, proposal=number,
                                     text=ch.text, old_text=ch.old_text, old_id=ch.old_id))

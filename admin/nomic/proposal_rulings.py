@@ -9,14 +9,15 @@ from typing import Any
 from admin.engine.context import UpdateContext
 from admin.engine.errors import RuleError
 from admin.engine.events import Ruling
-from admin.engine.model import VoteGrant
+from admin.engine.model import Proposal, ProposalStatus, VoteGrant
+from admin.engine.module import RulingHandler
 from admin.engine.rulings import ruling_player
 from admin.nomic.amendments import carry_out, parse_directives
 from admin.nomic.changes import record_changes
 from admin.nomic.proposals import _CHOICES, ADMIN, add_proposal, cast_vote
 
 # -- the Admin's rulings on proposals (VIII.2, VIII.5, II.3) --------------------------------------
-def _proposal(ctx: UpdateContext, args: dict[str, Any]):
+def _proposal(ctx: UpdateContext, args: dict[str, Any]) -> Proposal:
     number = int(args.get("proposal", 0))
     p = ctx.state.proposal(number)
     if p is None and number in ctx.state.archived:
@@ -26,11 +27,11 @@ def _proposal(ctx: UpdateContext, args: dict[str, Any]):
     return p
 
 
-def _close_proposal(ctx: UpdateContext, r: Ruling, status: str, verb: str):
+def _close_proposal(ctx: UpdateContext, r: Ruling, status: ProposalStatus, verb: str) -> Proposal:
     p = _proposal(ctx, r.args)
     if p.status not in ("open", "voting"):
         raise RuleError(f"proposal {p.number} is {p.status}; only an open or voting proposal can be {verb}")
-    p.close(status, ctx.state.update, r.note)  # type: ignore[arg-type]
+    p.close(status, ctx.state.update, r.note)
     return p
 
 
@@ -57,7 +58,7 @@ def _admin_vote(ctx: UpdateContext, r: Ruling) -> str:
     choice = {True: "yes", False: "no"}[raw] if isinstance(raw, bool) else str(raw).lower()
     if choice not in _CHOICES:
         raise RuleError(f"the Admin's vote {raw!r} is not one of yes, no, abstain")
-    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), choice)
+    return cast_vote(ctx, ADMIN, int(r.args.get("proposal", 0)), _CHOICES[choice])
 
 
 def _amend(ctx: UpdateContext, r: Ruling) -> str:
@@ -107,5 +108,6 @@ def _enable(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin enabled the {name} module{text}: {r.note}"
 
 
-RULINGS = {"enable": _enable, "veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
-           "amend": _amend, "done": _done, "grant-votes": _grant_votes}
+RULINGS: dict[str, RulingHandler] = {
+    "enable": _enable, "veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
+    "amend": _amend, "done": _done, "grant-votes": _grant_votes}

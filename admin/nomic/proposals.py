@@ -17,13 +17,13 @@ from typing import Any, ClassVar, Literal, Sequence
 
 from admin.engine import hooks
 from admin.engine.commands import command_type
-from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.context import BANK, UpdateContext
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.library.api import CARDS
 from admin.library.cards import draw_card
-from admin.engine.model import Proposal, Tally, Vote as VoteRecord
+from admin.engine.model import Player, Proposal, Tally, Vote as VoteRecord
 from admin.nomic.amendments import carry_out, check, parse_directives
 from admin.nomic.archive import archive_closed
 from admin.nomic.changes import foreseen, record_changes
@@ -31,7 +31,7 @@ from admin.nomic.written import understood_rules
 
 ADMIN = "Admin"
 VoteChoice = Literal["yes", "no", "abstain"]
-_CHOICES = ("yes", "no", "abstain")
+_CHOICES: dict[str, VoteChoice] = {"yes": "yes", "no": "no", "abstain": "abstain"}
 
 
 @command_type
@@ -94,7 +94,7 @@ def _parse_vote(rest: str, line: object) -> Vote:
     number = parse_proposal(ref)
     if choice not in _CHOICES:
         raise CommandError(f"{quote(words[-1])} is not a vote; write YES, NO or ABSTAIN.")
-    return Vote(number, choice)  # type: ignore[arg-type]
+    return Vote(number, _CHOICES[choice])
 
 
 def _parse_withdraw(rest: str, line: object) -> Withdraw:
@@ -116,7 +116,7 @@ def _check_share(value: Any) -> None:
 class ProposalsModule(Mechanic[None, None]):
     name = "proposals"
     rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "IX.2", "IX.3", "X.1", "X.2")
-    defaults: dict[str, Any] = {
+    defaults: ClassVar[dict[str, Any]] = {
         "per_week": 1,                 # proposals per player per week; the last ones count
         "missed_vote_fine": 100,       # per proposal not voted on
         "card_to_proposer": 1,         # cards to the proposer on acceptance
@@ -133,12 +133,12 @@ class ProposalsModule(Mechanic[None, None]):
     validators = {'abstain_share_voids': _check_share}
     summary = "Proposals Monday to Wednesday, votes Friday and Saturday; the tally and its rewards."
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         from admin.nomic.proposal_rulings import RULINGS  # they call this module's functions
 
         return RULINGS
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (CommandSpec("PROPOSE", Propose, propose, _parse_propose, "PROPOSE [title] ... END",
                             block=True, phase=10, listing=50,
                             summary="propose a change to the rules: the title, then its text on the "
@@ -151,7 +151,7 @@ class ProposalsModule(Mechanic[None, None]):
                             summary="take back your own proposal before it is decided",
                             example="WITHDRAW 3"))
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.closes_voting:
             for proposal in ctx.state.proposals:
                 if proposal.status == "voting" and (not ctx.state.paused or proposal.proposer == ADMIN):
@@ -168,7 +168,7 @@ class ProposalsModule(Mechanic[None, None]):
         ctx.state.vote_grants = [g for g in ctx.state.vote_grants if g.week >= ctx.state.week]
 
 
-def add_proposal(ctx, proposer: str, title: str, text: str,
+def add_proposal(ctx: UpdateContext, proposer: str, title: str, text: str,
                  week: int | None = None) -> tuple[Proposal, list[int]]:
     """Number and record a proposal; the oldest of the proposer's open ones this week beyond
     ``per_week`` is replaced (IX.2: the last ones received count)."""
@@ -193,7 +193,7 @@ def add_proposal(ctx, proposer: str, title: str, text: str,
     return proposal, replaced
 
 
-def propose(ctx, player, cmd: Propose) -> str:
+def propose(ctx: UpdateContext, player: Player, cmd: Propose) -> str:
     if ctx.state.paused:
         raise IllegalAction("the game is paused: only the Admin makes a proposal this week (X.1)")
     week = None
@@ -216,7 +216,7 @@ def propose(ctx, player, cmd: Propose) -> str:
     return f"{player.name} made proposal {proposal.number}: {cmd.title} ({kind}){extra}.{understood}"
 
 
-def withdraw(ctx, player, cmd: Withdraw) -> str:
+def withdraw(ctx: UpdateContext, player: Player, cmd: Withdraw) -> str:
     proposal = ctx.state.proposal(cmd.proposal)
     if proposal is None or proposal.proposer != player.name:
         closed = ctx.state.archived.get(cmd.proposal)
@@ -228,18 +228,18 @@ def withdraw(ctx, player, cmd: Withdraw) -> str:
     return f"{player.name} withdrew proposal {proposal.number}."
 
 
-def vote_weight(ctx, name: str) -> int:
+def vote_weight(ctx: UpdateContext, name: str) -> int:
     """1 plus extra votes granted for this week, never more than the other players (VIII.4)."""
     extra = sum(g.extra for g in ctx.state.vote_grants if g.player == name and g.week == ctx.state.week)
     others = len([p for p in ctx.state.active_players() if p.name != name])
     return max(1, min(1 + extra, others))
 
 
-def vote(ctx, player, cmd: Vote) -> str:
+def vote(ctx: UpdateContext, player: Player, cmd: Vote) -> str:
     return cast_vote(ctx, player.name, cmd.proposal, cmd.choice, vote_weight(ctx, player.name))
 
 
-def cast_vote(ctx, voter: str, number: int, choice: str, weight: int = 1) -> str:
+def cast_vote(ctx: UpdateContext, voter: str, number: int, choice: VoteChoice, weight: int = 1) -> str:
     proposal = ctx.state.proposal(number)
     if proposal is None and number in ctx.state.archived:
         raise IllegalAction(f"voting on proposal {number} is closed ({ctx.state.archived[number]})")
@@ -256,14 +256,14 @@ def cast_vote(ctx, voter: str, number: int, choice: str, weight: int = 1) -> str
     previous = proposal.votes.get(voter)
     if previous is not None:
         previous.changed_from.append(previous.choice)
-        previous.choice, previous.update, previous.weight = choice, ctx.state.update, weight  # type: ignore[assignment]
+        previous.choice, previous.update, previous.weight = choice, ctx.state.update, weight
         return f"{voter} changed their vote on proposal {proposal.number} to {choice.upper()}{weight_note}."
-    proposal.votes[voter] = VoteRecord(player=voter, choice=choice, update=ctx.state.update,  # type: ignore[arg-type]
+    proposal.votes[voter] = VoteRecord(player=voter, choice=choice, update=ctx.state.update,
                                        weight=weight)
     return f"{voter} voted {choice.upper()} on proposal {proposal.number}{weight_note}."
 
 
-def tally(ctx, proposal: Proposal) -> None:
+def tally(ctx: UpdateContext, proposal: Proposal) -> None:
     p = ctx.params("proposals")
     voters = sorted(pl.name for pl in ctx.state.active_players())
     if p["admin_votes"]:
@@ -293,7 +293,7 @@ def tally(ctx, proposal: Proposal) -> None:
         _carry_out(ctx, proposal)
 
 
-def _pay(ctx, result: Tally, payer: str, payee: str, amount: int, rule: str, reason: str) -> None:
+def _pay(ctx: UpdateContext, result: Tally, payer: str, payee: str, amount: int, rule: str, reason: str) -> None:
     if amount <= 0:
         return
     ctx.transfer(payer, payee, amount, rule=rule, reason=reason)
@@ -302,7 +302,7 @@ def _pay(ctx, result: Tally, payer: str, payee: str, amount: int, rule: str, rea
             result.money[name] = result.money.get(name, 0) + delta
 
 
-def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dict[str, Any]) -> None:
+def _consequences(ctx: UpdateContext, proposal: Proposal, result: Tally, accepted: bool, p: dict[str, Any]) -> None:
     players = [pl.name for pl in ctx.state.active_players()]
     abstaining = [n for n in players if n in result.missing or
                   (n in proposal.votes and proposal.votes[n].choice == "abstain")]
@@ -347,7 +347,7 @@ def _consequences(ctx, proposal: Proposal, result: Tally, accepted: bool, p: dic
                 result.cards_to.append(name)
 
 
-def _carry_out(ctx, proposal: Proposal) -> None:
+def _carry_out(ctx: UpdateContext, proposal: Proposal) -> None:
     state = ctx.state
     if proposal.proposer == ADMIN and state.paused:
         state.paused = False

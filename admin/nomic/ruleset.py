@@ -227,7 +227,7 @@ def parse_section(text: str, filename: str, *, where: str | None = None) -> Sect
             body = []
         elif current is None:
             if _ANY_HEADING.match(line):
-                raise fail(index, _text_problem([line])[1])  # type: ignore[index]
+                raise fail(index, _text_problem([line])[1])  # type: ignore[index]  # a heading: refused
             if line.strip():
                 raise fail(
                     index,

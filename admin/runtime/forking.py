@@ -74,7 +74,8 @@ class Child(Generic[T]):
         self._process.join()
         if status == "error":
             raise value
-        return value
+        result: T = value
+        return result
 
 
 def start(fn: Callable[[], T], what: str) -> Child[T] | None:

@@ -39,7 +39,8 @@ def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str,
         if site_url:
             event.add("url", f"{site_url}/howto.html")
         cal.add_component(event)
-    return cal.to_ical()
+    ical: bytes = cal.to_ical()
+    return ical
 
 
 def _slug(text: str) -> str:

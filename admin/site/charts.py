@@ -23,7 +23,7 @@ def _nice_step(span: float, ticks: int = 5) -> float:
     raw = span / max(ticks, 1)
     if raw <= 0:
         return 1
-    mag = 10 ** math.floor(math.log10(raw))
+    mag: float = 10 ** math.floor(math.log10(raw))
     for m in (1, 2, 2.5, 5, 10):
         if raw <= m * mag:
             return m * mag
@@ -54,6 +54,8 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
     top = int(ly) + 24
     height += top - 40
     values = [v for s in series for v in s.values if v is not None]
+    lo: float
+    hi: float
     lo, hi = (min(values), max(values)) if values else (0, 1)
     if hi - lo < 100:  # a flat line: give it some room around its value
         lo, hi = lo - 500, hi + 500
@@ -74,7 +76,7 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
            f'<title>{escape(title)}</title>',
            '<style>.chart .ax{font-size:12px;fill:#444}.chart .lg{font-size:13px;fill:#222}</style>']
     thousands = max(abs(lo), abs(hi)) >= 10000 and step >= 100
-    v = lo
+    v: float = lo
     while v <= hi + step / 2:
         y = py(v)
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
@@ -100,7 +102,7 @@ def line_chart(series: list[Series], xs: list[int], title: str, *, x_label: str 
         points = [None if val is None else f"{x},{y_text[val]}" for x, val in zip(x_text, s.values)]
         runs: list[list[str]] = [[]]
         if None not in s.values:  # the usual case: one line
-            runs = [points]  # type: ignore[list-item]
+            runs = [points]  # type: ignore[list-item]  # no value is None, so no point is
         else:
             for pt in points:
                 if pt is None:

@@ -119,7 +119,8 @@ def parse_results(data: dict[str, Any], number: int, sha: str = "", *,
                   full: bool = True) -> UpdateResults | UpdateSummary:
     """A results file's data as the site reads it: in full, or (``full=False``) only the
     summary, which skips building the ~800 events and ~400 rolls of a big update."""
-    dice = data.get("dice") if isinstance(data.get("dice"), dict) else {}
+    raw_dice = data.get("dice")
+    dice: dict[str, Any] = raw_dice if isinstance(raw_dice, dict) else {}
     week = data.get("week")
     raw_events = data.get("events") or []
     if full:
@@ -128,7 +129,7 @@ def parse_results(data: dict[str, Any], number: int, sha: str = "", *,
     else:
         shown = [(_kind(e.get("kind")), _str(e["text"]), e.get("ok") is not False)
                  for e in raw_events if isinstance(e, dict) and e.get("text") is not None]
-    summary = dict(
+    summary: dict[str, Any] = dict(  # the fields of an UpdateSummary (and so of an UpdateResults)
         number=int(data.get("update", number)), week=int(week) if isinstance(week, int) else None,
         slot=_str(data.get("slot")), cutoff=_str(data.get("cutoff")),
         event_count=len(shown), failed=sum(1 for _, _, ok in shown if not ok),
@@ -211,7 +212,7 @@ class History:
     def full(self, number: int) -> UpdateResults:
         if number in self._full:
             return self._full[number]
-        full = read_results(self._paths[number])
+        full: UpdateResults = read_results(self._paths[number])
         if number in self._recent:
             self._full[number] = full
         return full

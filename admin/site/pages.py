@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 import json
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 from markupsafe import Markup
 
@@ -55,6 +56,10 @@ def _update_pages(w: Writer) -> None:
     as they are, and only a page being rendered reads its file."""
     site, history = w.site, w.site.history
     updates = history.updates
+
+    def results(number: int) -> dict[str, Any]:
+        return {"u": history.full(number)}
+
     for i, s in enumerate(updates):
         prev_s = updates[i - 1] if i else None
         next_s = updates[i + 1] if i + 1 < len(updates) else None
@@ -63,7 +68,7 @@ def _update_pages(w: Writer) -> None:
         w.page("update.html", s.page,
                inputs=[s.sha, prev_s and prev_s.number, next_s and next_s.number, published, hidden,
                        site.banner()],
-               lazy=lambda n=s.number: {"u": history.full(n)},
+               lazy=partial(results, s.number),
                prev=prev_s and {"number": prev_s.number, "page": prev_s.page},
                next=next_s and {"number": next_s.number, "page": next_s.page},
                published=published, published_hidden=hidden)
@@ -75,7 +80,7 @@ def _player_pages(w: Writer) -> None:
     changes), but the blocks of the updates it showed already are taken from the page as it was
     (see :func:`history_blocks`): only the new update's results are read and its events rendered."""
     site = w.site
-    window = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot, "sha": s.sha}
+    window: list[dict[str, Any]] = [{"number": s.number, "page": s.page, "week": s.week, "slot": s.slot, "sha": s.sha}
               for s in reversed(site.history.updates[-PLAYER_HISTORY:])]
     shown = [(u["number"], u["sha"]) for u in window]
     older = len(site.history.updates) > PLAYER_HISTORY
@@ -105,6 +110,9 @@ def _player_pages(w: Writer) -> None:
                 out.append(Markup(block))
         return {"history": out, "window": Markup(history_window(shown))}
 
+    def page(data: Any, path: str, name: str) -> dict[str, Any]:
+        return {"chart": draw_chart(data), **history(path, name)}
+
     for row in site.standings():
         name = row["name"]
         path = site.player_href(name)
@@ -112,7 +120,7 @@ def _player_pages(w: Writer) -> None:
         # keyed by the results files its events come from (a hash each) and the chart's data by
         # its repr: the same key, without json-encoding every event shown
         w.page("player.html", path, inputs=[row, shown, older, repr(chart)],
-               lazy=lambda data=chart, path=path, name=name: {"chart": draw_chart(data), **history(path, name)},
+               lazy=partial(page, chart, path, name),
                p=row, older=older)
 
 
@@ -185,7 +193,7 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                           "module": module, "enabled": module in enabled, "summary": summary,
                           "text_only": rule.id in text_only,
                           "history": history if changed or len(history) > 1 else []})
-        off = sorted({r["module"] for r in rules}) if rules and all(r["module"] in dormant for r in rules) else []
+        off = sorted({str(r["module"]) for r in rules}) if rules and all(r["module"] in dormant for r in rules) else []
         out.append({"numeral": section.numeral, "title": section.title,
                     "anchor": f"section-{section.numeral}", "rules": rules, "off": off})
     live = {r.id for r in site.ruleset.rules()}
@@ -234,11 +242,11 @@ def _proposal_groups(site: Site, proposals: list[Proposal], *, live: bool) -> li
     """Proposals by status, newest first; an archive week's page has only the decided group."""
     active = sorted(pl.name for pl in site.state.active_players())
     views = [_proposal_view(site, p, active if live else []) for p in sorted(proposals, key=lambda p: -p.number)]
-    groups = (("voting", "Being voted on", lambda v: v["status"] == "voting"),
-              ("open", "Waiting for the vote", lambda v: v["status"] == "open"),
-              ("awaiting", "Accepted, waiting for the Admin", lambda v: v["badge"] == "awaiting"),
-              ("decided", "Decided", lambda v: v["status"] not in ("voting", "open")
-               and v["badge"] != "awaiting"))
+    groups: tuple[tuple[str, str, Callable[[dict[str, Any]], bool]], ...] = (
+        ("voting", "Being voted on", lambda v: v["status"] == "voting"),
+        ("open", "Waiting for the vote", lambda v: v["status"] == "open"),
+        ("awaiting", "Accepted, waiting for the Admin", lambda v: v["badge"] == "awaiting"),
+        ("decided", "Decided", lambda v: v["status"] not in ("voting", "open") and v["badge"] != "awaiting"))
     return [{"key": key, "title": title, "proposals": [v for v in views if test(v)]}
             for key, title, test in groups if live or key == "decided"]
 
@@ -256,10 +264,13 @@ def _proposal_pages(w: Writer) -> None:
     w.page("proposals.html", "proposals.html", active="proposals", live=_live(site),
            groups=_proposal_groups(site, site.state.proposals, live=True),
            params=REGISTRY.params(site.state, "proposals"), weeks=weeks, week=None)
+    def archived(week: int) -> dict[str, Any]:
+        return {"groups": _proposal_groups(site, archives.proposals(week), live=False)}
+
     for week in sorted(archives.paths):
         w.page("proposals.html", f"proposals/week-{week:04d}.html", active="proposals",
                inputs=[archives.sha(week), site.banner()],
-               lazy=lambda wk=week: {"groups": _proposal_groups(site, archives.proposals(wk), live=False)},
+               lazy=partial(archived, week),
                live=None, params=REGISTRY.params(site.state, "proposals"), weeks=[], week=week)
 
 

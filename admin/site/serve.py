@@ -19,7 +19,8 @@ from typing import Any, Callable
 
 from admin.engine.errors import NomopolyError
 from admin.store.gamedir import GameDir
-from admin.site.build import BuildReport, build
+from admin.site.build import build
+from admin.site.writer import BuildReport
 
 WATCHED = ("state", "rules_md", "site_templates")
 #: what the site never shows and that changes on its own: not worth a rebuild
@@ -86,7 +87,7 @@ class Preview:
     def url(self) -> str:
         assert self.server is not None
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{port}/"
 
     def rebuild(self) -> bool:
         """Build now; on failure say why and keep serving the previous site."""

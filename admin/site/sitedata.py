@@ -77,7 +77,7 @@ class Site:
     def rule_href(self, rule_id: Any) -> str:
         if not isinstance(rule_id, str):
             return ""
-        memo = self.__dict__.setdefault("_rule_hrefs", {})
+        memo: dict[str, str] = self.__dict__.setdefault("_rule_hrefs", {})
         if rule_id not in memo:
             memo[rule_id] = self._rule_href(rule_id)
         return memo[rule_id]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
@@ -37,7 +38,8 @@ def player_colours(state: GameState) -> dict[str, str]:
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:
-    return tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+    red, green, blue = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return red, green, blue
 
 
 def _luminance(colour: str) -> float:
@@ -105,7 +107,9 @@ def name_lines(name: str, width: int = 13, lines: int = 2) -> list[str]:
 # -- the board -------------------------------------------------------------------------------
 def square_look(state: GameState, sq: Square) -> SquareLook:
     """Every enabled module's overlay on a square, merged: the owner, notes and flags in order."""
-    owner, notes, flags, marker, band = None, [], [], None, None
+    owner, marker, band = None, None, None
+    notes: list[tuple[int, str]] = []
+    flags: list[tuple[int, str, str]] = []
     for look in hooks.call(state, REGISTRY).square_look(state, sq):
         owner = owner or look.owner
         notes += look.notes
@@ -192,7 +196,7 @@ def _squeeze(label: str) -> str:
     return ' textLength="25" lengthAdjust="spacingAndGlyphs"' if len(label) > 3 else ""
 
 
-def _flags_in_use(looks) -> list[tuple[str, str]]:
+def _flags_in_use(looks: Iterable[SquareLook]) -> list[tuple[str, str]]:
     """Each distinct corner badge on the board with its meaning, in the modules' order."""
     seen: dict[str, tuple[int, str]] = {}
     for look in looks:

@@ -70,7 +70,7 @@ class Lookups:
 
     def __init__(self, site: "Site") -> None:
         self.site = site
-        self.seen: dict[tuple[str, str], Any] = {}
+        self.seen: dict[tuple[str, str | int], Any] = {}
 
     def answer(self, kind: str, arg: Any) -> Any:
         if kind == "rule":
@@ -88,13 +88,16 @@ class Lookups:
         return value
 
     def rule_href(self, rule_id: Any) -> str:
-        return self.ask("rule", rule_id)
+        href: str = self.ask("rule", rule_id)
+        return href
 
     def player_href(self, name: Any) -> str:
-        return self.ask("player", name)
+        href: str = self.ask("player", name)
+        return href
 
     def proposal_href(self, number: Any) -> str:
-        return self.ask("proposal", number)
+        href: str = self.ask("proposal", number)
+        return href
 
     def get(self, name: Any, default: Any = None) -> Any:  # ``colours.get(name, "#777")``
         value = self.ask("colour", name)

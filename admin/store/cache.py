@@ -210,7 +210,7 @@ def dump_by_entries(data: dict[str, Any], old: Any, old_text: str) -> str | None
             out.extend(lines)
             continue
         if lines is not None and len(lines) > 1 and value and isinstance(value, (list, dict)) \
-                and type(value) is type(was) and was:
+                and was and type(value) is type(was):
             made = _by_parts(key, value, was, lines)
             if made is not None:
                 out.append(made)
@@ -228,7 +228,7 @@ def _by_parts(key: str, value: list[Any] | dict[str, Any], was: list[Any] | dict
     if len(parts) != len(old_entries) or (not isinstance(value, list) and len(parts) and
                                           any(not p[0].startswith("  ") for p in parts)):
         return None
-    texts = {}
+    texts: dict[bytes | str | None, str] = {}
     for entry, part in zip(old_entries, parts):
         texts.setdefault(_entry_key(entry), "".join(part))
     new_entries = list(value) if isinstance(value, list) else sorted(value.items())

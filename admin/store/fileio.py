@@ -274,9 +274,9 @@ class Transaction:
                 return []
             journal = _write_temp(self.root / JOURNAL, json.dumps(temps).encode("utf-8"))
         except OSError as exc:  # nothing is in place yet: the old state stands, whole
-            for tmp, _ in temps:
-                if tmp:
-                    (self.root / tmp).unlink(missing_ok=True)
+            for temp, _ in temps:
+                if temp:
+                    (self.root / temp).unlink(missing_ok=True)
             raise write_failed(self.root, exc) from exc
         os.replace(journal, self.root / JOURNAL)  # the commit point
         fsync_dir(self.root)

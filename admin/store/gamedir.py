@@ -41,8 +41,8 @@ from admin.engine.errors import StateError
 from admin.engine.model import GameState, Proposal
 from admin.store.migrate import BURIED_V1
 from admin.store.cache import StateCache
-from admin.store.statefiles import (  # noqa: F401 - state_files is part of this module's interface
-    PUBLIC_FILES, state_files, state_from_files,
+from admin.store.statefiles import (  # state_files is part of this module's interface
+    PUBLIC_FILES, state_files as state_files, state_from_files,
 )
 from admin.store.plain import from_data, to_data
 from admin.store.fileio import (

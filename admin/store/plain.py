@@ -69,10 +69,12 @@ def from_data(cls: type[T], data: Any, where: str = "") -> T:
     player's name in every module), and one object for each value makes the state smaller and
     XXII.4's snapshot (a pickle of the state before every action, admin/engine/update.py), which
     writes a text it has met already as a reference to it, a third cheaper."""
+    made: T
     try:
-        return _converter(cls)(data)  # type: ignore[arg-type]  # a class is hashable
+        made = _converter(cls)(data)  # type: ignore[arg-type]  # a class is hashable
     except _Mismatch:  # somewhere a value does not fit: find where, and say so
-        return _convert(cls, data, where or cls.__name__)
+        made = _convert(cls, data, where or cls.__name__)
+    return made
 
 
 # -- the converters, made once per type ----------------------------------------------------------

@@ -48,6 +48,7 @@ def table_fields(cls: type) -> list[dataclasses.Field[Any]]:
 def _row_type(cls: type, name: str) -> type:
     from typing import get_args, get_type_hints
 
+    row: type
     (row,) = get_args(get_type_hints(cls)[name])
     return row
 
@@ -86,7 +87,7 @@ def parse_table(text: str, row_type: type, where: Path) -> list[Any]:
         try:
             if len(cells) != width:
                 raise ValueError
-            values = [None] * width
+            values: list[Any] = [None] * width
             for i, cell in enumerate(cells):
                 values[order[i]] = convert[i](cell)
             out.append(row_type(*values))
@@ -124,7 +125,7 @@ def _decode_module(cls: type, data: dict[str, Any], files: dict[str, Any], folde
         else:
             rows = [r if isinstance(r, row_type) else from_data(row_type, r, str(where / key)) for r in rows]
         tables[f.name] = rows
-    value = from_data(cls, data, f"{where / folder / name}.yaml")
+    value: Any = from_data(cls, data, f"{where / folder / name}.yaml")
     for key, rows in tables.items():
         setattr(value, key, rows)
     return value

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from admin.nomic.rulelang.model import (
-    MAX_AMOUNT, MAX_SQUARE, MAX_TOTAL, Condition, Effect, NotUnderstood, Op, Rule, SquareRef, Trigger,
-    Vocabulary, Who,
+    MAX_AMOUNT, MAX_SQUARE, MAX_TOTAL, Condition, Effect, NotUnderstood, Op, Party, Rule, SquareKind, SquareRef,
+    Trigger, TriggerKind, Vocabulary, Who,
 )
 
 _FILLER = r"(?:(?:will|must|shall|also|immediately|then) )*"
@@ -42,7 +42,7 @@ _SUBJECT = r"(?:(?:he|she|they|he or she|that player|the player|this player) )?"
 _LEAD = r"(?:and )?(?:who |if (?:they|he|she) |(?:they|he|she) )?"
 _SQUARE_NUMBER = r"(?:square (?:number |no\. ?|#)?|#)(?P<sq>\d+)"
 
-_SQUARES: tuple[tuple[str, str], ...] = (
+_SQUARES: tuple[tuple[str, SquareKind], ...] = (
     (_SQUARE_NUMBER, "number"),
     (r"the (?:lowest[- ]numbered|first|lowest) square", "lowest"),
     (r"the (?:highest[- ]numbered|last|highest) square", "highest"),
@@ -116,8 +116,10 @@ def parse_rule(text: str, vocab: Vocabulary | None = None) -> Rule | NotUndersto
 def _rule(r: _Reader, vocab: Vocabulary) -> Rule:
     m = r.take(r"at the (?P<edge>start|beginning|end) of (?:each|every) (?P<span>week|update)")
     if m:
-        edge = "start" if m.group("edge") in ("start", "beginning") else "end"
-        trigger = Trigger(f"{m.group('span')}_{edge}")  # type: ignore[arg-type]
+        start = m.group("edge") in ("start", "beginning")
+        kind: TriggerKind = (("week_start" if start else "week_end") if m.group("span") == "week"
+                             else "update_start" if start else "update_end")
+        trigger = Trigger(kind)
         before = _conditions(r, vocab)  # "..., if the Admin Bank Account has more than $5000: ..."
         who: Who
         if r.take(r"(?:every|each) other player|all other players"):
@@ -149,7 +151,7 @@ def _square(r: _Reader, vocab: Vocabulary, *, end_allowed: bool = True) -> Squar
         m = r.take(pattern)
         if m:
             number = _number(r, m.group("sq"), MAX_SQUARE, "a square number") if kind == "number" else None
-            return SquareRef(kind, number)  # type: ignore[arg-type]
+            return SquareRef(kind, number)
     raise _Stop(r.fail("a square: 'square 10', 'the lowest numbered square', 'a square owned by another "
                        "player', 'a square they own', 'an unowned square' or 'any square'"))
 
@@ -252,13 +254,13 @@ def _effect(r: _Reader, vocab: Vocabulary) -> Effect:
     m = r.take(r"(?:receives?|gets?|is paid|collects?) " + money)
     if m:
         amount = _amount(r, m, vocab)
-        party = "bank"
+        party: Party = "bank"
         each = _per_square(r)
         if r.take(r"from (?:each|every|all) other players?|from (?:each|every) of the other players"):
             party = "each_other"
         else:
             r.take(r"from the admin bank account|from the bank|from the admin")
-        return Effect("money", amount, party, _per_square(r) or each)  # type: ignore[arg-type]
+        return Effect("money", amount, party, _per_square(r) or each)
     m = r.take(r"(?:pays?|gives?) " + money)
     if m:
         amount = _amount(r, m, vocab)
@@ -270,7 +272,7 @@ def _effect(r: _Reader, vocab: Vocabulary) -> Effect:
             party = "each_other"
         else:
             r.take(r"to the admin bank account|to the bank|to the admin")
-        return Effect("money", -amount, party, _per_square(r) or each)  # type: ignore[arg-type]
+        return Effect("money", -amount, party, _per_square(r) or each)
     start = r.pos
     m = r.take(r"(?P<verb>gains?|loses?|receives?) (?P<n>\d+) (?:points? of )?health")
     if m:
