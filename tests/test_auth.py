@@ -16,7 +16,8 @@ from admin.jobs import update as jobs
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
 from admin.mail.inbound.auth import AuthSettings, check_dkim, hash_token
-from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path
+from admin.mail.inbound.intake import archive_path
+from admin.mail.inbound.ledger import Ledger, LedgerEntry
 from admin.store.fileio import load_json
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")

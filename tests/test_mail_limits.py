@@ -14,9 +14,9 @@ from fixtures.games import deliver
 
 from admin.jobs import update as jobs
 from admin.engine.errors import StateError
-from admin.mail.outbound.compose import LineResult, cap_results
+from admin.mail.outbound.verdicts import LineResult, cap_results
 from admin.mail.inbound.grammar import parse_text
-from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.ledger import Ledger
 from admin.mail.inbound.limits import MAX_MIME_HEADER, MailLimits
 from admin.mail.outbound.mailout import mail_out
 from admin.mail.inbound.message import BodyLine, read_message

@@ -23,7 +23,7 @@ from fixtures.games import DIR_SETTINGS, deliver
 
 from admin.jobs import update as jobs
 from admin.store.gamedir import GameDir
-from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.ledger import Ledger
 
 pytestmark = pytest.mark.reliability
 

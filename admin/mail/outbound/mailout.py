@@ -35,7 +35,7 @@ from admin.games.registry import REGISTRY
 from admin.engine.schedule import slot_of
 from admin.engine.errors import MailError
 from admin.store.gamedir import GameDir
-from admin.mail.outbound import compose
+from admin.mail.outbound import compose, verdicts
 from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
 from admin.mail.outbound import texts
 from admin.mail.inbound.intake import Screened, archive_path
@@ -80,7 +80,7 @@ def _archived_headers(game: GameDir, digest: str) -> Message | None:
         return None
 
 
-def _why_not_answer(ms: MailSettings, m: compose.LoggedMessage, archived: Message | None) -> str | None:
+def _why_not_answer(ms: MailSettings, m: verdicts.LoggedMessage, archived: Message | None) -> str | None:
     """None when the email may be answered; else the reason, for the admin."""
     headers: Any = archived or {"From": m.sender}
     if m.kind != "normal" or compose.must_not_answer(headers, [ms.from_address]):
@@ -90,7 +90,7 @@ def _why_not_answer(ms: MailSettings, m: compose.LoggedMessage, archived: Messag
     return None
 
 
-def _reply_to(m: compose.LoggedMessage, archived: Message | None) -> dict[str, str]:
+def _reply_to(m: verdicts.LoggedMessage, archived: Message | None) -> dict[str, str]:
     original = archived.get("Message-ID") if archived is not None else None
     if not original and m.message_id and not m.message_id.startswith("sha256:"):
         original = f"<{m.message_id}>"
@@ -98,20 +98,20 @@ def _reply_to(m: compose.LoggedMessage, archived: Message | None) -> dict[str, s
     return compose.reply_headers(original, references, m.subject)
 
 
-def _describe(m: compose.LoggedMessage) -> str:
+def _describe(m: verdicts.LoggedMessage) -> str:
     subject = f'"{shorten(m.subject, SUBJECT_CHARS)}"' if m.subject else "(no subject)"
     return f"{m.sender or '(no sender)'}, {subject}, received {m.received}"
 
 
-AnswerText = Callable[[compose.LoggedMessage, list[compose.LineResult]], str]
+AnswerText = Callable[[verdicts.LoggedMessage, list[verdicts.LineResult]], str]
 
 
-def _answer_text(text: AnswerText, m: compose.LoggedMessage, by_ref: compose.EventsByRef | None) -> str:
-    return text(m, compose.cap_results(compose.judge_lines(m, by_ref)))
+def _answer_text(text: AnswerText, m: verdicts.LoggedMessage, by_ref: verdicts.EventsByRef | None) -> str:
+    return text(m, verdicts.cap_results(verdicts.judge_lines(m, by_ref)))
 
 
-def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[compose.LoggedMessage],
-             by_ref: compose.EventsByRef | None, purpose: str,
+def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[verdicts.LoggedMessage],
+             by_ref: verdicts.EventsByRef | None, purpose: str,
              text: AnswerText) -> tuple[list[Draft], list[str]]:
     """Receipts (or acks) for the emails that may be answered; notes on the ones not answered."""
     out: list[Draft] = []
@@ -225,7 +225,7 @@ def mail_out(game: GameDir, update: int, *, state: GameState | None = None, send
         dice = (log.record or {}).get("dice") or {}
         entered = dice.get("players") or {} if int(dice.get("scheme", 1)) >= 3 else None
 
-        def receipt(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
+        def receipt(m: verdicts.LoggedMessage, results: list[verdicts.LineResult]) -> str:
             return texts.receipt_text(player=m.player or "", message=m, results=results, zone=ms.zone,
                                       update=log.update, week=log.week, slot=log.slot, **ms.text_args(),
                                       entered=None if entered is None else entered.get(m.player or "", ""))
@@ -263,7 +263,8 @@ def remind(game: GameDir, now: datetime) -> DeliveryReport:
 def _sent_already(game: GameDir, state: GameState, now: datetime) -> tuple[dict[str, set[int]], set[str]]:
     """Votes and proposals in mail taken in (``nomopoly fetch``) but not yet applied."""
     from admin.mail.inbound.auth import AuthSettings
-    from admin.mail.inbound.intake import Ledger, screen
+    from admin.mail.inbound.intake import screen
+    from admin.mail.inbound.ledger import Ledger
     from admin.mail.inbound.limits import MailLimits
 
     settings = game.settings()
@@ -312,8 +313,8 @@ def _reminders(game: GameDir, ms: MailSettings, state: GameState, due: datetime,
     return out
 
 
-def _help_now(state: GameState, m: compose.LoggedMessage,
-              results: list[compose.LineResult]) -> list[compose.LineResult]:
+def _help_now(state: GameState, m: verdicts.LoggedMessage,
+              results: list[verdicts.LineResult]) -> list[verdicts.LineResult]:
     """HELP needs no update: an ack answers it at once, with the rules in force now."""
     from admin.engine.howto import help_lines
     from admin.games.registry import REGISTRY
@@ -334,11 +335,11 @@ def ack(game: GameDir, screened: list[Screened], state: GameState | None = None)
     ms = MailSettings.read(game, state)
     due = deadline(game, state)
 
-    def text(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
+    def text(m: verdicts.LoggedMessage, results: list[verdicts.LineResult]) -> str:
         return texts.ack_text(player=m.player or "", message=m, results=_help_now(state, m, results),
                               deadline=due, **ms.text_args())
 
-    messages = [compose.LoggedMessage.from_record(s.log_record()) for s in screened]
+    messages = [verdicts.LoggedMessage.from_record(s.log_record()) for s in screened]
     acks, notes = _answers(game, ms, state, messages, None, "ack", text)
     queued = _queue(outbox_of(game), ms, acks)
     return replace(deliver(game, ms), queued=queued, notes=tuple(notes))

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
 from admin.engine.events import Event
-from admin.mail.outbound.compose import LineResult, LoggedMessage, Verdict
+from admin.mail.outbound.verdicts import LineResult, LoggedMessage, Verdict
 
 FOOTER_HINT = ("Send commands to the game in a new email or a reply, one per line above any "
                "quoted text (lines starting with > are not read).")

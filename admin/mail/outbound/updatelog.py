@@ -25,7 +25,7 @@ from admin.engine.seedchain import next_link
 from admin.engine.events import Event
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
-from admin.mail.outbound import compose
+from admin.mail.outbound import verdicts
 from admin.mail.outbound import texts
 from admin.engine.shows import ordered
 from admin.games.registry import REGISTRY
@@ -42,7 +42,7 @@ class UpdateLog:
     week: int
     slot: str
     cutoff: str
-    messages: tuple[compose.LoggedMessage, ...]
+    messages: tuple[verdicts.LoggedMessage, ...]
     events: tuple[Event, ...]
     rulings: tuple[dict[str, Any], ...]
     #: the update's dice as the private log keeps them (seeds, digest, hidden draws)
@@ -67,7 +67,7 @@ def load_update_log(game: GameDir, update: int) -> UpdateLog:
     head = next((e.data for e in events if e.kind == "update"), {})
     return UpdateLog(update=update, week=int(head.get("week", 0)), slot=str(head.get("slot", "")),
                      cutoff=str(inputs.get("cutoff", "")),
-                     messages=tuple(compose.LoggedMessage.from_record(m)
+                     messages=tuple(verdicts.LoggedMessage.from_record(m)
                                     for m in inputs.get("messages") or []),
                      events=events, rulings=tuple(inputs.get("rulings") or []), dice=data.get("dice"),
                      record=record, link=next_link(record.get("previous"), record) if record else None)
@@ -111,7 +111,7 @@ class EventIndex:
         for e in events:
             for name in about(e):
                 by_player.setdefault(name, []).append(e)
-        return cls(by_ref=compose.events_by_ref(events), by_player=by_player,
+        return cls(by_ref=verdicts.events_by_ref(events), by_player=by_player,
                    public=tuple(e.text for e in events if e.text))
 
     def about(self, player: str) -> list[Event]:
