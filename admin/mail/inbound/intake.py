@@ -191,7 +191,7 @@ class Screened:
     submission: Submission | None = None
 
     def log_record(self) -> dict[str, Any]:
-        record = {
+        record: dict[str, Any] = {
             "hash": self.entry.hash, "message_id": self.entry.message_id,
             "received": self.entry.received, "player": self.player,
             "sender": self.mail.sender if self.mail else "",

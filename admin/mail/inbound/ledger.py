@@ -104,7 +104,7 @@ class Ledger:
             if escaped:
                 self._escaped[h] = cells
             if status not in settled or (update and not update.isdecimal()):
-                entry = _row_entry(*cells, f"{path}:{n}")  # raises what is wrong, if anything
+                entry = _row_entry(h, mid, cells[2], received, status, update, cells[6], f"{path}:{n}")  # raises what is wrong, if anything
                 if entry.status == "pending":  # by hand: acted on like pending.yaml's
                     self._entries[h] = entry
             rows[h] = line

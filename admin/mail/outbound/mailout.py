@@ -124,7 +124,7 @@ def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[v
         address = state.private.emails.get(m.player)
         if why is None and not address:
             why = f"{m.player} has no registered address"
-        if why is not None:
+        if why is not None or not address:
             notes.append(f"not answered: {_describe(m)}: {why}")
             continue
         thread = _reply_to(m, archived)
@@ -164,9 +164,9 @@ def _results(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
 # -- the admin's report --------------------------------------------------------------------------
 def _report_text(ms: MailSettings, todo: tuple[str, ...], log: UpdateLog, notes: list[str], queued: int,
                  waiting: int) -> str:
-    said = [e for e in log.events if e.kind == "ruling" and e.text]  # in words, as the update said it
-    rulings = tuple(e.text for e in said if e.ok)  # type: ignore[misc]
-    failed = tuple(e.text for e in said if not e.ok)  # type: ignore[misc]
+    said = [(e.ok, e.text) for e in log.events if e.kind == "ruling" and e.text]  # in words, as the update said it
+    rulings = tuple(text for ok, text in said if ok)
+    failed = tuple(text for ok, text in said if not ok)
     view = texts.ReportView(
         update=log.update, week=log.week, slot=log.slot, cutoff=log.cutoff, events=len(log.events),
         acted=tuple(m.player or m.sender for m in log.messages if m.status == "applied"),
