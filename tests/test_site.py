@@ -22,6 +22,7 @@ from admin.site.build import build, build_site
 from admin.site.content import player_slugs, render_markdown
 from admin.site.export import public_status
 from admin.site.svg import board_svg, player_colours
+from admin.site.writer import MANIFEST
 
 
 @pytest.fixture(scope="module")
@@ -223,6 +224,9 @@ def test_rebuilding_swaps_the_site_in_whole_and_leaves_no_temporary_folders(tmp_
     game = make_game(tmp_path / "g", updates=2)
     out = tmp_path / "public" / "site"
     build_site(game, out)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["other"].append("stale.html")  # a file the last build wrote, this one does not
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     (out / "stale.html").write_text("old", encoding="utf-8")
     build_site(game, out)
     assert not (out / "stale.html").exists()
