@@ -31,6 +31,7 @@ from admin.nomic.proposals import ProposalsModule
 from admin.engine import hooks
 from admin.runtime.gcpause import few_collections
 from admin.engine.errors import StateError
+from admin.engine.plaintext import xml_text
 from admin.store.gamedir import GameDir, read_archive
 from admin.games.registry import REGISTRY
 from admin.library.api import MONEY
@@ -68,6 +69,7 @@ def make_env(game: GameDir) -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              bytecode_cache=jinja2.FileSystemBytecodeCache())
     env.filters["md"] = render_markdown
+    env.filters["xml"] = xml_text  # feed.atom: what XML 1.0 cannot hold would make the feed unreadable
     env.filters["money"] = money
     env.globals["rule"] = str  # a rule's number; a build gives the game's own (a function, not a
     # filter: jinja2 folds a filter of a constant into the cached bytecode)

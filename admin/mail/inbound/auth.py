@@ -9,12 +9,14 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 import authres
-from publicsuffixlist import PublicSuffixList
 
 from admin.engine.errors import StateError
+
+if TYPE_CHECKING:
+    from publicsuffixlist import PublicSuffixList
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,9 @@ def covers(signer: str, domain: str) -> bool:
 @functools.cache
 def _public_suffixes() -> PublicSuffixList:
     """The Public Suffix List the library bundles (read once, only when a parent domain signed:
-    no network, ever)."""
+    no network, ever); imported here, so a game that never needs it never loads it."""
+    from publicsuffixlist import PublicSuffixList
+
     return PublicSuffixList()
 
 
