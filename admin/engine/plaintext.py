@@ -39,11 +39,14 @@ def describe(char: str) -> str:
     return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X} (a control character)"
 
 
-def visible(text: str) -> str:
+def visible(text: str, *, newlines: bool = False) -> str:
     """``text`` with every control and bidi character but the tab written as an escape
-    (``\\x07``, ``\\x1b``, ``\\u202e``)."""
+    (``\\x07``, ``\\x1b``, ``\\u202e``); with ``newlines``, its line ends are kept too (a
+    player's press, quoted over several lines)."""
     if not _KEPT.search(text):
         return text
+    if newlines:
+        return "\n".join(_KEPT.sub(_escape, line) for line in text.split("\n"))
     return _KEPT.sub(_escape, text)
 
 

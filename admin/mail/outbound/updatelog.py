@@ -23,6 +23,7 @@ from admin.engine.playingcards import DECK
 from admin.engine.dice import commitment, player_key
 from admin.engine.seedchain import next_link
 from admin.engine.events import Event
+from admin.engine.plaintext import visible
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
 from admin.mail.outbound import verdicts
@@ -190,12 +191,12 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         vote = p.votes.get(name)
         mine = (f"your vote: {vote.choice.upper()} (you may change it)" if vote else
                 f"not voted yet: send VOTE {p.number} YES, NO or ABSTAIN")
-        proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
+        proposals.append(f"{p.number}. {visible(p.title)} (by {p.proposer}): {mine}")
     return texts.ResultsView(
         player=name, update=index.update, week=index.week, slot=index.slot,
         happened=capped(tuple(line for e in index.events.about(name) if e.kind not in REPLIES
                               for line in [texts.event_line(e, name)] if line)),
-        press=tuple(e.private for e in index.events.about(name)
+        press=tuple(visible(e.private, newlines=True) for e in index.events.about(name)
                     if e.kind == "press" and e.player == name and e.private),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from admin.engine.events import Event
+from admin.engine.plaintext import visible
 from admin.mail.inbound.grammar import CHATTER
 from admin.mail.inbound.limits import RECEIPT_BUDGET
 from admin.mail.outbound.caps import DETAIL_CHARS, QUOTE_CHARS, shorten
@@ -137,14 +138,15 @@ def _judged(message: LoggedMessage, by_ref: EventsByRef | None) -> list[LineResu
 
 
 def cap_results(results: Sequence[LineResult], budget: int = RECEIPT_BUDGET) -> list[LineResult]:
-    """The results a receipt quotes, within ``budget`` characters: each quoted line cut to
+    """The results a receipt quotes, within ``budget`` characters, control and bidi characters
+    written as escapes (:func:`~admin.engine.plaintext.visible`): each quoted line cut to
     :data:`QUOTE_CHARS` and each detail to :data:`DETAIL_CHARS`; once the budget is spent, the
     lines left are summed up in one last result, by verdict."""
     out: list[LineResult] = []
     spent = 0
     for i, r in enumerate(results):
-        r = LineResult(r.first, r.last, shorten(r.text, QUOTE_CHARS), r.verdict,
-                       tuple(shorten(d, DETAIL_CHARS) for d in r.details))
+        r = LineResult(r.first, r.last, shorten(visible(r.text), QUOTE_CHARS), r.verdict,
+                       tuple(shorten(visible(d), DETAIL_CHARS) for d in r.details))
         size = len(r.text) + sum(len(d) for d in r.details) + 40
         if spent + size > budget:
             rest = results[i:]
