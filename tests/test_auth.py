@@ -445,7 +445,32 @@ def test_a_token_given_is_checked_even_where_none_is_required(game):
     none_issued = send(game, "bob@example.org", f"TOKEN {SECRET}\nSTATUS", when="2026-11-03T11:00")
     send(game, "carol@example.org", "STATUS", when="2026-11-03T11:30")  # no token: fine, none required
     statuses = [(s.status, s.player) for s in update(game).screened]
-    assert statuses == [("rejected", "alice"), ("rejected", "bob"), ("applied", "carol")]
+    assert statuses == [("rejected", "alice"), ("applied", "bob"), ("applied", "carol")]
     assert_rejected_and_never_acted_on(game, wrong, "the TOKEN line does not match your secret")
-    assert_rejected_and_never_acted_on(game, none_issued, "bob has no token in this game")
     assert proposals(game) == []
+    assert none_issued  # bob's: see the next test
+
+
+def test_a_token_line_from_a_player_with_no_token_is_noted_and_the_rest_carried_out(game):
+    """Issue 30: a TOKEN line from a player who has no token made the whole email refused; there
+    is nothing to check it against, and a forger gains nothing from it: the line is noted in the
+    receipt (never "checked"), the rest of the email is carried out, the secret never recorded."""
+    from email import message_from_bytes, policy
+
+    from admin.mail.outbound.mailout import mail_out
+
+    set_auth(game, "require_token = false")
+    send(game, "bob@example.org", f"TOKEN {SECRET}\n{PROPOSE}")
+    [s] = update(game).screened
+    assert (s.status, s.player) == ("applied", "bob")
+    assert proposals(game) == ["Idea"]
+    [record] = logged(game)
+    assert record["lines"][0]["text"] == "TOKEN ********"
+    assert record["lines"][0]["note"].startswith("bob has no token in this game")
+    mail_out(game, 1)
+    [receipt] = [message_from_bytes(p.read_bytes(), policy=policy.default).get_body(("plain",)).get_content()
+                 for p in (game.state_dir / "outbox").rglob("*.eml") if b"X-Nomopoly-Kind: receipt" in p.read_bytes()]
+    assert ("line 1: TOKEN ********\r\n    NOT DONE: bob has no token in this game, so this line was not "
+            "needed and not checked; leave it out (or ask the Admin for a token)") in receipt, receipt
+    assert "your token was checked" not in receipt and SECRET not in receipt
+    assert "DONE: bob made proposal 1" in receipt, receipt

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -288,7 +288,12 @@ def _screen_one(entry: LedgerEntry, mail: MailText, state: GameState, auth: Auth
                         f"{mail.sender or 'the sender'} is not a registered player's address; "
                         "to join, send JOIN <name> and the Admin will decide")
     tokens = [v.command.secret for v in commands if isinstance(v.command, Token)]
-    if auth.require_token or tokens:  # a token given is checked, required or not: a wrong one is refused
+    if tokens and not auth.require_token and player not in state.private.token_hashes:
+        # nothing to check it against, and nothing to gain by forging it: noted, the rest carried out
+        note = (f"{player} has no token in this game, so this line was not needed and not checked; "
+                "leave it out (or ask the Admin for a token)")
+        verdicts = [replace(v, note=note) if isinstance(v.command, Token) else v for v in verdicts]
+    elif auth.require_token or tokens:  # a token given is checked, required or not: a wrong one is refused
         problem = check_token(player, tokens, state.private.token_hashes, required=auth.require_token)
         if problem:
             return Screened(entry, mail, player, "rejected", problem, verdicts)

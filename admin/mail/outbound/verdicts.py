@@ -118,6 +118,8 @@ def _judged(message: LoggedMessage, by_ref: EventsByRef | None) -> list[LineResu
         elif line.error is not None or line.command is None:
             out.append(LineResult(line.first, line.last, line.text, "not understood",
                                   (line.error or "not a command",)))
+        elif line.command.get("cmd") == "token" and line.note:  # a token where none was checked
+            out.append(LineResult(line.first, line.last, line.text, "not done", ()))
         elif line.command.get("cmd") == "token":
             out.append(LineResult(line.first, line.last, line.text, "secret", ("your token was checked",)))
         elif by_ref is None:
