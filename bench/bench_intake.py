@@ -39,7 +39,8 @@ from imapclient import IMAPClient  # noqa: E402
 from admin.jobs import roster as admin_ops  # noqa: E402
 from admin.mail.inbound.auth import AuthSettings, hash_token  # noqa: E402
 from admin.mail.inbound.imap import ImapConfig, ImapSource  # noqa: E402
-from admin.mail.inbound.intake import LedgerEntry, screen, take_in  # noqa: E402
+from admin.mail.inbound.intake import screen, take_in  # noqa: E402
+from admin.mail.inbound.ledger import LedgerEntry  # noqa: E402
 from admin.mail.inbound.sources import RawMessage  # noqa: E402
 from admin.engine.model import GameState  # noqa: E402
 from admin.games.catalog import initial_state  # noqa: E402

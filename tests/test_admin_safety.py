@@ -320,3 +320,35 @@ def test_a_cutoff_in_the_future_is_refused_and_a_rerun_says_nothing_ran_again(tm
     assert ("Update 1 (mail up to 2026-11-04T23:59:59+00:00) had already run, so nothing was run again"
             in again.stdout), again.stdout
     assert "moved away now" not in again.stdout and made.load().update == 1
+
+
+@pytest.mark.parametrize("title,what", [
+    ('"My \\u0007 game"', "[site] title holds U+0007 (a control character) at character 4"),
+    ('"""My\ngame"""', "[site] title holds U+000A (a control character) at character 3"),
+    ('"Game \\u202egnp.exe"', "[site] title holds U+202E RIGHT-TO-LEFT OVERRIDE at character 6"),
+    ('"tab\\there"', "[site] title holds U+0009 (a control character) at character 4"),
+])
+def test_a_control_character_or_newline_in_a_setting_is_refused_naming_its_key(tmp_path, title, what):
+    """A BEL or a newline in [site] title used to pass `check` and break feed.atom and the build."""
+    made = jobs.init_game(tmp_path / "g")
+    root = str(made.root)
+    text = made.settings_path.read_text()
+    made.settings_path.write_text(text.replace("[site]\n", '[site]\nurl = "https://example.org/g"\n')
+                                  .replace(f'title = "{made.root.name}"\n# url', f"title = {title}\n# url"))
+    before = _fingerprint(made.root)
+    out = _cli("--game", root, "check")
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert f"{made.settings_path}: {what}: a setting is one line of plain text" in out.stderr, out.stderr
+    for args in (["build"], ["status"], ["update", "--early"]):
+        refused = _cli("--game", root, *args)
+        assert refused.returncode == 1 and what in refused.stderr and "Traceback" not in refused.stderr
+    assert _fingerprint(made.root) == before
+    assert not (made.root / "site").exists()
+
+
+def test_a_control_character_in_a_key_or_a_list_is_refused_too(tmp_path):
+    made = jobs.init_game(tmp_path / "g")
+    made.settings_path.write_text(made.settings_path.read_text()
+                                  + '\n[mail.imap]\n"ho\\u001bst" = "x"\n')
+    out = _cli("--game", str(made.root), "check")
+    assert out.returncode == 1 and "[mail.imap] key 'ho\\\\x1bst' holds U+001B" in out.stderr, out.stderr

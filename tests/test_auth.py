@@ -15,8 +15,9 @@ import pytest
 from admin.jobs import update as jobs
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
-from admin.mail.inbound.auth import AuthSettings, check_dkim, hash_token
-from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path
+from admin.mail.inbound.auth import AuthSettings, check_dkim, covers, hash_token
+from admin.mail.inbound.intake import archive_path
+from admin.mail.inbound.ledger import Ledger, LedgerEntry
 from admin.store.fileio import load_json
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")
@@ -265,6 +266,9 @@ PASSES = {
     "authserv-id in another case": ["MX.Admin.Example; dkim=pass header.d=example.org"],
     "OpenDKIM's comment with a semicolon": [
         f"{AUTHSERV}; dkim=pass (2048-bit key; unprotected) header.d=example.org header.i=@example.org"],
+    "OpenDMARC's header above OpenDKIM's": [
+        f"{AUTHSERV}; dmarc=pass (p=none dis=none) header.from=example.org",
+        f"{AUTHSERV}; dkim=pass (2048-bit key; unprotected) header.d=example.org header.i=@example.org"],
 }
 FAILS = {
     "dkim and spf fail": [f"{AUTHSERV}; dkim=fail header.d=example.org; spf=fail smtp.mailfrom=example.org"],
@@ -273,6 +277,10 @@ FAILS = {
                                  "mx.evil.example; dkim=pass header.d=example.org"],
     "pass for another domain": [f"{AUTHSERV}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=evil.example"],
     "pass for a look-alike domain": [f"{AUTHSERV}; dkim=pass header.d=ample.org"],
+    "pass for the top-level domain": [f"{AUTHSERV}; dkim=pass header.d=org; spf=pass smtp.mailfrom=org"],
+    "forged pass below the server's fail, under its dmarc header": [
+        f"{AUTHSERV}; dmarc=fail header.from=example.org", f"{AUTHSERV}; dkim=fail header.d=example.org",
+        f"{AUTHSERV}; dkim=pass header.d=example.org"],
     "no header at all": [],
     "a prefix of the authserv-id": ["mx.admin.example.evil.example; dkim=pass header.d=example.org"],
     "a pass inside a quoted reason": [
@@ -308,6 +316,22 @@ DKIM_CASES = {
     "a job id on another server": (["mx.evil.example/ABC; dkim=pass header.d=example.org"], False),
     "unparseable garbage with a pass in it": ([f"{AUTHSERV}; ;; dkim==pass header.d=example.org ((("], False),
     "none at all": ([f"{AUTHSERV}; none"], False),
+    "OpenDMARC's header above OpenDKIM's": ([f"{AUTHSERV}; dmarc=pass (p=none dis=none) header.from=example.org",
+                                             f"{AUTHSERV}; dkim=pass header.d=example.org header.i=@example.org"],
+                                            True),
+    "OpenDKIM's, OpenDMARC's and another server's in any order": (
+        [f"{AUTHSERV}; dmarc=pass header.from=example.org", "mx.other.example; dkim=fail header.d=example.org",
+         f"{AUTHSERV}/1A2B; dkim=pass header.d=example.org"], True),
+    "spf in the top header, dkim below it": ([f"{AUTHSERV}; spf=fail smtp.mailfrom=example.org",
+                                              f"{AUTHSERV}; dkim=pass header.d=example.org"], True),
+    "a forged dkim pass below the server's dkim fail, both under its dmarc header": (
+        [f"{AUTHSERV}; dmarc=fail header.from=example.org", f"{AUTHSERV}; dkim=fail header.d=example.org",
+         f"{AUTHSERV}; dkim=pass header.d=example.org"], False),
+    "a forged spf pass below the server's spf fail": ([f"{AUTHSERV}; spf=fail smtp.mailfrom=example.org",
+                                                       f"{AUTHSERV}; spf=pass smtp.mailfrom=example.org"], False),
+    "a pass for the top-level domain": ([f"{AUTHSERV}; dkim=pass header.d=org"], False),
+    "an spf pass for the top-level domain": ([f"{AUTHSERV}; spf=pass smtp.mailfrom=postmaster@org"], False),
+    "a pass for the top-level domain with a trailing dot": ([f"{AUTHSERV}; dkim=pass header.d=org."], False),
 }
 
 
@@ -318,6 +342,25 @@ def test_authentication_results_are_read_by_rfc_8601(case):
     sender = "alice@mail.example.org" if "subdomain" in case else "alice@example.org"
     problem = check_dkim(sender, headers, settings)
     assert (problem is None) == passes, problem
+
+
+#: (signing domain, sender's domain, whether the pass vouches for the sender)
+COVERS = [
+    ("example.org", "example.org", True), ("example.org", "mail.example.org", True),
+    ("example.co.uk", "shop.example.co.uk", True), ("EXAMPLE.org", "example.ORG", True),
+    ("org", "example.org", False), ("co.uk", "example.co.uk", False), ("uk", "example.co.uk", False),
+    ("github.io", "alice.github.io", False), ("ample.org", "example.org", False),
+    ("example.org", "example.org.evil.example", False), ("", "example.org", False),
+    ("mail.example.org", "example.org", False),
+]
+
+
+@pytest.mark.parametrize("signer,domain,passes", COVERS)
+def test_a_pass_vouches_for_the_domain_or_a_registrable_parent_never_a_public_suffix(signer, domain, passes):
+    assert covers(signer, domain) is passes
+    settings = AuthSettings(require_dkim=True, authserv_id=AUTHSERV)
+    assert (check_dkim(f"alice@{domain}", [f"{AUTHSERV}; dkim=pass header.d={signer or 'x'}"], settings)
+            is None) is passes
 
 
 @pytest.mark.parametrize("results", PASSES.values(), ids=PASSES.keys())
@@ -402,7 +445,32 @@ def test_a_token_given_is_checked_even_where_none_is_required(game):
     none_issued = send(game, "bob@example.org", f"TOKEN {SECRET}\nSTATUS", when="2026-11-03T11:00")
     send(game, "carol@example.org", "STATUS", when="2026-11-03T11:30")  # no token: fine, none required
     statuses = [(s.status, s.player) for s in update(game).screened]
-    assert statuses == [("rejected", "alice"), ("rejected", "bob"), ("applied", "carol")]
+    assert statuses == [("rejected", "alice"), ("applied", "bob"), ("applied", "carol")]
     assert_rejected_and_never_acted_on(game, wrong, "the TOKEN line does not match your secret")
-    assert_rejected_and_never_acted_on(game, none_issued, "bob has no token in this game")
     assert proposals(game) == []
+    assert none_issued  # bob's: see the next test
+
+
+def test_a_token_line_from_a_player_with_no_token_is_noted_and_the_rest_carried_out(game):
+    """Issue 30: a TOKEN line from a player who has no token made the whole email refused; there
+    is nothing to check it against, and a forger gains nothing from it: the line is noted in the
+    receipt (never "checked"), the rest of the email is carried out, the secret never recorded."""
+    from email import message_from_bytes, policy
+
+    from admin.mail.outbound.mailout import mail_out
+
+    set_auth(game, "require_token = false")
+    send(game, "bob@example.org", f"TOKEN {SECRET}\n{PROPOSE}")
+    [s] = update(game).screened
+    assert (s.status, s.player) == ("applied", "bob")
+    assert proposals(game) == ["Idea"]
+    [record] = logged(game)
+    assert record["lines"][0]["text"] == "TOKEN ********"
+    assert record["lines"][0]["note"].startswith("bob has no token in this game")
+    mail_out(game, 1)
+    [receipt] = [message_from_bytes(p.read_bytes(), policy=policy.default).get_body(("plain",)).get_content()
+                 for p in (game.state_dir / "outbox").rglob("*.eml") if b"X-Nomopoly-Kind: receipt" in p.read_bytes()]
+    assert ("line 1: TOKEN ********\r\n    NOT DONE: bob has no token in this game, so this line was not "
+            "needed and not checked; leave it out (or ask the Admin for a token)") in receipt, receipt
+    assert "your token was checked" not in receipt and SECRET not in receipt
+    assert "DONE: bob made proposal 1" in receipt, receipt

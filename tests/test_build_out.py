@@ -1,9 +1,13 @@
 """`nomopoly build --out DIR` never destroys a folder it did not build (issue: hardening #2)."""
 
+import json
+
 import pytest
 
 from admin.engine.errors import StateError
+from admin.site import build as build_module
 from admin.site.build import build, build_site
+from admin.site.writer import MANIFEST
 from fixtures.browser import make_game
 
 
@@ -72,3 +76,49 @@ def test_a_build_that_cannot_write_says_so_and_leaves_the_old_site(game, monkeyp
         build_site(game)
     assert (site / "index.html").read_bytes() == before
     assert not list(game.root.glob(".site.new-*"))
+
+
+def test_a_rebuild_keeps_what_the_user_put_beside_the_site(game):
+    """`.git/`, `CNAME` and a file in a folder the build writes into are the user's: a rebuild
+    (incremental or full) keeps them, byte for byte, and removes only what the last build wrote."""
+    site = build_site(game)
+    (site / ".git" / "objects" / "ab").mkdir(parents=True)
+    (site / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (site / ".git" / "objects" / "ab" / "cdef").write_bytes(b"\x78\x01blob")
+    (site / "CNAME").write_text("game.example.org\n")
+    (site / "players" / "notes.txt").write_text("mine\n")
+    (site / "static" / "extra.css").write_text("body{}\n")  # beside the build's static files
+    (site / "empty-dir").mkdir()
+    build_site(game)
+    build_site(game, full=True)
+    assert (site / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
+    assert (site / ".git" / "objects" / "ab" / "cdef").read_bytes() == b"\x78\x01blob"
+    assert (site / "CNAME").read_text() == "game.example.org\n"
+    assert (site / "players" / "notes.txt").read_text() == "mine\n"
+    assert (site / "static" / "extra.css").read_text() == "body{}\n"
+    assert (site / "empty-dir").is_dir()
+    assert (site / "index.html").is_file()
+
+
+def test_a_rebuild_still_removes_a_page_the_last_build_wrote_and_this_one_does_not(game):
+    site = build_site(game)
+    manifest = json.loads((site / MANIFEST).read_text())
+    manifest["pages"]["players/ghost.html"] = next(iter(manifest["pages"].values()))
+    (site / MANIFEST).write_text(json.dumps(manifest))
+    (site / "players" / "ghost.html").write_text("a page of a player gone")
+    build_site(game)
+    assert not (site / "players" / "ghost.html").exists()
+    assert "players/ghost.html" not in json.loads((site / MANIFEST).read_text())["pages"]
+
+
+def test_the_users_files_survive_a_build_killed_before_the_swap(game, monkeypatch):
+    site = build_site(game)
+    (site / "CNAME").write_text("game.example.org\n")
+
+    def killed(new, out):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "_swap_in", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build_site(game)
+    assert (site / "CNAME").read_text() == "game.example.org\n"

@@ -31,7 +31,7 @@ from fixtures.games import DIR_SETTINGS
 
 from admin.jobs import update as jobs
 from admin.store.gamedir import GameDir
-from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.ledger import Ledger
 from admin.store.fileio import load_yaml
 from admin.runtime.dovecot import DovecotServer, Message
 

@@ -26,7 +26,8 @@ from admin.engine.errors import TemporaryError
 from admin.jobs.fetch import fetch, taken
 from admin.store.gamedir import GameDir
 from admin.mail.inbound.imap import ImapConfig, ImapSource
-from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path
+from admin.mail.inbound.intake import archive_path
+from admin.mail.inbound.ledger import Ledger, LedgerEntry
 from admin.runtime.dovecot import DovecotServer, Message
 from admin.runtime.machine import free_port
 

@@ -21,7 +21,9 @@ import pytest
 from admin.store import fileio as store
 from admin.engine.errors import StateError
 from admin.mail.inbound import intake
-from admin.mail.inbound.intake import Ledger, LedgerEntry, archive_path, take_in
+from admin.mail.inbound import ledger as ledger_rows
+from admin.mail.inbound.intake import archive_path, take_in
+from admin.mail.inbound.ledger import Ledger, LedgerEntry
 from admin.mail.inbound.sources import RawMessage
 
 T0 = datetime(2026, 11, 3, 9, 0, tzinfo=timezone.utc)
@@ -339,7 +341,7 @@ def _eager(folder: Path) -> dict[str, LedgerEntry]:
     out: dict[str, LedgerEntry] = {}
     for path in sorted(folder.glob("*.tsv")):
         for line in path.read_text(encoding="utf-8").split("\n")[:-1]:
-            h, mid, key, received, status, update, reason = [intake._unescape(c) for c in line.split("\t")]
+            h, mid, key, received, status, update, reason = [ledger_rows._unescape(c) for c in line.split("\t")]
             out[h] = LedgerEntry(h, key, mid, received, status, int(update) if update else None,  # type: ignore[arg-type]
                                  reason or None)
     return out
@@ -373,4 +375,4 @@ def test_a_ledger_edited_by_hand_reads_as_its_rows_say_the_last_row_of_a_message
         rows = sorted((e for e in expected.values() if e.received.startswith(month)),
                       key=lambda e: (e.received, e.hash))
         assert files[f"{month}.tsv"] == "".join(
-            "\t".join(intake._escape(getattr(e, f)) for f in intake._FIELDS) + "\n" for e in rows)
+            "\t".join(ledger_rows._escape(getattr(e, f)) for f in ledger_rows._FIELDS) + "\n" for e in rows)

@@ -9,7 +9,7 @@ from fixtures.games import copy_game, deliver
 
 from admin.jobs import update as jobs
 from admin.engine.errors import StateError
-from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.ledger import Ledger
 from admin.library.cards import buried_cards
 
 WED = datetime.fromisoformat("2026-11-04T23:59:59+00:00")

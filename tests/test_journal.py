@@ -116,3 +116,50 @@ def test_a_journal_of_the_wrong_shape_is_a_clear_error(tmp_path, text):
     (state / JOURNAL).write_text(text)
     with pytest.raises(StateError, match=r"is not a list of \[temp file, file\] pairs; remove it"):
         recover(state)
+
+
+def test_a_journal_nested_beyond_reading_is_called_damaged_not_a_traceback(tmp_path):
+    """Issue 30: valid JSON of the wrong shape is a clear error; so is JSON nested 100,000 deep,
+    which made json raise RecursionError."""
+    (tmp_path / JOURNAL).write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(StateError, match="journal of an interrupted commit is damaged"):
+        recover(tmp_path)
+
+
+def test_a_journal_too_big_to_be_a_journal_is_not_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "MAX_JOURNAL_BYTES", 100)
+    (tmp_path / JOURNAL).write_text(json.dumps([["a.tmp", "a.yaml"]] * 20))
+    with pytest.raises(StateError, match="damaged; .* it is 420 bytes, more than any journal nomopoly writes"):
+        recover(tmp_path)
+
+
+def test_a_journal_that_is_a_folder_is_a_clear_error(tmp_path):
+    (tmp_path / JOURNAL).mkdir()
+    with pytest.raises(StateError, match="journal of an interrupted commit cannot be read"):
+        recover(tmp_path)
+
+
+def test_a_journal_whose_rename_fails_names_the_file_and_stops(tmp_path):
+    state = tmp_path / "game" / "state"
+    (state / "a.tmp").mkdir(parents=True)  # a folder where the journal names a temp file
+    (state / "a.tmp" / "x").write_text("x")
+    (state / "a.yaml").write_text("kept: 1\n")
+    (state / JOURNAL).write_text(json.dumps([["a.tmp", "a.yaml"]]))
+    with pytest.raises(StateError, match=r"finishing the interrupted commit failed at .*a\.yaml"):
+        recover(state)
+    assert (state / "a.yaml").read_text() == "kept: 1\n" and (state / JOURNAL).exists()
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', "[" * 50_000 + "]" * 50_000, "null"])
+def test_no_command_gives_a_traceback_for_a_journal_of_the_wrong_shape(tmp_path, text):
+    import subprocess
+    import sys
+
+    from admin.jobs import update as jobs
+
+    game = jobs.init_game(tmp_path / "g")
+    (game.state_dir / JOURNAL).write_text(text)
+    out = subprocess.run([sys.executable, "-m", "admin", "--game", str(game.root), "status"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert f"{game.state_dir / JOURNAL}: the journal of an interrupted commit" in out.stderr

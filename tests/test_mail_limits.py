@@ -14,9 +14,9 @@ from fixtures.games import deliver
 
 from admin.jobs import update as jobs
 from admin.engine.errors import StateError
-from admin.mail.outbound.compose import LineResult, cap_results
+from admin.mail.outbound.verdicts import LineResult, cap_results
 from admin.mail.inbound.grammar import parse_text
-from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.ledger import Ledger
 from admin.mail.inbound.limits import MAX_MIME_HEADER, MailLimits
 from admin.mail.outbound.mailout import mail_out
 from admin.mail.inbound.message import BodyLine, read_message
@@ -220,3 +220,24 @@ def test_what_happened_is_cut_to_its_budget_with_a_line_saying_how_many_more():
     assert capped(lines, budget=30) == (*lines[:4], "... and 6 more: the update's page on the site lists what "
                                         "was public of them, and your receipts the answers to your emails.")
     assert capped(lines, budget=1000) == lines
+
+
+def _text_of(raw: bytes) -> str:
+    from email import message_from_bytes, policy
+
+    return message_from_bytes(raw, policy=policy.default).get_body(("plain",)).get_content()
+
+
+def test_a_refused_line_is_quoted_back_with_its_control_and_bidi_characters_escaped(game_dir):
+    """A refused line was quoted back raw: ESC recoloured or cleared the reader's terminal, RLO
+    showed the line's words in another order than they were read."""
+    body = "BUY\x1b[2J\x1b[31m now\nHELLO \u202eevil\u202c world\x07\nSTATUS\n"
+    deliver(_inbox(game_dir), "alice@example.org", body, "2026-11-03T10:00:00+00:00")
+    jobs.run_update_job(game_dir, at=WED)
+    mail_out(game_dir, 1)
+    [receipt] = [_text_of(m) for m in _outbox(game_dir) if b"X-Nomopoly-Kind: receipt" in m]
+    assert "BUY\\x1b[2J\\x1b[31m now" in receipt
+    assert "HELLO \\u202eevil\\u202c world\\x07" in receipt
+    assert not any(c in receipt for c in "\x1b\x07\u202e\u202c"), receipt
+    for results in (_text_of(m) for m in _outbox(game_dir) if b"results for alice" in m):
+        assert not any(c in results for c in "\x1b\x07\u202e\u202c"), results

@@ -99,3 +99,55 @@ def test_every_bundled_games_own_settings_are_within_their_bounds(game):
         mechanic = REGISTRY.get(config.name)
         for key, value in config.params.items():
             check_param(mechanic, config.name, key, value)  # raises, naming it, if one is out of bounds
+
+
+def test_every_default_lies_within_its_own_bounds():
+    """A default outside its bounds (Timopoly's max_throws 50 under a maximum of 10, the Zoo's
+    elephant_rerolls 100 under 10) made a proposal to set the game's own value refused."""
+    for name in sorted(REGISTRY.known):
+        mechanic = REGISTRY.get(name)
+        for key, value in mechanic.defaults.items():
+            check_param(mechanic, name, key, value)  # raises, naming it, if one is out of bounds
+
+
+#: every whole-number parameter that sets how many times an update loops or how much it makes
+#: (issue 30's audit of the library's and the games' mechanics), with the most it may be: a
+#: proposal may set any value up to it and the update stays bounded (bench/bench_params.py)
+WORK_PARAMS = {
+    ("turns", "moves_per_update"): 10, ("turns", "max_turns_in_a_row"): 100,
+    ("board", "squares_per_pass"): 100, ("board", "max_squares"): 10_000, ("board", "initial_squares"): 1000,
+    ("teams-board", "initial_squares"): 1000, ("blob", "green_squares"): 100, ("blob", "max_squares"): 10_000,
+    ("cash-stacks", "stacks"): 100, ("dirty-bubble", "moves_per_week"): 10,
+    ("proposals", "card_to_proposer"): 10, ("proposals", "card_per_yes_vote"): 10,
+    ("teams-wetha", "dice_per_roll"): 10, ("timo-board", "max_throws"): 50,
+    ("zoo", "elephant_rerolls"): 100, ("zoo", "crazy_elephant_turns"): 100, ("zoo", "gorilla_peels"): 100,
+    ("zoo", "bison_dice"): 10, ("zoo", "bison_sides"): 1000, ("zoo", "skunk_dice_sides"): 1000,
+    ("zoo", "max_chain"): 100, ("zoo", "gorilla_die"): 1000, ("buildings", "springboard_back"): 100,
+    ("weapons", "bomb_reach"): 1000, ("quijibos", "rabid_run"): 1000,
+    ("lottery", "numbers"): 100, ("lottery", "line_numbers"): 100, ("lottery", "bonus_line_numbers"): 100,
+    ("lottery", "highest"): 1000, ("transport", "drives_per_update"): 10,
+}
+
+
+@pytest.mark.parametrize("module, key", WORK_PARAMS)
+def test_a_parameter_that_counts_an_updates_work_has_a_small_maximum(module, key):
+    most = WORK_PARAMS[module, key]
+    mechanic = REGISTRY.get(module)
+    assert check_param(mechanic, module, key, most) == most
+    with pytest.raises(RuleError, match=f"is a whole number from .* to {most:,}, not"):
+        check_param(mechanic, module, key, most + 1)
+
+
+def test_a_lottery_asking_more_distinct_numbers_than_there_are_draws_them_all_and_stops():
+    """SET lottery numbers 30 with highest 20 (distinct) rolled for ever: every update hung."""
+    from admin.games.nomopoly2.mechanics.lottery import _numbers
+
+    rolls = iter(range(100_000))
+
+    def roll(label: str, sides: int) -> int:
+        n = next(rolls)
+        assert n < 10_000, "rolled for ever"
+        return n % sides + 1
+
+    assert _numbers(roll, "draw", 30, 20, True) == list(range(1, 21))
+    assert _numbers(roll, "draw", 3, 20, False) == [1, 2, 3]

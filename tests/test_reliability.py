@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import email
+import email.policy
 import hashlib
 import os
 import subprocess
@@ -23,7 +25,7 @@ from fixtures.games import DIR_SETTINGS, deliver
 
 from admin.jobs import update as jobs
 from admin.store.gamedir import GameDir
-from admin.mail.inbound.intake import Ledger
+from admin.mail.inbound.ledger import Ledger
 
 pytestmark = pytest.mark.reliability
 
@@ -475,6 +477,13 @@ def test_a_hostile_email_gets_a_verdict_and_the_update_site_and_mail_out_survive
         assert not any(c in text for c in "\x1b\x07\u202e"), f"{name}: a control character in {page}"
     if name == "out-of-office":
         assert entry.status == "ignored", entry
+    if name == "token-without-token":  # issue 30: noted, the rest carried out, the secret never kept
+        assert entry.status == "applied", entry
+        assert b"not-a-real-secret" not in b"".join(p.read_bytes() for p in game_dir.state_dir.rglob("*")
+                                                   if p.is_file() and "/mail/" not in p.as_posix())
+    for eml in (game_dir.state_dir / "outbox").rglob("*.eml"):  # issue 30: quoted lines escaped
+        text = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default).get_body(("plain",))
+        assert text is None or not any(c in text.get_content() for c in "\x1b\x07\u202e"), (name, eml)
     ElementTree.parse(game_dir.root / "site" / "feed.atom")  # still well-formed XML
     for eml in game_dir.state_dir.rglob("*.eml"):
         if "/mail/" in eml.as_posix() and "outbox" not in eml.as_posix():

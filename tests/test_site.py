@@ -23,6 +23,7 @@ from admin.site.build import build, build_site
 from admin.site.content import player_slugs, render_markdown
 from admin.site.export import public_status
 from admin.site.svg import board_svg, player_colours
+from admin.site.writer import MANIFEST
 
 
 @pytest.fixture(scope="module")
@@ -224,6 +225,9 @@ def test_rebuilding_swaps_the_site_in_whole_and_leaves_no_temporary_folders(tmp_
     game = make_game(tmp_path / "g", updates=2)
     out = tmp_path / "public" / "site"
     build_site(game, out)
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    manifest["other"].append("stale.html")  # a file the last build wrote, this one does not
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     (out / "stale.html").write_text("old", encoding="utf-8")
     build_site(game, out)
     assert not (out / "stale.html").exists()
@@ -689,3 +693,19 @@ def test_a_long_chart_draws_at_most_its_width_in_points_keeping_the_first_and_la
     assert len(kept) == MAX_POINTS and kept[0] == 1 and kept[-1] == 520
     assert series[0].values == [x * 10 for x in kept]
     assert thin([Series("a", "#000000", [1, 2])], [1, 2]) == ([Series("a", "#000000", [1, 2])], [1, 2])
+
+
+def test_a_control_character_in_an_events_text_leaves_the_feed_readable_xml(tmp_path: Path) -> None:
+    """An event's text carries what a player wrote (a proposal's title); a BEL in it made feed.atom
+    XML no reader parses."""
+    game = make_game(tmp_path / "g", site_url="https://games.example.org/g/", updates=1)
+    path = game.results_files()[-1]
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["events"].insert(1, {"data": {}, "kind": "action", "ok": True, "player": None, "rule": None,
+                                "text": "alice made proposal 9: Ring\x07 the \x1b[31mbell\x0b."})
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = build_site(game, full=True)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    feed = ET.parse(out / "feed.atom").getroot()
+    summary = feed.find("a:entry", ns).findtext("a:summary", namespaces=ns)
+    assert "alice made proposal 9: Ring the [31mbell." in summary

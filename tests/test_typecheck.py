@@ -1,5 +1,5 @@
 """The type checker's reach (issue 28): every part of admin/ is in pyproject's [tool.mypy] files
-and held to the strict standard, but for the packages still being brought in (listed here: the
+and held to the strict standard, but for the packages still being brought to it (listed here: the
 list may only shrink). scripts/test.sh runs mypy itself."""
 
 from __future__ import annotations
@@ -9,10 +9,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ADMIN = ROOT / "admin"
-#: what mypy does not check yet, being typed on its own branch; take an entry out once it is
-UNCHECKED = {"games", "mail"}
-#: single files left out of a checked package for now (rewritten on another branch)
-EXCLUDED = {"admin/library/trading.py"}
+#: what mypy does not check yet; take an entry out once it is
+UNCHECKED: set[str] = set()
+#: checked, but not yet to the strict standard (annotations missing); take an entry out once it is
+NOT_YET_STRICT = {"games", "mail"}
+#: single files left out of a checked package
+EXCLUDED: set[str] = set()
 
 
 def _config() -> dict:
@@ -36,9 +38,11 @@ def test_every_checked_part_is_strict():
     strict = [o for o in config["overrides"] if o.get("disallow_untyped_defs")]
     assert len(strict) == 1
     modules = set(strict[0]["module"])
-    for name in _top_level() - UNCHECKED:
+    for name in _top_level() - UNCHECKED - NOT_YET_STRICT:
         module = "admin" if name == "__init__.py" else "admin." + name.removesuffix(".py")
         assert module in modules or f"{module}.*" in modules, module
+    for name in NOT_YET_STRICT:
+        assert f"admin.{name}.*" not in modules, f"admin.{name} is strict now: take it out of NOT_YET_STRICT"
     for flag in ("disallow_incomplete_defs", "disallow_untyped_calls", "disallow_any_generics",
                  "check_untyped_defs", "warn_return_any", "no_implicit_reexport", "strict_equality",
                  "warn_unreachable"):

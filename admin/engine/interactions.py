@@ -160,6 +160,15 @@ def close(state: InteractionsState, sealed: SealedAnswers, inter: Interaction, o
     state.closed = (state.closed + [inter])[-KEEP_CLOSED:]
 
 
+def withdraw(state: InteractionsState, sealed: SealedAnswers, inter: Interaction, outcome: str) -> None:
+    """File an open interaction as withdrawn by its proposer: no answer counts (sealed ones are
+    dropped unread), nothing is resolved; an ACCEPT of it later is told it is closed, and why."""
+    sealed.answers.pop(inter.id, None)
+    inter.status, inter.outcome = "cancelled", outcome
+    state.open = [i for i in state.open if i.id != inter.id]
+    state.closed = (state.closed + [inter])[-KEEP_CLOSED:]
+
+
 def settle_answers(inter: Interaction, sealed: SealedAnswers) -> dict[str, Any]:
     """Every party's answer as it will stand at the close (silence applied), without closing."""
     out = dict(inter.answers)

@@ -8,6 +8,7 @@ import re
 
 from admin.engine.playingcards import parse_card as parse_card  # one of the pieces (re-exported)
 from admin.engine.errors import CommandError
+from admin.engine.plaintext import visible
 
 MAX_QUOTE = 80
 MAX_NAME = 100
@@ -20,8 +21,10 @@ PROPOSAL = re.compile(r"^(?:(?:proposal|prop|p)\.?\s*)?#?\s*(\d{1,9})$", re.IGNO
 
 
 def quote(text: str) -> str:
-    """Quote user text for an error: double quotes, at most 80 characters with an ellipsis."""
-    text = " ".join(text.split())
+    """Quote user text for an error: double quotes, at most 80 characters with an ellipsis, its
+    control and bidi characters written as escapes (``\\x1b``, ``\\u202e``: see
+    :func:`~admin.engine.plaintext.visible`)."""
+    text = visible(" ".join(text.split()))
     if len(text) > MAX_QUOTE:
         text = text[: MAX_QUOTE - 1] + "…"
     return f'"{text}"'

@@ -21,7 +21,8 @@ from typing import Callable
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
 from admin.jobs.update import open_source
-from admin.mail.inbound.intake import IntakeReport, LedgerEntry, take_in
+from admin.mail.inbound.intake import IntakeReport, take_in
+from admin.mail.inbound.ledger import LedgerEntry
 from admin.mail.inbound.sources import MailSource
 
 AckHook = Callable[[GameDir, IntakeReport], None]

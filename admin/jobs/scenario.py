@@ -46,7 +46,7 @@ from admin.mail.inbound.grammar import grammar_for, parse_text
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState, Player
 from admin.jobs.roster import add_player
-from admin.mail.outbound.compose import LoggedLine, LoggedMessage, events_by_ref, judge_lines
+from admin.mail.outbound.verdicts import LoggedLine, LoggedMessage, events_by_ref, judge_lines
 from admin.site.export import private_status, public_status
 from admin.jobs.preview import add_previews
 from admin.store.plain import from_data

@@ -28,7 +28,8 @@ from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
 from admin.store.templates import GITIGNORE, default_settings
 from admin.mail.inbound.auth import AuthSettings, hash_token, normalise
-from admin.mail.inbound.intake import Ledger, LedgerEntry, Screened, screen, take_in
+from admin.mail.inbound.intake import Screened, screen, take_in
+from admin.mail.inbound.ledger import Ledger, LedgerEntry
 from admin.mail.inbound.limits import MailLimits
 from admin.mail.inbound.sources import MaildirSource, MailSource
 from admin.engine.model import GameState

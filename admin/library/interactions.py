@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine.commands import command_type
 from admin.engine.interactions import (
-    Interaction, InteractionsState, SealedAnswers, answer, close, due, find, open_interaction, settle_answers,
+    Interaction, InteractionsState, SealedAnswers, answer, close, due, find, open_interaction, settle_answers, withdraw,
 )
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
@@ -109,6 +109,35 @@ def give_answer(ctx: UpdateContext, player: Player, cmd: Answer) -> str:
     if inter.sealed:
         return f"{player.name} answered #{inter.id} ({inter.kind}); the answer stays sealed until it closes."
     return f"{player.name} answered #{inter.id} ({inter.kind}): {value}."
+
+
+def replace_offer(ctx: UpdateContext, *, kind: str, module: str, parties: list[str], silence: str, proposer: str,
+                  payload: dict[str, Any], same: tuple[str, ...]) -> tuple[Interaction, list[Interaction]]:
+    """Open an offer as :func:`ask` does, withdrawing first every open one of ``module`` from the
+    same ``proposer`` whose payload agrees on the keys ``same`` (the same deed to the same buyer):
+    one open offer of a thing to a player at a time, the latest word counting, as a player expects.
+    A flood of them (``SELL 16 TO ursula FOR 0`` ... ``FOR 59``) leaves one open offer. The
+    withdrawn offers take no answer (an ACCEPT of one is told it was replaced); returns the new
+    offer and those it replaced."""
+    state, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
+    old = [i for i in state.open if i.module == module and i.proposer == proposer and i.kind == kind
+           and all(i.payload.get(k) == payload.get(k) for k in same)]
+    inter = ask(ctx, kind=kind, module=module, parties=parties, silence=silence, proposer=proposer,
+                payload=payload)
+    for prior in old:
+        withdraw(state, sealed, prior, f"withdrawn: {proposer} replaced it with #{inter.id}")
+        ctx.emit("interaction", f"#{prior.id} ({kind}) withdrawn: {proposer} replaced it with #{inter.id}.",
+                 data={"id": prior.id, "kind": kind, "replaced_by": inter.id})
+    return inter, old
+
+
+def replaced_text(ctx: UpdateContext, replaced: list[Interaction]) -> str:
+    """What a receipt adds when an offer replaced others: ``; it replaces your offer #12 (for
+    FN58), withdrawn``; "" when it replaced none."""
+    if not replaced:
+        return ""
+    said = ", ".join(f"#{i.id} (for {ctx.state.money(int(i.payload.get('amount', 0)))})" for i in replaced)
+    return f"; it replaces your offer {said}, withdrawn: one open offer of a thing to a player at a time"
 
 
 def ask(ctx: UpdateContext, *, kind: str, module: str, parties: list[str], silence: str, after: int = 1,

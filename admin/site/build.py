@@ -4,7 +4,8 @@
 ``state/results/``, ``state/proposals/``, ``rules_md/``); every link is relative, so the site works from ``file://`` and
 from any sub-path of any host. Templates come from the game's ``site_templates/`` first, then the
 bundled ones; a game's template may extend the bundled one of the same name as
-``{% extends "bundled/board.html" %}``.
+``{% extends "bundled/board.html" %}``. A rebuild replaces only what the last build wrote: what the
+user put beside it (``.git/``, ``CNAME``) stays (:mod:`admin.site.userfiles`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import admin
 from admin.engine import hooks
 from admin.runtime.gcpause import few_collections
 from admin.engine.errors import StateError
+from admin.engine.plaintext import xml_text
 from admin.store.gamedir import GameDir, read_archive
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState
@@ -39,6 +41,7 @@ from admin.site.history import Archives, History
 from admin.site.pages import PLAYER_HISTORY, render_all
 from admin.site.sitedata import Site
 from admin.site.svg import initials, player_colours
+from admin.site.userfiles import carry_over, written_files
 from admin.site.writer import MANIFEST, MANIFEST_FORMAT, BuildReport, Writer
 
 #: what a build keeps for the next (public data only): each results file's summary and each
@@ -65,6 +68,7 @@ def make_env(game: GameDir) -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              bytecode_cache=jinja2.FileSystemBytecodeCache())
     env.filters["md"] = render_markdown
+    env.filters["xml"] = xml_text  # feed.atom: what XML 1.0 cannot hold would make the feed unreadable
     env.filters["money"] = money
     env.globals["rule"] = str  # a rule's number; a build gives the game's own (a function, not a
     # filter: jinja2 folds a filter of a constant into the cached bytecode)
@@ -174,7 +178,7 @@ def _copy_records(game: GameDir, into: Path, old: Path) -> None:
 
 def build_site(game: GameDir, out: Path | None = None, *, full: bool = False,
                state: GameState | None = None) -> Path:
-    """Build the site into ``out`` (default ``<game>/site``), replacing it whole; return ``out``.
+    """Build the site into ``out`` (default ``<game>/site``), replacing what the last build wrote there; return ``out``.
 
     Unless ``full``, pages whose inputs have not changed are kept from the old site. ``state`` is
     the state the update job just saved, when the caller has it (it saves reading the state
@@ -220,10 +224,13 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             _copy_static(game, tmp)
             _copy_records(game, tmp, out)
             (tmp / BUILD_CACHE).write_bytes(cache_bytes(history, archives))
-            manifest = {"format": MANIFEST_FORMAT, "base": w.base, "pages": w.manifest}
+            manifest = {"format": MANIFEST_FORMAT, "base": w.base, "pages": w.manifest,
+                        "other": written_files(tmp, w.manifest)}
             # compact: json's C encoder (indented, the pure-Python one took 0.16 s at 600 pages)
             (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, ensure_ascii=False,
                                                    separators=(",", ":")) + "\n", encoding="utf-8")
+            if out.is_dir():
+                carry_over(out, tmp, MANIFEST)  # what the user put beside the last build's files
             _swap_in(tmp, out)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -303,8 +310,8 @@ def check_out(game: GameDir, out: Path) -> None:
                          "or leave it out to build into the game's site/")
     if target.is_dir() and any(target.iterdir()) and not (target / MANIFEST).is_file():
         raise StateError(f"{out}: refusing to build the site there: the folder holds files that no "
-                         "nomopoly build wrote, and the build replaces the whole folder; choose an "
-                         "empty or new folder")
+                         "nomopoly build wrote (a folder no build made is not the build's to write into); choose "
+                         "an empty or new folder")
 
 
 def _swap_in(new: Path, out: Path) -> None:

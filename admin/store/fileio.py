@@ -290,22 +290,40 @@ class Transaction:
             action()
 
 
+#: a journal names each file of one commit: far below this, whatever the game (a bigger one is not ours)
+MAX_JOURNAL_BYTES = 16 * 1024 * 1024
+
+
 def _roll_forward(root: Path) -> None:
     journal = root / JOURNAL
+    damaged = (f"{journal}: the journal of an interrupted commit is damaged; restore the game "
+               "folder from a backup or git (the state may be half written)")
     try:
+        if journal.stat().st_size > MAX_JOURNAL_BYTES:
+            raise StateError(f"{damaged}; it is {journal.stat().st_size:,} bytes, more than any journal "
+                             "nomopoly writes")
         pairs = json.loads(journal.read_text(encoding="utf-8"))
-    except ValueError:
-        raise StateError(f"{journal}: the journal of an interrupted commit is damaged; restore the game "
-                         "folder from a backup or git (the state may be half written)") from None
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested beyond reading
+        raise StateError(damaged) from None
+    except OSError as exc:
+        raise StateError(f"{journal}: the journal of an interrupted commit cannot be read "
+                         f"({exc.strerror or exc}); make it readable, or restore the game folder from a "
+                         "backup or git") from None
     pairs = _journal_pairs(root, journal, pairs)
     dirs = set()
     for tmp, final in pairs:
-        if not tmp:  # a removal
-            if os.path.exists(final):
-                os.unlink(final)
-        elif os.path.exists(tmp):
-            os.replace(tmp, final)
-            crashpoint("commit.rename")
+        try:
+            if not tmp:  # a removal
+                if os.path.exists(final):
+                    os.unlink(final)
+            elif os.path.exists(tmp):
+                os.replace(tmp, final)
+                crashpoint("commit.rename")
+        except OSError as exc:
+            raise StateError(f"{journal}: finishing the interrupted commit failed at {final} "
+                             f"({exc.strerror or exc}); the files before it are in place, the rest are "
+                             "not; fix the cause and run again, or restore the game folder from a "
+                             "backup or git") from None
         dirs.add(os.path.dirname(final))
     for d in sorted(dirs):
         fsync_dir(Path(d))

@@ -38,6 +38,7 @@ from typing import Any, Iterator
 from admin.engine.dice import SCHEME, Seeds, player_commitments
 from admin.engine.seedchain import SeedChain
 from admin.engine.errors import StateError
+from admin.engine.plaintext import first_unsafe, visible
 from admin.engine.model import GameState, Proposal
 from admin.store.migrate import BURIED_V1
 from admin.store.cache import StateCache
@@ -77,6 +78,27 @@ class Settings:
         return str(value) if value else None
 
 
+def _unsafe_texts(node: Any, table: str = "", key: str = "") -> Iterator[tuple[str, tuple[int, str]]]:
+    """Each key or text of the settings holding an unsafe character (:mod:`admin.engine.plaintext`),
+    as ``[table] key`` and where the first one is."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            found = first_unsafe(k)
+            if found:
+                yield (f"[{table}] key {visible(k)!r}" if table else f"the key {visible(k)!r}"), found
+            elif isinstance(v, dict):
+                yield from _unsafe_texts(v, f"{table}.{k}" if table else k)
+            else:
+                yield from _unsafe_texts(v, table, k)
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _unsafe_texts(item, table, f"{key}[{i}]")
+    elif isinstance(node, str):
+        found = first_unsafe(node)
+        if found:
+            yield (f"[{table}] {key}" if table else key), found
+
+
 class GameDir:
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root).resolve()
@@ -92,9 +114,12 @@ class GameDir:
         return self.root / "nomopoly.toml"
 
     def settings(self) -> Settings:
+        """``nomopoly.toml``, read; a StateError naming what is wrong when it is not TOML, or when a
+        key or text holds a control character, a newline or a bidi control (a setting is one line
+        of plain text: a BEL or a newline in ``[site] title`` would break the feed and the pages)."""
         try:
             with open(self.settings_path, "rb") as fh:
-                return Settings(tomllib.load(fh))
+                raw = tomllib.load(fh)
         except FileNotFoundError:
             raise StateError(f"{self.settings_path}: not found; {self.root} is not a game directory "
                              "(make one with `nomopoly init DIR`, or pass --game DIR)") from None
@@ -103,6 +128,11 @@ class GameDir:
 
             text = self.settings_path.read_text(encoding="utf-8", errors="replace")
             raise StateError(f"{self.settings_path}: {explain(text, exc)}") from None
+        wrong = [f"{where} holds {what} at character {at}" for where, (at, what) in _unsafe_texts(raw)]
+        if wrong:
+            raise StateError(f"{self.settings_path}: {'; '.join(wrong)}: a setting is one line of plain "
+                             "text; remove the character (write a newline nowhere, a tab as a space)")
+        return Settings(raw)
 
     def exists(self) -> bool:
         return (self.state_dir / "game.yaml").exists()

@@ -250,6 +250,18 @@ def control_characters(sender: str) -> bytes:
                   + b"END" + CRLF)
 
 
+def refused_line_escapes(sender: str) -> bytes:
+    """A line that is no command, holding ESC sequences (clear the screen, recolour) and RLO: its
+    quote in the receipt must show them as escapes, never raw."""
+    return _plain(sender, "refused-line-escapes",
+                  "HELLO [2J[31m ‮evil‬ world".encode() + CRLF + b"STATUS" + CRLF)
+
+
+def token_without_token(sender: str) -> bytes:
+    """A TOKEN line from a player who has no token (none required): noted, the rest carried out."""
+    return _plain(sender, "token-without-token", b"TOKEN not-a-real-secret" + CRLF + b"STATUS" + CRLF)
+
+
 CORPUS: dict[str, Callable[[str], bytes]] = {
     "huge-mail": huge_mail, "deep-mime-nesting": deep_mime, "zip-bomb": zip_bomb,
     "ten-thousand-lines": many_commands, "nul-bytes": nul_bytes, "invalid-utf8": invalid_utf8,
@@ -262,7 +274,8 @@ CORPUS: dict[str, Callable[[str], bytes]] = {
     "rfc2231-content-type": rfc2231_content_type, "long-part-headers": long_part_headers,
     "from-two-addresses": from_two_addresses, "from-list": from_list, "from-encoded-domain": from_encoded_domain,
     "out-of-office": out_of_office, "control-characters": control_characters,
-    "empty-parts-flood": empty_parts_flood,
+    "empty-parts-flood": empty_parts_flood, "refused-line-escapes": refused_line_escapes,
+    "token-without-token": token_without_token,
 }
 
 

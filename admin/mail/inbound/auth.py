@@ -4,16 +4,19 @@ server in Authentication-Results. Settings: the ``[auth]`` table of nomopoly.tom
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 import authres
 
 from admin.engine.errors import StateError
 
+if TYPE_CHECKING:
+    from publicsuffixlist import PublicSuffixList
 
 
 @dataclass(frozen=True)
@@ -91,10 +94,9 @@ def check_token(name: str, tokens: Sequence[str], token_hashes: dict[str, str],
     """None if a given token matches the player's, else the reason. A token given where none is
     required is checked all the same: a wrong one is refused, never "checked"."""
     stored = token_hashes.get(name)
-    if stored is None:
+    if stored is None:  # a player without a token, where none is required: intake notes the line
         if not required:
-            return (f"the TOKEN line does not match: {name} has no token in this game; nothing in this "
-                    "email was done (leave the TOKEN line out, or ask the Admin for a token)")
+            return None
         return f"this game requires a TOKEN line, and {name} has none yet: ask the Admin for one"
     if not tokens:
         return "this game requires your secret on a line TOKEN <secret>; none was found"
@@ -109,24 +111,55 @@ def check_dkim(sender: str, results: Sequence[str], settings: AuthSettings) -> s
     Each header is parsed by the grammar of RFC 8601 (the ``authres`` library), so a version
     (``mx.example.org 1;``), comments and quoted strings (``(2048-bit key; unprotected)``,
     ``reason="...;dkim=pass ..."``) are read as what they are and cannot smuggle in a result.
-    Only the topmost header that carries the admin's authserv-id counts (OpenDKIM may append a
-    job id: ``mx.example.org/4A1B2C3D``): the admin's server adds its header above everything the
-    sender wrote, so a header lower down claiming the same authserv-id is a forgery (RFC 8601,
-    section 5). A header that does not parse is not the admin's server's."""
+    Only headers that carry the admin's authserv-id count (OpenDKIM may append a job id:
+    ``mx.example.org/4A1B2C3D``), wherever they sit: one server writes several (OpenDMARC's
+    above OpenDKIM's, SPF's below). For each method, only the topmost header reporting it counts:
+    the admin's server adds its headers above everything the sender wrote, so a lower header
+    claiming the same authserv-id and method is a forgery (RFC 8601, section 5). A header that
+    does not parse is not the admin's server's.
+
+    The domain that passed must be the sender's, or a parent of it that is a registrable domain
+    (``example.org`` for ``mail.example.org``), never a public suffix (``org``, ``co.uk``,
+    ``github.io``: anyone can sign for a domain below one), by the Public Suffix List."""
     domain = sender.rpartition("@")[2].lower()
     wanted = (settings.authserv_id or "").lower()
-    ours = next((parsed for parsed in map(_parse_results, results)
-                 if parsed is not None and _serv_id(parsed) == wanted), None)
-    for result in ours.results if ours is not None else ():
-        if result.method.lower() not in ("dkim", "spf") or (result.result or "").lower() != "pass":
+    seen: set[str] = set()
+    for parsed in map(_parse_results, results):
+        if parsed is None or _serv_id(parsed) != wanted:
             continue
-        for prop in result.properties:
-            if f"{prop.type}.{prop.name}".lower() in _DOMAIN_PROPERTIES:
-                found = str(prop.value).lower().rpartition("@")[2]
-                if found == domain or domain.endswith("." + found):
-                    return None
+        methods = {result.method.lower() for result in parsed.results} & {"dkim", "spf"}
+        for result in parsed.results:
+            method = result.method.lower()
+            if method not in methods - seen or (result.result or "").lower() != "pass":
+                continue
+            for prop in result.properties:
+                if f"{prop.type}.{prop.name}".lower() in _DOMAIN_PROPERTIES:
+                    if covers(str(prop.value).lower().rpartition("@")[2], domain):
+                        return None
+        seen |= methods
     return (f"this game requires your mail server to pass DKIM or SPF for {domain}, and "
             f"{settings.authserv_id or 'the Admin'}'s server recorded no pass")
+
+
+def covers(signer: str, domain: str) -> bool:
+    """True when a pass for ``signer`` vouches for mail from ``domain``: the same domain, or a
+    parent of it that is not a public suffix (``example.org`` covers ``mail.example.org``;
+    ``org`` covers nothing)."""
+    signer, domain = signer.rstrip(".").lower(), domain.rstrip(".").lower()
+    if not signer or not domain:
+        return False
+    if signer == domain:
+        return True
+    return domain.endswith("." + signer) and not _public_suffixes().is_public(signer)
+
+
+@functools.cache
+def _public_suffixes() -> PublicSuffixList:
+    """The Public Suffix List the library bundles (read once, only when a parent domain signed:
+    no network, ever); imported here, so a game that never needs it never loads it."""
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList()
 
 
 #: the properties of a dkim or spf result that name the domain that passed

@@ -14,7 +14,7 @@ Headers that only an attack writes are refused before they are parsed: a ``Conte
 ``Content-Disposition`` field longer than :data:`MAX_MIME_HEADER` characters, or all of them
 together longer than :data:`MAX_MIME_HEADERS` (Python's parser takes time that grows faster than
 their length: 50 KB of RFC 2231 parameters took seconds). And a receipt quotes at most
-:data:`RECEIPT_BUDGET` characters (:func:`admin.mail.outbound.compose.cap_results`).
+:data:`RECEIPT_BUDGET` characters (:func:`admin.mail.outbound.verdicts.cap_results`).
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ from __future__ import annotations
 import functools
 import re
 from email import errors
-from email.headerregistry import HeaderRegistry
+from email.headerregistry import AddressHeader, HeaderRegistry
 from email.utils import getaddresses
+from typing import cast
 
 from admin.mail.inbound.body import decode_words
 
@@ -75,7 +76,7 @@ def _address_pairs(value: str) -> tuple[tuple[str, str], ...] | None:
         header = _FROM_HEADER("from", value)
     except ValueError:
         return None
-    pairs = tuple((a.display_name, a.addr_spec) for a in header.addresses)
+    pairs = tuple((a.display_name, a.addr_spec) for a in cast(AddressHeader, header).addresses)
     real = [p for p in pairs if "@" in p[1]]
     if real and (any(isinstance(d, errors.InvalidHeaderDefect) for d in header.defects)
                  or len(pairs) != 1 or pairs[0][1].lower() not in value.lower()):

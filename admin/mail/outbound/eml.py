@@ -117,7 +117,7 @@ def wire_bytes(msg: Message, policy: Policy) -> bytes:
     if plain is not None:
         return plain
     if policy not in _SHARING:
-        _SHARING[policy] = policy.clone(header_factory=_SHARED_HEADERS)
+        _SHARING[policy] = policy.clone(header_factory=_SHARED_HEADERS)  # type: ignore[call-arg]
     out = io.BytesIO()
     _Generator(out, mangle_from_=False, policy=_SHARING[policy]).flatten(msg, unixfrom=False)
     return out.getvalue()
@@ -131,7 +131,7 @@ def _plain_text_bytes(msg: Message, policy: Policy) -> bytes | None:
     returns a one-line value that fits ``max_line_length`` as ``name: value``, so those are
     written directly), a blank line, then the payload, its line ends made the policy's (as
     :class:`_Generator` does) and encoded as ``BytesGenerator.write`` encodes it."""
-    payload = msg._payload  # noqa: SLF001 - what the generator itself reads
+    payload = msg._payload  # type: ignore[attr-defined]  # noqa: SLF001 - what the generator itself reads
     items = list(msg.raw_items())
     if not isinstance(payload, str) or not isinstance(policy, EmailPolicy):
         return None
@@ -208,7 +208,8 @@ class _Generator(BytesGenerator):
 
     def _write_lines(self, lines: str) -> None:
         if lines:
-            text = lines.replace("\n", self._NL) if "\r" not in lines else _NEWLINE.sub(self._NL, lines)
+            nl: str = self._NL  # type: ignore[attr-defined]  # the generator's own line end
+            text = lines.replace("\n", nl) if "\r" not in lines else _NEWLINE.sub(nl, lines)
             self.write(text)
 
 

@@ -35,7 +35,7 @@ from admin.games.registry import REGISTRY
 from admin.engine.schedule import slot_of
 from admin.engine.errors import MailError
 from admin.store.gamedir import GameDir
-from admin.mail.outbound import compose
+from admin.mail.outbound import compose, verdicts
 from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
 from admin.mail.outbound import texts, welcome
 from admin.mail.inbound.intake import Screened, archive_path
@@ -80,7 +80,7 @@ def _archived_headers(game: GameDir, digest: str) -> Message | None:
         return None
 
 
-def _why_not_answer(ms: MailSettings, m: compose.LoggedMessage, archived: Message | None) -> str | None:
+def _why_not_answer(ms: MailSettings, m: verdicts.LoggedMessage, archived: Message | None) -> str | None:
     """None when the email may be answered; else the reason, for the admin."""
     headers: Any = archived or {"From": m.sender}
     if m.kind != "normal" or compose.must_not_answer(headers, [ms.from_address]):
@@ -90,7 +90,7 @@ def _why_not_answer(ms: MailSettings, m: compose.LoggedMessage, archived: Messag
     return None
 
 
-def _reply_to(m: compose.LoggedMessage, archived: Message | None) -> dict[str, str]:
+def _reply_to(m: verdicts.LoggedMessage, archived: Message | None) -> dict[str, str]:
     original = archived.get("Message-ID") if archived is not None else None
     if not original and m.message_id and not m.message_id.startswith("sha256:"):
         original = f"<{m.message_id}>"
@@ -98,20 +98,20 @@ def _reply_to(m: compose.LoggedMessage, archived: Message | None) -> dict[str, s
     return compose.reply_headers(original, references, m.subject)
 
 
-def _describe(m: compose.LoggedMessage) -> str:
+def _describe(m: verdicts.LoggedMessage) -> str:
     subject = f'"{shorten(m.subject, SUBJECT_CHARS)}"' if m.subject else "(no subject)"
     return f"{m.sender or '(no sender)'}, {subject}, received {m.received}"
 
 
-AnswerText = Callable[[compose.LoggedMessage, list[compose.LineResult]], str]
+AnswerText = Callable[[verdicts.LoggedMessage, list[verdicts.LineResult]], str]
 
 
-def _answer_text(text: AnswerText, m: compose.LoggedMessage, by_ref: compose.EventsByRef | None) -> str:
-    return text(m, compose.cap_results(compose.judge_lines(m, by_ref)))
+def _answer_text(text: AnswerText, m: verdicts.LoggedMessage, by_ref: verdicts.EventsByRef | None) -> str:
+    return text(m, verdicts.cap_results(verdicts.judge_lines(m, by_ref)))
 
 
-def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[compose.LoggedMessage],
-             by_ref: compose.EventsByRef | None, purpose: str,
+def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[verdicts.LoggedMessage],
+             by_ref: verdicts.EventsByRef | None, purpose: str,
              text: AnswerText) -> tuple[list[Draft], list[str]]:
     """Receipts (or acks) for the emails that may be answered; notes on the ones not answered."""
     out: list[Draft] = []
@@ -128,7 +128,7 @@ def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[c
         address = state.private.emails.get(m.player)
         if why is None and not address:
             why = f"{m.player} has no registered address"
-        if why is not None:
+        if why is not None or not address:
             notes.append(f"not answered: {_describe(m)}: {why}")
             continue
         thread = _reply_to(m, archived)
@@ -139,7 +139,7 @@ def _answers(game: GameDir, ms: MailSettings, state: GameState, messages: list[c
     return out, notes
 
 
-def _join_reply(game: GameDir, ms: MailSettings, m: compose.LoggedMessage, by_ref: compose.EventsByRef | None,
+def _join_reply(game: GameDir, ms: MailSettings, m: verdicts.LoggedMessage, by_ref: verdicts.EventsByRef | None,
                 notes: list[str]) -> list[Draft]:
     """The answer to a request to join (received; the Admin decides), unless it may not be answered."""
     archived = _archived_headers(game, m.hash)
@@ -151,7 +151,7 @@ def _join_reply(game: GameDir, ms: MailSettings, m: compose.LoggedMessage, by_re
     subject = thread.pop("Subject")
 
     def body() -> str:
-        results = compose.cap_results(compose.judge_lines(m, by_ref))
+        results = verdicts.cap_results(verdicts.judge_lines(m, by_ref))
         return welcome.join_reply_text(message=m, results=results, zone=ms.zone, **ms.text_args())
 
     return [Draft(purpose=f"receipt/{m.hash}", kind="receipt", subject=subject, to=str(m.sender),
@@ -211,9 +211,9 @@ def _results(game: GameDir, ms: MailSettings, state: GameState, log: UpdateLog,
 # -- the admin's report --------------------------------------------------------------------------
 def _report_text(ms: MailSettings, todo: tuple[str, ...], log: UpdateLog, notes: list[str], queued: int,
                  waiting: int) -> str:
-    said = [e for e in log.events if e.kind == "ruling" and e.text]  # in words, as the update said it
-    rulings = tuple(e.text for e in said if e.ok)  # type: ignore[misc]
-    failed = tuple(e.text for e in said if not e.ok)  # type: ignore[misc]
+    said = [(e.ok, e.text) for e in log.events if e.kind == "ruling" and e.text]  # in words, as the update said it
+    rulings = tuple(text for ok, text in said if ok)
+    failed = tuple(text for ok, text in said if not ok)
     view = texts.ReportView(
         update=log.update, week=log.week, slot=log.slot, cutoff=log.cutoff, events=len(log.events),
         acted=tuple(m.player or m.sender for m in log.messages if m.status == "applied"),
@@ -272,7 +272,7 @@ def mail_out(game: GameDir, update: int, *, state: GameState | None = None, send
         dice = (log.record or {}).get("dice") or {}
         entered = dice.get("players") or {} if int(dice.get("scheme", 1)) >= 3 else None
 
-        def receipt(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
+        def receipt(m: verdicts.LoggedMessage, results: list[verdicts.LineResult]) -> str:
             return texts.receipt_text(player=m.player or "", message=m, results=results, zone=ms.zone,
                                       update=log.update, week=log.week, slot=log.slot, **ms.text_args(),
                                       entered=None if entered is None else entered.get(m.player or "", ""))
@@ -310,7 +310,8 @@ def remind(game: GameDir, now: datetime) -> DeliveryReport:
 def _sent_already(game: GameDir, state: GameState, now: datetime) -> tuple[dict[str, set[int]], set[str]]:
     """Votes and proposals in mail taken in (``nomopoly fetch``) but not yet applied."""
     from admin.mail.inbound.auth import AuthSettings
-    from admin.mail.inbound.intake import Ledger, screen
+    from admin.mail.inbound.intake import screen
+    from admin.mail.inbound.ledger import Ledger
     from admin.mail.inbound.limits import MailLimits
 
     settings = game.settings()
@@ -359,8 +360,8 @@ def _reminders(game: GameDir, ms: MailSettings, state: GameState, due: datetime,
     return out
 
 
-def _help_now(state: GameState, m: compose.LoggedMessage,
-              results: list[compose.LineResult]) -> list[compose.LineResult]:
+def _help_now(state: GameState, m: verdicts.LoggedMessage,
+              results: list[verdicts.LineResult]) -> list[verdicts.LineResult]:
     """HELP needs no update: an ack answers it at once, with the rules in force now."""
     from admin.engine.howto import help_lines
     from admin.games.registry import REGISTRY
@@ -381,11 +382,11 @@ def ack(game: GameDir, screened: list[Screened], state: GameState | None = None)
     ms = MailSettings.read(game, state)
     due = deadline(game, state)
 
-    def text(m: compose.LoggedMessage, results: list[compose.LineResult]) -> str:
+    def text(m: verdicts.LoggedMessage, results: list[verdicts.LineResult]) -> str:
         return texts.ack_text(player=m.player or "", message=m, results=_help_now(state, m, results),
                               deadline=due, **ms.text_args())
 
-    messages = [compose.LoggedMessage.from_record(s.log_record()) for s in screened]
+    messages = [verdicts.LoggedMessage.from_record(s.log_record()) for s in screened]
     acks, notes = _answers(game, ms, state, messages, None, "ack", text)
     queued = _queue(outbox_of(game), ms, acks)
     return replace(deliver(game, ms), queued=queued, notes=tuple(notes))

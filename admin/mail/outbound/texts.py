@@ -14,7 +14,8 @@ from functools import lru_cache
 
 from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
 from admin.engine.events import Event
-from admin.mail.outbound.compose import LineResult, LoggedMessage, Verdict
+from admin.engine.plaintext import visible
+from admin.mail.outbound.verdicts import LineResult, LoggedMessage, Verdict
 
 FOOTER_HINT = ("Send commands to the game in a new email or a reply, one per line above any "
                "quoted text (lines starting with > are not read).")
@@ -157,8 +158,9 @@ def event_line(e: Event, player: str) -> str | None:
     """An event as one line for ``player``: the public text, and their private part if theirs."""
     private = e.private if e.player == player else None
     if e.text and private:
-        return f"{e.text} (only you see this: {private})"
-    return e.text or private
+        return visible(f"{e.text} (only you see this: {private})")
+    shown = e.text or private
+    return visible(shown) if shown else None
 
 
 def _bullets(items: Iterable[str], empty: str) -> list[str]:

@@ -23,9 +23,10 @@ from admin.engine.playingcards import DECK
 from admin.engine.dice import commitment, player_key
 from admin.engine.seedchain import next_link
 from admin.engine.events import Event
+from admin.engine.plaintext import visible
 from admin.engine.errors import StateError
 from admin.store.gamedir import GameDir
-from admin.mail.outbound import compose
+from admin.mail.outbound import verdicts
 from admin.mail.outbound import texts
 from admin.engine.shows import ordered
 from admin.games.registry import REGISTRY
@@ -42,7 +43,7 @@ class UpdateLog:
     week: int
     slot: str
     cutoff: str
-    messages: tuple[compose.LoggedMessage, ...]
+    messages: tuple[verdicts.LoggedMessage, ...]
     events: tuple[Event, ...]
     rulings: tuple[dict[str, Any], ...]
     #: the update's dice as the private log keeps them (seeds, digest, hidden draws)
@@ -67,7 +68,7 @@ def load_update_log(game: GameDir, update: int) -> UpdateLog:
     head = next((e.data for e in events if e.kind == "update"), {})
     return UpdateLog(update=update, week=int(head.get("week", 0)), slot=str(head.get("slot", "")),
                      cutoff=str(inputs.get("cutoff", "")),
-                     messages=tuple(compose.LoggedMessage.from_record(m)
+                     messages=tuple(verdicts.LoggedMessage.from_record(m)
                                     for m in inputs.get("messages") or []),
                      events=events, rulings=tuple(inputs.get("rulings") or []), dice=data.get("dice"),
                      record=record, link=next_link(record.get("previous"), record) if record else None)
@@ -111,7 +112,7 @@ class EventIndex:
         for e in events:
             for name in about(e):
                 by_player.setdefault(name, []).append(e)
-        return cls(by_ref=compose.events_by_ref(events), by_player=by_player,
+        return cls(by_ref=verdicts.events_by_ref(events), by_player=by_player,
                    public=tuple(e.text for e in events if e.text))
 
     def about(self, player: str) -> list[Event]:
@@ -190,12 +191,12 @@ def results_view(index: ResultsIndex, state: GameState, name: str) -> texts.Resu
         vote = p.votes.get(name)
         mine = (f"your vote: {vote.choice.upper()} (you may change it)" if vote else
                 f"not voted yet: send VOTE {p.number} YES, NO or ABSTAIN")
-        proposals.append(f"{p.number}. {p.title} (by {p.proposer}): {mine}")
+        proposals.append(f"{p.number}. {visible(p.title)} (by {p.proposer}): {mine}")
     return texts.ResultsView(
         player=name, update=index.update, week=index.week, slot=index.slot,
         happened=capped(tuple(line for e in index.events.about(name) if e.kind not in REPLIES
                               for line in [texts.event_line(e, name)] if line)),
-        press=tuple(e.private for e in index.events.about(name)
+        press=tuple(visible(e.private, newlines=True) for e in index.events.about(name)
                     if e.kind == "press" and e.player == name and e.private),
         standing=standing(state, player), proposals=tuple(proposals), deadline=index.deadline, link=index.link,
         everything=index.events.public, game_over=index.game_over,

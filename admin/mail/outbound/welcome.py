@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 
 from admin.mail.outbound.caps import SUBJECT_CHARS, shorten
-from admin.mail.outbound.compose import LineResult, LoggedMessage
+from admin.mail.outbound.verdicts import LineResult, LoggedMessage
 from admin.mail.outbound.texts import FOOTER_HINT, _lines_block, footer, format_time
 
 

@@ -130,3 +130,36 @@ def test_vii1_buy_by_email_is_reported_once_and_a_second_lander_cannot_buy_it_ag
     assert refusal and "you have no deed to buy" in refusal[0], refusal
     assert outcome.state.players["bob"].money == 150 and TimoDeedsModule.of(outcome.state).deeds[7].owner == "alice"
     assert not [i for i in InteractionsModule.of(outcome.state).open if i.kind == "auction"]
+
+
+def _sixty_offers(later: list[dict]):
+    flood = "".join(f"SELL 10 TO bob FOR {amount}\n" for amount in range(60))
+    outcome = run({"game": "timopoly", "players": ["alice", "bob"], "state": {"timo-board": {"started": True}},
+                   "squares": {10: {"owner": "alice"}},  # Comic Book
+                   "updates": [{"mail": {"alice": flood}, "dice": [4, 6, 4, 6]}, *later]}, "test")
+    assert outcome.ok, outcome.differences
+    return outcome
+
+
+def test_xv1_sixty_offers_of_one_deed_to_one_player_leave_one_open_offer_the_last():
+    """Issue 30: one email `SELL 10 TO bob FOR 0` ... `FOR 59` opened 60 offers of one deed to one
+    player. The latest word counts, as a player expects: each offer replaces the one before (said
+    in the receipt), and one stays open, for Fn 59."""
+    outcome = _sixty_offers([])
+    offers = [i for i in InteractionsModule.of(outcome.state).open if i.kind == "offer"]
+    assert [(i.id, i.payload["space"], i.payload["buyer"], i.payload["amount"]) for i in offers] == [(60, 10, "bob", 59)]
+    said = [e.text for e in outcome.events if (e.text or "").startswith("alice offered Comic Book")]
+    assert len(said) == 60
+    assert said[0] == "alice offered Comic Book to bob for Fn 0 (bob: ACCEPT 1 by the next update)."
+    assert said[59] == ("alice offered Comic Book to bob for Fn 59 (bob: ACCEPT 60 by the next update); it "
+                        "replaces your offer #59 (for Fn 58), withdrawn: one open offer of a thing to a player "
+                        "at a time.")
+
+
+def test_xv1_an_accept_of_a_replaced_offer_is_refused_and_the_last_one_sells():
+    outcome = _sixty_offers([{"mail": {"bob": "ACCEPT 59\nACCEPT 60"}, "dice": [1, 2, 1, 2]}])
+    refusal = [e.text for e in outcome.events if e.player == "bob" and e.ok is False]
+    assert refusal == ['bob: "ACCEPT 59" was not done: #59 is closed (withdrawn: alice replaced it with #60); '
+                       "it takes no more answers"], refusal
+    assert TimoDeedsModule.of(outcome.state).deeds[10].owner == "bob"
+    assert outcome.state.players["bob"].money == 150 - 59 and outcome.state.players["alice"].money == 150 + 59

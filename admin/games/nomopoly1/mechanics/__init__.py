@@ -1,6 +1,9 @@
 """The first Nomopoly's own mechanics (its rules that no other game shares): donuts, fountains, the Hot
 Potato, bankruptcy below $1 and resetting one's own user. Its shared rules come from the library."""
 
+from typing import Any
+
+from admin.engine.module import Mechanic
 from admin.games.nomopoly1.mechanics.bank import BankModule
 from admin.games.nomopoly1.mechanics.blob import BlobModule
 from admin.games.nomopoly1.mechanics.blocks import BlocksModule
@@ -27,7 +30,7 @@ from admin.games.nomopoly1.mechanics.wages import WagesModule
 from admin.games.nomopoly1.mechanics.weapons import WeaponsModule
 from admin.games.nomopoly1.mechanics.winning import WinningModule
 
-MODULES = [BankModule, BankruptcyModule, BlobModule, BlocksModule, BusModule, CashStacksModule, ChiliModule, CoOwnershipModule, DirtyBubbleModule, DonutsModule,
+MODULES: list[type[Mechanic[Any, Any]]] = [BankModule, BankruptcyModule, BlobModule, BlocksModule, BusModule, CashStacksModule, ChiliModule, CoOwnershipModule, DirtyBubbleModule, DonutsModule,
            FountainsModule, GreaseModule, HotPotatoModule, LatexModule, LotteryModule, PaintModule, PaintGunsModule,
            ParallelModule, QuijiboModule, SelfResetModule, StoreModule, TradingModule, VehiclesModule, WagesModule,
            WeaponsModule, WinningModule]

@@ -69,6 +69,8 @@ class BlobModule(Mechanic[BlobState, None]):
     defaults = {"step_damage": 10, "first_aid": 20, "health_max": 100, "slide_health": 5,
                 "max_slide_health": 20, "red_gift": 1000, "green_squares": 4, "max_squares": 100,
                 "yellow_pounds": 16}
+    #: squares a green landing adds, and the board's size it stops at: work in one update (issue 30)
+    maximums = {"green_squares": 100, "max_squares": 10_000}
     summary = "The Blob moves after the players each week; the colour of the square it lands on sets off an event."
     State = BlobState
 

@@ -68,6 +68,9 @@ class QuijiboModule(Mechanic[QuijiboState, None]):
     rules = ("XXXIV.1", "XXXIV.2", "XXXIV.3", "XXXIV.4", "XXXIV.5", "XXXIV.6", "XXXIV.7")
     defaults = {"banana_price": 5, "lucky": [0, 500, 500, 1000], "rabid_bite": 10, "rabid_run": 4,
                 "rabid_harm": 5}
+    #: the sides of the die a rabid Quijibo's run is rolled on: squares stepped (issue 30)
+    maximums = {"rabid_run": 1000}
+    minimums = {"rabid_run": 1}
     summary = "Quijibos must be fed each week; a donut may pay, poison turns them rabid."
     State = QuijiboState
     requires = ("store", "donuts")

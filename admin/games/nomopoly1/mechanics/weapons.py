@@ -108,6 +108,8 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
     rules = ("XXXII.1", "XXXII.2", "XXXII.3", "XXXII.4")
     defaults = {"shop": 62, "prices": dict(WEAPONS), "bomb_weeks": 2, "bomb_reach": 3, "bomb_damage": 15,
                 "flame_damage": 15, "missile_damage": 20}
+    #: squares a bomb reaches either way, each looked at when it goes off (issue 30)
+    maximums = {"bomb_reach": 1000}
     summary = "Time bombs, flame throwers and nuclear missiles from the shop on square 62; anti-missile guns."
     State = WeaponsState
     Private = WeaponsPrivate

@@ -2,6 +2,9 @@
 module each (a big section may be a small folder). ``shared.py`` holds what they read of each
 other (blocks, buildings, conditions, transport), so no module imports another's internals."""
 
+from typing import Any
+
+from admin.engine.module import Mechanic
 from admin.games.nomopoly2.mechanics.bank import BankModule
 from admin.games.nomopoly2.mechanics.bingo import BingoModule
 from admin.games.nomopoly2.mechanics.blackjack import BlackjackModule
@@ -23,5 +26,5 @@ from admin.games.nomopoly2.mechanics.terrorism import TerrorismModule
 from admin.games.nomopoly2.mechanics.transport.mechanic import TransportModule
 from admin.games.nomopoly2.mechanics.zoo.mechanic import ZooModule
 
-MODULES = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule, CasinosModule, PatentsModule,
+MODULES: list[type[Mechanic[Any, Any]]] = [ConditionsModule, TransportModule, BankModule, CreditModule, NetWorthModule, HouseOfCardsModule, BingoModule, JokersModule, BlackjackModule, LotteryModule, ExploitBlocksModule, NonsenseModule, BlocksModule, BuildingsModule, ZooModule, CasinosModule, PatentsModule,
            TerrorismModule, MissilesModule, GovernorModule]

@@ -109,6 +109,9 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
                 # a 5-number winner who does not answer gets this (or "nothing")
                 "silent_five": "two votes"}
     choices = {"prize_per": ("ticket", "line"), "silent_five": ("two votes", "nothing")}
+    #: numbers drawn a line and a week, each a roll, and the die they are rolled on (issue 30)
+    maximums = {"numbers": 100, "line_numbers": 100, "bonus_line_numbers": 100, "highest": 1000}
+    minimums = {"highest": 1}
     summary = "Trade in a card for a lottery ticket; 7 numbers drawn at each week's end; prizes for 4 to 7."
     State = LotteryState
     Private = LotteryPrivate
@@ -180,7 +183,10 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
 
 
 def _numbers(roll, label: str, count: int, highest: int, distinct: bool) -> list[int]:
-    """``count`` numbers from 1 to ``highest`` (distinct: a repeat is rolled again), sorted."""
+    """``count`` numbers from 1 to ``highest`` (distinct: a repeat is rolled again), sorted;
+    distinct ones are never more than ``highest`` (asking more would roll for ever)."""
+    if distinct:
+        count = min(count, highest)
     out: list[int] = []
     tries = 0
     while len(out) < count:

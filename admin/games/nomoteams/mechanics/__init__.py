@@ -3,6 +3,9 @@ the Freemasons, the pseudoplayers (The Government, The Corporation), the square-
 ownership at market value, proposals judged by the Admin, The Government's sealed-bid auctions.
 What they share (names, rounding, values, owners) is in ``shared``."""
 
+from typing import Any
+
+from admin.engine.module import Mechanic
 from admin.games.nomoteams.mechanics.actions import ActionsModule
 from admin.games.nomoteams.mechanics.board import TeamsBoardModule
 from admin.games.nomoteams.mechanics.coatings import CoatingsModule
@@ -27,7 +30,7 @@ from admin.games.nomoteams.mechanics.turns import TeamsTurnsModule
 from admin.games.nomoteams.mechanics.wetha import WethaModule
 
 
-MODULES = [
+MODULES: list[type[Mechanic[Any, Any]]] = [
     PseudoModule, TeamsModule, TeamsOwnershipModule, TeamsBoardModule, GovernmentModule,
     TeamsTurnsModule, ColoursModule, CoatingsModule, TeamsProposalsModule, LeavingModule,
     TeamsMoneyModule, DestructionModule, EasyMovementModule, ActionsModule, WethaModule,

@@ -52,6 +52,7 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
     rules = ("VI.1", "VI.2", "VI.3", "VI.4", "VI.5", "VI.6", "VI.7", "VI.8", "II.7")
     defaults = {"initial_squares": 20, "fishing_cost": 300, "mentioned": []}
     minimums = {"initial_squares": 1, "fishing_cost": 0}
+    maximums = {"initial_squares": 1000}  # squares made when the game starts (issue 30)
     summary = "The square-root snake, its corners and Team bases, New Clear Fishing, new players' squares."
     State = TeamsBoardState
 

@@ -77,6 +77,7 @@ class LeavingModule(Mechanic[LeavingState, None]):
     name = "teams-leaving"
     rules = ("II.8", "II.9")
     defaults = {"bundle": 200, "corporate_markup_percent": 120}
+    minimums = {"bundle": 1}  # the money a thing holds: never 0 (the money is cut into bundles)
     summary = "Leaving the game: five ways to dispose of one's assets; the Ex-Scammer."
     State = LeavingState
 

@@ -45,7 +45,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
              "XI.1", "XI.2", "XI.3", "XI.4", "XI.5", "XI.7", "XI.8", "XII.1")
     defaults = {"spaces": [], "huge_o": 20, "jail_fine": 5, "jail_turns": 3,
                                 "doubles_to_jail": 3, "max_throws": 50}
-    maximums = {'max_throws': 10}
+    maximums = {"max_throws": 50}  # its default: the doubles rule ends a turn long before (issue 30)
     summary = "Forty spaces round a loop; turns pass to the left; Fn 20 each time round; tax; jail."
     State = TimoBoardState
 

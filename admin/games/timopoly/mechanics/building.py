@@ -14,7 +14,7 @@ from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
-from admin.library.interactions import ask
+from admin.library.interactions import replace_offer, replaced_text
 from admin.games.timopoly.mechanics.deeds import TimoDeedsModule
 from admin.games.timopoly.mechanics.holdings import (
     Deed, _improved, _levels, _mortgage, _sell_nom, _sell_rocket, mortgage_value, owns_group,
@@ -166,7 +166,8 @@ def sell_deed(ctx, player: Player, cmd: SellDeed) -> str:
         raise IllegalAction(f"{cmd.buyer} is not another player in the game")
     if _improved(ctx.state, spec):
         raise IllegalAction(f"sell the Noms and Rockets of {spec.group} back to the Fandom first (XV.1)")
-    inter = ask(ctx, kind="offer", module=TimoBuildingModule.name, parties=[buyer.name], silence="decline",
-                proposer=player.name, payload={"space": spec.number, "buyer": buyer.name, "amount": cmd.amount})
+    inter, replaced = replace_offer(ctx, kind="offer", module=TimoBuildingModule.name, parties=[buyer.name],
+                                    silence="decline", proposer=player.name, same=("space", "buyer"),
+                                    payload={"space": spec.number, "buyer": buyer.name, "amount": cmd.amount})
     return (f"{player.name} offered {spec.name} to {buyer.name} for {ctx.state.money(cmd.amount)} "
-            f"({buyer.name}: ACCEPT {inter.id} by the next update).")
+            f"({buyer.name}: ACCEPT {inter.id} by the next update){replaced_text(ctx, replaced)}.")

@@ -23,7 +23,7 @@ from admin.engine.decks import DeckSpec, DeckState, shuffle, take_top
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import jump, move
 from admin.engine.errors import CommandError, IllegalAction
-from admin.library.interactions import ask
+from admin.library.interactions import replace_offer, replaced_text
 from admin.games.timopoly.mechanics.deeds import land_on_deed
 from admin.games.timopoly.mechanics.holdings import board_of, deeds_of, send_to_jail, settle
 from admin.games.timopoly.mechanics.spaces import nearest, space, spaces
@@ -172,7 +172,9 @@ def sell_jail_card(ctx, player: Player, cmd: SellJailCard) -> str:
     buyer = ctx.state.players.get(cmd.buyer)
     if buyer is None or not buyer.active or buyer.name == player.name:
         raise IllegalAction(f"{cmd.buyer} is not another player in the game")
-    inter = ask(ctx, kind="offer", module=TimoCardsModule.name, parties=[buyer.name], silence="decline",
-                proposer=player.name, payload={"buyer": buyer.name, "amount": cmd.amount})
+    inter, replaced = replace_offer(ctx, kind="offer", module=TimoCardsModule.name, parties=[buyer.name],
+                                    silence="decline", proposer=player.name,
+                                    payload={"buyer": buyer.name, "amount": cmd.amount}, same=("buyer",))
     return (f"{player.name} offered a Get Out of Social Media Jail Free card to {buyer.name} for "
-            f"{ctx.state.money(cmd.amount)} ({buyer.name}: ACCEPT {inter.id} by the next update).")
+            f"{ctx.state.money(cmd.amount)} ({buyer.name}: ACCEPT {inter.id} by the next update)"
+            f"{replaced_text(ctx, replaced)}.")

@@ -102,8 +102,9 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
                 "elephant_rerolls": 1, "bison_dice": 1, "bison_sides": 1, "skunk_dice_sides": 1,
                 "max_chain": 1, "passed_out_updates": 0, "crazy_elephant_turns": 0, "gorilla_peels": 0}
     choices = {"property_tax": ("numbers", "prices")}
-    maximums = {"elephant_rerolls": 10, "bison_dice": 10, "bison_sides": 1000, "skunk_dice_sides": 1000,
-                "max_chain": 100, "gorilla_die": 1000}
+    # each counts work in one update: rolls, turns taken at once, peels thrown (issue 30)
+    maximums = {"elephant_rerolls": 100, "bison_dice": 10, "bison_sides": 1000, "skunk_dice_sides": 1000,
+                "max_chain": 100, "gorilla_die": 1000, "crazy_elephant_turns": 100, "gorilla_peels": 100}
     summary = ("The Zoo on square 51: land there to spawn a creature; the Gorilla, Elephant, MTS Bison, "
                "Skunk and Blinking Jelly Dog then roam the board on their own.")
     State = ZooState
