@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from admin.library.cards import hand
 from admin.games.nomopoly2.mechanics import shared
 from admin.games.nomopoly2.mechanics.blocks.mechanic import centre, possible_groups
-from admin.games.nomopoly2.mechanics.buildings import why_not
+from admin.games.nomopoly2.mechanics.buildings.works import why_not
 from admin.games.nomopoly2.mechanics.transport.mechanic import die_faces
 from admin.engine.model import GameState
 
