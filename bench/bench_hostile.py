@@ -25,18 +25,10 @@ from admin.jobs import update as jobs
 from admin.jobs.demo import deliver as _deliver
 from admin.store.gamedir import GameDir
 
+from bench.spec import CUTOFF, TUESDAY, maildir_settings
+
 ROOT = Path(__file__).resolve().parents[1]
-SETTINGS = '''[game]
-title = "Hostile bench"
-start = "2026-11-02"
-[mail]
-source = "maildir"
-maildir = "mail/inbox"
-[dice]
-insecure_demo_seed_key = "bench"
-'''
-CUTOFF = "2026-11-04T23:59:59+00:00"
-TUESDAY = "2026-11-03T10:{:02d}:00+00:00"
+SETTINGS = maildir_settings("Hostile bench")
 
 
 def deliver(inbox: Path, sender: str, body: str, when: str) -> None:

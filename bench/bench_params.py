@@ -26,18 +26,10 @@ from pathlib import Path
 
 from admin.jobs.demo import deliver
 
+from bench.spec import CUTOFF, TUESDAY, maildir_settings
+
 ROOT = Path(__file__).resolve().parents[1]
-SETTINGS = '''[game]
-title = "Params bench"
-start = "2026-11-02"
-[mail]
-source = "maildir"
-maildir = "mail/inbox"
-[dice]
-insecure_demo_seed_key = "bench"
-'''
-CUTOFF = "2026-11-04T23:59:59+00:00"
-TUESDAY = "2026-11-03T10:{:02d}:00+00:00"
+SETTINGS = maildir_settings("Params bench")
 
 
 def work_params() -> dict[tuple[str, str], int]:

@@ -62,3 +62,15 @@ def message(name: str, update: int, seed: int, received: datetime, lines: list[s
         body += f"\nOn Sun, the game wrote:\n> VOTE 1 NO\n> Results of update {update - 1}\n"
     msg.set_content(body)
     return bytes(msg)
+
+
+#: the one-update games of bench_hostile and bench_params: mail from a Maildir, the bench's dice key,
+#: mail sent on Tuesday (``TUESDAY.format(minute)``) for Wednesday's update
+CUTOFF = "2026-11-04T23:59:59+00:00"
+TUESDAY = "2026-11-03T10:{:02d}:00+00:00"
+
+
+def maildir_settings(title: str) -> str:
+    """nomopoly.toml of a bench game named ``title`` that reads mail/inbox."""
+    return (f'[game]\ntitle = "{title}"\nstart = "2026-11-02"\n[mail]\nsource = "maildir"\n'
+            'maildir = "mail/inbox"\n[dice]\ninsecure_demo_seed_key = "bench"\n')

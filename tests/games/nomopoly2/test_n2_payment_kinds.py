@@ -4,29 +4,15 @@ income, each as the section pays it."""
 
 from __future__ import annotations
 
-import pytest
+from fixtures.payments import Payment
 
-from admin.engine.context import BANK, UpdateContext
+from admin.engine.context import BANK
 from admin.jobs.scenario import run
 
 PLAYERS = ("alice", "bob", "carol")
 
 
-@pytest.fixture
-def payments(monkeypatch):
-    """Every payment made, as (payer, payee, amount, kind)."""
-    made: list[tuple[str, str, int, str]] = []
-    transfer = UpdateContext.transfer
-
-    def recording(self, payer, payee, amount, *, kind="other", **kw):
-        made.append((payer, payee, amount, kind))
-        return transfer(self, payer, payee, amount, kind=kind, **kw)
-
-    monkeypatch.setattr(UpdateContext, "transfer", recording)
-    return made
-
-
-def test_rent_its_tax_the_bonus_and_the_weekly_income_of_buildings_have_their_kinds(payments):
+def test_rent_its_tax_the_bonus_and_the_weekly_income_of_buildings_have_their_kinds(payments_made: list[Payment]):
     players = {name: {} for name in PLAYERS} | {"alice": {"square": 14}, "bob": {"square": 1},
                                                   "carol": {"square": 1}}
     run({"players": players, "enable": ["buildings"],
@@ -35,7 +21,7 @@ def test_rent_its_tax_the_bonus_and_the_weekly_income_of_buildings_have_their_ki
          "admin_bank": 0,
          "updates": [{"order": ["alice", "bob", "carol"], "dice": [1, 3, 1, 2, 1, 2]},
                      {"order": ["alice", "bob", "carol"], "dice": [1, 2, 1, 2, 1, 2]}]}, "test")
-    assert [p for p in payments if p[2]] == [
+    assert [(p.payer, p.payee, p.amount, p.kind) for p in payments_made if p.amount] == [
         ("alice", "bob", 54, "rent"),         # square 18's rent
         ("bob", BANK, 1, "tax"),              # 3% of it, the Commercial block's tax (XXI.5)
         (BANK, "alice", 1000, "bonus"),       # past the end of the board (VI.11)
