@@ -28,7 +28,8 @@ from admin.runtime.crashpoints import crashpoint
 from admin.engine.commands import Join, Token, command_to_dict
 from admin.engine.update import LineCommand, Submission
 from admin.mail.inbound.auth import AuthSettings, address_book, check_dkim, check_token, find_player
-from admin.mail.inbound.grammar import LineVerdict, grammar_for, parse_lines, quote
+from admin.engine.syntax import quote
+from admin.mail.inbound.grammar import LineVerdict, grammar_for, parse_lines
 from admin.mail.inbound.ledger import Ledger, LedgerEntry, Status
 from admin.mail.inbound.limits import MailLimits
 from admin.mail.inbound.message import BodyLine, MailText, read_message, strip_subject

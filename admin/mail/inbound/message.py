@@ -66,17 +66,17 @@ class MailText:
     unread_from: int | None = None
 
 
-def read_message(raw: bytes, *, max_bytes: int = 1_000_000, max_lines: int | None = None,
+def read_message(raw: bytes | str, *, max_bytes: int = 1_000_000, max_lines: int | None = None,
                  fast_path: bool = True) -> MailText:
-    """Read one raw email. Never raises.
+    """Read one raw email (bytes; text is taken as UTF-8). Never raises.
 
     At most ``max_lines`` lines that may carry commands are kept (``unread_from`` says where the
     rest begins). ``fast_path=False`` forces the general parse for every message; the result is
     the same (the tests compare the two), only slower."""
-    raw = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
-    digest_id = "sha256:" + hashlib.sha256(raw).hexdigest()
+    data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
+    digest_id = "sha256:" + hashlib.sha256(data).hexdigest()
     try:
-        return _read(raw, max_bytes, max_lines, digest_id, fast_path)
+        return _read(data, max_bytes, max_lines, digest_id, fast_path)
     except Exception as exc:  # a safety net: each step below already guards its own input
         return MailText(digest_id, "", "", "", None, None, (), None, "normal", (),
                         (f"This email could not be read ({type(exc).__name__}).",), ())
