@@ -14,6 +14,7 @@ from pathlib import Path
 from admin.games.catalog import DEFAULT, GameSpec, available
 from admin.games.catalog import spec as load
 from admin.games.registry import REGISTRY
+from admin.nomic.review import decision
 from admin.nomic.written import WrittenRulesModule, carried_out
 from admin.engine.model import GameState
 
@@ -64,6 +65,12 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
         else:
             if by is not None and by.proposal is not None:  # its words are a proposal's: nothing runs them
                 what = "added" if by.action == "created" else "amended"
+                made = decision(state, rule.id)
+                if made is not None:  # the Admin settled it: flavour text, or applied by hand
+                    out.append(RuleCoverage(rule.id, "text" if made.kind == "flavour" else "admin",
+                                            how=f"{what} by proposal {by.proposal}; settled as {made.kind} by the "
+                                                f"Admin's ruling in update {made.update}: {made.reason}"))
+                    continue
                 out.append(RuleCoverage(rule.id, "admin", how=f"{what} by proposal {by.proposal}: text only, "
                                                               "with the Admin (by hand or by ruling)"))
                 continue

@@ -191,7 +191,7 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             changed = any(h["in_update"] or h["proposal"] for h in history)
             rules.append({"id": rule.id, "anchor": rule_anchor(rule.id), "text": rule.text,
                           "module": module, "enabled": module in enabled, "summary": summary,
-                          "text_only": rule.id in text_only,
+                          "text_only": rule.id in text_only, "settled": _settled(site.state, rule.id),
                           "history": history if changed or len(history) > 1 else []})
         off = sorted({str(r["module"]) for r in rules}) if rules and all(r["module"] in dormant for r in rules) else []
         out.append({"numeral": section.numeral, "title": section.title,
@@ -206,6 +206,14 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                              "text": next((h.old_text or h.text for h in reversed(raw)
                                            if (h.old_text or h.text)), "")})
     return out, repealed
+
+
+def _settled(state: Any, rule_id: str) -> str:
+    """What the Admin's ``ruling settle`` made of a text-only rule, as the rules page says it."""
+    from admin.nomic.review import SETTLED, decision
+
+    made = decision(state, rule_id)
+    return SETTLED[made.kind] if made is not None else ""
 
 
 def _proposal_view(site: Site, p: Proposal, active: list[str]) -> dict[str, Any]:
