@@ -11,6 +11,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import yaml
 from fixtures.games import deliver
 
 from admin.jobs.run import run_due
@@ -50,6 +51,18 @@ def _coverage(game, rule: str) -> dict:
     return next(r for r in json.loads(done.stdout)["rules"] if r["rule"] == rule)
 
 
+def _reports(game, needle: str) -> int:
+    """How many of the Admin's reports sent so far say ``needle``."""
+    from admin.mail.outbound.mailout import outbox_of
+    from admin.mail.outbound.outbox import iter_messages
+
+    texts = [m.get_payload(decode=True).decode("utf-8") if not m.is_multipart() else
+             "".join(p.get_payload(decode=True).decode("utf-8") for p in m.walk() if p.get_content_type() == "text/plain")
+             for m in iter_messages(outbox_of(game).sent_dir) if m["X-Nomopoly-Kind"] == "report"]
+    assert texts, "no report was sent"
+    return sum(needle in " ".join(t.split()) for t in texts)
+
+
 def _rulings(game, update: int) -> list[str]:
     from admin.mail.outbound.updatelog import load_update_log
 
@@ -64,6 +77,8 @@ def _article(game, rule_id: str) -> str:
 
 def test_a_text_only_rule_settled_as_flavour_leaves_the_todo_until_a_proposal_amends_it(game_dir):
     game = game_dir
+    text = game.settings_path.read_text().replace("[mail]\n", '[mail]\nadmin_address = "admin@example.org"\n', 1)
+    game.settings_path.write_text(text)
     _mail(game, "alice", f"PROPOSE A song\nADD RULE VI: {SONG}\nEND\n", "2026-11-02T10:00:00")
     run_due(game, _at("2026-11-05T00:00:30"))
     _vote_all(game, 1, "2026-11-06T10:00:00")
@@ -101,6 +116,7 @@ def test_a_text_only_rule_settled_as_flavour_leaves_the_todo_until_a_proposal_am
 
     state = game.load()
     assert state.rule_decisions["VI.19"].kind == "flavour"
+    assert _reports(game, "Rule VI.19 added by proposal 1 is text only") == 1  # update 2's, not update 3's
     assert "VI.19" not in _todo(game)
     article = _article(game, "VI.19")
     assert "flavour: no effect in play" in article and "not carried out automatically" not in article
@@ -120,12 +136,14 @@ def test_a_text_only_rule_settled_as_flavour_leaves_the_todo_until_a_proposal_am
     article = _article(game, "VI.19")
     assert "not carried out automatically: the Admin applies it" in article and "flavour" not in article
     assert _coverage(game, "VI.19")["status"] == "admin"
+    assert _reports(game, "Rule VI.19 amended by proposal 2 is text only") == 1
 
     # settled by hand this time
     done = _cli(game, "ruling", "settle", "VI.19", "--as", "by-hand", "--reason", "I judge each dance")
     assert done.returncode == 0, done.stderr
     run_due(game, _at("2026-11-19T00:00:30"))
     assert "VI.19" not in _todo(game)
+    assert _reports(game, "Rule VI.19 amended by proposal 2 is text only") == 1  # update 4's, not update 5's
     assert "applied by the Admin&#39;s rulings" in _article(game, "VI.19") or \
         "applied by the Admin's rulings" in _article(game, "VI.19")
     assert _coverage(game, "VI.19") == {"rule": "VI.19", "status": "admin", "how": "amended by proposal 2; settled "
@@ -156,3 +174,27 @@ def test_a_repealed_rule_and_a_changed_decision(game_dir):
     done = _cli(game, "ruling", "settle", "VI.19", "--as", "flavour", "--reason", "x")
     assert done.returncode != 0 and "rule 'VI.19' was repealed by proposal 2" in done.stderr
     assert _cli(game, "replay", "--check").returncode == 0
+
+
+def test_a_decision_is_written_to_game_yaml_only_when_there_is_one_and_holds_for_its_revision_only():
+    from admin.engine.model import RuleDecision, RuleRevision
+    from admin.jobs.scenario import setup
+    from admin.nomic.review import decision, words_not_run
+    from admin.nomic.ruleset import Rule
+    from admin.store.statefiles import state_files
+
+    state = setup({"players": ["alice"]}, "settle")
+    assert "rule_decisions" not in state_files(state)["state/game.yaml"]  # a game saved before reads the same
+    section = next(s for s in state.rules.sections if s.numeral == "VI")
+    section.rules.append(Rule.make("VI", 99, SONG))
+    state.rule_history["VI.99"] = [RuleRevision(1, "created", 2, 1, proposal=3, text=SONG)]
+    assert words_not_run(state) == {"VI.99": ("added", 3, None)}
+    state.rule_decisions["VI.99"] = RuleDecision("flavour", "a song", update=3, rev=1, rev_update=2)
+    assert words_not_run(state) == {} and decision(state, "VI.99").reason == "a song"
+    saved = yaml.safe_load(state_files(state)["state/game.yaml"])["rule_decisions"]
+    assert saved == {"VI.99": {"kind": "flavour", "reason": "a song", "update": 3, "rev": 1, "rev_update": 2}}
+    # a later revision (an amendment), or a new rule 1 made at another update under the same id: undecided
+    state.rule_history["VI.99"].append(RuleRevision(2, "amended", 5, 3, proposal=4, text=DANCE, old_text=SONG))
+    assert decision(state, "VI.99") is None and words_not_run(state) == {"VI.99": ("amended", 4, None)}
+    state.rule_history["VI.99"] = [RuleRevision(1, "created", 7, 4, proposal=6, text=DANCE)]
+    assert decision(state, "VI.99") is None
