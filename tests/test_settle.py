@@ -198,3 +198,29 @@ def test_a_decision_is_written_to_game_yaml_only_when_there_is_one_and_holds_for
     assert decision(state, "VI.99") is None and words_not_run(state) == {"VI.99": ("amended", 4, None)}
     state.rule_history["VI.99"] = [RuleRevision(1, "created", 7, 4, proposal=6, text=DANCE)]
     assert decision(state, "VI.99") is None
+
+
+def test_a_renumbered_text_only_rule_keeps_its_note_and_the_admins_decision():
+    from admin.engine.model import RuleDecision
+    from admin.games.registry import REGISTRY
+    from admin.jobs.scenario import setup
+    from admin.nomic.amendments import carry_out, parse_directives
+    from admin.nomic.review import decision, words_not_run
+
+    def played(decided: bool):
+        state = setup({"players": ["alice"]}, "renumber")
+        state.update = 2
+        carry_out(state, 3, parse_directives(f"ADD RULE II: {SONG}"), REGISTRY)
+        assert state.rules.rule("II.4").text == SONG
+        if decided:
+            state.rule_decisions["II.4"] = RuleDecision("flavour", "a song", update=3, rev=1, rev_update=2)
+        state.update = 4
+        carry_out(state, 5, parse_directives("REPEAL II.3\nRENUMBER"), REGISTRY)
+        assert state.rules.rule("II.3").text == SONG and "II.4" not in {r.id for r in state.rules.rules()}
+        return state
+
+    state = played(decided=False)
+    assert words_not_run(state) == {"II.3": ("added", 3, None)}  # still text only under its new number
+    state = played(decided=True)
+    assert words_not_run(state) == {} and list(state.rule_decisions) == ["II.3"]
+    assert decision(state, "II.3").reason == "a song"

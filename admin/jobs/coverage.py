@@ -14,7 +14,7 @@ from pathlib import Path
 from admin.games.catalog import DEFAULT, GameSpec, available
 from admin.games.catalog import spec as load
 from admin.games.registry import REGISTRY
-from admin.nomic.review import decision
+from admin.nomic.review import decision, worded
 from admin.nomic.written import WrittenRulesModule, carried_out
 from admin.engine.model import GameState
 
@@ -55,8 +55,8 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
             out.append(RuleCoverage(rule.id, "automated", module=WrittenRulesModule.name,
                                     how=f"as written, since proposal {written[rule.id]}"))
             continue
-        history = state.rule_history.get(rule.id) or []
-        by = history[-1] if history and history[-1].action in ("created", "amended") else None
+        last = worded(state.rule_history.get(rule.id) or [])  # (a renumbering keeps the words)
+        by = last if last is not None and last.action in ("created", "amended") else None
         for status in ("core", "admin", "text"):
             how = spec.coverage.get(status, {}).get(rule.id)
             if how and (by is None or by.proposal is None):

@@ -8,7 +8,7 @@ from typing import Any
 
 from admin.engine.errors import RuleError
 from admin.engine.events import Ruling
-from admin.engine.model import RuleDecision
+from admin.engine.model import RuleDecision, RuleRevision
 from admin.engine.plaintext import first_unsafe
 
 
@@ -47,8 +47,7 @@ def words_not_run(state: Any, *, undecided: bool = True) -> dict[str, tuple[str,
     written = carried_out(state)
     out: dict[str, tuple[str, int, str | None]] = {}
     for rule in state.rules.rules():
-        history = state.rule_history.get(rule.id) or []
-        last = history[-1] if history else None
+        last = worded(state.rule_history.get(rule.id) or [])
         if last is None or last.proposal is None or last.action not in ("created", "amended") or rule.id in written:
             continue
         module = REGISTRY.module_for_rule(rule.id, state)
@@ -62,12 +61,18 @@ def words_not_run(state: Any, *, undecided: bool = True) -> dict[str, tuple[str,
     return out
 
 
+def worded(history: list[RuleRevision]) -> RuleRevision | None:
+    """The revision that gave a rule its words now: the last, passing over renumberings (a rule
+    moved to another number keeps its words, and what was said and decided of them)."""
+    return next((r for r in reversed(history) if r.action != "renumbered"), None)
+
+
 def decision(state: Any, rule_id: str) -> RuleDecision | None:
     """The Admin's decision on the words rule ``rule_id`` has now, if any: one made on an earlier
     revision of the rule (before a proposal amended it) no longer holds."""
     made: RuleDecision | None = (getattr(state, "rule_decisions", None) or {}).get(rule_id)
-    history = state.rule_history.get(rule_id) or []
-    if made is None or not history or (history[-1].rev, history[-1].update) != (made.rev, made.rev_update):
+    last = worded(state.rule_history.get(rule_id) or [])
+    if made is None or last is None or (last.rev, last.update) != (made.rev, made.rev_update):
         return None
     return made
 
@@ -97,7 +102,8 @@ def settle(ctx: Any, r: Ruling) -> str:
     before = decision(state, rule_id)
     if before is not None and before.kind == kind:
         raise RuleError(f"rule {rule_id} is settled as {kind} already (update {before.update}: {before.reason})")
-    last = state.rule_history[rule_id][-1]
+    last = worded(state.rule_history[rule_id])
+    assert last is not None  # (words_not_run lists only a rule with a revision)
     state.rule_decisions[rule_id] = RuleDecision(kind=kind, reason=reason, update=state.update,  # type: ignore[arg-type]
                                                  rev=last.rev, rev_update=last.update)
     was = f", no longer {before.kind}" if before is not None else ""
