@@ -168,8 +168,8 @@ def test_a_rule_added_by_an_accepted_proposal_that_nothing_runs_is_on_the_admins
     added = [e.text for e in out.events if e.kind == "rule-change"]
     assert added == ["Rule VI.19 was added by proposal 1."]
     lines = [t.line() for t in todo_items(out.state, out.events)]
-    assert ("Rule VI.19 added by proposal 1 is text only: nothing runs it; carry it out by hand or with "
-            "a ruling → nomopoly ruling adjust / decide ..., as the rule says") in lines
+    assert ("Rule VI.19 added by proposal 1 is text only: nothing runs it; carry it out by ruling, or mark it "
+            "as flavour → nomopoly ruling settle VI.19 --as by-hand (or --as flavour) --reason \"...\"") in lines
     # a rule the game's own mechanics run is not listed: VI.9 stays automated
     assert not any("VI.9" in line for line in lines)
 

@@ -196,6 +196,18 @@ def ruling_end(winner: str | None, reason: str, game_dir: Path | None) -> None:
     _queue(game_dir, "end-game", reason, winner=winner)
 
 
+@ruling.command("settle")
+@click.argument("rule_id")
+@click.option("--as", "kind", required=True, type=click.Choice(["flavour", "by-hand"]),
+              help="flavour: no effect in play; by-hand: you apply it by rulings when it applies.")
+@click.option("--reason", required=True)
+@GAME_OPTION
+def ruling_settle(rule_id: str, kind: str, reason: str, game_dir: Path | None) -> None:
+    """Decide a rule a proposal added or amended that nothing runs (text only, in `nomopoly todo`):
+    flavour text, or applied by your rulings. It leaves the to-do until a proposal amends it."""
+    _queue(game_dir, "settle", reason, rule=rule_id.upper(), **{"as": kind})
+
+
 @ruling.command("propose")
 @click.option("--title", required=True)
 @click.option("--text", "text_file", type=click.File("r"), required=True,

@@ -96,6 +96,21 @@ class RuleRevision:
 
 
 @dataclass
+class RuleDecision:
+    """The Admin's decision on a rule whose words no mechanic runs (``nomopoly ruling settle``):
+    ``flavour`` (no effect in play) or ``by-hand`` (the Admin applies it by rulings). It holds for
+    the revision of the rule it was made on: an amendment's new words are undecided again."""
+
+    kind: Literal["flavour", "by-hand"]
+    reason: str
+    #: the update whose ruling made it
+    update: int
+    #: the rule's revision it settled (``RuleRevision.rev``), and that revision's update
+    rev: int
+    rev_update: int
+
+
+@dataclass
 class Tally:
     yes: int
     no: int
@@ -208,6 +223,8 @@ class GameState:
     #: the live ruleset (stored as rules_md/) and every rule's history (state/rules_history.yaml)
     rules: Ruleset = field(default_factory=lambda: Ruleset(sections=[]))
     rule_history: dict[str, list[RuleRevision]] = field(default_factory=dict)
+    #: the Admin's decisions on text-only rules, by rule id (state/game.yaml, when there is one)
+    rule_decisions: dict[str, RuleDecision] = field(default_factory=dict)
     #: each mechanic's public state, by module name (state/modules/<module>.yaml)
     mods: dict[str, Any] = field(default_factory=dict)
     private: PrivateState = field(default_factory=PrivateState)

@@ -14,6 +14,7 @@ from pathlib import Path
 from admin.games.catalog import DEFAULT, GameSpec, available
 from admin.games.catalog import spec as load
 from admin.games.registry import REGISTRY
+from admin.nomic.review import decision, worded
 from admin.nomic.written import WrittenRulesModule, carried_out
 from admin.engine.model import GameState
 
@@ -54,8 +55,8 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
             out.append(RuleCoverage(rule.id, "automated", module=WrittenRulesModule.name,
                                     how=f"as written, since proposal {written[rule.id]}"))
             continue
-        history = state.rule_history.get(rule.id) or []
-        by = history[-1] if history and history[-1].action in ("created", "amended") else None
+        last = worded(state.rule_history.get(rule.id) or [])  # (a renumbering keeps the words)
+        by = last if last is not None and last.action in ("created", "amended") else None
         for status in ("core", "admin", "text"):
             how = spec.coverage.get(status, {}).get(rule.id)
             if how and (by is None or by.proposal is None):
@@ -64,6 +65,12 @@ def coverage(state: GameState, spec: GameSpec, tests: Path = TESTS) -> list[Rule
         else:
             if by is not None and by.proposal is not None:  # its words are a proposal's: nothing runs them
                 what = "added" if by.action == "created" else "amended"
+                made = decision(state, rule.id)
+                if made is not None:  # the Admin settled it: flavour text, or applied by hand
+                    out.append(RuleCoverage(rule.id, "text" if made.kind == "flavour" else "admin",
+                                            how=f"{what} by proposal {by.proposal}; settled as {made.kind} by the "
+                                                f"Admin's ruling in update {made.update}: {made.reason}"))
+                    continue
                 out.append(RuleCoverage(rule.id, "admin", how=f"{what} by proposal {by.proposal}: text only, "
                                                               "with the Admin (by hand or by ruling)"))
                 continue

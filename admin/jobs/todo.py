@@ -70,7 +70,8 @@ def _short(text: str, limit: int = 120) -> str:
 
 def text_only_rules(state: GameState) -> list[Todo]:
     """Each rule standing in the words an accepted proposal gave it (added, or amended) that no
-    enabled mechanic carries out as worded: nothing in the game runs it, so the Admin must (I.2);
+    enabled mechanic carries out as worded: nothing in the game runs it, so the Admin must (I.2),
+    until the Admin settles it (``ruling settle``: flavour, or applied by hand);
     and each rule a mechanic automates whose words a proposal amended (it runs its parameters)."""
     from admin.nomic.review import words_not_run
 
@@ -83,8 +84,9 @@ def text_only_rules(state: GameState) -> list[Todo]:
                                        "VALUE, where they do not", rule=rule_id))
         else:
             out.append(Todo("text-only", f"Rule {rule_id} {did} by proposal {proposal} is text only: nothing "
-                                         "runs it; carry it out by hand or with a ruling",
-                            "nomopoly ruling adjust / decide ..., as the rule says", rule=rule_id))
+                                         "runs it; carry it out by ruling, or mark it as flavour",
+                            f"nomopoly ruling settle {rule_id} --as by-hand (or --as flavour) --reason \"...\"",
+                            rule=rule_id))
     return out
 
 

@@ -71,7 +71,10 @@ def init_game(root: Path, ruleset: str = "nomopoly2", name: str | None = None,
         tx = Transaction(game.state_dir)
         _, chain = game.stage_seeds(tx, state, 1)
         game.stage_state(tx, state)
-        tx.write(game.next_log_path("init"), dump_json({"kind": "init", "state": to_data(state)}))
+        whole = to_data(state)
+        if not whole.get("rule_decisions"):  # (added later: a new game's log reads as it did before)
+            whole.pop("rule_decisions", None)
+        tx.write(game.next_log_path("init"), dump_json({"kind": "init", "state": whole}))
         tx.write(game.results_path(0), dump_json({"update": 0, "next_commitment": state.next_commitment,
                                                   "next_hidden_commitment": state.next_hidden_commitment,
                                                   "chain": chain, "previous": None}))  # the chain's start

@@ -272,6 +272,8 @@ def carry_out(state: GameState, number: int | None, directives: list[Directive],
     for ch in applied.changes:
         if ch.action == "renumbered" and ch.old_id is not None:
             history = state.rule_history.pop(ch.old_id, [])
+            if ch.old_id in state.rule_decisions:  # the Admin's decision on its words moves with them
+                state.rule_decisions[ch.rule_id] = state.rule_decisions.pop(ch.old_id)
         else:
             history = state.rule_history.get(ch.rule_id, [])
         # (the changes apply_directives made are to rules, created ... renumbered: a Change's

@@ -175,12 +175,16 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The sections with their rules, and the rules repealed since (kept so old links resolve)."""
     if not site.ruleset:
         return [], []
-    from admin.nomic.review import words_not_run
+    from admin.nomic.review import SETTLED, decision, words_not_run
 
     enabled = {m.name for m in site.state.modules}
     # switched off by a DISABLE (their state kept, dormant): their sections are not in force
     dormant = (set(site.state.mods) | set(site.state.private.mods)) - enabled
-    text_only = {rule_id for rule_id, (_, _, module) in words_not_run(site.state).items() if module is None}
+    # text only: undecided, or settled by the Admin's ruling (flavour, or applied by hand)
+    made = {rule_id: decision(site.state, rule_id) for rule_id, (_, _, module)
+            in words_not_run(site.state, undecided=False).items() if module is None}
+    text_only = {rule_id for rule_id, d in made.items() if d is None}
+    settled = {rule_id: SETTLED[d.kind] for rule_id, d in made.items() if d is not None}
     out = []
     for section in site.ruleset.sections:
         rules = []
@@ -191,7 +195,7 @@ def _rules(site: Site) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             changed = any(h["in_update"] or h["proposal"] for h in history)
             rules.append({"id": rule.id, "anchor": rule_anchor(rule.id), "text": rule.text,
                           "module": module, "enabled": module in enabled, "summary": summary,
-                          "text_only": rule.id in text_only,
+                          "text_only": rule.id in text_only, "settled": settled.get(rule.id, ""),
                           "history": history if changed or len(history) > 1 else []})
         off = sorted({str(r["module"]) for r in rules}) if rules and all(r["module"] in dormant for r in rules) else []
         out.append({"numeral": section.numeral, "title": section.title,

@@ -133,7 +133,7 @@ def _decode_module(cls: type, data: dict[str, Any], files: dict[str, Any], folde
 
 # -- the whole state ---------------------------------------------------------------------------
 #: GameState fields added within schema 2 (empty by default)
-_LATER = ("rule_aliases", "next_player_commitments")
+_LATER = ("rule_aliases", "next_player_commitments", "rule_decisions")
 
 
 def state_files(state: GameState, dump: Dump | None = None) -> dict[str, str]:
