@@ -91,17 +91,10 @@ def _end_game(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin ended the game: {ctx.state.end_reason}."
 
 
-def _settle(ctx: UpdateContext, r: Ruling) -> str:
-    """A text-only rule settled as flavour or applied by hand (the rules' words are nomic's)."""
-    from admin.nomic.review import settle
-
-    return settle(ctx, r)
-
-
 #: The core's rulings; each module adds its own (``Mechanic.rulings``).
 RULINGS: dict[str, RulingHandler] = {
     "adjust": _adjust, "pause": _pause, "unpause": _unpause, "set-param": _set_param,
-    "enable": _enable, "disable": _disable, "end-game": _end_game, "settle": _settle,
+    "enable": _enable, "disable": _disable, "end-game": _end_game,
 }
 
 

@@ -15,6 +15,7 @@ from admin.engine.rulings import ruling_player
 from admin.nomic.amendments import carry_out, parse_directives
 from admin.nomic.changes import record_changes
 from admin.nomic.proposals import _CHOICES, ADMIN, add_proposal, cast_vote
+from admin.nomic.review import settle
 
 # -- the Admin's rulings on proposals (VIII.2, VIII.5, II.3) --------------------------------------
 def _proposal(ctx: UpdateContext, args: dict[str, Any]) -> Proposal:
@@ -110,4 +111,6 @@ def _enable(ctx: UpdateContext, r: Ruling) -> str:
 
 RULINGS: dict[str, RulingHandler] = {
     "enable": _enable, "veto": _veto, "send-back": _send_back, "propose": _propose, "vote": _admin_vote,
-    "amend": _amend, "done": _done, "grant-votes": _grant_votes}
+    "amend": _amend, "done": _done, "grant-votes": _grant_votes,
+    # a text-only rule (one a proposal added or amended) settled as flavour or applied by hand
+    "settle": settle}
