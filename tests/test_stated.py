@@ -176,3 +176,38 @@ def test_the_admins_ruling_set_rewrites_the_rule_on_the_rules_page_and_check_sta
     assert "costs you four times the square's number" in page and "costs you three times" not in page
     ok = CliRunner().invoke(cli, ["check", "--game", str(game_dir.root)])
     assert ok.exit_code == 0, ok.output
+
+
+def _found(game: str, modules: set[str]) -> dict[tuple[str, str], int]:
+    return {(s.rule, s.key): s.found.value for s in stated(_state(game), REGISTRY)
+            if s.found and s.module in modules}
+
+
+def test_nomopoly2s_sections_state_their_mechanics_numbers():
+    found = _found("nomopoly2-full", {"bank", "casinos", "credit-cards", "blocks", "railroads"})
+    assert found == {("XXVII.1", "square"): 30, ("XXVII.1", "interest_percent"): 2,
+                     ("XXVII.1", "governor_interest_percent"): 3,
+                     ("XXXIII.1", "weekly_income"): 50, ("XXXIII.2", "plays_per_update"): 3,
+                     ("XXXIII.2", "blackjack_max_bet"): 500, ("XXXIII.2", "dealer_stands_on"): 17,
+                     ("XXXIII.2", "poker_max_bet"): 25, ("XXXIII.2", "roulette_max_bet"): 50,
+                     ("XXXIII.2", "roulette_number_pays"): 36, ("XXXIII.2", "roulette_colour_pays"): 2,
+                     ("XXXIII.2", "roulette_five_pays"): 7, ("XXXIII.5", "salad_health"): 5,
+                     ("XXXIII.5", "grease_health"): 3, ("XXXIII.5", "grease_max_per_move"): 12,
+                     ("XXVIII.2", "start_limit"): 1000, ("XXVIII.3", "start_limit"): 1000,
+                     ("XXVIII.5", "interest_percent"): 10, ("XXVIII.5", "minimum_payment"): 50,
+                     ("XXVIII.5", "minimum_percent"): 5,
+                     ("XXI.3", "cost_residential"): 500, ("XXI.4", "cost_industrial"): 500,
+                     ("XXI.5", "cost_commercial"): 1000, ("XXI.6", "cost_government"): 750,
+                     ("XVII.1", "build_cost"): 25}
+    buildings = _found("nomopoly2-full", {"buildings"})
+    assert len(buildings) == 13 and buildings[("XXII.4", "cost_corporate_headquarters")] == 1000
+    assert _found("nomopoly2-full", {"missiles"})[("XXVI.6", "icbm_cost")] == 1000
+
+
+def test_setting_a_games_own_parameter_rewrites_its_rule_in_its_own_words():
+    state = _state("nomopoly2-full")
+    set_param(state, REGISTRY, "buildings", "cost_casino", 650)
+    set_param(state, REGISTRY, "casinos", "roulette_colour_pays", 3)
+    assert "Casino (any block; $650): see section XXXIII." in state.rules.rule("XXII.4").text
+    assert "on its colour, 3 times the bet" in state.rules.rule("XXXIII.2").text
+    assert disagreements(state, REGISTRY) == []
