@@ -211,3 +211,26 @@ def test_setting_a_games_own_parameter_rewrites_its_rule_in_its_own_words():
     assert "Casino (any block; $650): see section XXXIII." in state.rules.rule("XXII.4").text
     assert "on its colour, 3 times the bet" in state.rules.rule("XXXIII.2").text
     assert disagreements(state, REGISTRY) == []
+
+
+def test_the_teams_variants_rules_state_their_mechanics_numbers():
+    found = _found("nomoteams", {m.name for m in _state("nomoteams").modules if m.name.startswith("teams")})
+    assert found == {("VIII.6", "corporate_rent_percent"): 20, ("VIII.7", "property_tax_percent"): 5,
+                     ("VIII.12", "homestead_weeks"): 3, ("XXVIII.3", "dice_per_roll"): 4,
+                     ("XXVIII.6", "lodge_fine"): 50, ("X.3", "park_fee"): 10, ("X.4", "register_cost"): 100,
+                     ("X.7", "zoo_fine"): 25, ("X.7", "zoo_extra_fine"): 5, ("XIII.3", "paint_cost"): 50,
+                     ("XIII.4", "can_cost"): 100, ("XIII.5", "gipper_fee"): 50, ("XIII.9", "tefflon_cost"): 300,
+                     ("XIII.10", "detefflon_cost"): 300, ("XIII.11", "glue_per_number"): 10,
+                     ("VII.4", "speeding_fine"): 40, ("VII.4", "speeding_fine_step"): 15,
+                     ("VII.6", "lucky_speeding_fine"): 50, ("IX.6", "accepted_award"): 100,
+                     ("IX.6", "rejected_fine"): 10, ("IX.9", "simplifies_award"): 100,
+                     ("II.4", "friendship_gap_weeks"): 2, ("II.8", "corporate_markup_percent"): 120,
+                     ("XVIII.4", "insurance_cost"): 500, ("XXI.1", "per_week"): 2, ("XXI.4", "taxi_per_move"): 10,
+                     ("XXI.4", "through_blockbusters"): 500, ("XXI.5", "through_blockbusters"): 500,
+                     ("XXVII.2", "court_fee"): 150, ("XXVII.3", "extra_die_cost"): 50,
+                     ("XXVII.4", "chains_per_bit"): 10, ("XXVII.5", "max_chains"): 100,
+                     ("XIX.1", "expire_weeks"): 2, ("XIX.4", "disarm_payment"): 50,
+                     ("IV.6", "clear_credit_cost"): 200}
+    state = _state("nomoteams")
+    set_param(state, REGISTRY, "teams", "friendship_gap_weeks", 3)
+    assert "until three weeks after her last friendship ended" in state.rules.rule("II.4").text
