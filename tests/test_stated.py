@@ -19,6 +19,10 @@ from admin.nomic.amendments import carry_out, check
 from admin.nomic.stated import amended_values, disagreements, find, stated, word_diff, written
 
 
+#: the library's mechanics that state numbers (the games' own are tested game by game below)
+LIBRARY = {"money", "turns", "health", "cards", "players", "ownership"}
+
+
 def _state(game: str = "nomopoly2"):
     return games.initial_state(game, "test")
 
@@ -62,7 +66,7 @@ def test_every_bundled_game_starts_with_its_rules_and_parameters_agreeing():
                      ("VI.11", "pass_bonus"): 1000, ("XIV.5", "max_cards"): 12, ("XII.1", "start_health"): 100,
                      ("VI.14", "polluted_health_loss"): 5, ("III.5", "inactive_weeks"): 3}
     # the first game words them its own way, under its own numbers
-    found = {(s.rule, s.key): s.found.value for s in stated(_state("nomopoly1"), REGISTRY) if s.found}
+    found = _found("nomopoly1", LIBRARY)
     assert found == {("X.3", "rent_per_number"): 3, ("X.1", "price_per_number"): 10, ("X.2", "rename_cost"): 100,
                      ("IV.1", "start_money"): 10000, ("V.7", "pass_bonus"): 1200}
 
@@ -234,3 +238,22 @@ def test_the_teams_variants_rules_state_their_mechanics_numbers():
     state = _state("nomoteams")
     set_param(state, REGISTRY, "teams", "friendship_gap_weeks", 3)
     assert "until three weeks after her last friendship ended" in state.rules.rule("II.4").text
+
+
+def test_the_first_nomopolys_rules_state_its_mechanics_numbers():
+    found = _found("nomopoly1", {"wages", "fountains", "bank-of-nomopoly", "donuts", "weapons"})
+    assert found == {("XXXVI.2", "base_wage"): 100, ("XXXVI.2", "steal_percent"): 5,
+                     ("XXXVI.2", "heal_cost"): 200, ("XV.1", "donation"): 10, ("XV.2", "health_step"): 10,
+                     ("XV.2", "health_max"): 100, ("XV.2", "wealth_gain"): 30, ("XV.2", "wealth_loss"): 50,
+                     ("XXXIII.1", "square"): 10, ("XXXIII.2", "max_loan"): 2500,
+                     ("XXXIII.2", "interest_percent"): 5, ("XXXIII.3", "bond_price"): 100,
+                     ("XXXIII.3", "bond_return"): 103, ("XII.3", "poison_health_loss"): 5,
+                     ("XII.4", "shop_digit"): 8, ("XII.4", "antidote_price"): 150, ("XII.5", "lucky_cash"): 500,
+                     ("XXXII.1", "shop"): 62, ("XXXII.2", "bomb_weeks"): 2, ("XXXII.2", "bomb_reach"): 3,
+                     ("XXXII.2", "bomb_damage"): 15}
+    assert len(_found("nomopoly1", {m.name for m in _state("nomopoly1").modules})) == 61
+    state = _state("nomopoly1")
+    set_param(state, REGISTRY, "fountains", "wealth_loss", 75)
+    set_param(state, REGISTRY, "latex-suits", "wear_out_in", 60)
+    assert "a non-donor who rolls 1-3 loses $75." in state.rules.rule("XV.2").text
+    assert "breaks from wear one time in sixty," in state.rules.rule("XXXV.4").text
