@@ -257,3 +257,18 @@ def test_the_first_nomopolys_rules_state_its_mechanics_numbers():
     set_param(state, REGISTRY, "latex-suits", "wear_out_in", 60)
     assert "a non-donor who rolls 1-3 loses $75." in state.rules.rule("XV.2").text
     assert "breaks from wear one time in sixty," in state.rules.rule("XXXV.4").text
+
+
+def test_timopolys_and_technopolys_rules_state_their_mechanics_numbers():
+    assert _found("timopoly", {"timo-board", "timo-deeds", "timo-building"}) == {
+        ("V.7", "doubles_to_jail"): 3, ("VI.1", "huge_o"): 20, ("VI.3", "huge_o"): 20,
+        ("XI.1", "doubles_to_jail"): 3, ("XI.4", "jail_turns"): 3, ("XI.7", "jail_fine"): 5,
+        ("XI.8", "jail_fine"): 5, ("XIX.2", "web_rent"): 2, ("XIX.3", "publisher_rent"): 5,
+        ("XIII.3", "max_noms"): 5, ("XV.2", "max_noms"): 5, ("XVI.1", "unmortgage_interest"): 10}
+    assert _found("technopoly", {"techno"}) == {("III.1", "hand"): 3, ("III.1", "robots"): 2}
+    state = _state("timopoly")
+    set_param(state, REGISTRY, "timo-deeds", "publisher_rent", 2)
+    assert state.rules.rule("XIX.3").text.startswith("The rant of a Publisher is twice the lander's last throw")
+    set_param(state, REGISTRY, "timo-board", "huge_o", 25)
+    assert "collects Fn 25 from the Fandom" in state.rules.rule("VI.1").text
+    assert "collects Fn 25 twice" in state.rules.rule("VI.3").text
