@@ -268,7 +268,7 @@ def test_timopolys_and_technopolys_rules_state_their_mechanics_numbers():
     assert _found("technopoly", {"techno"}) == {("III.1", "hand"): 3, ("III.1", "robots"): 2}
     state = _state("timopoly")
     set_param(state, REGISTRY, "timo-deeds", "publisher_rent", 2)
-    assert state.rules.rule("XIX.3").text.startswith("The rant of a Publisher is twice the lander's last throw")
+    assert state.rules.rule("XIX.3").text.startswith("The rant of a Publisher is two times the lander's last throw")
     set_param(state, REGISTRY, "timo-board", "huge_o", 25)
     assert "collects Fn 25 from the Fandom" in state.rules.rule("VI.1").text
     assert "collects Fn 25 twice" in state.rules.rule("VI.3").text
