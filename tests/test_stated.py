@@ -204,7 +204,7 @@ def test_nomopoly2s_sections_state_their_mechanics_numbers():
                      ("XXI.5", "cost_commercial"): 1000, ("XXI.6", "cost_government"): 750,
                      ("XVII.1", "build_cost"): 25}
     buildings = _found("nomopoly2-full", {"buildings"})
-    assert len(buildings) == 13 and buildings[("XXII.4", "cost_corporate_headquarters")] == 1000
+    assert len(buildings) == 20 and buildings[("XXII.4", "cost_corporate_headquarters")] == 1000
     assert _found("nomopoly2-full", {"missiles"})[("XXVI.6", "icbm_cost")] == 1000
 
 
@@ -234,7 +234,9 @@ def test_the_teams_variants_rules_state_their_mechanics_numbers():
                      ("XXVII.2", "court_fee"): 150, ("XXVII.3", "extra_die_cost"): 50,
                      ("XXVII.4", "chains_per_bit"): 10, ("XXVII.5", "max_chains"): 100,
                      ("XIX.1", "expire_weeks"): 2, ("XIX.4", "disarm_payment"): 50,
-                     ("IV.6", "clear_credit_cost"): 200}
+                     ("IV.6", "clear_credit_cost"): 200, ("IX.2", "undecided_max"): 2,
+                     ("XXVII.3", "trial_dice"): 2, ("XIX.10", "bot_absorptions"): 3,
+                     ("XIX.10", "bot_explodes_at"): 3, ("XXXVI.4", "phantom_turns"): 3}
     state = _state("nomoteams")
     set_param(state, REGISTRY, "teams", "friendship_gap_weeks", 3)
     assert "until three weeks after her last friendship ended" in state.rules.rule("II.4").text
@@ -243,15 +245,16 @@ def test_the_teams_variants_rules_state_their_mechanics_numbers():
 def test_the_first_nomopolys_rules_state_its_mechanics_numbers():
     found = _found("nomopoly1", {"wages", "fountains", "bank-of-nomopoly", "donuts", "weapons"})
     assert found == {("XXXVI.2", "base_wage"): 100, ("XXXVI.2", "steal_percent"): 5,
-                     ("XXXVI.2", "heal_cost"): 200, ("XV.1", "donation"): 10, ("XV.2", "health_step"): 10,
+                     ("XXXVI.2", "heal_cost"): 200, ("XXXVI.2", "heal_amount"): 10, ("XXXVI.2", "health_max"): 100,
+                     ("XV.1", "donation"): 10, ("XV.2", "health_step"): 10,
                      ("XV.2", "health_max"): 100, ("XV.2", "wealth_gain"): 30, ("XV.2", "wealth_loss"): 50,
                      ("XXXIII.1", "square"): 10, ("XXXIII.2", "max_loan"): 2500,
                      ("XXXIII.2", "interest_percent"): 5, ("XXXIII.3", "bond_price"): 100,
                      ("XXXIII.3", "bond_return"): 103, ("XII.3", "poison_health_loss"): 5,
                      ("XII.4", "shop_digit"): 8, ("XII.4", "antidote_price"): 150, ("XII.5", "lucky_cash"): 500,
                      ("XXXII.1", "shop"): 62, ("XXXII.2", "bomb_weeks"): 2, ("XXXII.2", "bomb_reach"): 3,
-                     ("XXXII.2", "bomb_damage"): 15}
-    assert len(_found("nomopoly1", {m.name for m in _state("nomopoly1").modules})) == 61
+                     ("XXXII.2", "bomb_damage"): 15, ("XXXII.2", "flame_damage"): 15}
+    assert len(_found("nomopoly1", {m.name for m in _state("nomopoly1").modules})) == 64
     state = _state("nomopoly1")
     set_param(state, REGISTRY, "fountains", "wealth_loss", 75)
     set_param(state, REGISTRY, "latex-suits", "wear_out_in", 60)

@@ -51,6 +51,13 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
         "cost_factory": ("Factory (Industrial; ${})",),
         "cost_atm": ("ATM (any block; ${})",),
         "cost_casino": ("Casino (any block; ${})",),
+        "springboard_back": ("jumps back {} squares",),
+        "hospital_health": ("its square gains {} health if they own",),
+        "mall_percent": ("is paid, each week, {}% of the square's rent",),
+        "hq_percent_per_point": ("raises the square's rent by {}%",),
+        "hq_dues": ("is paid ${} of corporate dues",),
+        "government_fuel_price": ("sells 100 fuel for ${}",),
+        "factory_health_loss": ("pays no rent and loses {} health",),
     }}
     defaults = DEFAULTS
     minimums = {k: 0 for k, v in defaults.items() if isinstance(v, int) and not isinstance(v, bool)}

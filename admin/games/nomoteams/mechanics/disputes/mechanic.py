@@ -17,7 +17,7 @@ class DisputesModule(Mechanic[DisputesState, None]):
     name = NAME
     rules = ("XXVII.1", "XXVII.2", "XXVII.3", "XXVII.4", "XXVII.5", "XXVII.6")
     stated = {"XXVII.2": {"court_fee": ("Both players pay The Government ${}",)},
-              "XXVII.3": {"extra_die_cost": ("for one trial at ${} each",)},
+              "XXVII.3": {"extra_die_cost": ("for one trial at ${} each",), "trial_dice": ("Each player rolls {} dice",)},
               "XXVII.4": {"chains_per_bit": ("given {} pounds of Chains for each",)},
               "XXVII.5": {"max_chains": ("at most {} pounds of Chains",)}}
     requires = ("teams-pseudo",)
