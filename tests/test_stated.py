@@ -275,3 +275,16 @@ def test_timopolys_and_technopolys_rules_state_their_mechanics_numbers():
     set_param(state, REGISTRY, "timo-board", "huge_o", 25)
     assert "collects Fn 25 from the Fandom" in state.rules.rule("VI.1").text
     assert "collects Fn 25 twice" in state.rules.rule("VI.3").text
+
+
+def test_a_proposal_that_amends_a_rule_and_sets_its_parameter_to_the_same_number_is_carried_out():
+    # the nomopoly2-full demo's proposal 1: before XXXIII.1 stated weekly_income, players wrote both
+    state = _state("nomopoly2-full")
+    new = "Each week, the owner of a square that has a Casino on it receives $75 from that Casino."
+    changes = carry_out(state, 1, [Directive("amend", "XXXIII.1", new),
+                                   Directive("set", "casinos.weekly_income", "75")], REGISTRY)
+    assert state.rules.rule("XXXIII.1").text == new
+    assert REGISTRY.params(state, "casinos")["weekly_income"] == 75
+    assert [(c.rule_id, c.action) for c in changes] == [("XXXIII.1", "amended"), ("module:casinos", "set")]
+    assert [r.proposal for r in state.rule_history["XXXIII.1"]][-1] == 1  # one revision, by the proposal
+    assert disagreements(state, REGISTRY) == []
