@@ -19,6 +19,10 @@ from admin.nomic.amendments import carry_out, check
 from admin.nomic.stated import amended_values, disagreements, find, stated, word_diff, written
 
 
+#: the library's mechanics that state numbers (the games' own are tested game by game below)
+LIBRARY = {"money", "turns", "health", "cards", "players", "ownership"}
+
+
 def _state(game: str = "nomopoly2"):
     return games.initial_state(game, "test")
 
@@ -62,7 +66,7 @@ def test_every_bundled_game_starts_with_its_rules_and_parameters_agreeing():
                      ("VI.11", "pass_bonus"): 1000, ("XIV.5", "max_cards"): 12, ("XII.1", "start_health"): 100,
                      ("VI.14", "polluted_health_loss"): 5, ("III.5", "inactive_weeks"): 3}
     # the first game words them its own way, under its own numbers
-    found = {(s.rule, s.key): s.found.value for s in stated(_state("nomopoly1"), REGISTRY) if s.found}
+    found = _found("nomopoly1", LIBRARY)
     assert found == {("X.3", "rent_per_number"): 3, ("X.1", "price_per_number"): 10, ("X.2", "rename_cost"): 100,
                      ("IV.1", "start_money"): 10000, ("V.7", "pass_bonus"): 1200}
 
@@ -176,3 +180,111 @@ def test_the_admins_ruling_set_rewrites_the_rule_on_the_rules_page_and_check_sta
     assert "costs you four times the square's number" in page and "costs you three times" not in page
     ok = CliRunner().invoke(cli, ["check", "--game", str(game_dir.root)])
     assert ok.exit_code == 0, ok.output
+
+
+def _found(game: str, modules: set[str]) -> dict[tuple[str, str], int]:
+    return {(s.rule, s.key): s.found.value for s in stated(_state(game), REGISTRY)
+            if s.found and s.module in modules}
+
+
+def test_nomopoly2s_sections_state_their_mechanics_numbers():
+    found = _found("nomopoly2-full", {"bank", "casinos", "credit-cards", "blocks", "railroads"})
+    assert found == {("XXVII.1", "square"): 30, ("XXVII.1", "interest_percent"): 2,
+                     ("XXVII.1", "governor_interest_percent"): 3,
+                     ("XXXIII.1", "weekly_income"): 50, ("XXXIII.2", "plays_per_update"): 3,
+                     ("XXXIII.2", "blackjack_max_bet"): 500, ("XXXIII.2", "dealer_stands_on"): 17,
+                     ("XXXIII.2", "poker_max_bet"): 25, ("XXXIII.2", "roulette_max_bet"): 50,
+                     ("XXXIII.2", "roulette_number_pays"): 36, ("XXXIII.2", "roulette_colour_pays"): 2,
+                     ("XXXIII.2", "roulette_five_pays"): 7, ("XXXIII.5", "salad_health"): 5,
+                     ("XXXIII.5", "grease_health"): 3, ("XXXIII.5", "grease_max_per_move"): 12,
+                     ("XXVIII.2", "start_limit"): 1000, ("XXVIII.3", "start_limit"): 1000,
+                     ("XXVIII.5", "interest_percent"): 10, ("XXVIII.5", "minimum_payment"): 50,
+                     ("XXVIII.5", "minimum_percent"): 5,
+                     ("XXI.3", "cost_residential"): 500, ("XXI.4", "cost_industrial"): 500,
+                     ("XXI.5", "cost_commercial"): 1000, ("XXI.6", "cost_government"): 750,
+                     ("XVII.1", "build_cost"): 25}
+    buildings = _found("nomopoly2-full", {"buildings"})
+    assert len(buildings) == 20 and buildings[("XXII.4", "cost_corporate_headquarters")] == 1000
+    assert _found("nomopoly2-full", {"missiles"})[("XXVI.6", "icbm_cost")] == 1000
+
+
+def test_setting_a_games_own_parameter_rewrites_its_rule_in_its_own_words():
+    state = _state("nomopoly2-full")
+    set_param(state, REGISTRY, "buildings", "cost_casino", 650)
+    set_param(state, REGISTRY, "casinos", "roulette_colour_pays", 3)
+    assert "Casino (any block; $650): see section XXXIII." in state.rules.rule("XXII.4").text
+    assert "on its colour, 3 times the bet" in state.rules.rule("XXXIII.2").text
+    assert disagreements(state, REGISTRY) == []
+
+
+def test_the_teams_variants_rules_state_their_mechanics_numbers():
+    found = _found("nomoteams", {m.name for m in _state("nomoteams").modules if m.name.startswith("teams")})
+    assert found == {("VIII.6", "corporate_rent_percent"): 20, ("VIII.7", "property_tax_percent"): 5,
+                     ("VIII.12", "homestead_weeks"): 3, ("XXVIII.3", "dice_per_roll"): 4,
+                     ("XXVIII.6", "lodge_fine"): 50, ("X.3", "park_fee"): 10, ("X.4", "register_cost"): 100,
+                     ("X.7", "zoo_fine"): 25, ("X.7", "zoo_extra_fine"): 5, ("XIII.3", "paint_cost"): 50,
+                     ("XIII.4", "can_cost"): 100, ("XIII.5", "gipper_fee"): 50, ("XIII.9", "tefflon_cost"): 300,
+                     ("XIII.10", "detefflon_cost"): 300, ("XIII.11", "glue_per_number"): 10,
+                     ("VII.4", "speeding_fine"): 40, ("VII.4", "speeding_fine_step"): 15,
+                     ("VII.6", "lucky_speeding_fine"): 50, ("IX.6", "accepted_award"): 100,
+                     ("IX.6", "rejected_fine"): 10, ("IX.9", "simplifies_award"): 100,
+                     ("II.4", "friendship_gap_weeks"): 2, ("II.8", "corporate_markup_percent"): 120,
+                     ("XVIII.4", "insurance_cost"): 500, ("XXI.1", "per_week"): 2, ("XXI.4", "taxi_per_move"): 10,
+                     ("XXI.4", "through_blockbusters"): 500, ("XXI.5", "through_blockbusters"): 500,
+                     ("XXVII.2", "court_fee"): 150, ("XXVII.3", "extra_die_cost"): 50,
+                     ("XXVII.4", "chains_per_bit"): 10, ("XXVII.5", "max_chains"): 100,
+                     ("XIX.1", "expire_weeks"): 2, ("XIX.4", "disarm_payment"): 50,
+                     ("IV.6", "clear_credit_cost"): 200, ("IX.2", "undecided_max"): 2,
+                     ("XXVII.3", "trial_dice"): 2, ("XIX.10", "bot_absorptions"): 3,
+                     ("XIX.10", "bot_explodes_at"): 3, ("XXXVI.4", "phantom_turns"): 3}
+    state = _state("nomoteams")
+    set_param(state, REGISTRY, "teams", "friendship_gap_weeks", 3)
+    assert "until three weeks after her last friendship ended" in state.rules.rule("II.4").text
+
+
+def test_the_first_nomopolys_rules_state_its_mechanics_numbers():
+    found = _found("nomopoly1", {"wages", "fountains", "bank-of-nomopoly", "donuts", "weapons"})
+    assert found == {("XXXVI.2", "base_wage"): 100, ("XXXVI.2", "steal_percent"): 5,
+                     ("XXXVI.2", "heal_cost"): 200, ("XXXVI.2", "heal_amount"): 10, ("XXXVI.2", "health_max"): 100,
+                     ("XV.1", "donation"): 10, ("XV.2", "health_step"): 10,
+                     ("XV.2", "health_max"): 100, ("XV.2", "wealth_gain"): 30, ("XV.2", "wealth_loss"): 50,
+                     ("XXXIII.1", "square"): 10, ("XXXIII.2", "max_loan"): 2500,
+                     ("XXXIII.2", "interest_percent"): 5, ("XXXIII.3", "bond_price"): 100,
+                     ("XXXIII.3", "bond_return"): 103, ("XII.3", "poison_health_loss"): 5,
+                     ("XII.4", "shop_digit"): 8, ("XII.4", "antidote_price"): 150, ("XII.5", "lucky_cash"): 500,
+                     ("XXXII.1", "shop"): 62, ("XXXII.2", "bomb_weeks"): 2, ("XXXII.2", "bomb_reach"): 3,
+                     ("XXXII.2", "bomb_damage"): 15, ("XXXII.2", "flame_damage"): 15}
+    assert len(_found("nomopoly1", {m.name for m in _state("nomopoly1").modules})) == 64
+    state = _state("nomopoly1")
+    set_param(state, REGISTRY, "fountains", "wealth_loss", 75)
+    set_param(state, REGISTRY, "latex-suits", "wear_out_in", 60)
+    assert "a non-donor who rolls 1-3 loses $75." in state.rules.rule("XV.2").text
+    assert "breaks from wear one time in sixty," in state.rules.rule("XXXV.4").text
+
+
+def test_timopolys_and_technopolys_rules_state_their_mechanics_numbers():
+    assert _found("timopoly", {"timo-board", "timo-deeds", "timo-building"}) == {
+        ("V.7", "doubles_to_jail"): 3, ("VI.1", "huge_o"): 20, ("VI.3", "huge_o"): 20,
+        ("XI.1", "doubles_to_jail"): 3, ("XI.4", "jail_turns"): 3, ("XI.7", "jail_fine"): 5,
+        ("XI.8", "jail_fine"): 5, ("XIX.2", "web_rent"): 2, ("XIX.3", "publisher_rent"): 5,
+        ("XIII.3", "max_noms"): 5, ("XV.2", "max_noms"): 5, ("XVI.1", "unmortgage_interest"): 10}
+    assert _found("technopoly", {"techno"}) == {("III.1", "hand"): 3, ("III.1", "robots"): 2}
+    state = _state("timopoly")
+    set_param(state, REGISTRY, "timo-deeds", "publisher_rent", 2)
+    assert state.rules.rule("XIX.3").text.startswith("The rant of a Publisher is two times the lander's last throw")
+    set_param(state, REGISTRY, "timo-board", "huge_o", 25)
+    assert "collects Fn 25 from the Fandom" in state.rules.rule("VI.1").text
+    assert "collects Fn 25 twice" in state.rules.rule("VI.3").text
+
+
+def test_a_proposal_that_amends_a_rule_and_sets_its_parameter_to_the_same_number_is_carried_out():
+    # the nomopoly2-full demo's proposal 1: before XXXIII.1 stated weekly_income, players wrote both
+    state = _state("nomopoly2-full")
+    new = "Each week, the owner of a square that has a Casino on it receives $75 from that Casino."
+    changes = carry_out(state, 1, [Directive("amend", "XXXIII.1", new),
+                                   Directive("set", "casinos.weekly_income", "75")], REGISTRY)
+    assert state.rules.rule("XXXIII.1").text == new
+    assert REGISTRY.params(state, "casinos")["weekly_income"] == 75
+    assert [(c.rule_id, c.action) for c in changes] == [("XXXIII.1", "amended"), ("module:casinos", "set")]
+    assert [r.proposal for r in state.rule_history["XXXIII.1"]][-1] == 1  # one revision, by the proposal
+    assert disagreements(state, REGISTRY) == []

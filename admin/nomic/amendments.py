@@ -257,12 +257,14 @@ def carry_out(state: GameState, number: int | None, directives: list[Directive],
     to its mechanics (ENABLE, DISABLE, SET)."""
     modules = []
     amended = amended_params(state, registry, directives)  # read before the texts change
-    if any(d.kind in _MODULE_KINDS for d in directives):
-        if registry is None:
-            raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
-        modules = apply_module_directives(state, registry, directives)
+    if any(d.kind in _MODULE_KINDS for d in directives) and registry is None:
+        raise RuleError("ENABLE, DISABLE and SET need the game's mechanics")
+    # the texts first, then the mechanics: a SET restates the rules that state its parameter, so
+    # an AMEND of the same proposal saying the same number would otherwise find nothing to change
     applied = apply_directives(state.rules, directives, _sections(state, registry, directives))
     state.rules = applied.ruleset
+    if registry is not None and any(d.kind in _MODULE_KINDS for d in directives):
+        modules = apply_module_directives(state, registry, directives)
     for ch in applied.changes:
         if ch.action == "amended" and ch.rule_id in amended:
             ch.params = amended[ch.rule_id]

@@ -49,6 +49,10 @@ class BankState:
 class BankModule(Mechanic[BankState, None]):
     name = "bank-of-nomopoly"
     rules = ("XXXIII.1", "XXXIII.2", "XXXIII.3")
+    stated = {"XXXIII.1": {"square": ("is on square {}",)},
+              "XXXIII.2": {"max_loan": ("may borrow up to ${} from the Bank",),
+                           "interest_percent": ("from the Bank at {}% interest",)},
+              "XXXIII.3": {"bond_price": ("buy a bond for ${},",), "bond_return": ("which pays back ${} at",)}}
     defaults = {"square": 10, "max_loan": 2500, "interest_percent": 5, "bond_price": 100, "bond_return": 103,
                 "rounding": "nearest"}
     choices = {"rounding": ("nearest", "down", "up")}

@@ -66,6 +66,11 @@ class BlobState:
 class BlobModule(Mechanic[BlobState, None]):
     name = "blob"
     rules = ("XXXI.1", "XXXI.2", "XXXI.3", "XXXI.4", "XXXI.5", "XXXI.6", "XXXI.7")
+    stated = {"XXXI.2": {"health_max": ("The Blob starts with {} health",)},
+              "XXXI.3": {"step_damage": ("taking {} of its health",)},
+              "XXXI.7": {"red_gift": ("every player receives ${} from",),
+                         "green_squares": ("green, {} squares are added",),
+                         "max_squares": ("added to the board (up to {})",)}}
     defaults = {"step_damage": 10, "first_aid": 20, "health_max": 100, "slide_health": 5,
                 "max_slide_health": 20, "red_gift": 1000, "green_squares": 4, "max_squares": 100,
                 "yellow_pounds": 16}

@@ -29,6 +29,7 @@ class CashState:
 class CashStacksModule(Mechanic[CashState, None]):
     name = "cash-stacks"
     rules = ("XXII.4", "XXII.5")
+    stated = {"XXII.5": {"stacks": ("the Admin is rich {} $",), "stack": ("${} stacks of cash",)}}
     defaults = {"stacks": 5, "stack": 100}
     maximums = {'stacks': 100}
     summary = "A rich Admin scatters five $100 stacks of cash on the board each week."

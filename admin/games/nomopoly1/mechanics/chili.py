@@ -96,6 +96,7 @@ class ChiliState:
 class ChiliModule(Mechanic[ChiliState, None]):
     name = "chili"
     rules = ("XXIII.1", "XXIII.2", "XXIII.3", "XXIII.4")
+    stated = {"XXIII.3": {"feed_per_week": ("up to {} chilis a week",)}}
     defaults = {"marts": [16, 20, 24], "max_held": 10, "feed_per_week": 2,
                 # standing ruling: the range counts the squares after the one chosen (range 3:
                 # the chosen square and the next 3)

@@ -45,6 +45,7 @@ class DirtyBubbleState:
 class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
     name = "dirty-bubble"
     rules = ("XXX.1", "XXX.2", "XXX.3", "XXX.4")
+    stated = {"XXX.1": {"moves_per_week": ("makes {} moves a week",)}}
     defaults = {"moves_per_week": 2, "dice": 6}
     maximums = {'moves_per_week': 10}
     summary = "The Dirty Bubble drifts over the grid twice a week and traps a player where it lands."

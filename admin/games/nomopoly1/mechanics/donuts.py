@@ -75,6 +75,10 @@ def _bare(keyword: str, cls: type):
 class DonutsModule(Mechanic[DonutsState, None]):
     name = "donuts"
     rules = ("XII.1", "XII.2", "XII.3", "XII.4", "XII.5", "XII.6")
+    stated = {"XII.3": {"poison_health_loss": ("Poison Donut loses {} health each turn",)},
+              "XII.4": {"shop_digit": ("whose number ends in {} has an antidote shop",),
+                        "antidote_price": ("buy an antidote for ${}",)},
+              "XII.5": {"lucky_cash": ("may be cashed in for ${}",)}}
     defaults = {"place_digit": 0, "shop_digit": 8, "antidote_price": 150, "lucky_cash": 500,
                 "poison_health_loss": 5,
                 # standing ruling: does landing on an antidote shop count as passing it? (XII.4

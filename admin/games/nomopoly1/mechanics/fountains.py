@@ -48,6 +48,11 @@ class FountainsState:
 class FountainsModule(Mechanic[FountainsState, None]):
     name = "fountains"
     rules = ("XV.1", "XV.2")
+    stated = {"XV.1": {"donation": ("may donate ${} to one fountain",)},
+              "XV.2": {"health_step": ("who rolls 4-6 gains {} health",),
+                       "health_max": ("health (up to {});",),
+                       "wealth_gain": ("who rolls 4-6 receives ${}",),
+                       "wealth_loss": ("who rolls 1-3 loses ${}",)}}
     defaults = {"donation": 10, "health_step": 10, "health_max": 100, "wealth_gain": 30, "wealth_loss": 50}
     summary = "Give $10 a week to the Fountain of Health, Wealth or Spacetime; a die decides its effect."
     State = FountainsState

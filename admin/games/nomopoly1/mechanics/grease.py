@@ -72,6 +72,10 @@ class GreaseState:
 class GreaseModule(Mechanic[GreaseState, None]):
     name = "grease"
     rules = ("XVII.3",)
+    stated = {"XVII.3": {"slide_health": ("greased square loses {} health and slides",),
+                         "max_health_per_move": ("grease takes at most {} health in one move",),
+                         "fresh_weeks": ("freshens the user's square for {} turns",),
+                         "fresh_health": ("landing there gains {} health",)}}
     defaults = {"slide_health": 5, "max_health_per_move": 20, "fresh_weeks": 3, "fresh_health": 3,
                 "remote_fee": 100, "immune_transport": ["clogs"], "never_greased": [22]}
     summary = "Greased squares make players slide on; air fresheners heal whoever lands on them."

@@ -35,6 +35,7 @@ def nearest_ahead(state: GameState, name: str) -> list[str]:
 class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
     name = "hot-potato"
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
+    stated = {"XIX.2": {"move_loss": ("they lose {} health and the potato passes",)}}
     defaults = {"move_loss": 1, "week_loss": 5}
     summary = "One Hot Potato: it costs its holder health and passes to the nearest player ahead."
     State = HotPotatoState

@@ -47,6 +47,8 @@ class LatexState:
 class LatexModule(Mechanic[LatexState, None]):
     name = "latex-suits"
     rules = ("XXXV.1", "XXXV.2", "XXXV.3", "XXXV.4", "XXXV.5", "XXXV.6")
+    stated = {"XXXV.4": {"wear_out_in": ("from wear one time in {},",),
+                         "wear_out_health": ("its wearer loses {} health",)}}
     defaults = {"wear_out_in": 80, "wear_out_health": 3}
     summary = "Latex body suits keep the Dirty Bubble off; they break under paint and weapons."
     State = LatexState

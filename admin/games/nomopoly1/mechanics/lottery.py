@@ -53,6 +53,7 @@ class LotteryPrivate:
 class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     name = "ticket-lottery"
     rules = ("XXVI.1", "XXVI.2", "XXVI.3", "XXVI.4", "XXVI.5", "XXVI.6")
+    stated = {"XXVI.2": {"price": ("Tickets cost ${};",), "per_week": ("may buy up to {} a week",)}}
     defaults = {"price": 100, "per_week": 3, "share_percent": 50, "rounding": "nearest"}
     choices = {"rounding": ("nearest", "down", "up")}
     summary = "A weekly lottery: $100 tickets (three a week), drawn at the week's end."

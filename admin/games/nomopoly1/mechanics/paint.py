@@ -71,6 +71,8 @@ class PaintState:
 class PaintModule(Mechanic[PaintState, None]):
     name = "paint"
     rules = ("XVIII.1", "XVIII.2", "XVIII.3", "XVIII.4", "XVIII.5", "XVIII.6", "X.4")
+    stated = {"X.4": {"own_colour_discount_percent": ("the rent is {}% lower",)},
+              "XVIII.5": {"remote_fee": ("for a fee of ${}",)}}
     # rounding: the first Nomopoly has no rounding rule; a standing ruling (docs/rulings.md):
     # "nearest" (half a dollar up), "down" or "up"
     defaults = {"remote_fee": 100, "own_colour_discount_percent": 20, "rounding": "nearest"}

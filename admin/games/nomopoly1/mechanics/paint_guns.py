@@ -52,6 +52,7 @@ class PaintGunsState:
 class PaintGunsModule(Mechanic[PaintGunsState, None]):
     name = "paint-guns"
     rules = ("XXIX.1", "XXIX.2", "XXIX.3", "XXIX.4", "XXIX.5")
+    stated = {"XXIX.3": {"splash_in": ("colouring them, one time in {}.",)}}
     # hit_in: (up to this many squares away, one chance in N)
     defaults = {"reach": 15, "splash_in": 12, "hit_in": [[5, 2], [10, 4], [15, 8]], "damage": 15}
     summary = "Fire paint at players with a paint gun; the nearer they are, the likelier the hit."

@@ -91,6 +91,7 @@ class ParallelPrivate:
 class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
     name = "parallel-universe"
     rules = ("XXVII.1", "XXVII.2", "XXVII.3", "XXVII.4", "XXVII.5")
+    stated = {"XXVII.5": {"wormhole_price": ("A player may pay ${} to make a square",)}}
     defaults = {"wormhole_price": 1200}
     summary = "Wormholes lead to the Parallel Universe, a track of twenty squares; a coin decides when you come back."
     State = ParallelState

@@ -66,6 +66,8 @@ class QuijiboState:
 class QuijiboModule(Mechanic[QuijiboState, None]):
     name = "quijibos"
     rules = ("XXXIV.1", "XXXIV.2", "XXXIV.3", "XXXIV.4", "XXXIV.5", "XXXIV.6", "XXXIV.7")
+    stated = {"XXXIV.4": {"rabid_bite": ("it bites its owner ({} health)",),
+                          "rabid_harm": ("on those squares loses {} health",)}}
     defaults = {"banana_price": 5, "lucky": [0, 500, 500, 1000], "rabid_bite": 10, "rabid_run": 4,
                 "rabid_harm": 5}
     #: the sides of the die a rabid Quijibo's run is rolled on: squares stepped (issue 30)

@@ -169,6 +169,8 @@ class StoreState:
 class StoreModule(Mechanic[StoreState, None]):
     name = "store"
     rules = ("XI.2", "XVII.1", "XVII.2", "XVII.3")
+    stated = {"XVII.3": {"paint_price": ("Paint, ${} a can",), "gift_price": ("Gifts, ${}:",),
+                         "first_aid": ("First Aid Kit, $250: gives {} health",)}}
     defaults = {"paint_price": PAINT_PRICE, "gift_price": GIFT_PRICE,
                 "prices": {item: price for item, (_, _, price, _) in ITEMS.items()},
                 "first_aid": 20, "health_max": 100, "jetpack_squares": 10}

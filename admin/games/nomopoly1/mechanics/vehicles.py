@@ -83,6 +83,12 @@ class VehiclesState:
 class VehiclesModule(Mechanic[VehiclesState, None]):
     name = "vehicles"
     rules = ("XXIV.1", "XXIV.2", "XXIV.3", "XXIV.4", "XXIV.5")
+    stated = {"XXIV.1": {"skates_fall_total": ("a roll totalling exactly {} is a fall",),
+                         "skates_fall_health": ("is a fall costing {} health",),
+                         "car_repair": ("stall it, ${} to repair",),
+                         "sled_safe_up_to": ("a roll exceeds {} there is",),
+                         "sled_percent_per_point": ("there is a {}% chance it explodes",)},
+              "XXIV.2": {"banana_price": ("buy bananas for ${} each",)}}
     defaults = {"prices": dict(METHODS), "skates_fall_total": 15, "skates_fall_health": 5, "car_repair": 250,
                 "sled_safe_up_to": 25, "sled_percent_per_point": 2, "banana_price": 5}
     summary = "Clogs, roller skates, a car or the monkey-driven rocket sled: each its own dice and risks."

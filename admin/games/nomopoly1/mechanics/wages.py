@@ -97,6 +97,11 @@ class WagesState:
 class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     name = "wages"
     rules = ("XXXVI.1", "XXXVI.2", "XXXVI.3")
+    stated = {"XXXVI.2": {"base_wage": ("The starting wage is ${}.",),
+                          "steal_percent": ("may steal {}% of the money",),
+                          "heal_cost": ("health for ${}.",),
+                          "heal_amount": ("within one square {} health for",),
+                          "health_max": ("health a turn (up to {})",)}}
     defaults = {"base_wage": 100, "courses": {k: list(v) for k, v in COURSES.items()},
                 "steal_percent": 5, "heal_amount": 10, "heal_cost": 200, "health_max": 100,
                 "hand_out": 200, "dodge_in": 10, "rounding": "nearest"}

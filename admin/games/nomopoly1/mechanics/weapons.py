@@ -106,6 +106,11 @@ class WeaponsPrivate:
 class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
     name = "weapons"
     rules = ("XXXII.1", "XXXII.2", "XXXII.3", "XXXII.4")
+    stated = {"XXXII.1": {"shop": ("The shop is on square {}.",)},
+              "XXXII.2": {"bomb_weeks": ("{} turns later it explodes",),
+                          "bomb_reach": ("everyone within {} squares (forwards",),
+                          "bomb_damage": ("or backwards) loses {} health",),
+                          "flame_damage": ("the first player in that direction loses {} health",)}}
     defaults = {"shop": 62, "prices": dict(WEAPONS), "bomb_weeks": 2, "bomb_reach": 3, "bomb_damage": 15,
                 "flame_damage": 15, "missile_damage": 20}
     #: squares a bomb reaches either way, each looked at when it goes off (issue 30)

@@ -23,6 +23,8 @@ BARS = ("holds the Hot Potato", "holds a poison donut", "bankrupt", "under 50 he
 class WinningModule(Mechanic[None, None]):
     name = "winning"
     rules = ("III.2", "III.3", "III.4", "III.5")
+    stated = {"III.2": {"money_percent": ("have at least {}% of the money",),
+                        "min_health": ("having under {} health",)}}
     defaults = {"needed": 5, "money_percent": 110, "min_health": 50}
     summary = "Five of seven winning conditions, and none of seven bars, wins after any update."
 

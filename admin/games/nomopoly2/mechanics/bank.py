@@ -109,6 +109,9 @@ def _take_card(rest: str, _line: object) -> TakeCreditCard:
 class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
     name = "bank"
     rules = ("XXVII.1",)
+    stated = {"XXVII.1": {"square": ("stands on square {}",),
+                          "interest_percent": ("grows by {}% every update",),
+                          "governor_interest_percent": ("({}% for the Governor)",)}}
     defaults = {"square": 30, "interest_percent": 2, "governor_interest_percent": 3,
                 "mortgage_percent": 50, "unmortgage_percent": 10, "atm_fee": 5, "rounding": "nearest"}
     choices = {"rounding": ("nearest", "down", "up")}

@@ -69,6 +69,7 @@ def totals(cards: list[str] | tuple[str, ...], *, ace_low: int = 1, ace_high: in
 class BlackjackModule(Mechanic[BlackjackState, None]):
     name = "blackjack"
     rules = ("XVI.1", "XVI.2")
+    stated = {"XVI.1": {"cards_dealt": ("is dealt {} cards",), "bonus_percent": ("a bonus of {}% of the money",)}}
     defaults = {"cards_dealt": 2, "target": 21, "bonus_percent": 30, "rounding": "down",
                 "face_value": 10, "ace_low": 1, "ace_high": 11, "cash_updates": 1, "whole_hand": False}
     choices = {"rounding": ("down", "nearest", "up")}

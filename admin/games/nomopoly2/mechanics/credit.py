@@ -83,6 +83,11 @@ def _parse_pay(rest: str, _line: object) -> PayCredit:
 class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCreditCards):
     name = "credit-cards"
     rules = ("XXVIII.1", "XXVIII.2", "XXVIII.3", "XXVIII.4", "XXVIII.5")
+    stated = {"XXVIII.2": {"start_limit": ("starts with a limit of ${}",)},
+              "XXVIII.3": {"start_limit": ("starts with a ${} limit",)},
+              "XXVIII.5": {"interest_percent": ("has {}% interest added",),
+                           "minimum_payment": ("during that week: ${} or",),
+                           "minimum_percent": ("or {}% of the balance",)}}
     defaults = {"start_limit": 1000, "limit_raise_percent": 10, "interest_percent": 10, "minimum_payment": 50,
                 "minimum_percent": 5, "seize_percent": 75, "rounding": "nearest",
                 # XXX.1: a card holder's net worth counts this share of the credit limit

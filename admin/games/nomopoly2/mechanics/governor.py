@@ -119,6 +119,14 @@ def _veto(rest: str, _line: object) -> Veto:
 class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
     name = "governor"
     rules = ("XXXV.1", "XXXV.2", "XXXV.3", "XXXV.4", "XXXV.5")
+    stated = {"XXXV.1": {"term_weeks": ("is elected every {} weeks",)},
+              "XXXV.2": {"term_weeks": ("is Governor for {} weeks",)},
+              "XXXV.3": {"proposals_per_week": ("may make {} proposals a week",),
+                         "vetoes_per_week": ("may veto {} proposal a week",),
+                         "health_per_week": ("gains {} health each week",),
+                         "builds_per_week": ("may have {} building a week",),
+                         "squares_per_term": ("may add up to {} squares",),
+                         "square_cost": ("at ${} a square",)}}
     defaults: ClassVar[dict[str, Any]] = {
         "period": 3,               # weeks from one election to the next (XXXV.1)
         "first_week": 3,           # the first election week

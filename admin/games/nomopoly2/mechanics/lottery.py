@@ -104,6 +104,10 @@ class LotteryPrivate:
 class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     name = "lottery"
     rules = ("XVIII.1", "XVIII.2", "XVIII.3", "XVIII.4", "XVIII.5")
+    stated = {"XVIII.1": {"numbers": ("the Admin draws {} random numbers",)},
+              "XVIII.2": {"lowest_card": ("a card worth {} to",), "highest_card": ("to {}; the card's value",)},
+              "XVIII.3": {"line_numbers": ("holds {} random numbers",),
+                          "bonus_line_numbers": ("or {} if the ticket has a bonus",)}}
     defaults = {"numbers": 7, "highest": 20, "line_numbers": 6, "bonus_line_numbers": 7,
                 "lowest_card": 2, "highest_card": 10, "distinct": True, "prize_per": "ticket",
                 # a 5-number winner who does not answer gets this (or "nothing")

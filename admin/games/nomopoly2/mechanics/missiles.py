@@ -101,6 +101,15 @@ def _parse_fire(rest: str, _line: object) -> FireMissile:
 class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
     name = "missiles"
     rules = ("XXVI.1", "XXVI.2", "XXVI.3", "XXVI.4", "XXVI.5", "XXVI.6")
+    stated = {"XXVI.5": {"battery_penalty": ("chance drops by {}% for each",)},
+              "XXVI.6": {"cruise_cost": ("Cruise Missile: ${},",),
+                         "chemical_cost": ("Chemical Missile: ${},",),
+                         "biological_cost": ("Biological Missile: ${},",),
+                         "icbm_cost": ("Ballistic Missile): ${},",),
+                         "biological_health": ("everyone on it loses {} health, and it is contaminated",),
+                         "contaminated_weeks": ("contaminated for {} weeks",),
+                         "icbm_neighbour_chance": ("destroyed with a {}% chance",),
+                         "icbm_health": ("when it is destroyed loses {} health",)}}
     defaults: ClassVar[dict[str, Any]] = {
         "per_update": 1,              # missiles a silo makes an update (XXVI.1)
         "capacity": 3,                # missiles a silo holds (XXVI.2)

@@ -47,6 +47,12 @@ class NetWorthState:
 class NetWorthModule(Mechanic[NetWorthState, None]):
     name = "net-worth"
     rules = ("XXX.1",)
+    stated = {"XXX.1": {"per_health": ("${} for each point of health",),
+                        "per_yes_vote": ("${} for each Yes vote",),
+                        "per_accepted": ("${} for each of their proposals that was accepted",),
+                        "per_nonsense": ("${} for each of their proposals that ended up",),
+                        "per_railroad": ("${} for each of their squares with a railroad",),
+                        "per_card_value": ("${} times the value of each card",)}}
     defaults = {"per_health": 10, "per_card_value": 10, "per_yes_vote": 10, "per_accepted": 100,
                 "per_unanimous": 100, "per_nonsense": 25, "per_polluted_square": -100, "passed_out": -1000,
                 "infected": -1000, "per_reset": -1500, "terrorist": -2500,

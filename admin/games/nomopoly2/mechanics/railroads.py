@@ -78,6 +78,7 @@ def _parse_build(rest: str, line: object) -> BuildRailroad:
 class RailroadsModule(Mechanic[RailroadsState, None]):
     name = "railroads"
     rules = ("XVII.1", "XVII.2", "XVII.3", "XVII.4")
+    stated = {"XVII.1": {"build_cost": ("a square they own, for ${}",)}}
     defaults = {"build_cost": 25, "toll": 5, "toll_start": False, "toll_end": True}
     summary = "Build a railroad on a square you own ($25); ride a chain of railroads, $5 a square to its owners."
     State = RailroadsState

@@ -35,6 +35,7 @@ def terrorist_until(state, player: str) -> int | None:
 class TerrorismModule(Mechanic[None, None], DeniesBenefits, RefusesPartners):
     name = "terrorism"
     rules = ("XXIII.1", "XXIII.2")
+    stated = {"XXIII.1": {"major_weeks": ("the whole of the {} weeks after it",)}}
     defaults = {"minor_weeks": 1,          # a minor atrocity: this week and the next one (XXIII.1)
                 "major_weeks": 6}          # a major atrocity: this week and the next six (XXIII.1)
     minimums = {"minor_weeks": 0, "major_weeks": 0}

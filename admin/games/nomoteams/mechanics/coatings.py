@@ -68,6 +68,9 @@ def _parser(coating: str, remove: bool = False, optional: bool = False):
 class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
     name = "teams-coatings"
     rules = ("XIII.9", "XIII.10", "XIII.11", "XIII.12", "XIII.13")
+    stated = {"XIII.9": {"tefflon_cost": ("For ${} a player may coat",)},
+              "XIII.10": {"detefflon_cost": ("For ${} a player may remove",)},
+              "XIII.11": {"glue_per_number": ("for ${} times the square's number",)}}
     defaults = {"tefflon_cost": 300, "detefflon_cost": 300, "glue_per_number": 10, "grease_cost": 0,
                 "coating_payee": GOVERNMENT}
     minimums = {"tefflon_cost": 0, "detefflon_cost": 0, "glue_per_number": 0, "grease_cost": 0}

@@ -59,6 +59,7 @@ def _parse(cancel: bool):
 class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
     name = NAME
     rules = ("XVIII.1", "XVIII.2", "XVIII.3", "XVIII.4", "XVIII.5")
+    stated = {"XVIII.4": {"insurance_cost": ("Explosive Insurance for ${}",)}}
     defaults = {"insurance_cost": 500, "claim_fee": 50, "lodges": [28, 53, 83]}
     minimums = {"insurance_cost": 0, "claim_fee": 0}
     summary = "Destroyed squares leave the game (the highest takes their number); Explosive Insurance."

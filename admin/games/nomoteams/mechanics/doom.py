@@ -51,6 +51,7 @@ def _parse_favourite(rest: str, line: object) -> Favourite:
 class DoomModule(Mechanic[DoomState, None]):
     name = "teams-doom"
     rules = ("XXXVI.2", "XXXVI.3", "XXXVI.4", "XXXVI.5", "XXXVI.6", "XXXVI.7")
+    stated = {"XXXVI.4": {"phantom_turns": ("The Phantom Piece then takes {} turns",)}}
     defaults = {"favourite_prize": 150, "phantom_turns": 3}
     minimums = {"favourite_prize": 0, "phantom_turns": 0}
     summary = "The Tornado the Admin sends (trees uprooted, squares shuffled, everyone scattered, time stops); " \

@@ -106,6 +106,10 @@ def _parse_walk(rest: str, line: object) -> EasyMove:
 class EasyMovementModule(Mechanic[EasyMovementState, None]):
     name = NAME
     rules = ("XXI.1", "XXI.2", "XXI.3", "XXI.4", "XXI.5", "XXI.6")
+    stated = {"XXI.1": {"per_week": ("up to {} Easy Moves a week",)},
+              "XXI.4": {"taxi_per_move": ("charges ${} for each move",),
+                        "through_blockbusters": ("For ${} more, it drives through",)},
+              "XXI.5": {"through_blockbusters": ("For ${}, the owner is taken",)}}
     defaults = {"per_week": 2, "taxi_per_move": 10, "through_blockbusters": 500, "lands": False}
     minimums = {"per_week": 0, "taxi_per_move": 0, "through_blockbusters": 0}
     summary = "Two Easy Moves a week: Government and Corporate transport, Taxis, delivery trucks, Walks."

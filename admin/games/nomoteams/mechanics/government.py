@@ -47,6 +47,9 @@ def _parse_register(rest: str, line: object) -> RegisterToVote:
 class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
     name = "teams-government"
     rules = ("X.3", "X.4", "X.5", "X.7")
+    stated = {"X.3": {"park_fee": ("lands on a National Park pays The Government ${}",)},
+              "X.4": {"register_cost": ("by paying The Government ${}",)},
+              "X.7": {"zoo_fine": ("lands in the Zoo is fined ${}",), "zoo_extra_fine": ("is fined another ${}",)}}
     requires = ("interactions",)
     defaults = {"park_fee": 10, "register_cost": 100, "zoo_fine": 25, "zoo_extra_fine": 5,
                 "corporation_bid_percent": 50, "bridge": [], "sealed_bids": False}

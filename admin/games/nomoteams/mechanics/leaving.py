@@ -76,6 +76,7 @@ def _parse_corporate(rest: str, line: object) -> BuyFromCorporation:
 class LeavingModule(Mechanic[LeavingState, None]):
     name = "teams-leaving"
     rules = ("II.8", "II.9")
+    stated = {"II.8": {"corporate_markup_percent": ("for sale at {}% of their market value",)}}
     defaults = {"bundle": 200, "corporate_markup_percent": 120}
     minimums = {"bundle": 1}  # the money a thing holds: never 0 (the money is cut into bundles)
     summary = "Leaving the game: five ways to dispose of one's assets; the Ex-Scammer."

@@ -53,6 +53,7 @@ def _parse_clear(rest: str, line: object) -> ClearCredit:
 class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
     name = "teams-money"
     rules = ("IV.2", "IV.3", "IV.4", "IV.5", "IV.6")
+    stated = {"IV.6": {"clear_credit_cost": ("may remove it by paying ${}",)}}
     #: IV.5's open cases, a standing ruling (docs/games/nomoteams.md): the shares add up to the
     #: debt (``rounded_up``: each pays the least equal share that pays it); a Teammate with $0 or
     #: less pays no share; a Teammate made Bankrupt by her share is settled without the Team's

@@ -64,6 +64,10 @@ class TeamsProposalsState:
 class TeamsProposalsModule(Mechanic[TeamsProposalsState, None]):
     name = "teams-proposals"
     rules = ("IX.1", "IX.2", "IX.3", "IX.4", "IX.5", "IX.6", "IX.7", "IX.8", "IX.9")
+    stated = {"IX.2": {"undecided_max": ("while {} of hers are undecided",)},
+              "IX.6": {"accepted_award": ("is awarded ${} for each accepted",),
+                       "rejected_fine": ("fined ${} for each rejected",)},
+              "IX.9": {"simplifies_award": ("is awarded ${} more",)}}
     defaults = {"undecided_max": 2, "accepted_award": 100, "rejected_fine": 10, "simplifies_award": 100}
     minimums = {"undecided_max": 1}
     summary = "Proposals judged by the Admin: $100 or a $10 fine, and a turn, for each that is not a waste of time."

@@ -85,6 +85,7 @@ def _parse_friend(rest: str, line: object) -> BestFriend:
 class TeamsModule(Mechanic[TeamsState, None]):
     name = "teams"
     rules = ("II.3", "II.4", "II.5", "II.6")
+    stated = {"II.4": {"friendship_gap_weeks": ("until {} weeks after her last",)}}
     defaults = {"friendship_gap_weeks": 2}
     minimums = {"friendship_gap_weeks": 0}
     summary = "The North, South, East and West Teams, the Freemasons, and Best Friends."

@@ -83,6 +83,9 @@ def _condition_ruling(ctx, r) -> str:
 class TeamsTurnsModule(Mechanic[TurnsState, None]):
     name = "teams-turns"
     rules = ("VII.1", "VII.2", "VII.3", "VII.4", "VII.5", "VII.6")
+    stated = {"VII.4": {"speeding_fine": ("turns in a row is fined ${}",),
+                        "speeding_fine_step": ("plus ${} for each turn beyond",)},
+              "VII.6": {"lucky_speeding_fine": ("rolls 7 or 11 is fined ${}",)}}
     defaults = {"pass_bonus": 400, "speeding_fine": 40, "speeding_fine_step": 15,
                 "lucky_bonus": 100, "lucky_speeding_fine": 50}
     summary = "Turns earned by proposals: two dice, doubles speed, 7 or 11 doubles the move, $400 past the end."

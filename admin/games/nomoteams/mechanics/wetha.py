@@ -75,6 +75,8 @@ def _parse_tree(rest: str, line: object) -> PlantTree:
 class WethaModule(Mechanic[WethaState, None]):
     name = "teams-wetha"
     rules = ("XXVIII.2", "XXVIII.3", "XXVIII.4", "XXVIII.5", "XXVIII.6", "XXVIII.7", "XXVIII.8")
+    stated = {"XXVIII.3": {"dice_per_roll": ("she rolls {} dice once",)},
+              "XXVIII.6": {"lodge_fine": ("pays the WETHA a ${} fine",)}}
     requires = ("teams-pseudo", "teams-ownership")
     defaults = {"lodge_fine": 50, "dodge_below": 5, "dice_per_roll": 4, "extra_rent": 1}
     minimums = {"lodge_fine": 0, "dice_per_roll": 1, "extra_rent": 0}

@@ -100,6 +100,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
              *(f"IV.{i}" for i in range(1, 9)), *(f"V.{i}" for i in range(1, 6)), "VII.1",
              *(f"VIII.{i}" for i in range(1, 24)), "IX.1", "IX.2",
              *(f"X.{i}" for i in range(1, 29)), "XII.1", "XII.3")
+    stated = {"III.1": {"hand": ("starts with {} Attribute cards",), "robots": ("kept secret, and {} Robots",)}}
     defaults = {"hand": 3, "robots": 2, "last_round_without_roll": 10, "end_die": 20,
                                 "attack_die": 6, "create_fuel": True}
     summary = "Robots invent, create, mine, activate, attack; attribute cards; rounds and the end roll."

@@ -43,6 +43,13 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
     name = "timo-board"
     rules = ("II.2", "V.1", "V.2", "V.3", "V.4", "V.5", "V.6", "V.7", "VI.1", "VI.2", "VI.3", "X.1",
              "XI.1", "XI.2", "XI.3", "XI.4", "XI.5", "XI.7", "XI.8", "XII.1")
+    stated = {"V.7": {"doubles_to_jail": ("throws doubles {} times in a row goes",)},
+              "VI.1": {"huge_o": ("collects Fn {} from the Fandom",)},
+              "VI.3": {"huge_o": ("collects Fn {} twice",)},
+              "XI.1": {"doubles_to_jail": ("throw doubles {} times in a row",)},
+              "XI.4": {"jail_turns": ("on one of their next {} turns",)},
+              "XI.7": {"jail_fine": ("paying a fine of Fn {}",)},
+              "XI.8": {"jail_fine": ("pays the Fn {} fine",)}}
     defaults = {"spaces": [], "huge_o": 20, "jail_fine": 5, "jail_turns": 3,
                                 "doubles_to_jail": 3, "max_throws": 50}
     maximums = {"max_throws": 50}  # its default: the doubles rule ends a turn long before (issue 30)

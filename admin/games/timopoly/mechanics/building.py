@@ -65,6 +65,9 @@ def _parse_sell(rest: str, line: object) -> SellDeed:
 class TimoBuildingModule(Mechanic[None, None]):
     name = "timo-building"
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIV.1", "XV.1", "XV.2", "XVI.1", "XI.9")
+    stated = {"XIII.3": {"max_noms": ("A category holds {} Noms at most",)},
+              "XV.2": {"max_noms": ("leaves {} Noms standing",)},
+              "XVI.1": {"unmortgage_interest": ("paying back the loan and {} % more",)}}
     defaults = {"max_noms": 5, "sell_back": 50, "mortgage": 50, "unmortgage_interest": 10}
     summary = "Noms and Rockets built evenly on complete groups; selling back; selling deeds; mortgages."
     requires = ("timo-deeds",)

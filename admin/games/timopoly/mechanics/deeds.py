@@ -71,6 +71,8 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     name = "timo-deeds"
     rules = ("IV.1", "IV.2", "VII.1", "VII.2", "VIII.1", "VIII.2", "VIII.3", "VIII.4", "XVII.1",
              "XVII.2", "XVII.3", "XVII.4", "XVIII.1", "XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
+    stated = {"XIX.2": {"web_rent": ("is Fn {} for each web presence",)},
+              "XIX.3": {"publisher_rent": ("{} times the lander's last throw",)}}
     defaults = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
     summary = "Buying deeds (by email, or at auction), rants by the Category Table, Fandomruptcy."
     State = TimoDeedsState

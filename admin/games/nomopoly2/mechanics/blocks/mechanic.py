@@ -42,6 +42,10 @@ from admin.library.ownership import owner_of, pay_rent, rent_due, squares_owned
 class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
     name = "blocks"
     rules = ("XXI.1", "XXI.2", "XXI.3", "XXI.4", "XXI.5", "XXI.6", "XXI.7", "XXI.8")
+    stated = {"XXI.3": {"cost_residential": ("Residential block costs ${}",)},
+              "XXI.4": {"cost_industrial": ("Industrial block costs ${}",)},
+              "XXI.5": {"cost_commercial": ("Commercial block costs ${}",)},
+              "XXI.6": {"cost_government": ("Government block costs ${}",)}}
     defaults = {"cost_residential": 500, "cost_industrial": 500, "cost_commercial": 1000,
                 "cost_government": 750,
                 # standing ruling: "the owner of each square must each pay the cost": per square

@@ -37,6 +37,28 @@ from admin.games.nomopoly2.mechanics.buildings.works import (
 class BuildingsModule(Mechanic[BuildingsState, None], Builds):
     name = "buildings"
     rules = ("XXII.1", "XXII.2", "XXII.3", "XXII.4", "XXII.5")
+    stated = {"XXII.4": {
+        "cost_springboard": ("Springboard (Residential, Commercial, Government; ${})",),
+        "cost_house": ("House (Residential, Commercial, Government; ${})",),
+        "cost_hospital": ("Hospital (Residential, Commercial, Government; ${})",),
+        "cost_mall": ("Mall (Commercial; ${})",),
+        "cost_store": ("Store (Commercial; ${})",),
+        "cost_corporate_headquarters": ("Corporate Headquarters (Commercial; ${})",),
+        "cost_missile_silo": ("Missile Silo (the centre square of an Industrial block only; ${})",),
+        "cost_anti_missile_battery": ("Anti-Missile Battery (any block; ${})",),
+        "cost_legislative_building": ("Legislative Building (Residential, Government; ${})",),
+        "cost_gas_station": ("Gas Station (Commercial, Government; ${})",),
+        "cost_factory": ("Factory (Industrial; ${})",),
+        "cost_atm": ("ATM (any block; ${})",),
+        "cost_casino": ("Casino (any block; ${})",),
+        "springboard_back": ("jumps back {} squares",),
+        "hospital_health": ("its square gains {} health if they own",),
+        "mall_percent": ("is paid, each week, {}% of the square's rent",),
+        "hq_percent_per_point": ("raises the square's rent by {}%",),
+        "hq_dues": ("is paid ${} of corporate dues",),
+        "government_fuel_price": ("sells 100 fuel for ${}",),
+        "factory_health_loss": ("pays no rent and loses {} health",),
+    }}
     defaults = DEFAULTS
     minimums = {k: 0 for k, v in defaults.items() if isinstance(v, int) and not isinstance(v, bool)}
     maximums = {'springboard_back': 100}

@@ -32,6 +32,18 @@ from admin.games.nomopoly2.mechanics.casinos.state import (  # noqa: F401 - part
 class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
     name = "casinos"
     rules = ("XXXIII.1", "XXXIII.2", "XXXIII.3", "XXXIII.4", "XXXIII.5", "XXXIII.6")
+    stated = {"XXXIII.1": {"weekly_income": ("receives ${} from that Casino",)},
+              "XXXIII.2": {"plays_per_update": ("no more than {} times in one update",),
+                           "blackjack_max_bet": ("bets up to ${}. The dealer",),
+                           "dealer_stands_on": ("until his total is at least {}",),
+                           "poker_max_bet": ("bets up to ${} and is dealt",),
+                           "roulette_max_bet": ("bets up to ${} on a number",),
+                           "roulette_number_pays": ("comes up receives {} times the bet",),
+                           "roulette_colour_pays": ("on its colour, {} times the bet",),
+                           "roulette_five_pays": ("that include it, {} times the bet",)},
+              "XXXIII.5": {"salad_health": ("eating it gives {} health",),
+                           "grease_health": ("greased square loses {} health",),
+                           "grease_max_per_move": ("more than {} health in one move",)}}
     defaults = {
         "weekly_income": 50,
         "plays_per_update": 3,

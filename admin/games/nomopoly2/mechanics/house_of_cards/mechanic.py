@@ -83,6 +83,13 @@ def parse_buy_shovel(rest: str, _line: object) -> Exchange:
 class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves, HouseOfCardsSquare):
     name = it.NAME
     rules = ("XXIV.1", "XXIV.2")
+    stated = {"XXIV.1": {"square": ("Square {} is the House of Cards",)},
+              "XXIV.2": {"shovel_price": ("**Shovel**, for ${}",),
+                         "medicine_health": ("When used, the player gains {} health",),
+                         "hammer_health": ("it takes {} health from them",),
+                         "time_bomb_health": ("sets it off and loses {} health",),
+                         "anthrax_weekly_health": ("An infected player loses {} health",),
+                         "shovel_max_cards": ("more than {} cards, they receive",)}}
     # removed_card: what becomes of a card a card remover takes off a square ("discard": it leaves
     # the game; "hand": back to the user's hand); the card limits: see the module's docstring
     defaults = {"square": 42, "shovel_price": 50, "medicine_health": 15, "time_bomb_health": 20,

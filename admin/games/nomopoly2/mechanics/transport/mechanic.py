@@ -44,6 +44,7 @@ def _check_faces(value: Any) -> None:
 class TransportModule(Mechanic[TransportState, None], RollsByMethod):
     name = "transport"
     rules = ("XXIX.1", "XXIX.2", "XXIX.3", "XXIX.4", "XXIX.5")
+    stated = {"XXIX.3": {"drive_fuel_per_distance_squared": ("burning {} x n x n fuel",)}}
     defaults = DEFAULTS
     minimums = {"fuel_max": 0, "drive_fuel_per_distance_squared": 0, "drives_per_update": 0}
     choices = {"helicopter_columns": ("up", "snake"), "government_fuel_to": ("bank", "owner"),

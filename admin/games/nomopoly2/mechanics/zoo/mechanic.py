@@ -97,6 +97,16 @@ def _parse_fake(rest: str, line: object) -> UseFakeId:
 class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
     name = "zoo"
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5")
+    stated = {"XIX.1": {"zoo_square": ("Square {} is the Zoo",)},
+              "XIX.3": {"peel_health_loss": ("they lose {} health and jump",),
+                        "elephant_trample_loss": ("is trampled and loses {} health",),
+                        "gorilla_peels": ("banana peels onto {} squares",),
+                        "hospital_health_gain": ("every player gains {} health",),
+                        "spray_health_loss": ("passes out, loses {} health",),
+                        "railroad_payout": ("railroads receives ${} from",),
+                        "bison_sends_loss": ("to a random square and loses {} health",),
+                        "crazy_elephant_turns": ("it goes mad and takes {} of its usual moves",)},
+              "XIX.4": {"start_health": ("Every creature starts with {} health",)}}
     defaults = DEFAULTS
     minimums = {"zoo_square": 1, "start_health": 1, "gorilla_die": 1, "peel_percent": 0,
                 "elephant_rerolls": 1, "bison_dice": 1, "bison_sides": 1, "skunk_dice_sides": 1,

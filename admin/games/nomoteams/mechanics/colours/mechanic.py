@@ -20,6 +20,9 @@ class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
     name = NAME
     #: XIII.8 (the involuntary colourings) is the Admin's: the ``colour`` ruling (game.yaml's coverage)
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "XIII.6", "XIII.7")
+    stated = {"XIII.3": {"paint_cost": ("one of the Corporate Colors for ${}",)},
+              "XIII.4": {"can_cost": ("in one of the Government Colors, for ${}",)},
+              "XIII.5": {"gipper_fee": ("For ${} more than the cost of the paint",)}}
     defaults = {"paint_cost": 50, "paint_payee": CORPORATION, "can_cost": 100, "gipper_fee": 50,
                 "elephant_fee": 1000}
     minimums = {"paint_cost": 0, "can_cost": 0, "gipper_fee": 0, "elephant_fee": 0}

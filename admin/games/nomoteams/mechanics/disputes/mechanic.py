@@ -16,6 +16,10 @@ from admin.games.nomoteams.mechanics.shared import PSEUDOPLAYERS, WETHA, live_pl
 class DisputesModule(Mechanic[DisputesState, None]):
     name = NAME
     rules = ("XXVII.1", "XXVII.2", "XXVII.3", "XXVII.4", "XXVII.5", "XXVII.6")
+    stated = {"XXVII.2": {"court_fee": ("Both players pay The Government ${}",)},
+              "XXVII.3": {"extra_die_cost": ("for one trial at ${} each",), "trial_dice": ("Each player rolls {} dice",)},
+              "XXVII.4": {"chains_per_bit": ("given {} pounds of Chains for each",)},
+              "XXVII.5": {"max_chains": ("at most {} pounds of Chains",)}}
     requires = ("teams-pseudo",)
     defaults = {"court_fee": 150, "extra_die_cost": 50, "trial_dice": 2, "max_chains": 100, "chains_per_bit": 10,
                 "settle_after_weeks": 1}

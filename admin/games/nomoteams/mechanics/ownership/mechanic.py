@@ -24,6 +24,9 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
     name = NAME
     rules = ("VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "VIII.6", "VIII.7", "VIII.9", "VIII.10", "VIII.11",
              "VIII.12", "VIII.13", "X.2")
+    stated = {"VIII.6": {"corporate_rent_percent": ("then pays {}% of that rent",)},
+              "VIII.7": {"property_tax_percent": ("a property tax of {}% of its",)},
+              "VIII.12": {"homestead_weeks": ("has ended {} weeks in a row",)}}
     defaults = {"market_value_per_number": 10, "rent_per_number": 2, "white_fine": 50,
                 "property_tax_percent": 5, "corporate_rent_percent": 20,
                 "rename_fees": [15, 30, 100], "homestead_weeks": 3}

@@ -125,6 +125,10 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
     name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
              "XIX.13", "XIX.14")
+    stated = {"XIX.1": {"expire_weeks": ("within {} weeks of its creation",)},
+              "XIX.4": {"disarm_payment": ("pay ${}, it is disarmed",)},
+              "XIX.10": {"bot_absorptions": ("After absorbing {} payments",),
+                         "bot_explodes_at": ("a total of {} or fewer",)}}
     requires = ("teams-health",)
     defaults = {"expire_weeks": 2, "disarm_payment": 50, "disarm_payers": 3, "fuse_updates": 1,
                 "bot_absorptions": 3, "bot_explodes_at": 3}
