@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from admin.jobs import update as jobs
+from admin.games.catalog import available, spec
 from admin.jobs.demo import run_demo
 from admin.store.gamedir import GameDir
 from admin.library.cards import buried_cards, hand, placed_on
@@ -119,3 +120,15 @@ def test_the_repository_is_itself_the_demo_game_before_its_first_update():
     state = repo.load()
     assert (state.update, sorted(state.players)) == (0, ["alice", "bob", "carol", "dave", "erin"])
     assert jobs.replay_check(repo) == []
+
+
+@pytest.mark.parametrize("game_name", [g for g in available() if spec(g).demo])
+def test_every_bundled_demo_passes_check_once_it_has_run(demo_site, game_name):
+    """A demo shows a game as an Admin keeps it: once its updates have run, `nomopoly check` finds
+    nothing (an accepted proposal that rewrote a rule in its own words was followed by the Admin's
+    ruling that sets the number the new text states)."""
+    from admin.jobs.check import check_settings, check_state
+
+    game = GameDir(demo_site(game_name).parent)
+    assert game.load().update >= 2
+    assert [str(p) for p in check_settings(game, mail_folder=False) + check_state(game)] == []
