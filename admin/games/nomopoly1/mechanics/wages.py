@@ -4,13 +4,11 @@ suffer half, politicians hand out money, dodge rent and give a gift a week)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.capabilities import EasesHealthLoss
 from admin.engine.errors import CommandError, IllegalAction
@@ -29,27 +27,6 @@ COURSES: dict[str, tuple[str | None, int, int, int]] = {
 }
 
 
-@command_type
-@dataclass(frozen=True)
-class Enrol:
-    """``ENROL BASE|THIEF|HEALER|WORRIER|POLITICIAN`` (XXXVI.2)."""
-
-    course: str
-    cmd: ClassVar[str] = "enrol"
-
-
-@command_type
-@dataclass(frozen=True)
-class CareerAct:
-    """A career's action: ``STEAL FROM <player>``, ``HEAL <player>``, ``HAND OUT``,
-    ``FREE GIFT ROSE TO <player>`` (XXXVI.2)."""
-
-    act: str
-    target: str | None = None
-    gift: str | None = None
-    cmd: ClassVar[str] = "career-act"
-
-
 def _parse_enrol(rest: str, _line: object) -> Enrol:
     word = rest.strip().lower().removesuffix(" courses").removesuffix(" course")
     if word not in COURSES:
@@ -57,31 +34,35 @@ def _parse_enrol(rest: str, _line: object) -> Enrol:
     return Enrol(word)
 
 
-def _one_name(rest: str, how: str) -> str:
-    words = rest.split()
-    if len(words) != 1:
-        raise CommandError(f"write {how}")
-    return words[0]
+@command("ENROL <course>", parse=_parse_enrol, listing=180, rules=("XXXVI.2", "XXXVI.3"),
+         summary="start a course at the University: BASE ($500, 2 weeks, wage $300), then "
+                 "THIEF, HEALER, WORRIER ($500, 2 weeks) or POLITICIAN ($1000, 3 weeks)",
+         example="ENROL BASE")
+class Enrol:
+    """``ENROL BASE|THIEF|HEALER|WORRIER|POLITICIAN`` (XXXVI.2)."""
+
+    course: str
 
 
-def _parse_steal(rest: str, _line: object) -> CareerAct:
-    words = rest.split()
-    if len(words) != 2 or words[0].lower() != "from":
-        raise CommandError("write STEAL FROM <player>")
-    return CareerAct("steal", words[1])
+@command("STEAL FROM <target:player>", fixed={"act": "steal"}, listing=181, rules=("XXXVI.2",),
+         summary="a thief, once a week: 5% of the money of a player on your square", example="STEAL FROM bob")
+@command("HEAL <target:player>", fixed={"act": "heal"}, listing=182,
+         rules=("XXXVI.2",), summary="a healer: 10 health to a player within one square, for $200",
+         example="HEAL bob")
+@command("HAND OUT", fixed={"act": "hand-out"}, keyword="HAND OUT",
+         hint="write HAND OUT alone: $200 goes to a player picked at random", listing=183, rules=("XXXVI.2",),
+         summary="a politician, once a week: $200 from nowhere to a player picked at random", example="HAND OUT")
+@command("FREE GIFT <gift:ROSE|CHOCOLATE BAR|BIG MAC> TO <target:player>", keyword="FREE GIFT",
+         fixed={"act": "free-gift"}, hint="write FREE GIFT ROSE TO <player> (or CHOCOLATE BAR, BIG MAC)",
+         listing=184, rules=("XXXVI.2",), summary="a politician, once a week: a gift that costs you nothing",
+         example="FREE GIFT ROSE TO carol")
+class CareerAct:
+    """A career's action: ``STEAL FROM <player>``, ``HEAL <player>``, ``HAND OUT``,
+    ``FREE GIFT ROSE TO <player>`` (XXXVI.2)."""
 
-
-def _parse_free_gift(rest: str, _line: object) -> CareerAct:
-    m = re.match(r"^(rose|chocolate bar|big mac)\s+to\s+(\S+)$", " ".join(rest.split()), re.IGNORECASE)
-    if not m:
-        raise CommandError("write FREE GIFT ROSE TO <player> (or CHOCOLATE BAR, BIG MAC)")
-    return CareerAct("free-gift", m.group(2), m.group(1).lower())
-
-
-def _parse_hand_out(rest: str, _line: object) -> CareerAct:
-    if rest.strip():
-        raise CommandError("write HAND OUT alone: $200 goes to a player picked at random")
-    return CareerAct("hand-out")
+    act: str
+    target: str | None = None
+    gift: str | None = None
 
 
 @dataclass
@@ -111,26 +92,7 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     requires = ("health",)
 
     def commands(self):
-        return (CommandSpec("ENROL", Enrol, enrol, _parse_enrol, "ENROL <course>", listing=180,
-                            rules=("XXXVI.2", "XXXVI.3"),
-                            summary="start a course at the University: BASE ($500, 2 weeks, wage $300), then "
-                                    "THIEF, HEALER, WORRIER ($500, 2 weeks) or POLITICIAN ($1000, 3 weeks)",
-                            example="ENROL BASE"),
-                CommandSpec("STEAL", CareerAct, career_act, _parse_steal, "STEAL FROM <player>", listing=181,
-                            rules=("XXXVI.2",), summary="a thief, once a week: 5% of the money of a player "
-                            "on your square", example="STEAL FROM bob"),
-                CommandSpec("HEAL", CareerAct, career_act,
-                            lambda rest, _line: CareerAct("heal", _one_name(rest, "HEAL <player>")),
-                            "HEAL <player>", listing=182, rules=("XXXVI.2",),
-                            summary="a healer: 10 health to a player within one square, for $200",
-                            example="HEAL bob"),
-                CommandSpec("HAND OUT", CareerAct, career_act, _parse_hand_out, "HAND OUT", listing=183,
-                            rules=("XXXVI.2",), summary="a politician, once a week: $200 from nowhere to a "
-                            "player picked at random", example="HAND OUT"),
-                CommandSpec("FREE GIFT", CareerAct, career_act, _parse_free_gift,
-                            "FREE GIFT ROSE|CHOCOLATE BAR|BIG MAC TO <player>", listing=184, rules=("XXXVI.2",),
-                            summary="a politician, once a week: a gift that costs you nothing",
-                            example="FREE GIFT ROSE TO carol"))
+        return handled((Enrol, enrol), (CareerAct, career_act))
 
     def on_turns(self, ctx) -> None:
         """The week's end, before the next week's moves: courses advance, healers heal, wages paid."""

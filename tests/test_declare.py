@@ -1,0 +1,112 @@
+"""Declared commands (admin/engine/declare.py): one declaration gives the dataclass, the parser, the
+usage line and the HELP entry; the parser reads exactly what the pattern says."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from admin.engine.commands import COMMAND_TYPES, command_from_dict, command_to_dict
+from admin.engine.declare import SYNTAXES, Square, Text, command, handled
+from admin.engine.errors import CommandError
+
+
+def _noop(ctx, player, cmd):  # pragma: no cover - never carried out here
+    return ""
+
+
+@command("ZAP <target:player> [WITH <tool:HAMMER|BIG STICK>]", summary="zap someone", example="ZAP bob",
+         rules=("X.1",), listing=7)
+class DeclZap:
+    target: str
+    tool: str | None = None
+
+
+@command("ZOOP TO <square> [times]", keyword="ZOOP")
+@command("ZOOP ALL", keyword="ZOOP ALL", fixed={"square": 0})
+class DeclZoop:
+    square: Square
+    times: int = 1
+
+
+@command("ZING <words>", hint="write ZING and then anything")
+class DeclZing:
+    words: Text
+
+
+def parser(cls, keyword):
+    return next(s for s in SYNTAXES[cls] if s.keyword == keyword).parse
+
+
+def test_a_declaration_makes_a_frozen_registered_dataclass_named_in_kebab_case():
+    assert dataclasses.is_dataclass(DeclZap) and DeclZap.cmd == "decl-zap"
+    assert COMMAND_TYPES["decl-zap"] is DeclZap
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DeclZap("bob").target = "carol"  # type: ignore[misc]
+    assert command_from_dict(command_to_dict(DeclZap("bob", "big stick"))) == DeclZap("bob", "big stick")
+
+
+def test_the_usage_line_is_the_pattern_as_players_read_it():
+    (spec,) = handled((DeclZap, _noop))
+    assert spec.usage == "ZAP <player> [WITH HAMMER|BIG STICK]"
+    assert (spec.keyword, spec.summary, spec.example, spec.rules, spec.listing) == (
+        "ZAP", "zap someone", "ZAP bob", ("X.1",), 7)
+
+
+def test_words_choices_and_optional_parts_fill_the_fields():
+    parse = parser(DeclZap, "ZAP")
+    assert parse("Bob", None) == DeclZap("Bob")
+    assert parse("bob with Big  Stick", None) == DeclZap("bob", "big stick")
+    assert parse("bob WITH hammer", None) == DeclZap("bob", "hammer")
+
+
+def test_a_line_that_does_not_fit_is_told_the_usage():
+    parse = parser(DeclZap, "ZAP")
+    for rest in ("", "bob carol", "bob with spoon", "bob with"):
+        with pytest.raises(CommandError, match=r"^write ZAP <player> \[WITH HAMMER\|BIG STICK\]$"):
+            parse(rest, None)
+
+
+def test_a_field_reads_its_word_by_its_type():
+    parse = parser(DeclZoop, "ZOOP")
+    assert parse("to #14", None) == DeclZoop(14)
+    assert parse("to square 3 2", None) == DeclZoop(3, 2)
+    with pytest.raises(CommandError, match="is not a square"):
+        parse("to fourteen", None)
+    with pytest.raises(CommandError, match=r'"x" is not a whole number'):
+        parse("to 3 x", None)
+    with pytest.raises(CommandError, match="is not a whole number"):
+        parse("to 3 1234567890", None)  # ten digits: never a flood of work
+
+
+def test_stacked_declarations_share_one_dataclass_with_fixed_values():
+    assert [s.keyword for s in SYNTAXES[DeclZoop]] == ["ZOOP", "ZOOP ALL"]
+    assert parser(DeclZoop, "ZOOP ALL")("", None) == DeclZoop(0)
+    with pytest.raises(CommandError, match="^write ZOOP ALL$"):
+        parser(DeclZoop, "ZOOP ALL")("now", None)
+
+
+def test_text_takes_the_rest_of_the_line_as_written_and_the_hint_replaces_the_usage():
+    parse = parser(DeclZing, "ZING")
+    assert parse("Hello,  wide   world!", None) == DeclZing("Hello,  wide   world!")
+    with pytest.raises(CommandError, match="^write ZING and then anything$"):
+        parse("", None)
+
+
+def test_a_pattern_naming_no_field_or_not_starting_with_its_keyword_is_refused_when_declared():
+    with pytest.raises(ValueError, match="not a field"):
+        @command("BLURB <nothing>")
+        class DeclBad:
+            something: str
+    with pytest.raises(ValueError, match="does not start with its keyword"):
+        @command("BLURB <something>", keyword="BLARB")
+        class DeclBad2:
+            something: str
+
+
+def test_an_undeclared_class_cannot_be_handled():
+    class Plain:
+        pass
+    with pytest.raises(ValueError, match="not a declared command"):
+        handled((Plain, _noop))
