@@ -127,3 +127,13 @@ def test_the_last_field_is_quoted_whole_when_its_words_do_not_read():
     with pytest.raises(CommandError, match=r'^"a b c d" is not a square'):
         parser(DeclZip, "ZIP")("a b c d", None)
     assert parser(DeclZip, "ZIP")("square #3", None) == DeclZip(3)
+
+
+def test_a_word_matches_only_in_ascii_letters():
+    """upper() turns the long s and the dotless i into ASCII; a pattern's word is not matched by them."""
+    parse = parser(DeclZap, "ZAP")
+    with pytest.raises(CommandError, match="^write ZAP"):
+        parse("bob wıth hammer", None)
+    with pytest.raises(CommandError, match="^write ZAP"):
+        parse("bob with hammer\u017f", None)
+    assert parse("bob with HAMMER", None) == DeclZap("bob", "hammer")

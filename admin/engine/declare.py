@@ -168,7 +168,9 @@ class _Words:
     def __init__(self, rest: str) -> None:
         self.text = rest
         self.spans = [m.span() for m in re.finditer(r"\S+", rest)]
-        self.upper = [rest[a:b].upper() for a, b in self.spans]
+        # a pattern's words are ASCII: a word of other letters never matches one, even where
+        # upper() would make it ASCII ("ſuit" is not SUIT, nor "ıtem" ITEM)
+        self.upper = [w.upper() if w.isascii() else w for w in (rest[a:b] for a, b in self.spans)]
 
     def __len__(self) -> int:
         return len(self.spans)
