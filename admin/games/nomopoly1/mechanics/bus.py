@@ -6,25 +6,17 @@ Account the larger of $500 less that half, and that half."""
 from __future__ import annotations
 
 from admin.engine.context import BANK
-from admin.engine.declare import command, handled
+from admin.engine.declare import Square, command, handled
 from admin.engine.module import Mechanic
 from admin.engine.movement import drive
-from admin.engine.syntax import parse_square
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.games.nomopoly1.mechanics.parallel import wormholes
 from admin.library.ownership import owner_of, rent_due
 from admin.engine.model import Player
 
 
-def _parse(rest: str, _line: object) -> Ride:
-    words = rest.split(None, 2)
-    if len(words) < 3 or [w.lower() for w in words[:2]] != ["drive", "to"]:
-        raise CommandError("write YBC DRIVE TO <square>")
-    return Ride(parse_square(words[2]))
-
-
-@command("YBC DRIVE TO <square>", parse=_parse, cmd="ybc-drive", listing=280, rules=("XVI.1",),
+@command("YBC DRIVE TO <square>", cmd="ybc-drive", listing=280, rules=("XVI.1",),
          summary="by Wednesday, after the week's moves: be driven to a square another player owns (half its "
                  "rent to them, and $500 less that, or that, whichever is more, to the Admin Bank Account) or "
                  "to a Wormhole; no rent on arrival",
@@ -32,7 +24,7 @@ def _parse(rest: str, _line: object) -> Ride:
 class Ride:
     """``YBC DRIVE TO <square>`` (XVI.1)."""
 
-    square: int
+    square: Square
 
 
 class BusModule(Mechanic[None, None]):

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from admin.engine.declare import command, handled
+from admin.engine.declare import Square, command, handled
 from admin.engine.interactions import accept_or_decline
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
@@ -30,25 +30,19 @@ def _parse_offer(rest: str, _line: object) -> CoOwn:
     return CoOwn("offer", parse_square(m.group(1)), parse_square(m.group(2)), m.group(3))
 
 
-def _parse_end(rest: str, _line: object) -> CoOwn:
-    if not rest.strip():
-        raise CommandError("write END CO-OWNERSHIP <square>")
-    return CoOwn("end", parse_square(rest))
-
-
 @command("OFFER CO-OWNERSHIP <mine:yours> FOR <theirs> TO <to:player>", keyword="OFFER CO-OWNERSHIP",
          parse=_parse_offer, listing=310, rules=("XXVIII.1",),
          summary="offer to share one of your squares for one of theirs; they ACCEPT or DECLINE in the next update; "
                  "it starts with the next week",
          example="OFFER CO-OWNERSHIP 14 FOR 27 TO bob")
-@command("END CO-OWNERSHIP <mine:square>", keyword="END CO-OWNERSHIP", parse=_parse_end, listing=311,
+@command("END CO-OWNERSHIP <mine:square>", keyword="END CO-OWNERSHIP", fixed={"act": "end"}, listing=311,
          rules=("XXVIII.4",), summary="end a co-ownership: both squares go back to their owners",
          example="END CO-OWNERSHIP 14")
 class CoOwn:
     """``OFFER CO-OWNERSHIP <mine> FOR <theirs> TO <player>`` / ``END CO-OWNERSHIP <square>``."""
 
     act: str
-    mine: int
+    mine: Square
     theirs: int = 0
     to: str = ""
 
