@@ -19,7 +19,7 @@ from admin.engine.model import Player
 def _amount(act: str, how: str):
     def parse(rest: str, _line: object) -> BankDeal:
         word = rest.strip().lstrip("$").replace(",", "") or ("1" if act == "bond" else "")
-        if not word.isdigit() or int(word) < 1 or int(word) > 10**7:
+        if not word.isdecimal() or int(word) < 1 or int(word) > 10**7:
             raise CommandError(f"write {how}")
         return BankDeal(act, int(word))
     return parse

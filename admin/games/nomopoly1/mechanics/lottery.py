@@ -21,7 +21,7 @@ from admin.engine.model import Player
 
 def _parse(rest: str, _line: object) -> BuyTickets:
     word = rest.strip().lower().lstrip("x") or "1"
-    if not word.isdigit() or not 1 <= int(word) <= 3:
+    if not word.isdecimal() or not 1 <= int(word) <= 3:
         raise CommandError("write BUY TICKET, or BUY TICKET 2 (three a week at most)")
     return BuyTickets(int(word))
 

@@ -33,7 +33,7 @@ def _parse_feed(rest: str, _line: object) -> FeedQuijibo:
 
 def _parse_bananas(rest: str, _line: object) -> BuyBananas:
     word = rest.strip().lower().lstrip("x")
-    if not word.isdigit() or not 1 <= int(word) <= 100:
+    if not word.isdecimal() or not 1 <= int(word) <= 100:
         raise CommandError("write BUY BANANAS <how many> (1 to 100, $5 each)")
     return BuyBananas(int(word))
 
