@@ -16,8 +16,8 @@ from admin.cli.common import GAME_OPTION, game as _game
                                             "again, a hand edit undone).")
 @GAME_OPTION
 def replay(check: bool, write: bool, game_dir: Path | None) -> None:
-    """Rebuild the state from the update logs: check it is byte for byte the state on disk (--check),
-    or write it back (--write)."""
+    """Rebuild the state from the update logs: check it is the state on disk (--check: byte for byte,
+    or, for a file saved before a field was added, as this version reads it), or write it back (--write)."""
     from admin.jobs.handedit import how_to_record, replay_write
     from admin.jobs.replay import replay_check
 
@@ -37,4 +37,4 @@ def replay(check: bool, write: bool, game_dir: Path | None) -> None:
             click.echo(p, err=True)
         click.echo(how_to_record(problems), err=True)
         raise click.exceptions.Exit(1)
-    click.echo("Replay matches the state on disk, byte for byte.")
+    click.echo("Replay matches the state on disk.")
