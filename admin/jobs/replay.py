@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import json
+
+import yaml
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from admin.store.gamedir import GameDir, archive_text, read_archive, state_files
 from admin.store.statefiles import state_from_data
 from admin.games.registry import REGISTRY
 from admin.engine.model import GameState
-from admin.store.fileio import load_json
+from admin.store.fileio import load_json, load_yaml
 from admin.store.plain import from_data, to_data
 from admin.jobs.verifychain import (
     check_hidden_draws, check_hidden_keys, check_hidden_pile_draws, check_inputs, check_log_against_record,
@@ -141,26 +143,37 @@ def replay_check(game: GameDir) -> list[str]:
 
 
 def _same_as_read(game: GameDir, name: str, text: str, normal: dict[str, str]) -> bool:
-    """Whether the file holds the replayed data as this version reads it: a file saved before a
-    field was added lacks it, and reads with its default (a proposal's ``preview``, the written
-    rules' ``lost_turns``); the next update writes it in the new shape. A change of the data itself
-    still differs. ``normal`` caches the state as read, written again."""
-    if name.startswith("state/proposals/"):
-        try:
-            return archive_text(read_archive(game.root / name)) == text
-        except (NomopolyError, ValueError, TypeError, KeyError):
+    """Whether the file holds the replayed data bar fields it lacks, which this version reads with
+    their defaults: a file saved before a field was added (a proposal's ``preview``, the written
+    rules' ``lost_turns``); the next update writes it in the new shape. A changed value or a key
+    added by hand still differs. ``normal`` caches the state as read, written again."""
+    path = game.root / name
+    try:
+        if path.suffix == ".json":
+            disk, replayed = load_json(path), json.loads(text)
+            same = archive_text(read_archive(path)) == text
+        elif path.suffix == ".yaml":
+            disk, replayed = load_yaml(path), yaml.safe_load(text)
+            if not normal:
+                normal.update(state_files(game.load()))
+            same = normal.get(name) == text
+        else:
             return False
-    if not normal:
-        try:
-            normal.update(state_files(game.load()))
-        except NomopolyError:
-            return False
-    return normal.get(name) == text
+    except (NomopolyError, ValueError, TypeError, KeyError, yaml.YAMLError):
+        return False
+    return same and disk != replayed and _lacks_only(disk, replayed)
+
+
+def _lacks_only(disk: Any, replayed: Any) -> bool:
+    """``disk`` is ``replayed`` with some mapping keys left out (or none), and nothing else changed."""
+    if isinstance(disk, dict) and isinstance(replayed, dict):
+        return all(k in replayed and _lacks_only(v, replayed[k]) for k, v in disk.items())
+    if isinstance(disk, list) and isinstance(replayed, list):
+        return len(disk) == len(replayed) and all(_lacks_only(a, b) for a, b in zip(disk, replayed))
+    return bool(disk == replayed)
 
 
 def _old_shape(game: GameDir) -> bool:
-    from admin.store.fileio import load_yaml
-
     return (load_yaml(game.state_dir / "game.yaml") or {}).get("schema") == 1
 
 
