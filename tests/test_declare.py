@@ -110,3 +110,20 @@ def test_an_undeclared_class_cannot_be_handled():
         pass
     with pytest.raises(ValueError, match="not a declared command"):
         handled((Plain, _noop))
+
+
+@command("ZIP <square>", cmd="decl-zip-renamed")
+@command("ZIP ALL", keyword="ZIP ALL", fixed={"square": 0})
+class DeclZip:
+    square: Square
+
+
+def test_the_name_may_be_given_on_any_declaration_of_a_stack():
+    assert DeclZip.cmd == "decl-zip-renamed" and COMMAND_TYPES["decl-zip-renamed"] is DeclZip
+    assert "decl-zip" not in COMMAND_TYPES
+
+
+def test_the_last_field_is_quoted_whole_when_its_words_do_not_read():
+    with pytest.raises(CommandError, match=r'^"a b c d" is not a square'):
+        parser(DeclZip, "ZIP")("a b c d", None)
+    assert parser(DeclZip, "ZIP")("square #3", None) == DeclZip(3)
