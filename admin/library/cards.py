@@ -7,11 +7,11 @@ Buried cards pile up all game long, so they are a table of their own (one line e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 from admin.engine import hooks
 from admin.engine.playingcards import DECK, card_name, card_value, parse_card
-from admin.engine.declare import command, handled
+from admin.engine.declare import As, command, handled
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_card_arg
@@ -38,12 +38,6 @@ def _parse_place(rest: str, line: object) -> Place:
     return Place(parse_card_arg(m.group(1)), parse_square(m.group(2)))
 
 
-def _parse_bury(rest: str, line: object) -> Bury:
-    if not rest:
-        raise CommandError("BURY needs a card, like BURY AS.")
-    return Bury(parse_card_arg(rest))
-
-
 @command("PLACE <card> ON <square>", parse=_parse_place, listing=30,
          summary="put a card from your hand on a square, where it changes the rent",
          example="PLACE KD ON 14", rules=("XIV.3",))
@@ -54,13 +48,14 @@ class Place:
     square: int
 
 
-@command("BURY <card>", parse=_parse_bury, private=True, listing=40,
+@command("BURY <card>", hint="BURY needs a card, like BURY AS.", private=True, listing=40,
          summary="bury a card from your hand under the square you stand on (only you are told)",
          example="BURY 7S", rules=("XIV.6",))
 class Bury:
     """``BURY <card>``: bury a held card under the player's current square (XIV.6)."""
 
-    card: str
+    #: the rest of the line is the card ('"AS KH" is not a card')
+    card: Annotated[str, As(parse_card_arg, rest=True)]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal, Sequence
 
 from admin.engine import hooks
 from admin.engine.context import BANK, UpdateContext
-from admin.engine.declare import command, handled
+from admin.engine.declare import ProposalNo, command, handled
 from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -67,12 +67,6 @@ def _parse_vote(rest: str, line: object) -> Vote:
     return Vote(number, _CHOICES[choice])
 
 
-def _parse_withdraw(rest: str, line: object) -> Withdraw:
-    if not rest.strip():
-        raise CommandError("WITHDRAW needs the number of your proposal, like WITHDRAW 7.")
-    return Withdraw(parse_proposal(rest))
-
-
 @command("PROPOSE [title] ... END", parse=_parse_propose, block=True, phase=10, listing=50,
          summary="propose a change to the rules: the title, then its text on the lines below, up to a line END",
          example="PROPOSE Free parking / ADD RULE VI: ... / END", rules=("VIII.1",))
@@ -93,12 +87,12 @@ class Vote:
     choice: VoteChoice
 
 
-@command("WITHDRAW <proposal>", parse=_parse_withdraw, summary="take back your own proposal before it is decided",
-         example="WITHDRAW 3")
+@command("WITHDRAW <proposal>", hint="WITHDRAW needs the number of your proposal, like WITHDRAW 7.",
+         summary="take back your own proposal before it is decided", example="WITHDRAW 3")
 class Withdraw:
     """``WITHDRAW <proposal>``: the proposer takes their proposal back before the tally."""
 
-    proposal: int
+    proposal: ProposalNo
 
 
 def _check_share(value: Any) -> None:

@@ -28,11 +28,11 @@ def _parse_jail(rest: str, line: object, how: str, word: str) -> JailChoice:
 
 
 @command("PAY JAIL FINE", keyword="PAY JAIL", parse=lambda r, _line: _parse_jail(r, _line, "fine", "FINE"),
-         listing=20, summary="leave Social Media Jail by paying the fine before you throw",
+         cmd="timo-jail", listing=20, summary="leave Social Media Jail by paying the fine before you throw",
          example="PAY JAIL FINE", rules=("XI.7",))
 @command("USE JAIL CARD", keyword="USE JAIL", parse=lambda r, _line: _parse_jail(r, _line, "card", "CARD"),
          listing=21, summary="leave Social Media Jail with your Get Out Free card", example="USE JAIL CARD",
-         rules=("XI.5",), cmd="timo-jail")  # cmd= on the innermost declaration: it applies first
+         rules=("XI.5",))
 class JailChoice:
     """``PAY JAIL FINE`` / ``USE JAIL CARD``: how to leave jail on one's next jailed turn."""
 

@@ -50,7 +50,7 @@ def _parse_sell(rest: str, line: object) -> SellDeed:
          summary="borrow half a deed's price from the Fandom against it", example="MORTGAGE 7", rules=("XVI.1",))
 @command("UNMORTGAGE <space>", parse=_build_parser("unmortgage"), listing=35,
          summary="repay a mortgage, with interest, and have the deed back", example="UNMORTGAGE 7",
-         rules=("XVI.1",), cmd="timo-build")  # cmd= on the innermost declaration: it applies first
+         rules=("XVI.1",), cmd="timo-build")  # on the innermost, applied first: "build" is Nomopoly II's
 class Build:
     """``BUY NOM ON <space> [x2]``, ``SELL NOM ON <space>``, ``BUY ROCKET ON <space>``,
     ``SELL ROCKET ON <space>``, ``MORTGAGE <space>``, ``UNMORTGAGE <space>``."""
