@@ -7,11 +7,11 @@ Buried cards pile up all game long, so they are a table of their own (one line e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 from admin.engine import hooks
 from admin.engine.playingcards import DECK, card_name, card_value, parse_card
-from admin.engine.commands import command_type
+from admin.engine.declare import As, command, handled
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_card_arg
@@ -23,23 +23,39 @@ if TYPE_CHECKING:
     from admin.engine.model import Square
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse_place(rest: str, line: object) -> Place:
+    import re
+
+    from admin.engine.syntax import parse_square
+
+    m = re.match(r"^(\S+)\s+on\s+(.+)$", rest, re.IGNORECASE)
+    if not m:
+        words = rest.split()
+        if words and parse_card(words[0]) is None:
+            parse_card_arg(words[0])
+        raise CommandError("PLACE needs a card and a square: PLACE <card> ON <square>, "
+                           "like PLACE AS ON 14.")
+    return Place(parse_card_arg(m.group(1)), parse_square(m.group(2)))
+
+
+@command("PLACE <card> ON <square>", parse=_parse_place, listing=30,
+         summary="put a card from your hand on a square, where it changes the rent",
+         example="PLACE KD ON 14", rules=("XIV.3",))
 class Place:
     """``PLACE <card> ON <square>``: put a held card on a square (XIV.3)."""
 
     card: str
     square: int
-    cmd: ClassVar[str] = "place"
 
 
-@command_type
-@dataclass(frozen=True)
+@command("BURY <card>", hint="BURY needs a card, like BURY AS.", private=True, listing=40,
+         summary="bury a card from your hand under the square you stand on (only you are told)",
+         example="BURY 7S", rules=("XIV.6",))
 class Bury:
     """``BURY <card>``: bury a held card under the player's current square (XIV.6)."""
 
-    card: str
-    cmd: ClassVar[str] = "bury"
+    #: the rest of the line is the card ('"AS KH" is not a card')
+    card: Annotated[str, As(parse_card_arg, rest=True)]
 
 
 @dataclass(frozen=True)
@@ -86,12 +102,7 @@ class CardsModule(Mechanic[CardsState, CardsPrivate]):
     Private = CardsPrivate
 
     def commands(self) -> Sequence[CommandSpec]:
-        return (CommandSpec("PLACE", Place, place, _parse_place, "PLACE <card> ON <square>", listing=30,
-                            summary="put a card from your hand on a square, where it changes the rent",
-                            example="PLACE KD ON 14", rules=("XIV.3",)),
-                CommandSpec("BURY", Bury, bury, _parse_bury, "BURY <card>", private=True, listing=40,
-                            summary="bury a card from your hand under the square you stand on (only "
-                                    "you are told)", example="BURY 7S", rules=("XIV.6",)))
+        return handled((Place, place), (Bury, bury))
 
     def on_player_added(self, state: GameState, player: Player) -> None:
         self.private_of(state).hands.setdefault(player.name, [])
@@ -245,27 +256,6 @@ def draw_card(ctx: UpdateContext, player: Player, label: str, reason: str) -> st
                  private=f"You received the {card_name(card)} ({card}).", rule="XIV.2")
     hooks.call(ctx).on_card_drawn(ctx, player, card)
     return card
-
-
-def _parse_place(rest: str, line: object) -> Place:
-    import re
-
-    from admin.engine.syntax import parse_square
-
-    m = re.match(r"^(\S+)\s+on\s+(.+)$", rest, re.IGNORECASE)
-    if not m:
-        words = rest.split()
-        if words and parse_card(words[0]) is None:
-            parse_card_arg(words[0])
-        raise CommandError("PLACE needs a card and a square: PLACE <card> ON <square>, "
-                           "like PLACE AS ON 14.")
-    return Place(parse_card_arg(m.group(1)), parse_square(m.group(2)))
-
-
-def _parse_bury(rest: str, line: object) -> Bury:
-    if not rest:
-        raise CommandError("BURY needs a card, like BURY AS.")
-    return Bury(parse_card_arg(rest))
 
 
 def place(ctx: UpdateContext, player: Player, cmd: Place) -> str:

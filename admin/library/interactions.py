@@ -7,10 +7,9 @@ sealed answers in its private part."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.interactions import (
     Interaction, InteractionsState, SealedAnswers, answer, close, due, find, open_interaction, settle_answers, withdraw,
 )
@@ -21,16 +20,6 @@ from admin.engine.model import Player
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
     from admin.engine.model import GameState
-
-
-@command_type
-@dataclass(frozen=True)
-class Answer:
-    """``ACCEPT <n>``, ``DECLINE <n>``, ``BID <n> <amount>``, ``ANSWER <n> <text>``."""
-
-    number: int
-    value: Any
-    cmd: ClassVar[str] = "answer"
 
 
 def _number(word: str, keyword: str, example: str) -> int:
@@ -62,6 +51,21 @@ def _answer(rest: str, line: object) -> Answer:
     return Answer(_number(words[0], "ANSWER", "ANSWER 3 HIT"), words[1].strip())
 
 
+@command("ACCEPT <number>", parse=_accept, listing=200,
+         summary="say yes to an offer the game put to you (its number is in your results)", example="ACCEPT 12")
+@command("DECLINE <number>", parse=_decline, listing=201, summary="say no to an offer the game put to you",
+         example="DECLINE 12")
+@command("BID <number> <amount>", parse=_bid, listing=202,
+         summary="a sealed bid in an open auction (nobody sees it until it closes)", example="BID 12 150")
+@command("ANSWER <number> <text>", parse=_answer, listing=203, summary="answer a question the game put to you",
+         example="ANSWER 12 hit")
+class Answer:
+    """``ACCEPT <n>``, ``DECLINE <n>``, ``BID <n> <amount>``, ``ANSWER <n> <text>``."""
+
+    number: int
+    value: Any
+
+
 class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
     name = "interactions"
     rules = ()
@@ -71,16 +75,7 @@ class InteractionsModule(Mechanic[InteractionsState, SealedAnswers]):
     Private = SealedAnswers
 
     def commands(self) -> Sequence[CommandSpec]:
-        return (CommandSpec("ACCEPT", Answer, give_answer, _accept, "ACCEPT <number>", listing=200,
-                            summary="say yes to an offer the game put to you (its number is in your results)",
-                            example="ACCEPT 12"),
-                CommandSpec("DECLINE", Answer, give_answer, _decline, "DECLINE <number>", listing=201,
-                            summary="say no to an offer the game put to you", example="DECLINE 12"),
-                CommandSpec("BID", Answer, give_answer, _bid, "BID <number> <amount>", listing=202,
-                            summary="a sealed bid in an open auction (nobody sees it until it closes)",
-                            example="BID 12 150"),
-                CommandSpec("ANSWER", Answer, give_answer, _answer, "ANSWER <number> <text>", listing=203,
-                            summary="answer a question the game put to you", example="ANSWER 12 hit"))
+        return handled((Answer, give_answer))
 
     def on_update_end(self, ctx: UpdateContext) -> None:
         state, sealed = self.of(ctx.state), self.private_of(ctx.state)

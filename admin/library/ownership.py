@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.capabilities import PricesSquares
 from admin.engine import hooks
-from admin.engine.commands import LATER, command_type
+from admin.engine.commands import LATER
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import OrdersActions
@@ -22,25 +23,40 @@ if TYPE_CHECKING:
     from admin.engine.events import Ruling
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse_buy(rest: str, line: object) -> Buy:
+    from admin.library.payment import split_on_credit
+
+    rest, on_credit = split_on_credit(rest)
+    rest = rest.strip()
+    return Buy(parse_square(rest) if rest else None, on_credit)
+
+
+def _parse_name(rest: str, line: object) -> Name:
+    if not rest:
+        raise CommandError("NAME needs a square and a name, like NAME 14 Boardwalk.")
+    m = SQUARE_PREFIX.match(rest)
+    square = parse_square(m.group(1) if m else rest.split()[0])
+    return Name(square, name_arg(rest[m.end():] if m else "", "the name", "NAME 14 Boardwalk"))
+
+
+@command("BUY [square]", parse=_parse_buy, phase=0, listing=10,
+         summary="buy the unowned square you landed on since your last turn", example="BUY 14", rules=("XIII.1",))
 class Buy:
     """``BUY [square]``: buy the unowned square the player landed on (XIII.1)."""
 
     square: int | None = None
     #: ``BUY 14 ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
     on_credit: bool = field(default=False, metadata=LATER)
-    cmd: ClassVar[str] = "buy"
 
 
-@command_type
-@dataclass(frozen=True)
+@command("NAME <square> <name>", parse=_parse_name, listing=20,
+         summary="name a square you own (renaming it later costs money)", example="NAME 14 Park Lane",
+         rules=("XIII.4",))
 class Name:
     """``NAME <square> <name>``: name (free) or rename ($50) a square the player owns (XIII.4)."""
 
     square: int
     name: str
-    cmd: ClassVar[str] = "name"
 
 
 @dataclass
@@ -77,22 +93,6 @@ class OwnershipState:
         self.buy_rights = [r for r in self.buy_rights if r.player != name]
 
 
-def _parse_buy(rest: str, line: object) -> Buy:
-    from admin.library.payment import split_on_credit
-
-    rest, on_credit = split_on_credit(rest)
-    rest = rest.strip()
-    return Buy(parse_square(rest) if rest else None, on_credit)
-
-
-def _parse_name(rest: str, line: object) -> Name:
-    if not rest:
-        raise CommandError("NAME needs a square and a name, like NAME 14 Boardwalk.")
-    m = SQUARE_PREFIX.match(rest)
-    square = parse_square(m.group(1) if m else rest.split()[0])
-    return Name(square, name_arg(rest[m.end():] if m else "", "the name", "NAME 14 Boardwalk"))
-
-
 class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
     name = "ownership"
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIII.5", "VI.9", "VI.16")
@@ -108,12 +108,7 @@ class OwnershipModule(Mechanic[OwnershipState, None], OrdersActions):
         return {"reject-name": _reject_name}
 
     def commands(self) -> Sequence[CommandSpec]:
-        return (CommandSpec("BUY", Buy, buy, _parse_buy, "BUY [square]", phase=0, listing=10,
-                            summary="buy the unowned square you landed on since your last turn",
-                            example="BUY 14", rules=("XIII.1",)),
-                CommandSpec("NAME", Name, name_square, _parse_name, "NAME <square> <name>", listing=20,
-                            summary="name a square you own (renaming it later costs money)",
-                            example="NAME 14 Park Lane", rules=("XIII.4",)))
+        return handled((Buy, buy), (Name, name_square))
 
     def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).release(player.name)

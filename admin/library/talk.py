@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypedDict
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Panel, Remark, Table
@@ -35,97 +35,6 @@ ALL = "ALL"
 GREY_NAME = "Anonymous"
 #: a rule id cited in a question ("VI.11", "XIII.3")
 _RULE_ID = re.compile(r"\b([IVXLC]+\.\d+)\b")
-
-
-@command_type
-@dataclass(frozen=True)
-class Press:
-    """``PRESS [GREY] TO <player>|ALL`` then the text up to ``END``."""
-
-    to: str
-    text: str
-    grey: bool = False
-    cmd: ClassVar[str] = "press"
-
-
-@command_type
-@dataclass(frozen=True)
-class PressSwitch:
-    """``PRESS OFF`` / ``PRESS ON``: stop or resume receiving press to all."""
-
-    on: bool
-    cmd: ClassVar[str] = "press-switch"
-
-
-@command_type
-@dataclass(frozen=True)
-class Comment:
-    """``COMMENT <proposal>`` then the text up to ``END``."""
-
-    proposal: int
-    text: str
-    cmd: ClassVar[str] = "comment"
-
-
-@command_type
-@dataclass(frozen=True)
-class Question:
-    """``QUESTION`` then the question up to ``END`` (a call for judgement)."""
-
-    text: str
-    cmd: ClassVar[str] = "question"
-
-
-@dataclass
-class PressItem:
-    """Press to all, as the Press page shows it (``sender`` is the grey name for grey press)."""
-
-    number: int
-    update: int
-    date: str
-    sender: str
-    text: str
-
-
-@dataclass
-class CommentItem:
-    proposal: int
-    player: str
-    update: int
-    date: str
-    text: str
-
-
-@dataclass
-class QuestionItem:
-    number: int
-    player: str
-    update: int
-    date: str
-    text: str
-    rules: list[str] = field(default_factory=list)
-    answer: str | None = None
-    answered_update: int | None = None
-    standing: bool = False
-
-
-@dataclass
-class TalkState:
-    press: list[PressItem] = field(default_factory=list)
-    comments: list[CommentItem] = field(default_factory=list)
-    questions: list[QuestionItem] = field(default_factory=list)
-    next_press: int = 1
-
-
-@dataclass
-class TalkPrivate:
-    #: the sender of each grey press to all, by its number (the Admin knows who sent it)
-    grey_senders: dict[int, str] = field(default_factory=dict)
-    #: how many talk messages each player sent in ``counted_update``
-    sent: dict[str, int] = field(default_factory=dict)
-    counted_update: int = 0
-    #: players who receive no press to all (PRESS OFF): their choice, not shown on the site
-    muted: list[str] = field(default_factory=list)
 
 
 def _block_text(block: Sequence[Any], what: str, example: str, first: str = "") -> str:
@@ -181,6 +90,104 @@ class _Written(TypedDict):
     voluntary: bool
 
 
+# by order of receipt, after PROPOSE (a comment may follow the proposal it is on), before the
+# round-robin actions; PRESS OFF and ON before all, so a switch holds for the whole update
+_WRITTEN = _Written(block=True, phase=40, voluntary=False)
+
+
+@command("PRESS", usage="PRESS TO <player>|ALL ... END", parse=_parse_press, private=True, listing=200,
+         summary="send a message to one player, or to all, signed with your name (never your address): the "
+                 "text on the lines below, then a line END",
+         example="PRESS TO bob / Shall we vote together on 7? / END", **_WRITTEN)
+class Press:
+    """``PRESS [GREY] TO <player>|ALL`` then the text up to ``END``."""
+
+    to: str
+    text: str
+    grey: bool = False
+
+
+@command("PRESS OFF", keyword="PRESS OFF", parse=_parse_switch(False), listing=201, private=True, phase=1,
+         voluntary=False, summary="stop receiving press to all (PRESS ON resumes it)", example="PRESS OFF")
+@command("PRESS ON", keyword="PRESS ON", parse=_parse_switch(True), listing=202, private=True, phase=1,
+         voluntary=False, summary="receive press to all again", example="PRESS ON")
+class PressSwitch:
+    """``PRESS OFF`` / ``PRESS ON``: stop or resume receiving press to all."""
+
+    on: bool
+
+
+@command("COMMENT <proposal> ... END", parse=_parse_comment, listing=203,
+         summary="comment on a proposal, shown under it on the site: the text on the lines below, then a "
+                 "line END", example="COMMENT 7 / It breaks VI.11. / END", **_WRITTEN)
+class Comment:
+    """``COMMENT <proposal>`` then the text up to ``END``."""
+
+    proposal: int
+    text: str
+
+
+@command("QUESTION ... END", parse=_parse_question, listing=204,
+         summary="ask the Admin to judge (a rule, an event): numbered, answered in public on the Judgements "
+                 "page", example="QUESTION / Does VI.11 pay when I land on 1? / END", **_WRITTEN)
+class Question:
+    """``QUESTION`` then the question up to ``END`` (a call for judgement)."""
+
+    text: str
+
+
+@dataclass
+class PressItem:
+    """Press to all, as the Press page shows it (``sender`` is the grey name for grey press)."""
+
+    number: int
+    update: int
+    date: str
+    sender: str
+    text: str
+
+
+@dataclass
+class CommentItem:
+    proposal: int
+    player: str
+    update: int
+    date: str
+    text: str
+
+
+@dataclass
+class QuestionItem:
+    number: int
+    player: str
+    update: int
+    date: str
+    text: str
+    rules: list[str] = field(default_factory=list)
+    answer: str | None = None
+    answered_update: int | None = None
+    standing: bool = False
+
+
+@dataclass
+class TalkState:
+    press: list[PressItem] = field(default_factory=list)
+    comments: list[CommentItem] = field(default_factory=list)
+    questions: list[QuestionItem] = field(default_factory=list)
+    next_press: int = 1
+
+
+@dataclass
+class TalkPrivate:
+    #: the sender of each grey press to all, by its number (the Admin knows who sent it)
+    grey_senders: dict[int, str] = field(default_factory=dict)
+    #: how many talk messages each player sent in ``counted_update``
+    sent: dict[str, int] = field(default_factory=dict)
+    counted_update: int = 0
+    #: players who receive no press to all (PRESS OFF): their choice, not shown on the site
+    muted: list[str] = field(default_factory=list)
+
+
 class TalkModule(Mechanic[TalkState, TalkPrivate]):
     name = "talk"
     rules = ()
@@ -197,26 +204,7 @@ class TalkModule(Mechanic[TalkState, TalkPrivate]):
     Private = TalkPrivate
 
     def commands(self) -> Sequence[CommandSpec]:
-        # by order of receipt, after PROPOSE (a comment may follow the proposal it is on), before the
-        # round-robin actions; PRESS OFF and ON before all, so a switch holds for the whole update
-        common = _Written(block=True, phase=40, voluntary=False)
-        return (
-            CommandSpec("PRESS", Press, _press, _parse_press, "PRESS TO <player>|ALL ... END", private=True,
-                        listing=200, summary="send a message to one player, or to all, signed with your "
-                        "name (never your address): the text on the lines below, then a line END",
-                        example="PRESS TO bob / Shall we vote together on 7? / END", **common),
-            CommandSpec("PRESS OFF", PressSwitch, _switch, _parse_switch(False), "PRESS OFF", listing=201, private=True,
-                        phase=1, voluntary=False, summary="stop receiving press to all (PRESS ON resumes it)", example="PRESS OFF"),
-            CommandSpec("PRESS ON", PressSwitch, _switch, _parse_switch(True), "PRESS ON", listing=202, private=True,
-                        phase=1, voluntary=False, summary="receive press to all again", example="PRESS ON"),
-            CommandSpec("COMMENT", Comment, _comment, _parse_comment, "COMMENT <proposal> ... END", listing=203,
-                        summary="comment on a proposal, shown under it on the site: the text on the "
-                        "lines below, then a line END", example="COMMENT 7 / It breaks VI.11. / END", **common),
-            CommandSpec("QUESTION", Question, _question, _parse_question, "QUESTION ... END", listing=204,
-                        summary="ask the Admin to judge (a rule, an event): numbered, answered in public "
-                        "on the Judgements page", example="QUESTION / Does VI.11 pay when I land on 1? / END",
-                        **common),
-        )
+        return handled((Press, _press), (PressSwitch, _switch), (Comment, _comment), (Question, _question))
 
     def rulings(self) -> dict[str, RulingHandler]:
         return {"answer": _answer}

@@ -18,11 +18,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from admin.engine import hooks
 from admin.engine.inventory import Inventory
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.interactions import accept_or_decline
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
@@ -45,17 +45,6 @@ _CARD = re.compile(r"^(?:card\s+)?(A|K|Q|J|10|[2-9])([SHDC])$", re.IGNORECASE)
 #: the words of the ``tradable`` parameter -> the kinds of thing a trade holds
 _KINDS = {"squares": "square", "cards": "card", "money": "money", "items": "item", "proposals": "proposal"}
 _ITEM = re.compile(r"^(?:(\d{1,3}|an?)\s+)?(.+)$", re.IGNORECASE)
-
-
-@command_type
-@dataclass(frozen=True)
-class Trade:
-    """``TRADE WITH <player>: GIVE <things> FOR <things>`` (XX.1)."""
-
-    to: str
-    give: Things
-    take: Things
-    cmd: ClassVar[str] = "trade"
 
 
 def _things(text: str) -> Things:
@@ -99,6 +88,18 @@ def _parse(rest: str, _line: object) -> Trade:
     return Trade(m.group(1), give, take)
 
 
+@command("TRADE", usage="TRADE WITH <player>: GIVE <things> FOR <things>", parse=_parse, listing=300,
+         rules=("XX.1",), summary="offer a trade of squares, cards, money, items (or proposals, where the rules "
+                                  "allow it); they ACCEPT or DECLINE it in the next update",
+         example="TRADE WITH bob: GIVE square 14, $200 FOR square 21")
+class Trade:
+    """``TRADE WITH <player>: GIVE <things> FOR <things>`` (XX.1)."""
+
+    to: str
+    give: Things
+    take: Things
+
+
 @dataclass
 class TradingState:
     #: "proposal number" -> the week it last changed hands (XX.4)
@@ -116,10 +117,7 @@ class TradingModule(Mechanic[TradingState, None]):
     requires = ("interactions", "ownership")
 
     def commands(self) -> tuple[CommandSpec, ...]:
-        return (CommandSpec("TRADE", Trade, trade, _parse, "TRADE WITH <player>: GIVE <things> FOR <things>",
-                            listing=300, rules=("XX.1",), summary="offer a trade of squares, cards, money, items "
-                            "(or proposals, where the rules allow it); they ACCEPT or DECLINE it in the next update",
-                            example="TRADE WITH bob: GIVE square 14, $200 FOR square 21"),)
+        return handled((Trade, trade))
 
     def on_update_start(self, ctx: UpdateContext) -> None:
         _given_squares(ctx)  # XX.2: how the squares being traded away stand before the actions

@@ -11,13 +11,12 @@ moves, and when abstentions void or reward (see ``defaults``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Sequence
 
 from admin.engine import hooks
-from admin.engine.commands import command_type
 from admin.engine.context import BANK, UpdateContext
+from admin.engine.declare import ProposalNo, command, handled
 from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.syntax import MAX_NAME, PROPOSAL, check_text, parse_proposal, quote
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -32,35 +31,6 @@ from admin.nomic.written import understood_rules
 ADMIN = "Admin"
 VoteChoice = Literal["yes", "no", "abstain"]
 _CHOICES: dict[str, VoteChoice] = {"yes": "yes", "no": "no", "abstain": "abstain"}
-
-
-@command_type
-@dataclass(frozen=True)
-class Propose:
-    """``PROPOSE [title]`` then the text up to a line ``END`` (VIII.1)."""
-
-    title: str
-    text: str
-    cmd: ClassVar[str] = "propose"
-
-
-@command_type
-@dataclass(frozen=True)
-class Vote:
-    """``VOTE <proposal> YES|NO|ABSTAIN`` (VIII.3)."""
-
-    proposal: int
-    choice: VoteChoice
-    cmd: ClassVar[str] = "vote"
-
-
-@command_type
-@dataclass(frozen=True)
-class Withdraw:
-    """``WITHDRAW <proposal>``: the proposer takes their proposal back before the tally."""
-
-    proposal: int
-    cmd: ClassVar[str] = "withdraw"
 
 
 def _parse_propose(rest: str, line: object, block: Sequence[Any]) -> Propose:
@@ -97,10 +67,32 @@ def _parse_vote(rest: str, line: object) -> Vote:
     return Vote(number, _CHOICES[choice])
 
 
-def _parse_withdraw(rest: str, line: object) -> Withdraw:
-    if not rest.strip():
-        raise CommandError("WITHDRAW needs the number of your proposal, like WITHDRAW 7.")
-    return Withdraw(parse_proposal(rest))
+@command("PROPOSE [title] ... END", parse=_parse_propose, block=True, phase=10, listing=50,
+         summary="propose a change to the rules: the title, then its text on the lines below, up to a line END",
+         example="PROPOSE Free parking / ADD RULE VI: ... / END", rules=("VIII.1",))
+class Propose:
+    """``PROPOSE [title]`` then the text up to a line ``END`` (VIII.1)."""
+
+    title: str
+    text: str
+
+
+@command("VOTE <proposal> YES|NO|ABSTAIN", parse=_parse_vote, listing=60,
+         summary="vote on an open proposal; your last vote before the deadline counts", example="VOTE 3 YES",
+         rules=("VIII.3",))
+class Vote:
+    """``VOTE <proposal> YES|NO|ABSTAIN`` (VIII.3)."""
+
+    proposal: int
+    choice: VoteChoice
+
+
+@command("WITHDRAW <proposal>", hint="WITHDRAW needs the number of your proposal, like WITHDRAW 7.",
+         summary="take back your own proposal before it is decided", example="WITHDRAW 3")
+class Withdraw:
+    """``WITHDRAW <proposal>``: the proposer takes their proposal back before the tally."""
+
+    proposal: ProposalNo
 
 
 def _check_share(value: Any) -> None:
@@ -139,17 +131,7 @@ class ProposalsModule(Mechanic[None, None]):
         return RULINGS
 
     def commands(self) -> Sequence[CommandSpec]:
-        return (CommandSpec("PROPOSE", Propose, propose, _parse_propose, "PROPOSE [title] ... END",
-                            block=True, phase=10, listing=50,
-                            summary="propose a change to the rules: the title, then its text on the "
-                                    "lines below, up to a line END",
-                            example="PROPOSE Free parking / ADD RULE VI: ... / END", rules=("VIII.1",)),
-                CommandSpec("VOTE", Vote, vote, _parse_vote, "VOTE <proposal> YES|NO|ABSTAIN", listing=60,
-                            summary="vote on an open proposal; your last vote before the deadline counts",
-                            example="VOTE 3 YES", rules=("VIII.3",)),
-                CommandSpec("WITHDRAW", Withdraw, withdraw, _parse_withdraw, "WITHDRAW <proposal>",
-                            summary="take back your own proposal before it is decided",
-                            example="WITHDRAW 3"))
+        return handled((Propose, propose), (Vote, vote), (Withdraw, withdraw))
 
     def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.closes_voting:

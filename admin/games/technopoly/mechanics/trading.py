@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import ask
 from admin.games.technopoly.mechanics.objects import (
@@ -29,16 +28,6 @@ class Item:
     count: int = 0
     #: SHARED or SOLE for rights; shown, announced or face-down for cards
     how: str = ""
-
-
-@command_type
-@dataclass(frozen=True)
-class Trade:
-    """``TRADE WITH <player>: GIVE <items> FOR <items>``."""
-
-    #: what follows TRADE, as written (read again when carried out)
-    text: str
-    cmd: ClassVar[str] = "techno-trade"
 
 
 @dataclass
@@ -85,6 +74,17 @@ class Terms:
 def _parse_trade(rest: str, line: object) -> Trade:
     terms(rest)
     return Trade(rest.strip())
+
+
+@command("TRADE", usage="TRADE WITH <player>: GIVE <things> FOR <things>", parse=_parse_trade, cmd="techno-trade",
+         listing=40, private=True, summary="offer a trade of objects, Technology, Mining Rights, cards and "
+                                           "promises; the other player answers ACCEPT <n> or DECLINE <n>",
+         example="TRADE WITH bob: GIVE 3 Titanium FOR MINING RIGHTS Coal SHARED", rules=("VI.1", "VI.2", "VI.3"))
+class Trade:
+    """``TRADE WITH <player>: GIVE <items> FOR <items>``."""
+
+    #: what follows TRADE, as written (read again when carried out)
+    text: str
 
 
 def terms(rest: str) -> Terms:
@@ -157,12 +157,7 @@ class TechnoTradingModule(Mechanic[None, TradingPrivate]):
     requires = ("interactions", "techno")
 
     def commands(self):
-        return (CommandSpec("TRADE", Trade, offer, _parse_trade,
-                            "TRADE WITH <player>: GIVE <things> FOR <things>", listing=40, private=True,
-                            summary="offer a trade of objects, Technology, Mining Rights, cards and promises; "
-                                    "the other player answers ACCEPT <n> or DECLINE <n>",
-                            example="TRADE WITH bob: GIVE 3 Titanium FOR MINING RIGHTS Coal SHARED",
-                            rules=("VI.1", "VI.2", "VI.3")),)
+        return handled((Trade, offer))
 
     def resolve_interaction(self, ctx, inter, answers) -> str:
         hidden = self.private_of(ctx.state).hidden.pop(inter.id, [])

@@ -7,12 +7,11 @@ Transmitters' +/-10): at or under the round number, the game ends and the highes
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.decks import draw
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.turnorder import round_ends
 from admin.engine.errors import CommandError, IllegalAction, NomopolyError
@@ -30,42 +29,62 @@ from admin.games.technopoly.mechanics.tasks import (
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
+def _task_parser(verb: str):
+    def parse(rest: str, line: object) -> TechnoOrder:
+        parse_task(verb, rest)  # its syntax now; it is read again in the player's turn
+        return TechnoOrder(verb, rest.strip())
+    return parse
+
+
+def _parse_respond(rest: str, line: object) -> Respond:
+    number, _ = invention.parse_response(rest, line)
+    return Respond(number, rest.strip().split(None, 2)[-1])
+
+
+# the acknowledgement is the player's: what a task does is told when the turn carries it out
+@command("INVENT", usage="INVENT <name> WITH <card>[, <card>...]", parse=_task_parser("INVENT"), listing=10,
+         private=True, summary="a Robot invents a new Object with cards from your hand; opponents may RESPOND "
+                               "until the next update", example="INVENT Death Ray WITH Destroyer, Automatic",
+         rules=("IV.2",))
+@command("CREATE <k> <machine>", parse=_task_parser("CREATE"), listing=11, private=True,
+         summary="k Robots build k of a Machine you hold the Technology for (its creation Fuel burnt)",
+         example="CREATE 2 Robot", rules=("IV.5",))
+@command("MINE <k> <fuel>", parse=_task_parser("MINE"), listing=12, private=True,
+         summary="k Robots mine k of a Fuel you hold the Mining Rights for", example="MINE 3 Titanium",
+         rules=("IV.4",))
+@command("ACTIVATE", usage="ACTIVATE <machine> <what it does>", parse=_task_parser("ACTIVATE"), listing=13,
+         private=True, summary="activate a Machine you own (a Robot's task unless it is Automatic)",
+         example="ACTIVATE Death Ray DESTROY bob's Robot", rules=("IV.6",))
+@command("ATTACK", usage="ATTACK <player>'s <object>", parse=_task_parser("ATTACK"), listing=14, private=True,
+         summary="a Robot attacks one of a player's objects (d6 against d6)", example="ATTACK bob's Titanium",
+         rules=("IV.8",))
+@command("MONITOR <object>", parse=_task_parser("MONITOR"), listing=15, private=True,
+         summary="a Robot monitors your High-Maintenance objects of a type this turn", example="MONITOR Reactor",
+         rules=("IV.7", "X.15"))
+@command("DRAW", parse=_task_parser("DRAW"), listing=16, private=True,
+         summary="spend your turn drawing an Attribute card instead of giving Robots tasks", example="DRAW",
+         rules=("III.2",))
+@command("REPLACE MYSTERIOUS ON <object> WITH <card>", parse=_task_parser("REPLACE"), listing=17, private=True,
+         summary="skip your turn to replace a Mysterious attribute with a card from your hand",
+         example="REPLACE MYSTERIOUS ON Phonebox WITH Fragile", rules=("IX.2",))
 class TechnoOrder:
     """A task line for the player's turn: INVENT, CREATE, MINE, ACTIVATE, ATTACK, MONITOR, DRAW, REPLACE."""
 
     verb: str
     rest: str
+    #: named here, not by cmd=, as the log's lines are looked up by it (_line_of)
     cmd: ClassVar[str] = "techno-task"
 
 
-@command_type
-@dataclass(frozen=True)
+@command("RESPOND", usage="RESPOND <number> WITH <card>[, <card>]", parse=_parse_respond, cmd="techno-respond",
+         listing=30, summary="play cards from your hand on an opponent's announced invention",
+         example="RESPOND 4 WITH Fuel: 1A", rules=("IV.3",))
 class Respond:
     """``RESPOND <n> WITH <card>[, <card>]``: cards on an opponent's invention (IV.3)."""
 
     number: int
     #: the cards as written, comma-separated (read again when carried out)
     cards: str
-    cmd: ClassVar[str] = "techno-respond"
-
-
-@command_type
-@dataclass(frozen=True)
-class NominateFuel:
-    """``FUEL <object> = <fuel>[, <fuel>...]`` (V.2-V.4)."""
-
-    object: str
-    fuels: tuple[str, ...]
-    cmd: ClassVar[str] = "techno-fuel"
-
-
-def _task_parser(verb: str):
-    def parse(rest: str, line: object) -> TechnoOrder:
-        parse_task(verb, rest)  # its syntax now; it is read again in the player's turn
-        return TechnoOrder(verb, rest.strip())
-    return parse
 
 
 def _parse_fuel(rest: str, line: object) -> NominateFuel:
@@ -75,23 +94,14 @@ def _parse_fuel(rest: str, line: object) -> NominateFuel:
     return NominateFuel(m.group(1).strip(), tuple(f.strip() for f in m.group(2).split(",") if f.strip()))
 
 
-TASKS = [("INVENT", "INVENT <name> WITH <card>[, <card>...]", "a Robot invents a new Object with cards from "
-          "your hand; opponents may RESPOND until the next update", "INVENT Death Ray WITH Destroyer, Automatic",
-          ("IV.2",)),
-         ("CREATE", "CREATE <k> <machine>", "k Robots build k of a Machine you hold the Technology for "
-          "(its creation Fuel burnt)", "CREATE 2 Robot", ("IV.5",)),
-         ("MINE", "MINE <k> <fuel>", "k Robots mine k of a Fuel you hold the Mining Rights for", "MINE 3 Titanium",
-          ("IV.4",)),
-         ("ACTIVATE", "ACTIVATE <machine> <what it does>", "activate a Machine you own (a Robot's task unless "
-          "it is Automatic)", "ACTIVATE Death Ray DESTROY bob's Robot", ("IV.6",)),
-         ("ATTACK", "ATTACK <player>'s <object>", "a Robot attacks one of a player's objects (d6 against d6)",
-          "ATTACK bob's Titanium", ("IV.8",)),
-         ("MONITOR", "MONITOR <object>", "a Robot monitors your High-Maintenance objects of a type this turn",
-          "MONITOR Reactor", ("IV.7", "X.15")),
-         ("DRAW", "DRAW", "spend your turn drawing an Attribute card instead of giving Robots tasks", "DRAW",
-          ("III.2",)),
-         ("REPLACE", "REPLACE MYSTERIOUS ON <object> WITH <card>", "skip your turn to replace a Mysterious "
-          "attribute with a card from your hand", "REPLACE MYSTERIOUS ON Phonebox WITH Fragile", ("IX.2",))]
+@command("FUEL", usage="FUEL <object> = <fuel>[, <fuel>...]", parse=_parse_fuel, cmd="techno-fuel", listing=31,
+         phase=20, summary="nominate the Fuel your invention's \"requires Fuel\" cards ask for",
+         example="FUEL Death Ray = Electricity, Titanium, Titanium", rules=("V.2",))
+class NominateFuel:
+    """``FUEL <object> = <fuel>[, <fuel>...]`` (V.2-V.4)."""
+
+    object: str
+    fuels: tuple[str, ...]
 
 
 class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
@@ -112,19 +122,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
         return {deck_spec().name: self.private_of(state).pile}
 
     def commands(self):
-        # the acknowledgement is the player's: what a task does is told when the turn carries it out
-        specs = [CommandSpec(verb, TechnoOrder, order_task, _task_parser(verb), usage, listing=10 + i, private=True,
-                             summary=summary, example=example, rules=rules)
-                 for i, (verb, usage, summary, example, rules) in enumerate(TASKS)]
-        specs.append(CommandSpec("RESPOND", Respond, respond, _parse_respond,
-                                 "RESPOND <number> WITH <card>[, <card>]", listing=30,
-                                 summary="play cards from your hand on an opponent's announced invention",
-                                 example="RESPOND 4 WITH Fuel: 1A", rules=("IV.3",)))
-        specs.append(CommandSpec("FUEL", NominateFuel, nominate_fuel, _parse_fuel,
-                                 "FUEL <object> = <fuel>[, <fuel>...]", listing=31, phase=20,
-                                 summary="nominate the Fuel your invention's \"requires Fuel\" cards ask for",
-                                 example="FUEL Death Ray = Electricity, Titanium, Titanium", rules=("V.2",)))
-        return specs
+        return handled((TechnoOrder, order_task), (Respond, respond), (NominateFuel, nominate_fuel))
 
     def on_player_added(self, state, player) -> None:
         st = self.of(state)
@@ -272,11 +270,6 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             st.holdings[player.name] = {str(k): int(v) for k, v in (value or {}).items() if int(v) > 0}
             return True
         return False
-
-
-def _parse_respond(rest: str, line: object) -> Respond:
-    number, _ = invention.parse_response(rest, line)
-    return Respond(number, rest.strip().split(None, 2)[-1])
 
 
 def order_task(ctx, player: Player, cmd: TechnoOrder) -> str:

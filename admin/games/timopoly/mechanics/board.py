@@ -9,13 +9,10 @@ By email a turn cannot wait for a decision, so what a jailed player does is said
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from admin.engine.board import add_square
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.movement import move
 from admin.engine.errors import CommandError, IllegalAction
@@ -24,19 +21,22 @@ from admin.games.timopoly.mechanics.spaces import first_of, space, spaces
 from admin.engine.model import GameState, Player
 
 
-@command_type
-@dataclass(frozen=True)
-class JailChoice:
-    """``PAY JAIL FINE`` / ``USE JAIL CARD``: how to leave jail on one's next jailed turn."""
-
-    how: str  # "fine" or "card"
-    cmd: ClassVar[str] = "timo-jail"
-
-
 def _parse_jail(rest: str, line: object, how: str, word: str) -> JailChoice:
     if rest.upper() != word:
         raise CommandError(f"write it as {'PAY JAIL FINE' if how == 'fine' else 'USE JAIL CARD'}.")
     return JailChoice(how)
+
+
+@command("PAY JAIL FINE", keyword="PAY JAIL", parse=lambda r, _line: _parse_jail(r, _line, "fine", "FINE"),
+         cmd="timo-jail", listing=20, summary="leave Social Media Jail by paying the fine before you throw",
+         example="PAY JAIL FINE", rules=("XI.7",))
+@command("USE JAIL CARD", keyword="USE JAIL", parse=lambda r, _line: _parse_jail(r, _line, "card", "CARD"),
+         listing=21, summary="leave Social Media Jail with your Get Out Free card", example="USE JAIL CARD",
+         rules=("XI.5",))
+class JailChoice:
+    """``PAY JAIL FINE`` / ``USE JAIL CARD``: how to leave jail on one's next jailed turn."""
+
+    how: str  # "fine" or "card"
 
 
 class TimoBoardModule(Mechanic[TimoBoardState, None]):
@@ -57,16 +57,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
     State = TimoBoardState
 
     def commands(self):
-        return (CommandSpec("PAY JAIL", JailChoice, choose_leave,
-                            lambda r, _line: _parse_jail(r, _line, "fine", "FINE"), "PAY JAIL FINE", listing=20,
-                            summary="leave Social Media Jail by paying the fine before you throw",
-                            example="PAY JAIL FINE",
-                            rules=("XI.7",)),
-                CommandSpec("USE JAIL", JailChoice, choose_leave,
-                            lambda r, _line: _parse_jail(r, _line, "card", "CARD"), "USE JAIL CARD", listing=21,
-                            summary="leave Social Media Jail with your Get Out Free card",
-                            example="USE JAIL CARD",
-                            rules=("XI.5",)))
+        return handled((JailChoice, choose_leave))
 
     def setup(self, state: GameState) -> None:
         while len(state.squares) < len(spaces(state)):

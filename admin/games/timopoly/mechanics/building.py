@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import replace_offer, replaced_text
 from admin.games.timopoly.mechanics.deeds import TimoDeedsModule
@@ -21,29 +19,6 @@ from admin.games.timopoly.mechanics.holdings import (
 )
 from admin.games.timopoly.mechanics.spaces import Space, find, group, space
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class Build:
-    """``BUY NOM ON <space> [x2]``, ``SELL NOM ON <space>``, ``BUY ROCKET ON <space>``,
-    ``SELL ROCKET ON <space>``, ``MORTGAGE <space>``, ``UNMORTGAGE <space>``."""
-
-    action: str
-    space: str
-    count: int = 1
-    cmd: ClassVar[str] = "timo-build"
-
-
-@command_type
-@dataclass(frozen=True)
-class SellDeed:
-    """``SELL <space> TO <player> FOR <amount>``: offer a deed to a player, who ACCEPTs or not."""
-
-    space: str
-    buyer: str
-    amount: int
-    cmd: ClassVar[str] = "timo-sell"
 
 
 def _build_parser(action: str):
@@ -62,6 +37,40 @@ def _parse_sell(rest: str, line: object) -> SellDeed:
     return SellDeed(m.group(1).strip(), m.group(2), int(m.group(3)))
 
 
+@command("BUY NOM", keyword="BUY NOM", usage="BUY NOM ON <space> [x<count>]", parse=_build_parser("buy-nom"),
+         listing=30, summary="build Noms, evenly, on a colour group you control whole", example="BUY NOM ON 7 x2",
+         rules=("XIII.1",))
+@command("SELL NOM ON <space>", keyword="SELL NOM", parse=_build_parser("sell-nom"), listing=31,
+         summary="sell a Nom back to the Fandom for half its price", example="SELL NOM ON 7", rules=("XV.2",))
+@command("BUY ROCKET ON <space>", keyword="BUY ROCKET", parse=_build_parser("buy-rocket"), listing=32,
+         summary="turn five Noms on a space into a Rocket", example="BUY ROCKET ON 7", rules=("XIV.1",))
+@command("SELL ROCKET ON <space>", keyword="SELL ROCKET", parse=_build_parser("sell-rocket"), listing=33,
+         summary="sell a Rocket back to the Fandom for half its price", example="SELL ROCKET ON 7", rules=("XV.2",))
+@command("MORTGAGE <space>", parse=_build_parser("mortgage"), listing=34,
+         summary="borrow half a deed's price from the Fandom against it", example="MORTGAGE 7", rules=("XVI.1",))
+@command("UNMORTGAGE <space>", parse=_build_parser("unmortgage"), listing=35,
+         summary="repay a mortgage, with interest, and have the deed back", example="UNMORTGAGE 7",
+         rules=("XVI.1",), cmd="timo-build")  # on the innermost, applied first: "build" is Nomopoly II's
+class Build:
+    """``BUY NOM ON <space> [x2]``, ``SELL NOM ON <space>``, ``BUY ROCKET ON <space>``,
+    ``SELL ROCKET ON <space>``, ``MORTGAGE <space>``, ``UNMORTGAGE <space>``."""
+
+    action: str
+    space: str
+    count: int = 1
+
+
+@command("SELL <space> TO <player> FOR <amount>", parse=_parse_sell, cmd="timo-sell", listing=40,
+         summary="offer a deed to a player for an amount (they answer ACCEPT)", example="SELL 7 TO bob FOR 30",
+         rules=("XV.1",))
+class SellDeed:
+    """``SELL <space> TO <player> FOR <amount>``: offer a deed to a player, who ACCEPTs or not."""
+
+    space: str
+    buyer: str
+    amount: int
+
+
 class TimoBuildingModule(Mechanic[None, None]):
     name = "timo-building"
     rules = ("XIII.1", "XIII.2", "XIII.3", "XIII.4", "XIV.1", "XV.1", "XV.2", "XVI.1", "XI.9")
@@ -73,25 +82,7 @@ class TimoBuildingModule(Mechanic[None, None]):
     requires = ("timo-deeds",)
 
     def commands(self):
-        specs = [("BUY NOM", "buy-nom", "BUY NOM ON <space> [x<count>]", "BUY NOM ON 7 x2",
-                  "build Noms, evenly, on a colour group you control whole", "XIII.1"),
-                 ("SELL NOM", "sell-nom", "SELL NOM ON <space>", "SELL NOM ON 7",
-                  "sell a Nom back to the Fandom for half its price", "XV.2"),
-                 ("BUY ROCKET", "buy-rocket", "BUY ROCKET ON <space>", "BUY ROCKET ON 7",
-                  "turn five Noms on a space into a Rocket", "XIV.1"),
-                 ("SELL ROCKET", "sell-rocket", "SELL ROCKET ON <space>", "SELL ROCKET ON 7",
-                  "sell a Rocket back to the Fandom for half its price", "XV.2"),
-                 ("MORTGAGE", "mortgage", "MORTGAGE <space>", "MORTGAGE 7",
-                  "borrow half a deed's price from the Fandom against it", "XVI.1"),
-                 ("UNMORTGAGE", "unmortgage", "UNMORTGAGE <space>", "UNMORTGAGE 7",
-                  "repay a mortgage, with interest, and have the deed back", "XVI.1")]
-        out = [CommandSpec(k, Build, build, _build_parser(a), u, listing=30 + i, summary=what, example=ex,
-                           rules=(rule,))
-               for i, (k, a, u, ex, what, rule) in enumerate(specs)]
-        out.append(CommandSpec("SELL", SellDeed, sell_deed, _parse_sell, "SELL <space> TO <player> FOR <amount>",
-                               listing=40, summary="offer a deed to a player for an amount (they answer "
-                                                   "ACCEPT)", example="SELL 7 TO bob FOR 30", rules=("XV.1",)))
-        return tuple(out)
+        return handled((Build, build), (SellDeed, sell_deed))
 
     def resolve_interaction(self, ctx, inter, answers) -> str:
         p = inter.payload

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from admin.engine import hooks
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.decks import DeckSpec, DeckState, shuffle, take_top
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.movement import jump, move
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import replace_offer, replaced_text
@@ -36,21 +36,22 @@ class TimoCardsPrivate:
     piles: dict[str, DeckState] = field(default_factory=dict)
 
 
-@command_type
-@dataclass(frozen=True)
-class SellJailCard:
-    """``SELL JAIL CARD TO <player> FOR <amount>`` (IX.2, XI.6)."""
-
-    buyer: str
-    amount: int
-    cmd: ClassVar[str] = "timo-sell-jail-card"
-
-
 def _parse_sell(rest: str, line: object) -> SellJailCard:
     m = re.fullmatch(r"card\s+to\s+(\S+)\s+for\s+(?:fn\s*)?(\d{1,6})", rest.strip(), re.IGNORECASE)
     if not m:
         raise CommandError("write SELL JAIL CARD TO <player> FOR <amount>, like SELL JAIL CARD TO bob FOR 10.")
     return SellJailCard(m.group(1), int(m.group(2)))
+
+
+@command("SELL JAIL CARD TO <player> FOR <amount>", keyword="SELL JAIL", parse=_parse_sell,
+         cmd="timo-sell-jail-card", listing=50, summary="offer your Get Out of Social Media Jail Free card to a "
+                                                        "player (they answer ACCEPT)",
+         example="SELL JAIL CARD TO bob FOR 10", rules=("XI.6",))
+class SellJailCard:
+    """``SELL JAIL CARD TO <player> FOR <amount>`` (IX.2, XI.6)."""
+
+    buyer: str
+    amount: int
 
 
 class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
@@ -63,11 +64,7 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
     requires = ("timo-deeds",)
 
     def commands(self):
-        return (CommandSpec("SELL JAIL", SellJailCard, sell_jail_card, _parse_sell,
-                            "SELL JAIL CARD TO <player> FOR <amount>", listing=50,
-                            summary="offer your Get Out of Social Media Jail Free card to a player "
-                                    "(they answer ACCEPT)", example="SELL JAIL CARD TO bob FOR 10",
-                            rules=("XI.6",)),)
+        return handled((SellJailCard, sell_jail_card))
 
     def face_down_piles(self, state) -> dict[str, DeckState]:
         return dict(self.private_of(state).piles)

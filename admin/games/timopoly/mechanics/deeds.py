@@ -12,13 +12,11 @@ auction), ``ORDER ASK`` (the default: ask each time)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.interactions import auction_winner, close
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.api import INTERACTIONS, SEALED_ANSWERS
@@ -30,32 +28,6 @@ from admin.games.timopoly.mechanics.spaces import Space, group, space
 from admin.engine.model import GameState, Player
 
 
-@command_type
-@dataclass(frozen=True)
-class BuyDeed:
-    """``BUY``: buy the deed you were offered for landing on it."""
-
-    cmd: ClassVar[str] = "timo-buy"
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyOrder:
-    """``ORDER BUY UNDER n`` / ``ORDER BUY ALL`` / ``ORDER BUY NONE`` / ``ORDER ASK`` (also
-    ``ORDER PAY JAIL FINE`` / ``ORDER USE JAIL CARD`` for jail)."""
-
-    what: str
-    limit: int = 0
-    cmd: ClassVar[str] = "timo-order"
-
-
-def _parse_buy(rest: str, line: object) -> BuyDeed:
-    if rest.strip():
-        raise CommandError("BUY takes nothing after it: it buys the deed you landed on. To build, "
-                           "write BUY NOM ON <space> or BUY ROCKET ON <space>.")
-    return BuyDeed()
-
-
 def _parse_order(rest: str, line: object) -> BuyOrder:
     text = " ".join(rest.upper().split())
     m = re.fullmatch(r"BUY (?:ANY )?UNDER (?:FN ?)?(\d{1,6})", text)
@@ -65,6 +37,25 @@ def _parse_order(rest: str, line: object) -> BuyOrder:
         return BuyOrder(text.lower().replace(" ", "-"))
     raise CommandError("write a standing order like ORDER BUY UNDER 20, ORDER BUY ALL, ORDER BUY NONE, "
                        "ORDER ASK, ORDER PAY JAIL FINE or ORDER USE JAIL CARD.")
+
+
+@command("BUY", hint="BUY takes nothing after it: it buys the deed you landed on. To build, write BUY NOM ON "
+                     "<space> or BUY ROCKET ON <space>.", cmd="timo-buy", phase=0, listing=10,
+         summary="buy the deed the game offered you (you stopped on it)", example="BUY", rules=("VII.1",))
+class BuyDeed:
+    """``BUY``: buy the deed you were offered for landing on it."""
+
+
+@command("ORDER BUY UNDER <n> | BUY ALL | BUY NONE | ASK | PAY JAIL FINE | USE JAIL CARD", parse=_parse_order,
+         cmd="timo-order", listing=11, summary="a standing order the game follows for you between updates "
+                                               "(deeds to buy, jail)", example="ORDER BUY UNDER 20",
+         rules=("VII.1",))
+class BuyOrder:
+    """``ORDER BUY UNDER n`` / ``ORDER BUY ALL`` / ``ORDER BUY NONE`` / ``ORDER ASK`` (also
+    ``ORDER PAY JAIL FINE`` / ``ORDER USE JAIL CARD`` for jail)."""
+
+    what: str
+    limit: int = 0
 
 
 class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
@@ -79,14 +70,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     requires = ("interactions", "timo-board")
 
     def commands(self):
-        return (CommandSpec("BUY", BuyDeed, buy_offered, _parse_buy, "BUY", phase=0, listing=10,
-                            summary="buy the deed the game offered you (you stopped on it)", example="BUY",
-                            rules=("VII.1",)),
-                CommandSpec("ORDER", BuyOrder, set_order, _parse_order,
-                            "ORDER BUY UNDER <n> | BUY ALL | BUY NONE | ASK | PAY JAIL FINE | USE JAIL CARD",
-                            listing=11, summary="a standing order the game follows for you "
-                                                    "between updates (deeds to buy, jail)",
-                            example="ORDER BUY UNDER 20", rules=("VII.1",)))
+        return handled((BuyDeed, buy_offered), (BuyOrder, set_order))
 
     def on_land(self, ctx, player, square) -> None:
         spec = space(ctx.state, square.number)
