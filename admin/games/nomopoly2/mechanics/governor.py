@@ -35,7 +35,7 @@ from admin.games.nomopoly2.mechanics import shared
 from admin.library.api import SEALED_ANSWERS
 from admin.games.nomopoly2.mechanics.elections import (
     BidGovernor, Election, VoteGovernor, bid, check_bid, check_vote, close_bids, count_votes, is_election_week,
-    open_question, parse_bid, parse_vote, vote,
+    open_question, vote,
 )
 from admin.engine.model import Player
 
@@ -61,15 +61,6 @@ class GovernorState:
     vetoes: int = 0
     built_week: int = 0
     squares_added: int = 0
-
-
-# BID GOVERNOR and VOTE GOVERNOR: their dataclasses and parsers are the elections' (elections.py)
-command("BID GOVERNOR <amount>", keyword="BID GOVERNOR", parse=parse_bid, listing=350, private=True,
-        summary="in the first update of an election week, a sealed bid to stand for Governor (the two "
-                "highest pay and stand)", example="BID GOVERNOR 500", rules=("XXXV.1",))(BidGovernor)
-command("VOTE GOVERNOR <candidate>", keyword="VOTE GOVERNOR", parse=parse_vote, listing=351, private=True,
-        summary="in the second update of an election week, vote for one of the two candidates (secret until "
-                "the count)", example="VOTE GOVERNOR alice", rules=("XXXV.2",))(VoteGovernor)
 
 
 def _veto(rest: str, _line: object) -> Veto:

@@ -5,7 +5,6 @@ goes to the casino (its net profit, XXXIII.6); they are used anywhere."""
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.playingcards import card_name
@@ -45,8 +44,8 @@ def _parse_buy(item: str):
     return parse
 
 
-@command("BUY FLOWER [n]", keyword="BUY FLOWER", parse=_parse_buy("flower"), listing=340, rules=("XXXIII.5",),
-         summary="at a Casino: a flower to give another player ($10)", example="BUY FLOWER")
+@command("BUY FLOWER [n]", keyword="BUY FLOWER", parse=_parse_buy("flower"), cmd="casino-buy", listing=340,
+         rules=("XXXIII.5",), summary="at a Casino: a flower to give another player ($10)", example="BUY FLOWER")
 @command("BUY WEIGHTED DIE [n]", keyword="BUY WEIGHTED", parse=_parse_buy("weighted-die"), listing=341,
          rules=("XXXIII.5",), summary="at a Casino: a die that shows the number you choose on your next turn ($100)",
          example="BUY WEIGHTED DIE")
@@ -67,7 +66,6 @@ class BuyCasinoItem:
     item: str
     count: int = 1
     on_credit: bool = False
-    cmd: ClassVar[str] = "casino-buy"
 
 
 @command("GIVE FLOWER [TO] <to:player>", keyword="GIVE FLOWER", usage="GIVE FLOWER TO <player>",

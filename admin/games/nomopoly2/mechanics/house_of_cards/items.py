@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar
+from typing import Callable
 
 from admin.engine.playingcards import card_name
 from admin.engine.declare import command
@@ -92,7 +92,7 @@ def on_player(item: str, lead: str, usage: str):
     return parse
 
 
-@command("USE JETPACK", keyword="USE JETPACK", parse=bare("jetpack", "", "USE JETPACK"), listing=242,
+@command("USE JETPACK", keyword="USE JETPACK", parse=bare("jetpack", "", "USE JETPACK"), cmd="hoc-use", listing=242,
          rules=("XXIV.2",), summary="roll an extra die on your next turn", example="USE JETPACK")
 @command("USE CARD REMOVER ON <square>", keyword="USE CARD", listing=243, rules=("XXIV.2",),
          parse=at_square("card remover", "remover", "on|from", "USE CARD REMOVER ON <square>"),
@@ -130,7 +130,6 @@ class UseItem:
     item: str
     square: int | None = None
     target: str | None = None
-    cmd: ClassVar[str] = "hoc-use"
 
 
 @command("PLACE TIME BOMB", keyword="PLACE TIME", cmd="hoc-place-time-bomb", listing=246, rules=("XXIV.2",),

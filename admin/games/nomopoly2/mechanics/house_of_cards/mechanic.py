@@ -12,7 +12,6 @@ the card limits: 12 to draw (XIV.5), 25 to dig with a shovel, 30 for the Governo
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.playingcards import card_name
@@ -67,7 +66,7 @@ def parse_buy_shovel(rest: str, _line: object) -> Exchange:
     return Exchange("shovel", (), credit)
 
 
-@command("EXCHANGE <cards> FOR <item>", parse=parse_exchange, listing=240,
+@command("EXCHANGE <cards> FOR <item>", parse=parse_exchange, cmd="hoc-exchange", listing=240,
          rules=("XXIV.1", "XXIV.2"), example="EXCHANGE 7S 7H FOR MEDICINE",
          summary="on the House of Cards, trade cards from your hand for an item: one "
                  "spade a jetpack, a pair medicine or a bingo card, a flush glue ...")
@@ -80,7 +79,6 @@ class Exchange:
     item: str
     cards: tuple[str, ...] = ()
     on_credit: bool = False
-    cmd: ClassVar[str] = "hoc-exchange"
 
 
 class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves, HouseOfCardsSquare):
