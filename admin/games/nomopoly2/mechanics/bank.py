@@ -19,10 +19,9 @@ import re
 from dataclasses import dataclass, field
 
 from admin.engine.context import BANK
-from admin.engine.declare import command, handled
+from admin.engine.declare import Square, command, handled
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
-from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.games.nomopoly2.api import CREDIT, BankSquare, KeepsCreditCards
@@ -85,24 +84,18 @@ class BankMove:
     atm: bool = False
 
 
-def _mortgage(act: str):
-    def parse(rest: str, _line: object) -> Mortgage:
-        if not rest.strip():
-            raise CommandError(f"{act.upper()} needs the square, like {act.upper()} 14")
-        return Mortgage(act, parse_square(rest.strip()))
-    return parse
-
-
-@command("MORTGAGE <square>", parse=_mortgage("mortgage"), listing=274, rules=("XXVII.1",),
+@command("MORTGAGE <square>", fixed={"act": "mortgage"}, hint="MORTGAGE needs the square, like MORTGAGE 14",
+         listing=274, rules=("XXVII.1",), example="MORTGAGE 14",
          summary="on the Bank's square: mortgage a square you own for half its net "
-                 "worth; it takes no rent until un-mortgaged", example="MORTGAGE 14")
-@command("UNMORTGAGE <square>", parse=_mortgage("unmortgage"), listing=275, rules=("XXVII.1",),
-         summary="on the Bank's square: pay back what a mortgage gave you, plus 10%", example="UNMORTGAGE 14")
+                 "worth; it takes no rent until un-mortgaged")
+@command("UNMORTGAGE <square>", fixed={"act": "unmortgage"}, hint="UNMORTGAGE needs the square, like UNMORTGAGE 14",
+         listing=275, rules=("XXVII.1",), example="UNMORTGAGE 14",
+         summary="on the Bank's square: pay back what a mortgage gave you, plus 10%")
 class Mortgage:
     """``MORTGAGE <square>``, ``UNMORTGAGE <square>`` (XXVII.1)."""
 
     act: str
-    square: int
+    square: Square
 
 
 def _take_card(rest: str, _line: object) -> TakeCreditCard:
