@@ -17,49 +17,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import Square, command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
-from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.games.nomopoly2.api import CREDIT, BankSquare, KeepsCreditCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class BankMove:
-    """``DEPOSIT <amount>``, ``WITHDRAW MONEY <amount>`` (XXVII.1); ``ATM DEPOSIT <amount>``,
-    ``ATM WITHDRAW <amount>`` (XXII.4)."""
-
-    act: str
-    amount: int
-    atm: bool = False
-    cmd: ClassVar[str] = "bank-move"
-
-
-@command_type
-@dataclass(frozen=True)
-class Mortgage:
-    """``MORTGAGE <square>``, ``UNMORTGAGE <square>`` (XXVII.1)."""
-
-    act: str
-    square: int
-    cmd: ClassVar[str] = "mortgage"
-
-
-@command_type
-@dataclass(frozen=True)
-class TakeCreditCard:
-    """``TAKE CREDIT CARD`` (XXVII.1)."""
-
-    cmd: ClassVar[str] = "take-credit-card"
 
 
 @dataclass
@@ -92,18 +60,54 @@ def _move(act: str, atm: bool, how: str):
     return lambda rest, line: BankMove(act, amount(rest, line), atm)
 
 
-def _mortgage(act: str):
-    def parse(rest: str, _line: object) -> Mortgage:
-        if not rest.strip():
-            raise CommandError(f"{act.upper()} needs the square, like {act.upper()} 14")
-        return Mortgage(act, parse_square(rest.strip()))
-    return parse
+@command("DEPOSIT <amount>", parse=_move("deposit", False, "DEPOSIT <amount>, e.g. DEPOSIT 500"), private=True,
+         listing=270, rules=("XXVII.1",), example="DEPOSIT 500",
+         summary="on the Bank's square: pay money into your bank account, which earns "
+                 "2% an update (only you see the balance)")
+@command("WITHDRAW MONEY <amount>", keyword="WITHDRAW MONEY",
+         parse=_move("withdraw", False, "WITHDRAW MONEY <amount>, e.g. WITHDRAW MONEY 200"), private=True,
+         listing=271, rules=("XXVII.1",), example="WITHDRAW MONEY 200",
+         summary="on the Bank's square: take money out of your bank account, no more "
+                 "than its balance (WITHDRAW <n> alone withdraws a proposal)")
+@command("ATM DEPOSIT <amount>", keyword="ATM DEPOSIT", parse=_move("deposit", True, "ATM DEPOSIT <amount>"),
+         private=True, listing=272, rules=("XXII.4",), example="ATM DEPOSIT 300",
+         summary="on a square with an ATM: pay money into your bank account; $5 to the square's owner")
+@command("ATM WITHDRAW <amount>", keyword="ATM WITHDRAW", parse=_move("withdraw", True, "ATM WITHDRAW <amount>"),
+         private=True, listing=273, rules=("XXII.4",), example="ATM WITHDRAW 300",
+         summary="on a square with an ATM: take money out of your bank account; $5 to the square's owner")
+class BankMove:
+    """``DEPOSIT <amount>``, ``WITHDRAW MONEY <amount>`` (XXVII.1); ``ATM DEPOSIT <amount>``,
+    ``ATM WITHDRAW <amount>`` (XXII.4)."""
+
+    act: str
+    amount: int
+    atm: bool = False
+
+
+@command("MORTGAGE <square>", fixed={"act": "mortgage"}, hint="MORTGAGE needs the square, like MORTGAGE 14",
+         listing=274, rules=("XXVII.1",), example="MORTGAGE 14",
+         summary="on the Bank's square: mortgage a square you own for half its net "
+                 "worth; it takes no rent until un-mortgaged")
+@command("UNMORTGAGE <square>", fixed={"act": "unmortgage"}, hint="UNMORTGAGE needs the square, like UNMORTGAGE 14",
+         listing=275, rules=("XXVII.1",), example="UNMORTGAGE 14",
+         summary="on the Bank's square: pay back what a mortgage gave you, plus 10%")
+class Mortgage:
+    """``MORTGAGE <square>``, ``UNMORTGAGE <square>`` (XXVII.1)."""
+
+    act: str
+    square: Square
 
 
 def _take_card(rest: str, _line: object) -> TakeCreditCard:
     if rest.strip().rstrip(".").upper() not in ("CARD", "A CARD", ""):
         raise CommandError("write TAKE CREDIT CARD")
     return TakeCreditCard()
+
+
+@command("TAKE CREDIT CARD", keyword="TAKE CREDIT", parse=_take_card, listing=276, rules=("XXVII.1",),
+         summary="on the Bank's square: take out a credit card, free, one a player", example="TAKE CREDIT CARD")
+class TakeCreditCard:
+    """``TAKE CREDIT CARD`` (XXVII.1)."""
 
 
 class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
@@ -124,36 +128,7 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
     requires = ("board", "ownership")
 
     def commands(self):
-        return (CommandSpec("DEPOSIT", BankMove, move, _move("deposit", False, "DEPOSIT <amount>, e.g. DEPOSIT 500"),
-                            "DEPOSIT <amount>", private=True, listing=270, rules=("XXVII.1",),
-                            summary="on the Bank's square: pay money into your bank account, which earns "
-                                    "2% an update (only you see the balance)", example="DEPOSIT 500"),
-                CommandSpec("WITHDRAW MONEY", BankMove, move,
-                            _move("withdraw", False, "WITHDRAW MONEY <amount>, e.g. WITHDRAW MONEY 200"),
-                            "WITHDRAW MONEY <amount>", private=True, listing=271, rules=("XXVII.1",),
-                            summary="on the Bank's square: take money out of your bank account, no more "
-                                    "than its balance (WITHDRAW <n> alone withdraws a proposal)",
-                            example="WITHDRAW MONEY 200"),
-                CommandSpec("ATM DEPOSIT", BankMove, move, _move("deposit", True, "ATM DEPOSIT <amount>"),
-                            "ATM DEPOSIT <amount>", private=True, listing=272, rules=("XXII.4",),
-                            summary="on a square with an ATM: pay money into your bank account; $5 to the "
-                                    "square's owner", example="ATM DEPOSIT 300"),
-                CommandSpec("ATM WITHDRAW", BankMove, move, _move("withdraw", True, "ATM WITHDRAW <amount>"),
-                            "ATM WITHDRAW <amount>", private=True, listing=273, rules=("XXII.4",),
-                            summary="on a square with an ATM: take money out of your bank account; $5 to "
-                                    "the square's owner", example="ATM WITHDRAW 300"),
-                CommandSpec("MORTGAGE", Mortgage, mortgage, _mortgage("mortgage"), "MORTGAGE <square>",
-                            listing=274, rules=("XXVII.1",),
-                            summary="on the Bank's square: mortgage a square you own for half its net "
-                                    "worth; it takes no rent until un-mortgaged", example="MORTGAGE 14"),
-                CommandSpec("UNMORTGAGE", Mortgage, mortgage, _mortgage("unmortgage"), "UNMORTGAGE <square>",
-                            listing=275, rules=("XXVII.1",),
-                            summary="on the Bank's square: pay back what a mortgage gave you, plus 10%",
-                            example="UNMORTGAGE 14"),
-                CommandSpec("TAKE CREDIT", TakeCreditCard, take_card, _take_card, "TAKE CREDIT CARD",
-                            listing=276, rules=("XXVII.1",),
-                            summary="on the Bank's square: take out a credit card, free, one a player",
-                            example="TAKE CREDIT CARD"))
+        return handled((BankMove, move), (Mortgage, mortgage), (TakeCreditCard, take_card))
 
     def _params(self, state) -> dict:
         return {**self.defaults, **state.params(self.name)}

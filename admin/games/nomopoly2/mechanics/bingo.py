@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.board import live_numbers
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
@@ -66,25 +65,6 @@ class BingoPrivate:
     cards: dict[str, list[BingoCard]] = field(default_factory=dict)
 
 
-@command_type
-@dataclass(frozen=True)
-class Bingo:
-    """``BINGO <card> CENTRE|CORNERS|LINE|DIAGONAL|PERIMETER|FULL`` (XXXI.3)."""
-
-    card: int
-    pattern: str
-    cmd: ClassVar[str] = "bingo"
-
-
-@command_type
-@dataclass(frozen=True)
-class StealSquare:
-    """``STEAL SQUARE <n>``: the diagonal prize (XXXI.3)."""
-
-    square: int
-    cmd: ClassVar[str] = "steal-square"
-
-
 def parse_bingo(rest: str, _line: object) -> Bingo:
     m = re.match(r"^(?:card\s*)?#?(\d+)\s+(.+)$", rest.strip().rstrip(".!"), re.IGNORECASE)
     pattern = _ALIASES.get(" ".join(m.group(2).lower().split())) if m else None
@@ -92,6 +72,28 @@ def parse_bingo(rest: str, _line: object) -> Bingo:
         raise CommandError(f"{quote('BINGO ' + rest)} is not understood; write BINGO <card> "
                            "CENTRE|CORNERS|LINE|DIAGONAL|PERIMETER|FULL, like BINGO 1 LINE")
     return Bingo(int(m.group(1)), pattern)
+
+
+@command("BINGO <card> <pattern:CENTRE|CORNERS|LINE|DIAGONAL|PERIMETER|FULL>", parse=parse_bingo, listing=260,
+         rules=("XXXI.3",), summary="trade in a bingo card whose marks make the pattern for its prize (a line: "
+                                    "$1500 ...)", example="BINGO 1 LINE")
+class Bingo:
+    """``BINGO <card> CENTRE|CORNERS|LINE|DIAGONAL|PERIMETER|FULL`` (XXXI.3)."""
+
+    card: int
+    pattern: str
+
+
+def _parse_steal(rest: str, _line: object) -> StealSquare:
+    return StealSquare(parse_square(rest))
+
+
+@command("STEAL SQUARE <square>", keyword="STEAL SQUARE", parse=_parse_steal, listing=261, rules=("XXXI.3",),
+         summary="with a bingo diagonal's prize, take any square, owned or not", example="STEAL SQUARE 14")
+class StealSquare:
+    """``STEAL SQUARE <n>``: the diagonal prize (XXXI.3)."""
+
+    square: int
 
 
 class BingoModule(Mechanic[BingoState, BingoPrivate], DealsBingoCards):
@@ -109,14 +111,7 @@ class BingoModule(Mechanic[BingoState, BingoPrivate], DealsBingoCards):
         return new_card(ctx, player)
 
     def commands(self):
-        return (CommandSpec("BINGO", Bingo, bingo, parse_bingo,
-                            "BINGO <card> CENTRE|CORNERS|LINE|DIAGONAL|PERIMETER|FULL", listing=260,
-                            rules=("XXXI.3",), summary="trade in a bingo card whose marks make the pattern "
-                            "for its prize (a line: $1500 ...)", example="BINGO 1 LINE"),
-                CommandSpec("STEAL SQUARE", StealSquare, steal, lambda r, _l: StealSquare(parse_square(r)),
-                            "STEAL SQUARE <square>", listing=261, rules=("XXXI.3",),
-                            summary="with a bingo diagonal's prize, take any square, owned or not",
-                            example="STEAL SQUARE 14"))
+        return handled((Bingo, bingo), (StealSquare, steal))
 
     def on_turn_start(self, ctx, player, turn) -> None:
         BINGO_TURN.of(ctx).add(player.name)

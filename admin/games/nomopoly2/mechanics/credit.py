@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated
 
 from admin.engine.capabilities import TakesCredit
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import As, command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
@@ -32,15 +32,6 @@ from admin.games.nomopoly2.api import BANK_OF_NOMOPOLY, KeepsCreditCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import OwnershipModule, set_owner
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class PayCredit:
-    """``PAY CREDIT <amount>`` (XXVIII.4)."""
-
-    amount: int
-    cmd: ClassVar[str] = "pay-credit"
 
 
 @dataclass
@@ -70,14 +61,26 @@ class CreditPrivate:
 
 
 _AMOUNT = re.compile(r"^\$?\s*([\d,]{1,12})(?:\s*dollars)?\.?$", re.IGNORECASE)
+_PAY_HINT = "write PAY CREDIT <amount>, e.g. PAY CREDIT 100: a whole number of dollars"
 
 
-def _parse_pay(rest: str, _line: object) -> PayCredit:
-    m = _AMOUNT.match(rest.strip())
+def _amount(text: str) -> int:
+    m = _AMOUNT.match(text.strip())
     digits = m.group(1).replace(",", "") if m else ""
     if not digits.isdigit() or not 1 <= int(digits) <= 10**9:
-        raise CommandError("write PAY CREDIT <amount>, e.g. PAY CREDIT 100: a whole number of dollars")
-    return PayCredit(int(digits))
+        raise CommandError(_PAY_HINT)
+    return int(digits)
+
+
+@command("PAY CREDIT <amount>", keyword="PAY CREDIT", hint=_PAY_HINT, private=True, listing=277,
+         rules=("XXVIII.4",), example="PAY CREDIT 100",
+         summary="from anywhere: pay towards your credit card's balance; 10% of the payment "
+                 "is added to your limit")
+class PayCredit:
+    """``PAY CREDIT <amount>`` (XXVIII.4)."""
+
+    #: ``100``, ``$100``, ``$ 1,000``, ``100 dollars``
+    amount: Annotated[int, As(_amount, words=3)]
 
 
 class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCreditCards):
@@ -111,10 +114,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
         raise_limits(ctx, percent, rule)
 
     def commands(self):
-        return (CommandSpec("PAY CREDIT", PayCredit, pay, _parse_pay, "PAY CREDIT <amount>", private=True,
-                            listing=277, rules=("XXVIII.4",),
-                            summary="from anywhere: pay towards your credit card's balance; 10% of the payment "
-                                    "is added to your limit", example="PAY CREDIT 100"),)
+        return handled((PayCredit, pay))
 
     # -- the week ---------------------------------------------------------------------------
     def on_update_start(self, ctx) -> None:

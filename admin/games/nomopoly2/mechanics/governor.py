@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 from admin.engine import hooks
 from admin.engine.board import live_numbers
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.capabilities import PricesSquares
 from admin.engine.schedule import next_slot
@@ -35,37 +35,9 @@ from admin.games.nomopoly2.mechanics import shared
 from admin.library.api import SEALED_ANSWERS
 from admin.games.nomopoly2.mechanics.elections import (
     BidGovernor, Election, VoteGovernor, bid, check_bid, check_vote, close_bids, count_votes, is_election_week,
-    open_question, parse_bid, parse_vote, vote,
+    open_question, vote,
 )
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class Veto:
-    """``VETO <proposal>`` (XXXV.3)."""
-
-    proposal: int
-    cmd: ClassVar[str] = "governor-veto"
-
-
-@command_type
-@dataclass(frozen=True)
-class GovernBuild:
-    """``GOVERN BUILD <building> ON <square>`` (XXXV.3)."""
-
-    building: str
-    square: int
-    cmd: ClassVar[str] = "govern-build"
-
-
-@command_type
-@dataclass(frozen=True)
-class AddSquare:
-    """``ADD SQUARE`` or ``ADD SQUARE IN PLACE OF <destroyed square>`` (XXXV.3)."""
-
-    square: int | None = None
-    cmd: ClassVar[str] = "add-square"
 
 
 @dataclass
@@ -91,6 +63,19 @@ class GovernorState:
     squares_added: int = 0
 
 
+def _veto(rest: str, _line: object) -> Veto:
+    return Veto(parse_proposal(rest))
+
+
+@command("VETO <proposal>", parse=_veto, cmd="governor-veto", listing=352,
+         summary="the Governor stops a proposal before its tally, once a week", example="VETO 7",
+         rules=("XXXV.3",))
+class Veto:
+    """``VETO <proposal>`` (XXXV.3)."""
+
+    proposal: int
+
+
 def _building(rest: str, _line: object) -> GovernBuild:
     m = re.fullmatch(r"\s*(.+?)\s+on\s+(.+?)\s*", rest, flags=re.IGNORECASE)
     if not m:
@@ -100,6 +85,16 @@ def _building(rest: str, _line: object) -> GovernBuild:
         raise CommandError(f'"{m.group(1)}" is not a building; buildings: '
                            f"{', '.join(b.upper() for b in shared.BUILDINGS)} (XXII.4)")
     return GovernBuild(name, parse_square(m.group(2)))
+
+
+@command("GOVERN BUILD <building> ON <square>", keyword="GOVERN BUILD", parse=_building, listing=353,
+         summary="the Governor builds on a Government square once a week, paid by the Admin Bank Account",
+         example="GOVERN BUILD HOSPITAL ON 12", rules=("XXXV.3", "XXXV.4"))
+class GovernBuild:
+    """``GOVERN BUILD <building> ON <square>`` (XXXV.3)."""
+
+    building: str
+    square: int
 
 
 def _add_square(rest: str, _line: object) -> AddSquare:
@@ -112,8 +107,13 @@ def _add_square(rest: str, _line: object) -> AddSquare:
     return AddSquare(parse_square(m.group(1)))
 
 
-def _veto(rest: str, _line: object) -> Veto:
-    return Veto(parse_proposal(rest))
+@command("ADD SQUARE [IN PLACE OF <square:destroyed square>]", keyword="ADD SQUARE", parse=_add_square,
+         listing=354, summary="the Governor adds a square to the board ($4000 from the Admin Bank Account), "
+                              "three a term", example="ADD SQUARE", rules=("XXXV.3", "XXXV.4"))
+class AddSquare:
+    """``ADD SQUARE`` or ``ADD SQUARE IN PLACE OF <destroyed square>`` (XXXV.3)."""
+
+    square: int | None = None
 
 
 class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
@@ -146,26 +146,8 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
     requires = ("board", "ownership", "health", "proposals", "conditions", "interactions")
 
     def commands(self):
-        return (CommandSpec("BID GOVERNOR", BidGovernor, bid, parse_bid, "BID GOVERNOR <amount>", listing=350,
-                            private=True, summary="in the first update of an election week, a sealed bid to "
-                            "stand for Governor (the two highest pay and stand)", example="BID GOVERNOR 500",
-                            rules=("XXXV.1",)),
-                CommandSpec("VOTE GOVERNOR", VoteGovernor, vote, parse_vote, "VOTE GOVERNOR <candidate>",
-                            listing=351, private=True, summary="in the second update of an election week, vote "
-                            "for one of the two candidates (secret until the count)",
-                            example="VOTE GOVERNOR alice", rules=("XXXV.2",)),
-                CommandSpec("VETO", Veto, veto, _veto, "VETO <proposal>", listing=352,
-                            summary="the Governor stops a proposal before its tally, once a week",
-                            example="VETO 7", rules=("XXXV.3",)),
-                CommandSpec("GOVERN BUILD", GovernBuild, govern_build, _building,
-                            "GOVERN BUILD <building> ON <square>", listing=353,
-                            summary="the Governor builds on a Government square once a week, paid by the "
-                                    "Admin Bank Account", example="GOVERN BUILD HOSPITAL ON 12",
-                            rules=("XXXV.3", "XXXV.4")),
-                CommandSpec("ADD SQUARE", AddSquare, add_square, _add_square,
-                            "ADD SQUARE [IN PLACE OF <destroyed square>]", listing=354,
-                            summary="the Governor adds a square to the board ($4000 from the Admin Bank "
-                                    "Account), three a term", example="ADD SQUARE", rules=("XXXV.3", "XXXV.4")))
+        return handled((BidGovernor, bid), (VoteGovernor, vote), (Veto, veto), (GovernBuild, govern_build),
+                       (AddSquare, add_square))
 
     # -- the calendar ---------------------------------------------------------------------------
     def on_update_start(self, ctx) -> None:

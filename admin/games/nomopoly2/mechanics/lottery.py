@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.playingcards import card_name, card_rank
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
@@ -31,16 +30,6 @@ from admin.library.cards import hand, take
 from admin.games.nomopoly2.mechanics.prizes import award, carry_out_choice, check_choice, prize_commands
 from admin.games.nomopoly2.mechanics.shared import is_terrorist
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class LotteryTicket:
-    """``LOTTERY TICKET <card 2-10> [BONUS <face card or ace>]`` (XVIII.2)."""
-
-    card: str
-    bonus: str | None = None
-    cmd: ClassVar[str] = "lottery-ticket"
 
 
 _TICKET = re.compile(r"^(\S+)(?:\s+(?:with\s+)?bonus\s+(\S+))?$", re.IGNORECASE)
@@ -52,6 +41,18 @@ def _parse(rest: str, _line: object) -> LotteryTicket:
         raise CommandError("write LOTTERY TICKET <card 2-10> [BONUS <face card or ace>], like "
                            "LOTTERY TICKET 7H BONUS KS.")
     return LotteryTicket(parse_card_arg(m.group(1)), parse_card_arg(m.group(2)) if m.group(2) else None)
+
+
+@command("LOTTERY TICKET <card:card 2-10> [BONUS <bonus:face card or ace>]", keyword="LOTTERY TICKET",
+         parse=_parse, private=True, listing=115, rules=("XVIII.2", "XVIII.3"),
+         summary="trade in a card of 2 to 10 for a lottery ticket of that many lines, "
+                 "and a face card or ace for a bonus number (only you are told)",
+         example="LOTTERY TICKET 7H BONUS KS")
+class LotteryTicket:
+    """``LOTTERY TICKET <card 2-10> [BONUS <face card or ace>]`` (XVIII.2)."""
+
+    card: str
+    bonus: str | None = None
 
 
 @dataclass
@@ -122,13 +123,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     requires = ("cards", "ownership", "proposals", "interactions", "conditions")
 
     def commands(self):
-        return (CommandSpec("LOTTERY TICKET", LotteryTicket, buy_ticket, _parse,
-                            "LOTTERY TICKET <card 2-10> [BONUS <face card or ace>]", private=True,
-                            listing=115, rules=("XVIII.2", "XVIII.3"),
-                            summary="trade in a card of 2 to 10 for a lottery ticket of that many lines, "
-                                    "and a face card or ace for a bonus number (only you are told)",
-                            example="LOTTERY TICKET 7H BONUS KS"),
-                *prize_commands())
+        return (*handled((LotteryTicket, buy_ticket)), *prize_commands())
 
     def check_answer(self, ctx, interaction, player, value):
         return check_choice(ctx, interaction, player, value)

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from admin.engine.board import distance
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.interactions import all_consent
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -32,28 +32,6 @@ from admin.games.nomopoly2.mechanics.strikes import fire_random_missile
 from admin.games.nomopoly2.api import FiresMissiles
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
-
-@command_type
-@dataclass(frozen=True)
-class BuyMissile:
-    """``BUY MISSILE <type> AT <silo> [ON CREDIT]`` (XXVI.1)."""
-
-    missile: str
-    silo: int
-    on_credit: bool = False
-    cmd: ClassVar[str] = "buy-missile"
-
-
-@command_type
-@dataclass(frozen=True)
-class FireMissile:
-    """``FIRE <type> FROM <silo> AT <square>`` (XXVI.3)."""
-
-    missile: str
-    silo: int
-    target: int
-    cmd: ClassVar[str] = "fire-missile"
-
 
 @dataclass
 class MissilesState:
@@ -90,12 +68,38 @@ def _parse_buy(rest: str, _line: object) -> BuyMissile:
     return BuyMissile(_kind(m.group(1)), parse_square(m.group(2)), on_credit)
 
 
+@command("BUY MISSILE <missile:type> AT <silo> [ON CREDIT]", keyword="BUY MISSILE", parse=_parse_buy,
+         usage="BUY MISSILE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> AT <silo> [ON CREDIT]", listing=260,
+         summary="buy the missile your Missile Silo made this update (it holds 3 at most): "
+                 "cruise $400, chemical $600, biological $750, ICBM $1000",
+         example="BUY MISSILE CRUISE AT 15", rules=("XXVI.1", "XXVI.2"))
+class BuyMissile:
+    """``BUY MISSILE <type> AT <silo> [ON CREDIT]`` (XXVI.1)."""
+
+    missile: str
+    silo: int
+    on_credit: bool = False
+
+
 def _parse_fire(rest: str, _line: object) -> FireMissile:
     m = re.fullmatch(r"\s*(\S+)(?:\s+missile)?\s+from\s+(.+?)\s+at\s+(.+?)\s*", rest, flags=re.IGNORECASE)
     if not m:
         raise CommandError("write FIRE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> FROM <silo square> AT <square>, "
                            "like FIRE CRUISE FROM 15 AT 6")
     return FireMissile(_kind(m.group(1)), parse_square(m.group(2)), parse_square(m.group(3)))
+
+
+@command("FIRE <missile:type> FROM <silo> AT <target:square>", parse=_parse_fire,
+         usage="FIRE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> FROM <silo> AT <square>", listing=261,
+         summary="fire a missile from your silo at a square in its range; the other "
+                 "owners of the silo's block must ACCEPT first",
+         example="FIRE CRUISE FROM 15 AT 6", rules=("XXVI.3", "XXVI.4", "XXVI.5"))
+class FireMissile:
+    """``FIRE <type> FROM <silo> AT <square>`` (XXVI.3)."""
+
+    missile: str
+    silo: int
+    target: int
 
 
 class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
@@ -136,16 +140,7 @@ class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
         fire_random_missile(ctx, origin, rule)
 
     def commands(self):
-        return (CommandSpec("BUY MISSILE", BuyMissile, buy, _parse_buy,
-                            "BUY MISSILE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> AT <silo> [ON CREDIT]", listing=260,
-                            summary="buy the missile your Missile Silo made this update (it holds 3 at most): "
-                                    "cruise $400, chemical $600, biological $750, ICBM $1000",
-                            example="BUY MISSILE CRUISE AT 15", rules=("XXVI.1", "XXVI.2")),
-                CommandSpec("FIRE", FireMissile, fire, _parse_fire,
-                            "FIRE <CRUISE|CHEMICAL|BIOLOGICAL|ICBM> FROM <silo> AT <square>", listing=261,
-                            summary="fire a missile from your silo at a square in its range; the other "
-                                    "owners of the silo's block must ACCEPT first",
-                            example="FIRE CRUISE FROM 15 AT 6", rules=("XXVI.3", "XXVI.4", "XXVI.5")))
+        return handled((BuyMissile, buy), (FireMissile, fire))
 
     # -- lives of squares -------------------------------------------------------------------
     def on_square_added(self, state, square) -> None:

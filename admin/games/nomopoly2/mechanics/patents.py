@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar, Sequence
+from typing import Sequence
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import MAX_NAME, check_text
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -23,27 +23,6 @@ from admin.games.nomopoly2.mechanics.casinos.state import casino_here, check_pla
 from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit, squares_with
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
-
-
-@command_type
-@dataclass(frozen=True)
-class ApplyPatent:
-    """``PATENT GAME|ITEM <name>`` then its rules up to ``END`` (XXXIV.1)."""
-
-    kind: str
-    name: str
-    text: str
-    on_credit: bool = False
-    cmd: ClassVar[str] = "patent"
-
-
-@command_type
-@dataclass(frozen=True)
-class PlayPatented:
-    """``PLAY <name> [what you do]``: a patented game or item at a Casino (XXXIV.4)."""
-
-    text: str
-    cmd: ClassVar[str] = "play-patented"
 
 
 @dataclass
@@ -108,11 +87,33 @@ def _parse_patent(rest: str, line: object, block: Sequence[object]) -> ApplyPate
     return ApplyPatent(m.group(1).lower(), name, body, credit)
 
 
+@command("PATENT <kind:GAME|ITEM> <name> ... END", parse=_parse_patent, cmd="patent", block=True, listing=360,
+         rules=("XXXIV.1",), summary="apply for a patent ($100): the name, then the rules (a game: rules, bets, "
+                                     "payouts; an item: price, use, effects) on the lines below, then END",
+         example="PATENT GAME Dice Duel")
+class ApplyPatent:
+    """``PATENT GAME|ITEM <name>`` then its rules up to ``END`` (XXXIV.1)."""
+
+    kind: str
+    name: str
+    text: str
+    on_credit: bool = False
+
+
 def _parse_play(rest: str, _line: object) -> PlayPatented:
     if not rest.strip():
         raise CommandError("PLAY needs a game: PLAY BLACKJACK <bet>, PLAY POKER <bet>, PLAY ROULETTE <bet> "
                            "ON <bet>, or PLAY <a patented game or item>")
     return PlayPatented(check_text(rest.strip(), "the request"))
+
+
+@command("PLAY <text:patented game or item> [details]", parse=_parse_play, listing=361, rules=("XXXIV.4",),
+         summary="at a Casino whose owner holds its patent: ask to play a patented game or "
+                 "use a patented item (the Admin settles it)", example="PLAY Dice Duel 20")
+class PlayPatented:
+    """``PLAY <name> [what you do]``: a patented game or item at a Casino (XXXIV.4)."""
+
+    text: str
 
 
 class PatentsModule(Mechanic[PatentsState, None]):
@@ -127,15 +128,7 @@ class PatentsModule(Mechanic[PatentsState, None]):
     requires = ()
 
     def commands(self):
-        return (CommandSpec("PATENT", ApplyPatent, apply, _parse_patent, "PATENT GAME|ITEM <name> ... END",
-                            block=True, listing=360, rules=("XXXIV.1",),
-                            summary="apply for a patent ($100): the name, then the rules (a game: rules, bets, "
-                                    "payouts; an item: price, use, effects) on the lines below, then END",
-                            example="PATENT GAME Dice Duel"),
-                CommandSpec("PLAY", PlayPatented, play, _parse_play, "PLAY <patented game or item> [details]",
-                            listing=361, rules=("XXXIV.4",),
-                            summary="at a Casino whose owner holds its patent: ask to play a patented game or "
-                                    "use a patented item (the Admin settles it)", example="PLAY Dice Duel 20"))
+        return handled((ApplyPatent, apply), (PlayPatented, play))
 
     def rulings(self):
         return {"patent": patent_ruling}

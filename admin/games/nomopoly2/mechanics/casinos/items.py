@@ -5,13 +5,11 @@ goes to the casino (its net profit, XXXIII.6); they are used anywhere."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.playingcards import card_name
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.module import CommandSpec
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
@@ -25,62 +23,6 @@ from admin.engine.model import Player
 #: the item's name in commands and in the inventory -> how a player writes it after BUY
 _WORDS = {"flower": "FLOWER", "weighted-die": "WEIGHTED DIE", "salad": "SALAD", "auto-shuffler": "AUTO-SHUFFLER",
           "grease": "GREASE", "joker": "JOKER"}
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyCasinoItem:
-    """``BUY FLOWER``, ``BUY WEIGHTED DIE``, ``BUY SALAD``, ``BUY AUTO-SHUFFLER``, ``BUY GREASE``,
-    ``BUY JOKER``, each with an optional count (XXXIII.5)."""
-
-    item: str
-    count: int = 1
-    on_credit: bool = False
-    cmd: ClassVar[str] = "casino-buy"
-
-
-@command_type
-@dataclass(frozen=True)
-class GiveFlower:
-    """``GIVE FLOWER TO <player>`` (XXXIII.5)."""
-
-    to: str
-    cmd: ClassVar[str] = "give-flower"
-
-
-@command_type
-@dataclass(frozen=True)
-class UseWeightedDie:
-    """``USE WEIGHTED DIE <face>`` (XXXIII.5)."""
-
-    face: int
-    cmd: ClassVar[str] = "use-weighted-die"
-
-
-@command_type
-@dataclass(frozen=True)
-class EatSalad:
-    """``EAT SALAD`` (XXXIII.5)."""
-
-    cmd: ClassVar[str] = "eat-salad"
-
-
-@command_type
-@dataclass(frozen=True)
-class UseAutoShuffler:
-    """``USE AUTO-SHUFFLER ALL`` or ``USE AUTO-SHUFFLER <card> <card> ...`` (XXXIII.5): space
-    separated canonical cards, or "all"."""
-
-    cards: str
-    cmd: ClassVar[str] = "use-auto-shuffler"
-
-
-@command_type
-@dataclass(frozen=True)
-class PlaceGrease:
-    """``PLACE GREASE``: on the square one stands on and owns (XXXIII.5)."""
-
-    cmd: ClassVar[str] = "place-grease"
 
 
 def _parse_buy(item: str):
@@ -102,11 +44,37 @@ def _parse_buy(item: str):
     return parse
 
 
-def _parse_give(rest: str, _line: object) -> GiveFlower:
-    m = re.fullmatch(r"(?:to\s+)?(\S+)", rest.strip(), re.IGNORECASE)
-    if not m:
-        raise CommandError("write GIVE FLOWER TO <player>, like GIVE FLOWER TO bob")
-    return GiveFlower(m.group(1))
+@command("BUY FLOWER [n]", keyword="BUY FLOWER", parse=_parse_buy("flower"), cmd="casino-buy", listing=340,
+         rules=("XXXIII.5",), summary="at a Casino: a flower to give another player ($10)", example="BUY FLOWER")
+@command("BUY WEIGHTED DIE [n]", keyword="BUY WEIGHTED", parse=_parse_buy("weighted-die"), listing=341,
+         rules=("XXXIII.5",), summary="at a Casino: a die that shows the number you choose on your next turn ($100)",
+         example="BUY WEIGHTED DIE")
+@command("BUY SALAD [n]", keyword="BUY SALAD", parse=_parse_buy("salad"), listing=342, rules=("XXXIII.5",),
+         summary="at a Casino: eat it for 5 health, one an update ($200)", example="BUY SALAD")
+@command("BUY AUTO-SHUFFLER [n]", keyword="BUY AUTO-SHUFFLER", parse=_parse_buy("auto-shuffler"), listing=343,
+         rules=("XXXIII.5",), summary="at a Casino: swap cards you hold for new ones ($250)",
+         example="BUY AUTO-SHUFFLER")
+@command("BUY GREASE [n]", keyword="BUY GREASE", parse=_parse_buy("grease"), listing=344, rules=("XXXIII.5",),
+         summary="at a Casino: grease a square you own and stand on: whoever lands there loses 3 health "
+                 "and slides on ($500)", example="BUY GREASE")
+@command("BUY JOKER [n]", keyword="BUY JOKER", parse=_parse_buy("joker"), listing=345, rules=("XXXIII.5",),
+         summary="at a Casino: a Joker, as the Skunk gives ($1250)", example="BUY JOKER")
+class BuyCasinoItem:
+    """``BUY FLOWER``, ``BUY WEIGHTED DIE``, ``BUY SALAD``, ``BUY AUTO-SHUFFLER``, ``BUY GREASE``,
+    ``BUY JOKER``, each with an optional count (XXXIII.5)."""
+
+    item: str
+    count: int = 1
+    on_credit: bool = False
+
+
+@command("GIVE FLOWER [TO] <to:player>", keyword="GIVE FLOWER", usage="GIVE FLOWER TO <player>",
+         hint="write GIVE FLOWER TO <player>, like GIVE FLOWER TO bob", listing=347, rules=("XXXIII.5",),
+         summary="give a flower you bought, in friendship", example="GIVE FLOWER TO bob")
+class GiveFlower:
+    """``GIVE FLOWER TO <player>`` (XXXIII.5)."""
+
+    to: str
 
 
 def _parse_weighted(rest: str, _line: object) -> UseWeightedDie:
@@ -117,10 +85,19 @@ def _parse_weighted(rest: str, _line: object) -> UseWeightedDie:
     return UseWeightedDie(int(m.group(1)))
 
 
-def _parse_salad(rest: str, _line: object) -> EatSalad:
-    if rest.strip():
-        raise CommandError("EAT SALAD takes nothing after it")
-    return EatSalad()
+@command("USE WEIGHTED DIE <face:number>", keyword="USE WEIGHTED", parse=_parse_weighted, listing=348,
+         rules=("XXXIII.5",), summary="one die of your next turn shows this number (one a turn)",
+         example="USE WEIGHTED DIE 6")
+class UseWeightedDie:
+    """``USE WEIGHTED DIE <face>`` (XXXIII.5)."""
+
+    face: int
+
+
+@command("EAT SALAD", keyword="EAT SALAD", hint="EAT SALAD takes nothing after it", listing=349,
+         rules=("XXXIII.5",), summary="gain 5 health (one salad an update)", example="EAT SALAD")
+class EatSalad:
+    """``EAT SALAD`` (XXXIII.5)."""
 
 
 def _parse_shuffler(rest: str, _line: object) -> UseAutoShuffler:
@@ -132,43 +109,26 @@ def _parse_shuffler(rest: str, _line: object) -> UseAutoShuffler:
     return UseAutoShuffler(" ".join(parse_card_arg(w) for w in words))
 
 
-def _parse_grease(rest: str, _line: object) -> PlaceGrease:
-    if rest.strip():
-        raise CommandError("PLACE GREASE takes nothing after it: the grease goes on the square you are on")
-    return PlaceGrease()
+@command("USE AUTO-SHUFFLER <cards>", keyword="USE AUTO-SHUFFLER", usage="USE AUTO-SHUFFLER ALL|<cards>",
+         parse=_parse_shuffler, listing=350, rules=("XXXIII.5",), private=True,
+         summary="give up these cards of your hand and draw as many new ones", example="USE AUTO-SHUFFLER 2H 7S")
+class UseAutoShuffler:
+    """``USE AUTO-SHUFFLER ALL`` or ``USE AUTO-SHUFFLER <card> <card> ...`` (XXXIII.5): space
+    separated canonical cards, or "all"."""
+
+    cards: str
+
+
+@command("PLACE GREASE", keyword="PLACE GREASE",
+         hint="PLACE GREASE takes nothing after it: the grease goes on the square you are on", listing=351,
+         rules=("XXXIII.5",), summary="grease the square you stand on, if you own it", example="PLACE GREASE")
+class PlaceGrease:
+    """``PLACE GREASE``: on the square one stands on and owns (XXXIII.5)."""
 
 
 def item_commands() -> tuple[CommandSpec, ...]:
-    buys = tuple(
-        CommandSpec(f"BUY {_WORDS[item].split()[0]}", BuyCasinoItem, buy, _parse_buy(item),
-                    f"BUY {_WORDS[item]} [n]", listing=340 + i, rules=("XXXIII.5",),
-                    summary=f"at a Casino: {what} (${price})", example=f"BUY {_WORDS[item]}")
-        for i, (item, price, what) in enumerate((
-            ("flower", 10, "a flower to give another player"),
-            ("weighted-die", 100, "a die that shows the number you choose on your next turn"),
-            ("salad", 200, "eat it for 5 health, one an update"),
-            ("auto-shuffler", 250, "swap cards you hold for new ones"),
-            ("grease", 500, "grease a square you own and stand on: whoever lands there loses 3 health "
-                            "and slides on"),
-            ("joker", 1250, "a Joker, as the Skunk gives")))
-    )
-    return (*buys,
-            CommandSpec("GIVE FLOWER", GiveFlower, give_flower, _parse_give, "GIVE FLOWER TO <player>",
-                        listing=347, rules=("XXXIII.5",), summary="give a flower you bought, in friendship",
-                        example="GIVE FLOWER TO bob"),
-            CommandSpec("USE WEIGHTED", UseWeightedDie, use_weighted_die, _parse_weighted,
-                        "USE WEIGHTED DIE <number>", listing=348, rules=("XXXIII.5",),
-                        summary="one die of your next turn shows this number (one a turn)",
-                        example="USE WEIGHTED DIE 6"),
-            CommandSpec("EAT SALAD", EatSalad, eat_salad, _parse_salad, "EAT SALAD", listing=349,
-                        rules=("XXXIII.5",), summary="gain 5 health (one salad an update)", example="EAT SALAD"),
-            CommandSpec("USE AUTO-SHUFFLER", UseAutoShuffler, use_auto_shuffler, _parse_shuffler,
-                        "USE AUTO-SHUFFLER ALL|<cards>", listing=350, rules=("XXXIII.5",), private=True,
-                        summary="give up these cards of your hand and draw as many new ones",
-                        example="USE AUTO-SHUFFLER 2H 7S"),
-            CommandSpec("PLACE GREASE", PlaceGrease, place_grease, _parse_grease, "PLACE GREASE", listing=351,
-                        rules=("XXXIII.5",), summary="grease the square you stand on, if you own it",
-                        example="PLACE GREASE"))
+    return handled((BuyCasinoItem, buy), (GiveFlower, give_flower), (UseWeightedDie, use_weighted_die),
+                   (EatSalad, eat_salad), (UseAutoShuffler, use_auto_shuffler), (PlaceGrease, place_grease))
 
 
 def _take(ctx, player: Player, item: str) -> None:

@@ -1,6 +1,7 @@
 """Nomopoly II XXIV.2: the House of Cards' items once bought, and what using each does. The mechanic
-(``mechanic.py``) registers these commands and hooks; this file keeps the items' state and their
-uses, and ``effects.py`` what they then do to moves and landings.
+(``mechanic.py``) hands these commands to the engine and registers the hooks; this file declares the
+items' commands and keeps their state and their uses, and ``effects.py`` what they then do to moves
+and landings.
 
 Standing rulings (docs/rulings.md): a jetpack's extra die has as many sides as the
 player's own dice; a card remover's card leaves the game (``removed_card``); a time bomb and glue go
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Callable
 
 from admin.engine.playingcards import card_name
-from admin.engine.commands import command_type
+from admin.engine.declare import command
 from admin.engine.inventory import Inventory
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
@@ -55,39 +56,19 @@ def hp(state) -> HouseOfCardsPrivate:
 
 
 # -- commands -------------------------------------------------------------------------------
-@command_type
-@dataclass(frozen=True)
-class UseItem:
-    """``USE JETPACK``, ``USE MEDICINE``, ``USE SHOVEL``, ``PLACE TIME BOMB``, ``PLACE GLUE``,
-    ``USE CARD REMOVER ON <n>``, ``USE POKEBALL TO <n>``, ``USE WARP BUBBLE TO <n>``,
-    ``USE HAMMER ON <player>``, ``USE ANTHRAX ON <player>``, ``USE MASK ON <player>`` (XXIV.2)."""
-
-    item: str
-    square: int | None = None
-    target: str | None = None
-    cmd: ClassVar[str] = "hoc-use"
-
-
-@command_type
-@dataclass(frozen=True)
-class PlaceTimeBomb(UseItem):
-    """``PLACE TIME BOMB`` (XXIV.2): a command of its own, as only its planter is told of it."""
-
-    cmd: ClassVar[str] = "hoc-place-time-bomb"
-
-
 def _words(rest: str) -> list[str]:
     return rest.strip().rstrip(".!").lower().split()
 
 
-def bare(item: str, tail: str, usage: str, kind: type = UseItem):
-    """A parser for an item used alone: ``USE MEDICINE``, ``PLACE TIME`` + ``BOMB``."""
+def bare(item: str, tail: str, usage: str, make: Callable[[str], UseItem] | None = None):
+    """A parser for an item used alone: ``USE MEDICINE``, ``PLACE TIME`` + ``BOMB`` (``make``: its
+    command, a :class:`UseItem` unless said)."""
     def parse(rest: str, _line: object) -> UseItem:
         if _words(rest) != tail.split():
             keyword = " ".join(usage.split()[:len(usage.split()) - len(tail.split())])  # PLACE TIME (+ BOMB)
             raise CommandError(f"{quote(f'{keyword} {rest}'.strip())} is not understood; write {usage}, with "
                                "nothing after it")
-        return kind(item)
+        return make(item) if make else UseItem(item)
     return parse
 
 
@@ -109,6 +90,54 @@ def on_player(item: str, lead: str, usage: str):
             raise CommandError(f"write {usage}, like {usage.replace('<player>', 'bob')}")
         return UseItem(item, target=m.group(1))
     return parse
+
+
+@command("USE JETPACK", keyword="USE JETPACK", parse=bare("jetpack", "", "USE JETPACK"), cmd="hoc-use", listing=242,
+         rules=("XXIV.2",), summary="roll an extra die on your next turn", example="USE JETPACK")
+@command("USE CARD REMOVER ON <square>", keyword="USE CARD", listing=243, rules=("XXIV.2",),
+         parse=at_square("card remover", "remover", "on|from", "USE CARD REMOVER ON <square>"),
+         summary="take the card off a square you own", example="USE CARD REMOVER ON 14")
+@command("USE MEDICINE", keyword="USE MEDICINE", parse=bare("medicine", "", "USE MEDICINE"), listing=244,
+         rules=("XXIV.2",), summary="gain 15 health", example="USE MEDICINE")
+@command("USE POKEBALL TO <square>", keyword="USE POKEBALL", listing=245, rules=("XXIV.2",),
+         parse=at_square("pokeball", "", "to|on", "USE POKEBALL TO <square>"),
+         summary="a random creature on the board jumps to the square you choose", example="USE POKEBALL TO 20")
+@command("USE WARP BUBBLE TO <square>", keyword="USE WARP", listing=247, rules=("XXIV.2",),
+         parse=at_square("warp bubble", "bubble", "to", "USE WARP BUBBLE TO <square>"),
+         summary="jump to a square of your choice (not one named Blackjack; one an update)",
+         example="USE WARP BUBBLE TO 30")
+@command("USE HAMMER ON <target:player>", keyword="USE HAMMER", listing=248, rules=("XXIV.2",),
+         parse=on_player("hammer", "", "USE HAMMER ON <player>"),
+         summary="a player on your square loses 15 health", example="USE HAMMER ON bob")
+@command("PLACE GLUE", keyword="PLACE GLUE", parse=bare("glue", "", "PLACE GLUE"), listing=249, rules=("XXIV.2",),
+         summary="glue your square: the next player to pass over it stops there", example="PLACE GLUE")
+@command("USE ANTHRAX ON <target:player>", keyword="USE ANTHRAX", listing=250, rules=("XXIV.2",),
+         parse=on_player("anthrax", "", "USE ANTHRAX ON <player>"),
+         summary="infect a player (a minor atrocity) or a creature: -5 health each week until cured",
+         example="USE ANTHRAX ON bob")
+@command("USE MASK ON <target:player>", keyword="USE MASK", listing=251, rules=("XXIV.2",),
+         parse=on_player("mask", "", "USE MASK ON <player>"),
+         summary="for this update, what your moves do happens to another player (a minor atrocity)",
+         example="USE MASK ON bob")
+@command("USE SHOVEL", keyword="USE SHOVEL", parse=bare("shovel", "", "USE SHOVEL"), listing=252,
+         rules=("XXIV.2",), summary="dig up the cards buried under your square (up to 25 cards in hand)",
+         example="USE SHOVEL")
+class UseItem:
+    """``USE JETPACK``, ``USE MEDICINE``, ``USE SHOVEL``, ``PLACE TIME BOMB``, ``PLACE GLUE``,
+    ``USE CARD REMOVER ON <n>``, ``USE POKEBALL TO <n>``, ``USE WARP BUBBLE TO <n>``,
+    ``USE HAMMER ON <player>``, ``USE ANTHRAX ON <player>``, ``USE MASK ON <player>`` (XXIV.2)."""
+
+    item: str
+    square: int | None = None
+    target: str | None = None
+
+
+@command("PLACE TIME BOMB", keyword="PLACE TIME", cmd="hoc-place-time-bomb", listing=246, rules=("XXIV.2",),
+         parse=bare("time bomb", "bomb", "PLACE TIME BOMB", lambda item: PlaceTimeBomb(item)), private=True,
+         summary="hide a time bomb on your square: the next player to land there loses 20 health",
+         example="PLACE TIME BOMB")
+class PlaceTimeBomb(UseItem):
+    """``PLACE TIME BOMB`` (XXIV.2): a command of its own, as only its planter is told of it."""
 
 
 def a(item: str) -> str:

@@ -12,14 +12,12 @@ the card limits: 12 to draw (XIV.5), 25 to dig with a shovel, 30 for the Governo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.playingcards import card_name
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import StopsMoves
 from admin.engine.syntax import parse_card, quote
@@ -30,18 +28,6 @@ from admin.games.nomopoly2.mechanics.house_of_cards import items as it
 from admin.games.nomopoly2.mechanics import shared
 from admin.games.nomopoly2.mechanics.house_of_cards.combos import ALIASES, ITEMS, buys, fits
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class Exchange:
-    """``EXCHANGE <card> [<card> ...] FOR <item>``, ``EXCHANGE $50 FOR SHOVEL`` or ``BUY SHOVEL``
-    (XXIV.1-2), ``ON CREDIT`` for the shovel's $50 (XXVIII.1)."""
-
-    item: str
-    cards: tuple[str, ...] = ()
-    on_credit: bool = False
-    cmd: ClassVar[str] = "hoc-exchange"
 
 
 def _item(text: str) -> str:
@@ -80,6 +66,21 @@ def parse_buy_shovel(rest: str, _line: object) -> Exchange:
     return Exchange("shovel", (), credit)
 
 
+@command("EXCHANGE <cards> FOR <item>", parse=parse_exchange, cmd="hoc-exchange", listing=240,
+         rules=("XXIV.1", "XXIV.2"), example="EXCHANGE 7S 7H FOR MEDICINE",
+         summary="on the House of Cards, trade cards from your hand for an item: one "
+                 "spade a jetpack, a pair medicine or a bingo card, a flush glue ...")
+@command("BUY SHOVEL [ON CREDIT]", keyword="BUY SHOVEL", parse=parse_buy_shovel, listing=241, rules=("XXIV.2",),
+         summary="on the House of Cards, a shovel for $50", example="BUY SHOVEL")
+class Exchange:
+    """``EXCHANGE <card> [<card> ...] FOR <item>``, ``EXCHANGE $50 FOR SHOVEL`` or ``BUY SHOVEL``
+    (XXIV.1-2), ``ON CREDIT`` for the shovel's $50 (XXVIII.1)."""
+
+    item: str
+    cards: tuple[str, ...] = ()
+    on_credit: bool = False
+
+
 class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate], StopsMoves, HouseOfCardsSquare):
     name = it.NAME
     rules = ("XXIV.1", "XXIV.2")
@@ -109,61 +110,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         return int({**self.defaults, **state.params(self.name)}["square"])
 
     def commands(self):
-        u = it.UseItem
-        return (
-            CommandSpec("EXCHANGE", Exchange, exchange, parse_exchange, "EXCHANGE <cards> FOR <item>",
-                        listing=240, rules=("XXIV.1", "XXIV.2"),
-                        summary="on the House of Cards, trade cards from your hand for an item: one "
-                                "spade a jetpack, a pair medicine or a bingo card, a flush glue ...",
-                        example="EXCHANGE 7S 7H FOR MEDICINE"),
-            CommandSpec("BUY SHOVEL", Exchange, exchange, parse_buy_shovel, "BUY SHOVEL [ON CREDIT]",
-                        listing=241, rules=("XXIV.2",), summary="on the House of Cards, a shovel for $50",
-                        example="BUY SHOVEL"),
-            CommandSpec("USE JETPACK", u, it.use_item, it.bare("jetpack", "", "USE JETPACK"), "USE JETPACK",
-                        listing=242, rules=("XXIV.2",), summary="roll an extra die on your next turn",
-                        example="USE JETPACK"),
-            CommandSpec("USE CARD", u, it.use_item,
-                        it.at_square("card remover", "remover", "on|from", "USE CARD REMOVER ON <square>"),
-                        "USE CARD REMOVER ON <square>", listing=243, rules=("XXIV.2",),
-                        summary="take the card off a square you own", example="USE CARD REMOVER ON 14"),
-            CommandSpec("USE MEDICINE", u, it.use_item, it.bare("medicine", "", "USE MEDICINE"),
-                        "USE MEDICINE", listing=244, rules=("XXIV.2",), summary="gain 15 health",
-                        example="USE MEDICINE"),
-            CommandSpec("USE POKEBALL", u, it.use_item,
-                        it.at_square("pokeball", "", "to|on", "USE POKEBALL TO <square>"),
-                        "USE POKEBALL TO <square>", listing=245, rules=("XXIV.2",),
-                        summary="a random creature on the board jumps to the square you choose",
-                        example="USE POKEBALL TO 20"),
-            CommandSpec("PLACE TIME", it.PlaceTimeBomb, it.use_item,
-                        it.bare("time bomb", "bomb", "PLACE TIME BOMB", it.PlaceTimeBomb),
-                        "PLACE TIME BOMB", listing=246, rules=("XXIV.2",), private=True,
-                        summary="hide a time bomb on your square: the next player to land there loses "
-                                "20 health", example="PLACE TIME BOMB"),
-            CommandSpec("USE WARP", u, it.use_item,
-                        it.at_square("warp bubble", "bubble", "to", "USE WARP BUBBLE TO <square>"),
-                        "USE WARP BUBBLE TO <square>", listing=247, rules=("XXIV.2",),
-                        summary="jump to a square of your choice (not one named Blackjack; one an update)",
-                        example="USE WARP BUBBLE TO 30"),
-            CommandSpec("USE HAMMER", u, it.use_item, it.on_player("hammer", "", "USE HAMMER ON <player>"),
-                        "USE HAMMER ON <player>", listing=248, rules=("XXIV.2",),
-                        summary="a player on your square loses 15 health", example="USE HAMMER ON bob"),
-            CommandSpec("PLACE GLUE", u, it.use_item, it.bare("glue", "", "PLACE GLUE"), "PLACE GLUE",
-                        listing=249, rules=("XXIV.2",),
-                        summary="glue your square: the next player to pass over it stops there",
-                        example="PLACE GLUE"),
-            CommandSpec("USE ANTHRAX", u, it.use_item, it.on_player("anthrax", "", "USE ANTHRAX ON <player>"),
-                        "USE ANTHRAX ON <player>", listing=250, rules=("XXIV.2",),
-                        summary="infect a player (a minor atrocity) or a creature: -5 health each week until cured",
-                        example="USE ANTHRAX ON bob"),
-            CommandSpec("USE MASK", u, it.use_item, it.on_player("mask", "", "USE MASK ON <player>"),
-                        "USE MASK ON <player>", listing=251, rules=("XXIV.2",),
-                        summary="for this update, what your moves do happens to another player (a minor "
-                                "atrocity)", example="USE MASK ON bob"),
-            CommandSpec("USE SHOVEL", u, it.use_item, it.bare("shovel", "", "USE SHOVEL"), "USE SHOVEL",
-                        listing=252, rules=("XXIV.2",),
-                        summary="dig up the cards buried under your square (up to 25 cards in hand)",
-                        example="USE SHOVEL"),
-        )
+        return handled((Exchange, exchange), (it.UseItem, it.use_item), (it.PlaceTimeBomb, it.use_item))
 
     # -- the square, and what happens on it ------------------------------------------------
     def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here

@@ -22,12 +22,11 @@ in :mod:`zoo_skunk`."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from admin.engine.board import live_numbers
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -43,33 +42,6 @@ from admin.games.nomopoly2.mechanics.zoo.state import (  # noqa: F401 - part of 
 )
 
 
-@command_type
-@dataclass(frozen=True)
-class Spawn:
-    """``SPAWN <creature>`` (XIX.2)."""
-
-    creature: str
-    cmd: ClassVar[str] = "spawn"
-
-
-@command_type
-@dataclass(frozen=True)
-class RideBison:
-    """``RIDE BISON TO <square>`` (XIX.3, the MTS Bison)."""
-
-    square: int
-    cmd: ClassVar[str] = "ride-bison"
-
-
-@command_type
-@dataclass(frozen=True)
-class UseFakeId:
-    """``USE FAKE ID ON <proposal>`` (XIX.3, the Legislative Building)."""
-
-    proposal: int
-    cmd: ClassVar[str] = "use-fake-id"
-
-
 def parse_creature(text: str) -> str:
     words = re.sub(r"^(an?|the)\s+", "", text.strip().rstrip(".!").lower())
     words = re.sub(r"\s+", " ", words)
@@ -83,8 +55,25 @@ def _parse_spawn(rest: str, line: object) -> Spawn:
     return Spawn(parse_creature(rest))
 
 
+@command("SPAWN <creature>", parse=_parse_spawn, listing=130, example="SPAWN SKUNK", rules=("XIX.2",),
+         summary="after landing on the Zoo, bring out a Gorilla, Elephant, Bison, Skunk or Jelly Dog")
+class Spawn:
+    """``SPAWN <creature>`` (XIX.2)."""
+
+    creature: str
+
+
 def _parse_ride(rest: str, line: object) -> RideBison:
     return RideBison(parse_square(re.sub(r"^to\s+", "", rest.strip(), flags=re.IGNORECASE)))
+
+
+@command("RIDE BISON TO <square>", keyword="RIDE BISON", parse=_parse_ride, listing=131, example="RIDE BISON TO 45",
+         summary="hop on the MTS Bison that landed on your square and jump together to any square",
+         rules=("XIX.3",))
+class RideBison:
+    """``RIDE BISON TO <square>`` (XIX.3, the MTS Bison)."""
+
+    square: int
 
 
 def _parse_fake(rest: str, line: object) -> UseFakeId:
@@ -92,6 +81,14 @@ def _parse_fake(rest: str, line: object) -> UseFakeId:
     if not m:
         raise CommandError("write USE FAKE ID ON <proposal>, like USE FAKE ID ON 7.")
     return UseFakeId(parse_proposal(m.group(1)))
+
+
+@command("USE FAKE ID ON <proposal>", keyword="USE FAKE", parse=_parse_fake, listing=132, example="USE FAKE ID ON 7",
+         summary="add one vote to your vote on a proposal (after your VOTE)", rules=("XIX.3",))
+class UseFakeId:
+    """``USE FAKE ID ON <proposal>`` (XIX.3, the Legislative Building)."""
+
+    proposal: int
 
 
 class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
@@ -133,16 +130,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
         return infect_creature(ctx, text)
 
     def commands(self):
-        return (CommandSpec("SPAWN", Spawn, spawn, _parse_spawn, "SPAWN <creature>", listing=130,
-                            summary="after landing on the Zoo, bring out a Gorilla, Elephant, Bison, "
-                                    "Skunk or Jelly Dog", example="SPAWN SKUNK", rules=("XIX.2",)),
-                CommandSpec("RIDE BISON", RideBison, ride_bison, _parse_ride, "RIDE BISON TO <square>",
-                            listing=131, summary="hop on the MTS Bison that landed on your square and "
-                                                 "jump together to any square", example="RIDE BISON TO 45",
-                            rules=("XIX.3",)),
-                CommandSpec("USE FAKE", UseFakeId, use_fake_id, _parse_fake, "USE FAKE ID ON <proposal>",
-                            listing=132, summary="add one vote to your vote on a proposal (after your VOTE)",
-                            example="USE FAKE ID ON 7", rules=("XIX.3",)))
+        return handled((Spawn, spawn), (RideBison, ride_bison), (UseFakeId, use_fake_id))
 
     # -- lives of players and squares ----------------------------------------------------
     def on_player_removed(self, state, player) -> None:
