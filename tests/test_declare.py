@@ -110,3 +110,30 @@ def test_an_undeclared_class_cannot_be_handled():
         pass
     with pytest.raises(ValueError, match="not a declared command"):
         handled((Plain, _noop))
+
+
+@command("ZIP <square>", cmd="decl-zip-renamed")
+@command("ZIP ALL", keyword="ZIP ALL", fixed={"square": 0})
+class DeclZip:
+    square: Square
+
+
+def test_the_name_may_be_given_on_any_declaration_of_a_stack():
+    assert DeclZip.cmd == "decl-zip-renamed" and COMMAND_TYPES["decl-zip-renamed"] is DeclZip
+    assert "decl-zip" not in COMMAND_TYPES
+
+
+def test_the_last_field_is_quoted_whole_when_its_words_do_not_read():
+    with pytest.raises(CommandError, match=r'^"a b c d" is not a square'):
+        parser(DeclZip, "ZIP")("a b c d", None)
+    assert parser(DeclZip, "ZIP")("square #3", None) == DeclZip(3)
+
+
+def test_a_word_matches_only_in_ascii_letters():
+    """upper() turns the long s and the dotless i into ASCII; a pattern's word is not matched by them."""
+    parse = parser(DeclZap, "ZAP")
+    with pytest.raises(CommandError, match="^write ZAP"):
+        parse("bob wıth hammer", None)
+    with pytest.raises(CommandError, match="^write ZAP"):
+        parse("bob with hammer\u017f", None)
+    assert parse("bob with HAMMER", None) == DeclZap("bob", "hammer")

@@ -29,8 +29,8 @@ itself, :data:`Square` a square (``14``, ``#14``, ``square 14``), :data:`Proposa
 :data:`Text` the rest of the line (several words), or ``Annotated[T, As(convert)]`` any converter
 raising :class:`~admin.engine.errors.CommandError` (``As(convert, words=3)`` when it may take up to
 three words). The words must convert for the line to fit: a line that does not fit gets the error
-of the furthest word that would not convert (``"fourteen" is not a square``), else "write <usage>"
-(or ``hint=``).
+of the furthest words that would not convert (``"fourteen" is not a square``; a pattern's last
+field may take all the words left), else "write <usage>" (or ``hint=``).
 
 A command whose words a pattern cannot say (a block to END, a trade's lists) gives ``parse=``: a
 function ``(rest, line)`` (``(rest, line, block)`` for ``block=True``) returning the command; the
@@ -50,7 +50,7 @@ from typing import (
     TYPE_CHECKING, Annotated, Any, Callable, ClassVar, Sequence, TypeVar, Union, get_args, get_origin, get_type_hints,
 )
 
-from admin.engine.commands import command_type
+from admin.engine.commands import COMMAND_TYPES, command_type
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -168,7 +168,9 @@ class _Words:
     def __init__(self, rest: str) -> None:
         self.text = rest
         self.spans = [m.span() for m in re.finditer(r"\S+", rest)]
-        self.upper = [rest[a:b].upper() for a, b in self.spans]
+        # a pattern's words are ASCII: a word of other letters never matches one, even where
+        # upper() would make it ASCII ("ſuit" is not SUIT, nor "ıtem" ITEM)
+        self.upper = [w.upper() if w.isascii() else w for w in (rest[a:b] for a, b in self.spans)]
 
     def __len__(self) -> int:
         return len(self.spans)
@@ -197,7 +199,10 @@ def _match(items: Sequence[Any], k: int, words: _Words, i: int, readers: dict[st
                     return found
         return None
     reader = readers[item.field]
-    longest = len(words) - i if reader.rest else min(reader.words, len(words) - i)
+    # the rest of the line, or, as the pattern's last field, all that is left if it may take several
+    # words (so "a b c d" is quoted whole: '"a b c d" is not a square')
+    whole = reader.rest or (reader.words > 1 and k == len(items) - 1)
+    longest = len(words) - i if whole else min(reader.words, len(words) - i)
     for n in range(longest, 0, -1):
         try:
             value = reader.convert(words.between(i, i + n))
@@ -267,6 +272,8 @@ class Syntax:
 
 #: every declared command class -> its syntaxes, in the order written
 SYNTAXES: dict[type, list[Syntax]] = {}
+#: the classes a declaration named with ``cmd=`` (any one of a stack may)
+_NAMED: set[type] = set()
 
 
 def _kebab(name: str) -> str:
@@ -294,8 +301,8 @@ def _pattern_parser(cls: type, pattern: str, keyword: str, usage: str, hint: str
     def parse(rest: str, _line: object) -> Any:
         errors: list[tuple[int, int, CommandError]] = []
         got = _match(items, 0, _Words(rest), 0, readers, {}, errors)
-        if got is None:  # the error of the furthest word that would not convert, read alone
-            raise min(errors, key=lambda e: (-e[0], e[1]))[2] if errors else CommandError(why)
+        if got is None:  # the error of the furthest words that would not convert, the most of them
+            raise min(errors, key=lambda e: (-e[0], -e[1]))[2] if errors else CommandError(why)
         return cls(**fixed, **got)
 
     return parse
@@ -318,8 +325,15 @@ def command(pattern: str, *, keyword: str | None = None, usage: str | None = Non
             if not dataclasses.is_dataclass(cls):
                 dataclass(frozen=True)(cls)
             command_type(cls)
+            if cmd:
+                _NAMED.add(cls)
         elif cmd is not None and getattr(cls, "cmd", None) != cmd:
-            raise ValueError(f"{cls.__name__} is already named {getattr(cls, 'cmd', None)!r}")
+            if cls in _NAMED:
+                raise ValueError(f"{cls.__name__} is already named {getattr(cls, 'cmd', None)!r}")
+            COMMAND_TYPES.pop(getattr(cls, "cmd"), None)  # named by a declaration above the first
+            setattr(cls, "cmd", cmd)
+            command_type(cls)
+            _NAMED.add(cls)
         word = keyword or pattern.split()[0]
         shown = usage or _render(_read_pattern(pattern))
         reader = parse or _pattern_parser(cls, pattern, word, shown, hint, dict(fixed or {}))

@@ -13,7 +13,7 @@ the core puts the quoted line in front of it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from admin.engine.commands import SECRET_COMMANDS, Command, Help, Join, Status, Token
 from admin.engine.syntax import (  # noqa: F401 - the parsers' helpers, importable from here too
@@ -63,7 +63,7 @@ class Grammar:
         ``rank``, lower first; by default after every command registered before it)."""
         key = keyword.upper()
         self.block.pop(key, None)
-        self.line[key] = parser
+        self.line[key] = _guarded(parser, key)
         self._note(key, usage, secret, rank)
 
     def register_block(self, keyword: str, parser: BlockParser, usage: str | None = None, *,
@@ -71,7 +71,7 @@ class Grammar:
         """Add (or replace) a block command: the keyword line, then text lines up to ``END``."""
         key = keyword.upper()
         self.line.pop(key, None)
-        self.block[key] = parser
+        self.block[key] = _guarded(parser, key)
         self._note(key, usage, False, rank)
 
     def unregister(self, keyword: str) -> None:
@@ -269,6 +269,23 @@ def _find_end(lines: Sequence[BodyLine], start: int) -> int:
 
 #: what ends a sentence, and so may end a command written as one ("vote 3 yes.", "Vote #4 no!")
 _PUNCT = ".!?"
+
+
+def _guarded(parser: Callable[..., Command], key: str) -> Callable[..., Command]:
+    """The parser, with any fault of its own turned into the line's error: a line no parser can
+    read is one refused line, never the end of its email or of the update (a "BUY TICKET ³" once
+    reached ``int("³")``)."""
+
+    def read(*args: Any) -> Command:
+        try:
+            return parser(*args)
+        except CommandError:
+            raise
+        except Exception as exc:  # a parser's own fault: the line is refused, the rest goes on
+            raise CommandError(f"this line could not be read ({type(exc).__name__}); write it again as "
+                               f"HELP {key} shows, and if it looks right, forward it to the Admin.") from exc
+
+    return read
 
 
 def _without_full_stop(parser: LineParser, rest: str, line: BodyLine) -> Command | None:

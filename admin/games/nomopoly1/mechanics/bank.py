@@ -6,34 +6,40 @@ anywhere."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
+def _amount(act: str, how: str):
+    def parse(rest: str, _line: object) -> BankDeal:
+        word = rest.strip().lstrip("$").replace(",", "") or ("1" if act == "bond" else "")
+        if not word.isdecimal() or int(word) < 1 or int(word) > 10**7:
+            raise CommandError(f"write {how}")
+        return BankDeal(act, int(word))
+    return parse
+
+
+@command("BORROW <amount>", parse=_amount("borrow", "BORROW <amount>, e.g. BORROW 1000"), listing=260,
+         rules=("XXXIII.2",), summary="after landing on or passing the Bank (square 10): a loan, $2500 owed at most, "
+                                      "5% a week compounded",
+         example="BORROW 1000")
+@command("REPAY <amount>", parse=_amount("repay", "REPAY <amount>, e.g. REPAY 500"), listing=261,
+         rules=("XXXIII.2",), summary="pay back some or all of your loan, from anywhere", example="REPAY 500")
+@command("BUY BOND [n]", keyword="BUY BOND", parse=_amount("bond", "BUY BOND or BUY BOND 3"), listing=262,
+         rules=("XXXIII.3",), summary="at the start of a week (mail by Wednesday), after visiting the Bank: $100 "
+                                      "bonds that pay $103 at the week's end",
+         example="BUY BOND 2")
 class BankDeal:
     """``BORROW <amount>``, ``REPAY <amount>``, ``BUY BOND [n]`` (XXXIII)."""
 
     act: str
     amount: int
-    cmd: ClassVar[str] = "bank-deal"
-
-
-def _amount(act: str, how: str):
-    def parse(rest: str, _line: object) -> BankDeal:
-        word = rest.strip().lstrip("$").replace(",", "") or ("1" if act == "bond" else "")
-        if not word.isdigit() or int(word) < 1 or int(word) > 10**7:
-            raise CommandError(f"write {how}")
-        return BankDeal(act, int(word))
-    return parse
 
 
 @dataclass
@@ -60,17 +66,7 @@ class BankModule(Mechanic[BankState, None]):
     State = BankState
 
     def commands(self):
-        return (CommandSpec("BORROW", BankDeal, deal, _amount("borrow", "BORROW <amount>, e.g. BORROW 1000"),
-                            "BORROW <amount>", listing=260, rules=("XXXIII.2",),
-                            summary="after landing on or passing the Bank (square 10): a loan, $2500 owed at "
-                                    "most, 5% a week compounded", example="BORROW 1000"),
-                CommandSpec("REPAY", BankDeal, deal, _amount("repay", "REPAY <amount>, e.g. REPAY 500"),
-                            "REPAY <amount>", listing=261, rules=("XXXIII.2",),
-                            summary="pay back some or all of your loan, from anywhere", example="REPAY 500"),
-                CommandSpec("BUY BOND", BankDeal, deal, _amount("bond", "BUY BOND or BUY BOND 3"), "BUY BOND [n]",
-                            listing=262, rules=("XXXIII.3",), summary="at the start of a week (mail by Wednesday), "
-                            "after visiting the Bank: $100 bonds that pay $103 at the week's end",
-                            example="BUY BOND 2"))
+        return handled((BankDeal, deal))
 
     def on_land(self, ctx, player, square) -> None:
         self.on_pass_over(ctx, player, square.number)

@@ -5,14 +5,12 @@ blocks of one colour must recolour a square of one, free (FIX BLOCK)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
 
 from admin.engine.board import layout_of
 from admin.engine.layouts import layout
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -24,21 +22,20 @@ from admin.games.nomopoly1.mechanics.store import COLOURS
 from admin.engine.model import GameState, Player
 
 
-@command_type
-@dataclass(frozen=True)
-class FixBlock:
-    """``FIX BLOCK <square> <colour>`` (XXI.4)."""
-
-    square: int
-    colour: str
-    cmd: ClassVar[str] = "fix-block"
-
-
 def _parse(rest: str, _line: object) -> FixBlock:
     words = rest.split()
     if len(words) < 2 or words[-1].lower() not in COLOURS:
         raise CommandError(f"write FIX BLOCK <square> <colour> ({', '.join(COLOURS)})")
     return FixBlock(parse_square(" ".join(words[:-1])), words[-1].lower())
+
+
+@command("FIX BLOCK <square> <colour>", keyword="FIX BLOCK", parse=_parse, listing=290, rules=("XXI.4",),
+         summary="with two blocks of one colour, recolour a square of one of them, free", example="FIX BLOCK 14 BLUE")
+class FixBlock:
+    """``FIX BLOCK <square> <colour>`` (XXI.4)."""
+
+    square: int
+    colour: str
 
 
 def blocks(state: GameState) -> list[tuple[str, str, list[int]]]:
@@ -105,9 +102,7 @@ class BlocksModule(Mechanic[None, None]):
     requires = ("paint", "ownership")
 
     def commands(self):
-        return (CommandSpec("FIX BLOCK", FixBlock, fix_block, _parse, "FIX BLOCK <square> <colour>", listing=290,
-                            rules=("XXI.4",), summary="with two blocks of one colour, recolour a square of one "
-                            "of them, free", example="FIX BLOCK 14 BLUE"),)
+        return handled((FixBlock, fix_block))
 
     def adjust_rent(self, ctx, square, rent: int) -> int:
         size = len(block_of(ctx.state, square.number))

@@ -5,35 +5,26 @@ Account the larger of $500 less that half, and that half."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import Square, command, handled
+from admin.engine.module import Mechanic
 from admin.engine.movement import drive
-from admin.engine.syntax import parse_square
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.games.nomopoly1.mechanics.parallel import wormholes
 from admin.library.ownership import owner_of, rent_due
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
+@command("YBC DRIVE TO <square>", cmd="ybc-drive", listing=280, rules=("XVI.1",),
+         summary="by Wednesday, after the week's moves: be driven to a square another player owns (half its "
+                 "rent to them, and $500 less that, or that, whichever is more, to the Admin Bank Account) or "
+                 "to a Wormhole; no rent on arrival",
+         example="YBC DRIVE TO 14")
 class Ride:
     """``YBC DRIVE TO <square>`` (XVI.1)."""
 
-    square: int
-    cmd: ClassVar[str] = "ybc-drive"
-
-
-def _parse(rest: str, _line: object) -> Ride:
-    words = rest.split(None, 2)
-    if len(words) < 3 or [w.lower() for w in words[:2]] != ["drive", "to"]:
-        raise CommandError("write YBC DRIVE TO <square>")
-    return Ride(parse_square(words[2]))
+    square: Square
 
 
 class BusModule(Mechanic[None, None]):
@@ -43,11 +34,7 @@ class BusModule(Mechanic[None, None]):
     summary = "The Yellow Bus Company drives you to another player's square or a Wormhole, for a fare."
 
     def commands(self):
-        return (CommandSpec("YBC", Ride, ride, _parse, "YBC DRIVE TO <square>", listing=280, rules=("XVI.1",),
-                            summary="by Wednesday, after the week's moves: be driven to a square another player "
-                                    "owns (half its rent to them, and $500 less that, or that, whichever is more, "
-                                    "to the Admin Bank Account) or to a Wormhole; no rent on arrival",
-                            example="YBC DRIVE TO 14"),)
+        return handled((Ride, ride))
 
 
 def ride(ctx, player: Player, cmd: Ride) -> str:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-from admin.engine.commands import command_type
+from admin.engine.declare import Square, command, handled
 from admin.engine.interactions import accept_or_decline
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -23,18 +23,6 @@ from admin.engine.model import GameState, Player
 _OFFER = re.compile(r"^(\S+)\s+for\s+(\S+)\s+to\s+(\S+)$", re.IGNORECASE)
 
 
-@command_type
-@dataclass(frozen=True)
-class CoOwn:
-    """``OFFER CO-OWNERSHIP <mine> FOR <theirs> TO <player>`` / ``END CO-OWNERSHIP <square>``."""
-
-    act: str
-    mine: int
-    theirs: int = 0
-    to: str = ""
-    cmd: ClassVar[str] = "co-own"
-
-
 def _parse_offer(rest: str, _line: object) -> CoOwn:
     m = _OFFER.match(" ".join(rest.split()))
     if not m:
@@ -42,10 +30,21 @@ def _parse_offer(rest: str, _line: object) -> CoOwn:
     return CoOwn("offer", parse_square(m.group(1)), parse_square(m.group(2)), m.group(3))
 
 
-def _parse_end(rest: str, _line: object) -> CoOwn:
-    if not rest.strip():
-        raise CommandError("write END CO-OWNERSHIP <square>")
-    return CoOwn("end", parse_square(rest))
+@command("OFFER CO-OWNERSHIP <mine:yours> FOR <theirs> TO <to:player>", keyword="OFFER CO-OWNERSHIP",
+         parse=_parse_offer, listing=310, rules=("XXVIII.1",),
+         summary="offer to share one of your squares for one of theirs; they ACCEPT or DECLINE in the next update; "
+                 "it starts with the next week",
+         example="OFFER CO-OWNERSHIP 14 FOR 27 TO bob")
+@command("END CO-OWNERSHIP <mine:square>", keyword="END CO-OWNERSHIP", fixed={"act": "end"}, listing=311,
+         rules=("XXVIII.4",), summary="end a co-ownership: both squares go back to their owners",
+         example="END CO-OWNERSHIP 14")
+class CoOwn:
+    """``OFFER CO-OWNERSHIP <mine> FOR <theirs> TO <player>`` / ``END CO-OWNERSHIP <square>``."""
+
+    act: str
+    mine: Square
+    theirs: int = 0
+    to: str = ""
 
 
 @dataclass
@@ -72,13 +71,7 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
     requires = ("interactions", "ownership")
 
     def commands(self):
-        return (CommandSpec("OFFER CO-OWNERSHIP", CoOwn, co_own, _parse_offer, "OFFER CO-OWNERSHIP <yours> FOR <theirs> TO <player>",
-                            listing=310, rules=("XXVIII.1",), summary="offer to share one of your squares for one "
-                            "of theirs; they ACCEPT or DECLINE in the next update; it starts with the next week",
-                            example="OFFER CO-OWNERSHIP 14 FOR 27 TO bob"),
-                CommandSpec("END CO-OWNERSHIP", CoOwn, co_own, _parse_end, "END CO-OWNERSHIP <square>", listing=311,
-                            rules=("XXVIII.4",), summary="end a co-ownership: both squares go back to their owners",
-                            example="END CO-OWNERSHIP 14"))
+        return handled((CoOwn, co_own))
 
     def check_answer(self, ctx, interaction, player, value) -> Any:
         return accept_or_decline(interaction, value)

@@ -6,11 +6,10 @@ Sprinkles (FEED BUBBLE). Firing paint at it (XXX.4) needs the paint guns of XXIX
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from admin.engine.board import grid_move
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
@@ -20,17 +19,16 @@ from admin.games.nomopoly1.mechanics.latex import break_suit, wearing
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
-class FeedBubble:
-    """``FEED BUBBLE``: a Donut with Sprinkles sets its prisoner free (XXX.4)."""
-
-    cmd: ClassVar[str] = "feed-bubble"
-
-
 def _parse_feed(rest: str, _line: object) -> FeedBubble:
     no_args("FEED BUBBLE", rest)
     return FeedBubble()
+
+
+@command("FEED BUBBLE", keyword="FEED BUBBLE", parse=_parse_feed, listing=150, rules=("XXX.4",),
+         summary="while trapped in the Dirty Bubble, feed it a Donut with Sprinkles to be set free on its square",
+         example="FEED BUBBLE")
+class FeedBubble:
+    """``FEED BUBBLE``: a Donut with Sprinkles sets its prisoner free (XXX.4)."""
 
 
 @dataclass
@@ -52,10 +50,7 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
     State = DirtyBubbleState
 
     def commands(self):
-        return (CommandSpec("FEED BUBBLE", FeedBubble, feed_bubble, _parse_feed, "FEED BUBBLE", listing=150,
-                            summary="while trapped in the Dirty Bubble, feed it a Donut with Sprinkles "
-                                    "to be set free on its square", example="FEED BUBBLE",
-                            rules=("XXX.4",)),)
+        return handled((FeedBubble, feed_bubble))
 
     def misses_turn(self, ctx, player) -> str | None:
         if self.of(ctx.state).prisoner == player.name:

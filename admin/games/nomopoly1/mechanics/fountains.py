@@ -7,11 +7,10 @@ where they were."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
@@ -22,21 +21,22 @@ from admin.engine.model import Player
 FOUNTAINS = ("health", "wealth", "spacetime")
 
 
-@command_type
-@dataclass(frozen=True)
-class Donate:
-    """``DONATE HEALTH|WEALTH|SPACETIME`` (XV.1)."""
-
-    fountain: str
-    cmd: ClassVar[str] = "donate"
-
-
 def _parse(rest: str, _line: object) -> Donate:
     word = rest.strip().lower().removeprefix("to ").removeprefix("the ").removeprefix("fountain of ").strip()
     if word not in FOUNTAINS:
         raise CommandError("name the fountain: DONATE HEALTH, DONATE WEALTH or DONATE SPACETIME "
                            "(to give to none, send nothing)")
     return Donate(word)
+
+
+@command("DONATE <fountain:HEALTH|WEALTH|SPACETIME>", parse=_parse, listing=130, rules=("XV.1",),
+         summary="give $10 to a fountain this week (at most one); at the week's end a die decides what each "
+                 "fountain does to you",
+         example="DONATE WEALTH")
+class Donate:
+    """``DONATE HEALTH|WEALTH|SPACETIME`` (XV.1)."""
+
+    fountain: str
 
 
 @dataclass
@@ -59,10 +59,7 @@ class FountainsModule(Mechanic[FountainsState, None]):
     requires = ("health",)
 
     def commands(self):
-        return (CommandSpec("DONATE", Donate, donate, _parse, "DONATE HEALTH|WEALTH|SPACETIME", listing=130,
-                            summary="give $10 to a fountain this week (at most one); at the week's end "
-                                    "a die decides what each fountain does to you", example="DONATE WEALTH",
-                            rules=("XV.1",)),)
+        return handled((Donate, donate))
 
     def on_turns(self, ctx) -> None:
         """The week's end, before the next week's moves: a d6 for each player at each fountain."""

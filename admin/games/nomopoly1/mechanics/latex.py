@@ -5,12 +5,11 @@ paint or a weapon hits its wearer, and wears out one week in eighty, costing 3 h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.store import items_of, take_item
 from admin.engine.model import GameState, Player
@@ -18,24 +17,17 @@ from admin.engine.model import GameState, Player
 SUIT = "latex body suit"
 
 
-@command_type
-@dataclass(frozen=True)
+@command("WEAR [LATEX BODY] SUIT", usage="WEAR SUIT", fixed={"on": True}, hint="write WEAR SUIT or TAKE OFF SUIT",
+         listing=200, rules=("XXXV.1",),
+         summary="put on a latex body suit you hold (one at a time; not while you hold paint thinner)",
+         example="WEAR SUIT")
+@command("TAKE OFF [LATEX BODY] SUIT", usage="TAKE OFF SUIT", fixed={"on": False},
+         hint="write WEAR SUIT or TAKE OFF SUIT", listing=201, rules=("XXXV.1",),
+         summary="take your suit off (it goes back among your items)", example="TAKE OFF SUIT")
 class Suit:
     """``WEAR SUIT`` / ``TAKE OFF SUIT`` (XXXV.1)."""
 
     on: bool
-    cmd: ClassVar[str] = "suit"
-
-
-def _parse(on: bool):
-    def parse(rest: str, _line: object) -> Suit:
-        words = rest.lower().split()
-        if on and words in (["suit"], ["latex", "body", "suit"]):
-            return Suit(True)
-        if not on and words in (["off", "suit"], ["off", "latex", "body", "suit"]):
-            return Suit(False)
-        raise CommandError("write WEAR SUIT or TAKE OFF SUIT")
-    return parse
 
 
 @dataclass
@@ -55,11 +47,7 @@ class LatexModule(Mechanic[LatexState, None]):
     requires = ("store",)
 
     def commands(self):
-        return (CommandSpec("WEAR", Suit, suit, _parse(True), "WEAR SUIT", listing=200, rules=("XXXV.1",),
-                            summary="put on a latex body suit you hold (one at a time; not while you hold "
-                                    "paint thinner)", example="WEAR SUIT"),
-                CommandSpec("TAKE", Suit, suit, _parse(False), "TAKE OFF SUIT", listing=201, rules=("XXXV.1",),
-                            summary="take your suit off (it goes back among your items)", example="TAKE OFF SUIT"))
+        return handled((Suit, suit))
 
     def on_turns(self, ctx) -> None:
         """Each week, before the moves: one chance in eighty that a worn suit wears out (XXXV.4)."""

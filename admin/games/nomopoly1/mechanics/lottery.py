@@ -7,11 +7,10 @@ the Admin in debt."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1 import api
@@ -20,20 +19,21 @@ from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse(rest: str, _line: object) -> BuyTickets:
+    word = rest.strip().lower().lstrip("x") or "1"
+    if not word.isdecimal() or not 1 <= int(word) <= 3:
+        raise CommandError("write BUY TICKET, or BUY TICKET 2 (three a week at most)")
+    return BuyTickets(int(word))
+
+
+@command("BUY TICKET [n]", keyword="BUY TICKET", parse=_parse, listing=250, private=True,
+         rules=("XXVI.2",), summary="lottery tickets for this week's draw, $100 each, three a week at most "
+                                    "(only you are told)",
+         example="BUY TICKET 2")
 class BuyTickets:
     """``BUY TICKET [n]`` (XXVI.2)."""
 
     count: int = 1
-    cmd: ClassVar[str] = "buy-tickets"
-
-
-def _parse(rest: str, _line: object) -> BuyTickets:
-    word = rest.strip().lower().lstrip("x") or "1"
-    if not word.isdigit() or not 1 <= int(word) <= 3:
-        raise CommandError("write BUY TICKET, or BUY TICKET 2 (three a week at most)")
-    return BuyTickets(int(word))
 
 
 @dataclass
@@ -61,9 +61,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     Private = LotteryPrivate
 
     def commands(self):
-        return (CommandSpec("BUY TICKET", BuyTickets, buy_tickets, _parse, "BUY TICKET [n]", listing=250,
-                            private=True, rules=("XXVI.2",), summary="lottery tickets for this week's draw, $100 "
-                            "each, three a week at most (only you are told)", example="BUY TICKET 2"),)
+        return handled((BuyTickets, buy_tickets))
 
     def on_turns(self, ctx) -> None:
         """The week's end: the draw (XXVI.1, XXVI.4, XXVI.5), then whether next week has one (XXVI.6)."""

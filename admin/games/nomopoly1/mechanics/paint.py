@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -22,18 +21,6 @@ from admin.engine.model import GameState, Player
 #: how each colour shows on the board (a band along the square's foot)
 HEX = {"red": "#d32f2f", "blue": "#1f4fa8", "yellow": "#e6c619", "green": "#2e9e4f", "orange": "#f08a24",
        "purple": "#7b3fa0", "brown": "#8d5a2b", "pink": "#e07aa8", "grey": "#8a8a8a"}
-
-
-@command_type
-@dataclass(frozen=True)
-class Paint:
-    """``PAINT SQUARE [n] <colour>``, ``PAINT ME <colour>``, ``PAINT <player> <colour>``, and
-    ``THIN ...`` the same way without a colour (XVIII)."""
-
-    target: str          # "square", "me" or a player's name
-    colour: str | None   # None: paint thinner
-    square: int | None = None
-    cmd: ClassVar[str] = "paint"
 
 
 def _parse(thinner: bool):
@@ -62,6 +49,23 @@ def _parse(thinner: bool):
     return parse
 
 
+# "[n]|ME" cannot be written as a pattern: the usage line is given as it is
+@command("PAINT SQUARE [n]|ME|<player> <colour>", usage="PAINT SQUARE [n]|ME|<player> <colour>", parse=_parse(False),
+         listing=170, rules=("XVIII.1", "XVIII.5"),
+         summary="pour a can of paint on your square (or one you own, for $100), on yourself or on a player on "
+                 "your square",
+         example="PAINT SQUARE RED")
+@command("THIN SQUARE [n]|ME|<player>", usage="THIN SQUARE [n]|ME|<player>", parse=_parse(True), listing=171,
+         rules=("XVIII.4",), summary="take the colour off with paint thinner, as paint goes on", example="THIN ME")
+class Paint:
+    """``PAINT SQUARE [n] <colour>``, ``PAINT ME <colour>``, ``PAINT <player> <colour>``, and
+    ``THIN ...`` the same way without a colour (XVIII)."""
+
+    target: str          # "square", "me" or a player's name
+    colour: str | None   # None: paint thinner
+    square: int | None = None
+
+
 @dataclass
 class PaintState:
     squares: dict[int, str] = field(default_factory=dict)
@@ -82,13 +86,7 @@ class PaintModule(Mechanic[PaintState, None]):
     requires = ("store",)
 
     def commands(self):
-        return (CommandSpec("PAINT", Paint, paint, _parse(False), "PAINT SQUARE [n]|ME|<player> <colour>",
-                            listing=170, rules=("XVIII.1", "XVIII.5"),
-                            summary="pour a can of paint on your square (or one you own, for $100), on "
-                                    "yourself or on a player on your square", example="PAINT SQUARE RED"),
-                CommandSpec("THIN", Paint, paint, _parse(True), "THIN SQUARE [n]|ME|<player>", listing=171,
-                            rules=("XVIII.4",), summary="take the colour off with paint thinner, as paint goes on",
-                            example="THIN ME"))
+        return handled((Paint, paint))
 
     def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
         """X.4: 20% off when the square is painted the lander's colour."""

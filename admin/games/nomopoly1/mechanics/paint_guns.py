@@ -5,15 +5,13 @@ them the colour. A player trapped in the Dirty Bubble may shoot the Bubble to ge
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import live_numbers
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.movement import land
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blob import BlobModule, hurt
@@ -23,24 +21,18 @@ from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.store import COLOURS, items_of, paint_item, take_item
 from admin.engine.model import GameState, Player
 
-_SHOT = re.compile(r"^(\S+)\s+with\s+(\w+)(?:\s+paint)?$", re.IGNORECASE)
 
-
-@command_type
-@dataclass(frozen=True)
+@command(f"SHOOT <target> WITH <colour:{'|'.join(c.upper() for c in COLOURS)}> [PAINT]",
+         usage="SHOOT <player>|BUBBLE WITH <colour> PAINT",
+         hint=f"write SHOOT <player> WITH <colour> PAINT ({', '.join(COLOURS)})", listing=175, rules=("XXIX.1",),
+         summary="fire a can of paint from your paint gun at a player within 15 squares (once a week each), "
+                 "or at the Dirty Bubble from inside it",
+         example="SHOOT bob WITH RED PAINT")
 class Shoot:
     """``SHOOT <player>|BUBBLE WITH <colour> PAINT`` (XXIX.1, XXX.4)."""
 
     target: str
     colour: str
-    cmd: ClassVar[str] = "shoot"
-
-
-def _parse(rest: str, _line: object) -> Shoot:
-    m = _SHOT.match(" ".join(rest.split()))
-    if not m or m.group(2).lower() not in COLOURS:
-        raise CommandError(f"write SHOOT <player> WITH <colour> PAINT ({', '.join(COLOURS)})")
-    return Shoot(m.group(1), m.group(2).lower())
 
 
 @dataclass
@@ -60,10 +52,7 @@ class PaintGunsModule(Mechanic[PaintGunsState, None]):
     requires = ("paint",)
 
     def commands(self):
-        return (CommandSpec("SHOOT", Shoot, shoot, _parse, "SHOOT <player>|BUBBLE WITH <colour> PAINT", listing=175,
-                            rules=("XXIX.1",), summary="fire a can of paint from your paint gun at a player "
-                            "within 15 squares (once a week each), or at the Dirty Bubble from inside it",
-                            example="SHOOT bob WITH RED PAINT"),)
+        return handled((Shoot, shoot))
 
 
 def distance_along(state: GameState, a: int, b: int) -> int:

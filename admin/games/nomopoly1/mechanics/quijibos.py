@@ -6,12 +6,11 @@ board and the Parallel Universe, a banana does nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import lowest, step
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1 import api
@@ -25,24 +24,6 @@ FOODS = {"banana": "banana", "lucky donut": DONUTS[1], "poison donut": DONUTS[0]
          "sprinkles": DONUTS[2], "donut with sprinkles": DONUTS[2], "sprinkles donut": DONUTS[2]}
 
 
-@command_type
-@dataclass(frozen=True)
-class FeedQuijibo:
-    """``FEED QUIJIBO BANANA|LUCKY DONUT|POISON DONUT|SPRINKLES`` (XXXIV.2)."""
-
-    food: str
-    cmd: ClassVar[str] = "feed-quijibo"
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyBananas:
-    """``BUY BANANAS <n>`` (XXXIV.2, XXIV.2)."""
-
-    count: int
-    cmd: ClassVar[str] = "buy-bananas"
-
-
 def _parse_feed(rest: str, _line: object) -> FeedQuijibo:
     food = " ".join(rest.lower().split())
     if food not in FOODS:
@@ -52,9 +33,26 @@ def _parse_feed(rest: str, _line: object) -> FeedQuijibo:
 
 def _parse_bananas(rest: str, _line: object) -> BuyBananas:
     word = rest.strip().lower().lstrip("x")
-    if not word.isdigit() or not 1 <= int(word) <= 100:
+    if not word.isdecimal() or not 1 <= int(word) <= 100:
         raise CommandError("write BUY BANANAS <how many> (1 to 100, $5 each)")
     return BuyBananas(int(word))
+
+
+@command("FEED QUIJIBO <food:BANANA|LUCKY DONUT|POISON DONUT|SPRINKLES>", keyword="FEED QUIJIBO", parse=_parse_feed,
+         listing=230, rules=("XXXIV.2",), summary="feed one of your Quijibos this week (unfed, it dies at the week's end)",
+         example="FEED QUIJIBO LUCKY DONUT")
+class FeedQuijibo:
+    """``FEED QUIJIBO BANANA|LUCKY DONUT|POISON DONUT|SPRINKLES`` (XXXIV.2)."""
+
+    food: str
+
+
+@command("BUY BANANAS <count:n>", keyword="BUY BANANAS", parse=_parse_bananas, listing=231, rules=("XXXIV.2",),
+         summary="bananas for a Quijibo (or the monkey), $5 each", example="BUY BANANAS 3")
+class BuyBananas:
+    """``BUY BANANAS <n>`` (XXXIV.2, XXIV.2)."""
+
+    count: int
 
 
 @dataclass
@@ -78,13 +76,7 @@ class QuijiboModule(Mechanic[QuijiboState, None]):
     requires = ("store", "donuts")
 
     def commands(self):
-        return (CommandSpec("FEED QUIJIBO", FeedQuijibo, feed, _parse_feed,
-                            "FEED QUIJIBO BANANA|LUCKY DONUT|POISON DONUT|SPRINKLES", listing=230, rules=("XXXIV.2",),
-                            summary="feed one of your Quijibos this week (unfed, it dies at the week's end)",
-                            example="FEED QUIJIBO LUCKY DONUT"),
-                CommandSpec("BUY BANANAS", BuyBananas, buy_bananas, _parse_bananas, "BUY BANANAS <n>", listing=231,
-                            rules=("XXXIV.2",), summary="bananas for a Quijibo (or the monkey), $5 each",
-                            example="BUY BANANAS 3"))
+        return handled((FeedQuijibo, feed), (BuyBananas, buy_bananas))
 
     def on_turns(self, ctx) -> None:
         """The week's end: every Quijibo that did not eat dies (XXXIV.7)."""

@@ -4,10 +4,9 @@ choose; any player may reset their own user, at most once a week."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
@@ -15,17 +14,17 @@ from admin.library.health import reset_player
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
-class ResetMe:
-    """``RESET ME``: reset one's own user (XIV.2)."""
-
-    cmd: ClassVar[str] = "reset-me"
-
-
 def _parse_reset(rest: str, _line: object) -> ResetMe:
     no_args("RESET ME", rest)
     return ResetMe()
+
+
+@command("RESET ME", keyword="RESET ME", parse=_parse_reset, listing=140, rules=("XIV.2",),
+         summary="start again as a new player: your squares and items go, you get the starting money and "
+                 "health back on square 1 (once a week)",
+         example="RESET ME")
+class ResetMe:
+    """``RESET ME``: reset one's own user (XIV.2)."""
 
 
 class BankruptcyModule(Mechanic[None, None]):
@@ -61,10 +60,7 @@ class SelfResetModule(Mechanic[SelfResetState, None]):
     requires = ("health",)
 
     def commands(self):
-        return (CommandSpec("RESET ME", ResetMe, reset_me, _parse_reset, "RESET ME", listing=140,
-                            summary="start again as a new player: your squares and items go, you "
-                                    "get the starting money and health back on square 1 (once a week)",
-                            example="RESET ME", rules=("XIV.2",)),)
+        return handled((ResetMe, reset_me))
 
     def on_player_removed(self, state, player) -> None:
         self.of(state).last_week.pop(player.name, None)

@@ -15,12 +15,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.playingcards import card_name, card_rank
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
@@ -29,23 +28,25 @@ from admin.games.nomopoly2.mechanics.shared import is_blackjack
 from admin.engine.model import Player
 
 
-@command_type
-@dataclass(frozen=True)
-class CashBlackjack:
-    """``CASH BLACKJACK <card> <card> ...`` (XVI.1)."""
-
-    cards: tuple[str, ...]
-    cmd: ClassVar[str] = "cash-blackjack"
-
-    def __post_init__(self) -> None:  # read back from a log as a list
-        object.__setattr__(self, "cards", tuple(self.cards))
-
-
 def _parse(rest: str, _line: object) -> CashBlackjack:
     words = [w for w in re.split(r"[\s,]+", rest.strip()) if w and w.lower() != "and"]
     if len(words) < 2:
         raise CommandError("write CASH BLACKJACK and the cards that total 21, like CASH BLACKJACK KS AH.")
     return CashBlackjack(tuple(parse_card_arg(w) for w in words))
+
+
+@command("CASH BLACKJACK <card> <card> ...", keyword="CASH BLACKJACK", parse=_parse, listing=100,
+         rules=("XVI.1", "XVI.2"),
+         summary="after landing on Blackjack, trade in cards totalling exactly 21 (face "
+                 "cards 10, an ace 1 or 11) for 30% more money",
+         example="CASH BLACKJACK KS AH")
+class CashBlackjack:
+    """``CASH BLACKJACK <card> <card> ...`` (XVI.1)."""
+
+    cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:  # read back from a log as a list
+        object.__setattr__(self, "cards", tuple(self.cards))
 
 
 @dataclass
@@ -78,11 +79,7 @@ class BlackjackModule(Mechanic[BlackjackState, None]):
     requires = ("board", "cards")
 
     def commands(self):
-        return (CommandSpec("CASH BLACKJACK", CashBlackjack, cash, _parse, "CASH BLACKJACK <card> <card> ...",
-                            listing=100, rules=("XVI.1", "XVI.2"),
-                            summary="after landing on Blackjack, trade in cards totalling exactly 21 (face "
-                                    "cards 10, an ace 1 or 11) for 30% more money",
-                            example="CASH BLACKJACK KS AH"),)
+        return handled((CashBlackjack, cash))
 
     def on_player_removed(self, state, player) -> None:
         self.of(state).landed.pop(player.name, None)

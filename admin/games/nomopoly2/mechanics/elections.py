@@ -11,34 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command
 from admin.engine.interactions import answer as record_answer
 from admin.engine.syntax import PLAYER_NAME
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.api import GOVERNOR
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
-
-
-@command_type
-@dataclass(frozen=True)
-class BidGovernor:
-    """``BID GOVERNOR <amount>`` (XXXV.1)."""
-
-    amount: int
-    cmd: ClassVar[str] = "bid-governor"
-
-
-@command_type
-@dataclass(frozen=True)
-class VoteGovernor:
-    """``VOTE GOVERNOR <candidate>`` (XXXV.2)."""
-
-    candidate: str
-    cmd: ClassVar[str] = "vote-governor"
 
 
 @dataclass
@@ -67,6 +49,24 @@ def parse_vote(rest: str, _line: object) -> VoteGovernor:
     if not PLAYER_NAME.fullmatch(name):
         raise CommandError("write VOTE GOVERNOR <candidate's name>, like VOTE GOVERNOR alice")
     return VoteGovernor(name)
+
+
+@command("BID GOVERNOR <amount>", keyword="BID GOVERNOR", parse=parse_bid, listing=350, private=True,
+         summary="in the first update of an election week, a sealed bid to stand for Governor (the two "
+                 "highest pay and stand)", example="BID GOVERNOR 500", rules=("XXXV.1",))
+class BidGovernor:
+    """``BID GOVERNOR <amount>`` (XXXV.1)."""
+
+    amount: int
+
+
+@command("VOTE GOVERNOR <candidate>", keyword="VOTE GOVERNOR", parse=parse_vote, listing=351, private=True,
+         summary="in the second update of an election week, vote for one of the two candidates (secret "
+                 "until the count)", example="VOTE GOVERNOR alice", rules=("XXXV.2",))
+class VoteGovernor:
+    """``VOTE GOVERNOR <candidate>`` (XXXV.2)."""
+
+    candidate: str
 
 
 def is_election_week(params: dict[str, Any], week: int) -> bool:

@@ -15,26 +15,15 @@ Other sections give Jokers with :func:`give_joker` (they list "jokers" in their 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
-
 from admin.engine.playingcards import card_name
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.cards import give
 from admin.engine.model import Player
 from admin.games.nomopoly2.api import GivesJokers
-
-
-@command_type
-@dataclass(frozen=True)
-class DeclareJoker:
-    """``DECLARE JOKER AS <card>`` (XIX.3)."""
-
-    card: str
-    cmd: ClassVar[str] = "declare-joker"
 
 
 def _parse(rest: str, _line: object) -> DeclareJoker:
@@ -44,6 +33,14 @@ def _parse(rest: str, _line: object) -> DeclareJoker:
     if len(words) != 1:
         raise CommandError("write DECLARE JOKER AS <card>, like DECLARE JOKER AS QH.")
     return DeclareJoker(parse_card_arg(words[0]))
+
+
+@command("DECLARE JOKER AS <card>", keyword="DECLARE JOKER", parse=_parse, private=True, listing=45, rules=("XIX.3",),
+         summary="turn a Joker you hold into any card, for good (only you are told)", example="DECLARE JOKER AS QH")
+class DeclareJoker:
+    """``DECLARE JOKER AS <card>`` (XIX.3)."""
+
+    card: str
 
 
 @dataclass
@@ -65,10 +62,7 @@ class JokersModule(Mechanic[None, JokersPrivate], GivesJokers):
         give_joker(ctx, player, rule)
 
     def commands(self):
-        return (CommandSpec("DECLARE JOKER", DeclareJoker, declare, _parse, "DECLARE JOKER AS <card>",
-                            private=True, listing=45, rules=("XIX.3",),
-                            summary="turn a Joker you hold into any card, for good (only you are told)",
-                            example="DECLARE JOKER AS QH"),)
+        return handled((DeclareJoker, declare))
 
     def on_player_removed(self, state, player) -> None:
         self.private_of(state).held.pop(player.name, None)

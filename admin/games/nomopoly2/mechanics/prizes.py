@@ -10,14 +10,13 @@ may not choose themselves. Silence: nothing for a 6 or 7 (the votes are theirs a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Annotated, Any
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
 from admin.engine.interactions import answer
+from admin.engine.declare import As, command, handled
 from admin.engine.module import CommandSpec
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.library.interactions import InteractionsModule, ask
 from admin.games.nomopoly2.mechanics.conditions import grant, grant_weeks
 from admin.library.ownership import OwnershipModule, set_owner
@@ -26,34 +25,26 @@ from admin.engine.model import Player, VoteGrant
 _REASON = "the lottery (XVIII.4)"
 
 
-@command_type
-@dataclass(frozen=True)
+def _name(word: str) -> str:
+    """The player named, without a full stop or an exclamation mark after it."""
+    return word.rstrip(".!")
+
+
+@command("ELIMINATE <target:player>", fixed={"verb": "eliminate"},
+         hint="write ELIMINATE <player>, like ELIMINATE bob.", listing=116, rules=("XVIII.5",),
+         summary="a lottery winner's prize: remove a player from the game", example="ELIMINATE bob")
+@command("TAKE OVER <target:player>", keyword="TAKE OVER", fixed={"verb": "take over"}, cmd="lottery-prize",
+         hint="write TAKE OVER <player>, like TAKE OVER bob.", listing=117, rules=("XVIII.5",),
+         summary="a lottery winner's prize: every square of a player becomes yours", example="TAKE OVER bob")
 class PrizeChoice:
     """``ELIMINATE <player>`` or ``TAKE OVER <player>`` (XVIII.5): a lottery winner's choice."""
 
     verb: str
-    target: str
-    cmd: ClassVar[str] = "lottery-prize"
-
-
-def _target(verb: str, keyword: str):
-    def parse(rest: str, _line: object) -> PrizeChoice:
-        words = rest.split()
-        if len(words) != 1:
-            raise CommandError(f"write {keyword} <player>, like {keyword} bob.")
-        return PrizeChoice(verb, words[0].rstrip(".!"))
-    return parse
+    target: Annotated[str, As(_name)]
 
 
 def prize_commands() -> tuple[CommandSpec, ...]:
-    return (CommandSpec("ELIMINATE", PrizeChoice, choose, _target("eliminate", "ELIMINATE"), "ELIMINATE <player>",
-                        listing=116, rules=("XVIII.5",),
-                        summary="a lottery winner's prize: remove a player from the game",
-                        example="ELIMINATE bob"),
-            CommandSpec("TAKE OVER", PrizeChoice, choose, _target("take over", "TAKE OVER"), "TAKE OVER <player>",
-                        listing=117, rules=("XVIII.5",),
-                        summary="a lottery winner's prize: every square of a player becomes yours",
-                        example="TAKE OVER bob"))
+    return handled((PrizeChoice, choose))
 
 
 def _two_votes(ctx, player: str, week: int) -> None:

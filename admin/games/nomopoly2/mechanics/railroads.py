@@ -13,52 +13,17 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import neighbours
-from admin.engine.commands import LATER, command_type
+from admin.engine.commands import LATER
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import IllegalAction
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
-
-
-@command_type
-@dataclass(frozen=True)
-class BuildRailroad:
-    """``BUILD RAILROAD ON <square>`` (XVII.1)."""
-
-    square: int
-    #: ``... ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
-    on_credit: bool = field(default=False, metadata=LATER)
-    cmd: ClassVar[str] = "build-railroad"
-
-
-@command_type
-@dataclass(frozen=True)
-class RideRailroad:
-    """``RIDE RAILROAD TO <square>`` (XVII.2)."""
-
-    square: int
-    cmd: ClassVar[str] = "ride-railroad"
-
-
-@command_type
-@dataclass(frozen=True)
-class RemoveRailroad:
-    """``REMOVE RAILROAD FROM <square>`` (XVII.4)."""
-
-    square: int
-    cmd: ClassVar[str] = "remove-railroad"
-
-
-@dataclass
-class RailroadsState:
-    #: the squares with a railroad, in order
-    squares: list[int] = field(default_factory=list)
 
 
 def _square_after(word: str):
@@ -75,6 +40,49 @@ def _parse_build(rest: str, line: object) -> BuildRailroad:
     return BuildRailroad(_square_after("on")(rest, line), on_credit)
 
 
+def _parse_ride(rest: str, line: object) -> RideRailroad:
+    return RideRailroad(_square_after("to")(rest, line))
+
+
+def _parse_remove(rest: str, line: object) -> RemoveRailroad:
+    return RemoveRailroad(_square_after("from")(rest, line))
+
+
+@command("BUILD RAILROAD ON <square>", keyword="BUILD RAILROAD", parse=_parse_build, listing=110,
+         summary="build a railroad station on a square you own", example="BUILD RAILROAD ON 14",
+         rules=("XVII.1",))
+class BuildRailroad:
+    """``BUILD RAILROAD ON <square>`` (XVII.1)."""
+
+    square: int
+    #: ``... ON CREDIT``: on the player's credit card (Nomopoly II XXVIII.1)
+    on_credit: bool = field(default=False, metadata=LATER)
+
+
+@command("RIDE RAILROAD TO <square>", keyword="RIDE RAILROAD", parse=_parse_ride, listing=111,
+         summary="from a station you stand on, ride to another station instead of your next roll",
+         example="RIDE RAILROAD TO 25", rules=("XVII.3",))
+class RideRailroad:
+    """``RIDE RAILROAD TO <square>`` (XVII.2)."""
+
+    square: int
+
+
+@command("REMOVE RAILROAD FROM <square>", keyword="REMOVE RAILROAD", parse=_parse_remove, listing=112,
+         summary="take down a station on a square you own", example="REMOVE RAILROAD FROM 14",
+         rules=("XVII.4",))
+class RemoveRailroad:
+    """``REMOVE RAILROAD FROM <square>`` (XVII.4)."""
+
+    square: int
+
+
+@dataclass
+class RailroadsState:
+    #: the squares with a railroad, in order
+    squares: list[int] = field(default_factory=list)
+
+
 class RailroadsModule(Mechanic[RailroadsState, None]):
     name = "railroads"
     rules = ("XVII.1", "XVII.2", "XVII.3", "XVII.4")
@@ -85,19 +93,7 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
     requires = ("board", "ownership")
 
     def commands(self):
-        to, frm = _square_after("to"), _square_after("from")
-        return (CommandSpec("BUILD RAILROAD", BuildRailroad, build, _parse_build,
-                            "BUILD RAILROAD ON <square>", listing=110,
-                            summary="build a railroad station on a square you own", example="BUILD RAILROAD ON 14",
-                            rules=("XVII.1",)),
-                CommandSpec("RIDE RAILROAD", RideRailroad, ride, lambda r, _line: RideRailroad(to(r, _line)),
-                            "RIDE RAILROAD TO <square>", listing=111,
-                            summary="from a station you stand on, ride to another station instead of "
-                                    "your next roll", example="RIDE RAILROAD TO 25", rules=("XVII.3",)),
-                CommandSpec("REMOVE RAILROAD", RemoveRailroad, remove, lambda r, _line: RemoveRailroad(frm(r, _line)),
-                            "REMOVE RAILROAD FROM <square>", listing=112,
-                            summary="take down a station on a square you own", example="REMOVE RAILROAD FROM 14",
-                            rules=("XVII.4",)))
+        return handled((BuildRailroad, build), (RideRailroad, ride), (RemoveRailroad, remove))
 
     def on_square_added(self, state, square) -> None:
         rs = self.of(state)

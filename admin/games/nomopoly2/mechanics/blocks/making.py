@@ -7,11 +7,9 @@ out the consent when it comes; this file reads the shapes (:mod:`blocks_shapes`)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.api import BOARD
@@ -30,26 +28,6 @@ NAME = "blocks"
 
 def of(state: GameState) -> BlocksState:
     return state.mods[NAME]
-
-
-@command_type
-@dataclass(frozen=True)
-class CreateBlock:
-    """``CREATE <kind> BLOCK <n> [<n> ...] [ON CREDIT]`` (XXI.1)."""
-
-    kind: str
-    squares: tuple[int, ...]
-    on_credit: bool = False
-    cmd: ClassVar[str] = "create-block"
-
-
-@command_type
-@dataclass(frozen=True)
-class DestroyBlock:
-    """``DESTROY BLOCK <id>`` (XXI.8)."""
-
-    block: int
-    cmd: ClassVar[str] = "destroy-block"
 
 
 def a_kind(kind: str) -> str:
@@ -77,6 +55,29 @@ def parse_destroy(rest: str, _line: object) -> DestroyBlock:
         raise CommandError("write DESTROY BLOCK <block number>, like DESTROY BLOCK 3 (the board shows "
                            "each block's number).")
     return DestroyBlock(int(m.group(1)))
+
+
+@command("CREATE <kind:RESIDENTIAL|INDUSTRIAL|COMMERCIAL|GOVERNMENT> BLOCK <squares:square> [<squares:square> ...]",
+         usage="CREATE <RESIDENTIAL|INDUSTRIAL|COMMERCIAL|GOVERNMENT> BLOCK <square> [<square> ...]",
+         parse=parse_create, listing=120,
+         summary="make squares a block (the other owners must ACCEPT; each owner pays the block's cost for each "
+                 "of their squares in it)",
+         example="CREATE RESIDENTIAL BLOCK 5 6", rules=("XXI.1", "XXI.2"))
+class CreateBlock:
+    """``CREATE <kind> BLOCK <n> [<n> ...] [ON CREDIT]`` (XXI.1)."""
+
+    kind: str
+    squares: tuple[int, ...]
+    on_credit: bool = False
+
+
+@command("DESTROY BLOCK <block>", keyword="DESTROY BLOCK", parse=parse_destroy, listing=121,
+         summary="destroy a block you own part of (an Industrial block needs every owner's consent; a "
+                 "Government block stays)", example="DESTROY BLOCK 2", rules=("XXI.8",))
+class DestroyBlock:
+    """``DESTROY BLOCK <id>`` (XXI.8)."""
+
+    block: int
 
 
 def listed(numbers) -> str:

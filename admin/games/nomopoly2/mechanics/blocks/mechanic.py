@@ -21,7 +21,8 @@ from typing import Any
 
 from admin.engine.context import BANK
 from admin.engine.interactions import accept_or_decline, all_consent
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import rent_free
 from admin.engine.errors import IllegalAction
@@ -30,7 +31,7 @@ from admin.library.board import set_polluted
 from admin.games.nomopoly2.api import BUILDINGS, Builds, MakesBlocks
 from admin.games.nomopoly2.mechanics.blocks.making import (  # noqa: F401 - part of the blocks interface
     CreateBlock, DestroyBlock, a_kind, cost_of, create, destroy, destroy_block, find_block, make_block,
-    make_free_block, listed, parse_create, parse_destroy, squares_text,
+    make_free_block, listed, squares_text,
 )
 from admin.games.nomopoly2.mechanics.blocks.shapes import possible_groups, shape_ok  # noqa: F401 - part of its interface
 from admin.games.nomopoly2.mechanics.shared import (  # noqa: F401 - centre: part of the blocks interface
@@ -70,15 +71,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
         make_free_block(ctx, rule)
 
     def commands(self):
-        return (CommandSpec("CREATE", CreateBlock, create, parse_create,
-                            "CREATE <RESIDENTIAL|INDUSTRIAL|COMMERCIAL|GOVERNMENT> BLOCK <square> [<square> ...]",
-                            listing=120, summary="make squares a block (the other owners must ACCEPT; each "
-                            "owner pays the block's cost for each of their squares in it)",
-                            example="CREATE RESIDENTIAL BLOCK 5 6", rules=("XXI.1", "XXI.2")),
-                CommandSpec("DESTROY BLOCK", DestroyBlock, destroy, parse_destroy, "DESTROY BLOCK <block>",
-                            listing=121, summary="destroy a block you own part of (an Industrial block needs "
-                            "every owner's consent; a Government block stays)", example="DESTROY BLOCK 2",
-                            rules=("XXI.8",)))
+        return handled((CreateBlock, create), (DestroyBlock, destroy))
 
     def rulings(self):
         return {"free-block": _free_block_ruling}

@@ -18,7 +18,8 @@ after. A Residential block's lander pays each square's rent so computed; a Comme
 from __future__ import annotations
 
 from admin.engine.board import predecessor
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import jump
 from admin.library.health import change_health
@@ -29,7 +30,7 @@ from admin.games.nomopoly2.mechanics.shared import (
 )
 from admin.engine.model import VoteGrant
 from admin.games.nomopoly2.mechanics.buildings.works import (
-    ALLOWED, BADGES, DEFAULTS, Build, FuelPrice, _parse_build, _parse_fuel, _weekly, build, build_free, building_name,
+    ALLOWED, BADGES, DEFAULTS, Build, FuelPrice, _weekly, build, build_free, building_name,
     building_price, building_rent, destroy_all_on, fuel_price, government_buildings, price, set_fuel_price,
 )
 
@@ -82,14 +83,7 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
         return building_price(state, name)
 
     def commands(self):
-        return (CommandSpec("BUILD", Build, build, _parse_build, "BUILD <building> ON <square>", listing=122,
-                            summary="put a building on a square you own in a block (one a square an update; "
-                                    "see the Buildings page for prices and where each may go)",
-                            example="BUILD HOUSE ON 14", rules=("XXII.1", "XXII.3", "XXII.4")),
-                CommandSpec("FUEL PRICE", FuelPrice, set_fuel_price, _parse_fuel,
-                            "FUEL PRICE <square> <price per 100 fuel>", listing=123,
-                            summary="set what 100 fuel costs at your commercial Gas Station",
-                            example="FUEL PRICE 14 60", rules=("XXII.4",)))
+        return handled((Build, build), (FuelPrice, set_fuel_price))
 
     # -- lives of squares -----------------------------------------------------------------------
     def on_square_added(self, state, square) -> None:

@@ -6,12 +6,11 @@ refund (XXII.2), the Gas Stations' fuel price and the weekly income of Malls and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from admin.engine import hooks
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.ownership import owner_of
@@ -65,27 +64,6 @@ def building_name(text: str) -> str:
     return key
 
 
-@command_type
-@dataclass(frozen=True)
-class Build:
-    """``BUILD <building> ON <square> [ON CREDIT]`` (XXII.1)."""
-
-    building: str
-    square: int
-    on_credit: bool = False
-    cmd: ClassVar[str] = "build"
-
-
-@command_type
-@dataclass(frozen=True)
-class FuelPrice:
-    """``FUEL PRICE <square> <price per 100 fuel>`` (XXII.4, Gas Station)."""
-
-    square: int
-    price: int
-    cmd: ClassVar[str] = "fuel-price"
-
-
 def _parse_build(rest: str, _line: object) -> Build:
     text, credit = split_on_credit(rest)
     m = re.fullmatch(r"\s*(.+?)\s+(?:ON\s+)?((?:square\s+|sq\s+)?#?\d+)\s*", text, flags=re.IGNORECASE)
@@ -99,6 +77,29 @@ def _parse_fuel(rest: str, _line: object) -> FuelPrice:
     if not m:
         raise CommandError("write FUEL PRICE <square> <price per 100 fuel>, like FUEL PRICE 14 60.")
     return FuelPrice(int(m.group(1)), int(m.group(2)))
+
+
+@command("BUILD <building> ON <square>", parse=_parse_build, listing=122,
+         summary="put a building on a square you own in a block (one a square an update; see the Buildings "
+                 "page for prices and where each may go)",
+         example="BUILD HOUSE ON 14", rules=("XXII.1", "XXII.3", "XXII.4"))
+class Build:
+    """``BUILD <building> ON <square> [ON CREDIT]`` (XXII.1)."""
+
+    building: str
+    square: int
+    on_credit: bool = False
+
+
+@command("FUEL PRICE <square> <price:price per 100 fuel>", keyword="FUEL PRICE", parse=_parse_fuel, listing=123,
+         summary="set what 100 fuel costs at your commercial Gas Station", example="FUEL PRICE 14 60",
+         rules=("XXII.4",))
+class FuelPrice:
+    """``FUEL PRICE <square> <price per 100 fuel>`` (XXII.4, Gas Station)."""
+
+    square: int
+    price: int
+
 
 #: the module's parameters and their defaults (its ``defaults``)
 DEFAULTS: dict[str, Any] = {

@@ -6,13 +6,12 @@ write to play is read in syntax.py."""
 from __future__ import annotations
 
 from admin.engine.context import BANK
+from admin.engine.declare import handled
 from admin.engine.module import CommandSpec
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.api import INTERACTIONS
 from admin.games.nomopoly2.mechanics.casinos import cards as cc
-from admin.games.nomopoly2.mechanics.casinos.syntax import (
-    CasinoMove, PlayCasino, parse_card_game, parse_move, parse_roulette, positions_text,
-)
+from admin.games.nomopoly2.mechanics.casinos.syntax import CasinoMove, PlayCasino, positions_text
 from admin.games.nomopoly2.mechanics.casinos.state import (
     NAME, private_of, casino_here, check_play, note_play, pay_out, take_in,
 )
@@ -21,29 +20,7 @@ from admin.engine.model import GameState, Player
 
 
 def game_commands() -> tuple[CommandSpec, ...]:
-    return (CommandSpec("PLAY BLACKJACK", PlayCasino, play, parse_card_game("blackjack", "PLAY BLACKJACK 100"),
-                        "PLAY BLACKJACK <bet>", listing=330, rules=("XXXIII.2", "XXXIII.4"),
-                        summary="at a Casino: bet up to $500 on a hand of Blackjack; answer HIT or STAND "
-                                "by the next update", example="PLAY BLACKJACK 100"),
-            CommandSpec("PLAY POKER", PlayCasino, play, parse_card_game("poker", "PLAY POKER 20"),
-                        "PLAY POKER <bet>", listing=331, rules=("XXXIII.2", "XXXIII.4"),
-                        summary="at a Casino: bet up to $25 on five cards; answer HOLD with the cards to "
-                                "keep by the next update", example="PLAY POKER 20"),
-            CommandSpec("PLAY ROULETTE", PlayCasino, play, parse_roulette,
-                        "PLAY ROULETTE <bet> ON <number|RED|BLACK|five numbers>", listing=332,
-                        rules=("XXXIII.2", "XXXIII.4"),
-                        summary="at a Casino: bet up to $50 on a number (36 times), a colour (2 times) or "
-                                "five numbers (7 times)", example="PLAY ROULETTE 20 ON RED"),
-            CommandSpec("HIT", CasinoMove, move, parse_move("hit"), "HIT", listing=333,
-                        rules=("XXXIII.2",), summary="draw another card in your open Blackjack hand",
-                        example="HIT"),
-            CommandSpec("STAND", CasinoMove, move, parse_move("stand"), "STAND", listing=334,
-                        rules=("XXXIII.2",), summary="stop drawing in your open Blackjack hand; the dealer "
-                                                     "draws to 17", example="STAND"),
-            CommandSpec("HOLD", CasinoMove, move, parse_move("hold"), "HOLD <positions>|ALL|NONE", listing=335,
-                        rules=("XXXIII.2",),
-                        summary="keep these of your five Poker cards (by position 1-5, or the cards) and "
-                                "replace the rest", example="HOLD 1 2 5"))
+    return handled((PlayCasino, play), (CasinoMove, move))
 
 
 # -- playing --------------------------------------------------------------------------------

@@ -1,42 +1,16 @@
 """What players write to play at a Casino (XXXIII.2): PLAY BLACKJACK, PLAY POKER and PLAY ROULETTE
-with their bets, and HIT, STAND and HOLD in an open hand; each read into its typed command. The games
-themselves are in games.py."""
+with their bets, and HIT, STAND and HOLD in an open hand; each read into its typed command, declared
+here with its usage line and HELP entry (@command). The games themselves are in games.py."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
 from admin.engine.playingcards import parse_card
-from admin.engine.commands import command_type
+from admin.engine.declare import command
 from admin.engine.errors import CommandError
 from admin.library.payment import split_on_credit
 from admin.games.nomopoly2.mechanics.casinos import cards as cc
-
-
-@command_type
-@dataclass(frozen=True)
-class PlayCasino:
-    """``PLAY BLACKJACK <bet>``, ``PLAY POKER <bet>``, ``PLAY ROULETTE <bet> ON <target>`` (XXXIII.2)."""
-
-    game: str
-    bet: int
-    #: roulette: a number "17", "red", "black", or five numbers "1,5,9,22,36"
-    target: str = ""
-    on_credit: bool = False
-    cmd: ClassVar[str] = "casino-play"
-
-
-@command_type
-@dataclass(frozen=True)
-class CasinoMove:
-    """``HIT``, ``STAND`` or ``HOLD <positions>``: the next step of one's open hand (XXXIII.2)."""
-
-    move: str
-    #: the question's number, when given (HIT 12)
-    number: int | None = None
-    cmd: ClassVar[str] = "casino-move"
 
 
 _AMOUNT = re.compile(r"^(?:bet\s+)?\$?(\d{1,9})$", re.IGNORECASE)
@@ -115,3 +89,41 @@ def positions_text(text: str) -> str:
             raise CommandError(f"{w!r} is neither a position from 1 to 5 nor a card like KH; "
                                "write HOLD 1 3 5, HOLD KH KD, HOLD ALL or HOLD NONE")
     return " ".join(out)
+
+
+@command("PLAY BLACKJACK <bet>", keyword="PLAY BLACKJACK", parse=parse_card_game("blackjack", "PLAY BLACKJACK 100"),
+         listing=330, rules=("XXXIII.2", "XXXIII.4"),
+         summary="at a Casino: bet up to $500 on a hand of Blackjack; answer HIT or STAND by the next update",
+         example="PLAY BLACKJACK 100")
+@command("PLAY POKER <bet>", keyword="PLAY POKER", parse=parse_card_game("poker", "PLAY POKER 20"),
+         listing=331, rules=("XXXIII.2", "XXXIII.4"),
+         summary="at a Casino: bet up to $25 on five cards; answer HOLD with the cards to keep by the next update",
+         example="PLAY POKER 20")
+@command("PLAY ROULETTE <bet> ON <target:number|RED|BLACK|five numbers>", keyword="PLAY ROULETTE",
+         parse=parse_roulette, cmd="casino-play", listing=332, rules=("XXXIII.2", "XXXIII.4"),
+         summary="at a Casino: bet up to $50 on a number (36 times), a colour (2 times) or five numbers (7 times)",
+         example="PLAY ROULETTE 20 ON RED")
+class PlayCasino:
+    """``PLAY BLACKJACK <bet>``, ``PLAY POKER <bet>``, ``PLAY ROULETTE <bet> ON <target>`` (XXXIII.2)."""
+
+    game: str
+    bet: int
+    #: roulette: a number "17", "red", "black", or five numbers "1,5,9,22,36"
+    target: str = ""
+    on_credit: bool = False
+
+
+@command("HIT", parse=parse_move("hit"), listing=333, rules=("XXXIII.2",),
+         summary="draw another card in your open Blackjack hand", example="HIT")
+@command("STAND", parse=parse_move("stand"), listing=334, rules=("XXXIII.2",),
+         summary="stop drawing in your open Blackjack hand; the dealer draws to 17", example="STAND")
+@command("HOLD <positions>", usage="HOLD <positions>|ALL|NONE", parse=parse_move("hold"), listing=335,
+         rules=("XXXIII.2",),
+         summary="keep these of your five Poker cards (by position 1-5, or the cards) and replace the rest",
+         example="HOLD 1 2 5")
+class CasinoMove:
+    """``HIT``, ``STAND`` or ``HOLD <positions>``: the next step of one's open hand (XXXIII.2)."""
+
+    move: str
+    #: the question's number, when given (HIT 12)
+    number: int | None = None

@@ -4,12 +4,10 @@ DRIVE TO, ABANDON CAR, RETRIEVE CAR, BUY FUEL."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
 from admin.engine.board import distance
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.module import CommandSpec
 from admin.engine.movement import drive, jump
 from admin.engine.syntax import no_args, parse_square, quote
@@ -27,52 +25,6 @@ NAMES = {"foot": "foot", "on foot": "foot", "walking": "foot", "clogs": "clogs",
          "crazy carpet": "krazy-carpet", "carpet": "krazy-carpet", "helicopter": "helicopter", "car": "car",
          "springy shoes": "springy-shoes", "springy": "springy-shoes"}
 _METHOD_LIST = "ON FOOT, CLOGS, POGO STICK, KRAZY CARPET, HELICOPTER, CAR or SPRINGY SHOES"
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyTransport:
-    """``BUY TRANSPORT <method> [ON CREDIT]`` (XXIX.1)."""
-
-    method: str
-    on_credit: bool = False
-    cmd: ClassVar[str] = "transport-buy"
-
-
-@command_type
-@dataclass(frozen=True)
-class DriveTo:
-    """``DRIVE TO <square>`` (XXIX.3)."""
-
-    square: int
-    cmd: ClassVar[str] = "transport-drive"
-
-
-@command_type
-@dataclass(frozen=True)
-class AbandonCar:
-    """``ABANDON CAR`` (XXIX.4)."""
-
-    cmd: ClassVar[str] = "transport-abandon"
-
-
-@command_type
-@dataclass(frozen=True)
-class RetrieveCar:
-    """``RETRIEVE CAR`` (XXIX.5)."""
-
-    cmd: ClassVar[str] = "transport-retrieve"
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyFuel:
-    """``BUY FUEL [<amount>|FULL] [AT <square>] [ON CREDIT]`` (XXII.4); no amount: fill up."""
-
-    amount: int | None = None
-    at: int | None = None
-    on_credit: bool = False
-    cmd: ClassVar[str] = "transport-fuel"
 
 
 def method_named(text: str) -> str:
@@ -125,27 +77,57 @@ def _parse_fuel(rest: str, _line: object) -> BuyFuel:
     return BuyFuel(int(amount) if amount and amount.isdigit() else None, at, credit)
 
 
+@command("BUY TRANSPORT <method> [ON CREDIT]", keyword="BUY TRANSPORT", parse=_parse_buy, cmd="transport-buy",
+         listing=290, rules=("XXIX.1", "XXIX.2"),
+         summary="switch to clogs ($50), a pogo stick ($150), a Krazy Carpet ($200), a helicopter ($250), a car "
+                 "($500, full of fuel), springy shoes ($150) or on foot (free); it replaces the method you had",
+         example="BUY TRANSPORT HELICOPTER")
+class BuyTransport:
+    """``BUY TRANSPORT <method> [ON CREDIT]`` (XXIX.1)."""
+
+    method: str
+    on_credit: bool = False
+
+
+@command("DRIVE TO <square>", parse=_parse_drive, cmd="transport-drive", listing=291, rules=("XXIX.3",),
+         summary="in your car, once an update, go straight to a square for 5 x distance x distance fuel (never "
+                 "to a square named Blackjack)", example="DRIVE TO 35")
+class DriveTo:
+    """``DRIVE TO <square>`` (XXIX.3)."""
+
+    square: int
+
+
+@command("ABANDON CAR", keyword="ABANDON CAR", parse=_parse_abandon, cmd="transport-abandon", listing=292,
+         rules=("XXIX.4",), summary="leave your car, with its fuel, on your square for anyone to take; you go "
+                                    "on foot", example="ABANDON CAR")
+class AbandonCar:
+    """``ABANDON CAR`` (XXIX.4)."""
+
+
+@command("RETRIEVE CAR", keyword="RETRIEVE CAR", parse=_parse_retrieve, cmd="transport-retrieve", listing=293,
+         rules=("XXIX.5",), summary="take an abandoned car from the square you are on, with the fuel left in it",
+         example="RETRIEVE CAR")
+class RetrieveCar:
+    """``RETRIEVE CAR`` (XXIX.5)."""
+
+
+@command("BUY FUEL [<amount>] [AT <at:square>] [ON CREDIT]", keyword="BUY FUEL", parse=_parse_fuel,
+         usage="BUY FUEL [<amount>|FULL] [AT <square>] [ON CREDIT]", cmd="transport-fuel", listing=294,
+         rules=("XXIX.3",), summary="fuel for your car at a Gas Station you are on or reached in your last move "
+                                    "($50 per 100 at a Government one; free at your own)",
+         example="BUY FUEL 200")
+class BuyFuel:
+    """``BUY FUEL [<amount>|FULL] [AT <square>] [ON CREDIT]`` (XXII.4); no amount: fill up."""
+
+    amount: int | None = None
+    at: int | None = None
+    on_credit: bool = False
+
+
 def command_specs() -> tuple[CommandSpec, ...]:
-    return (
-        CommandSpec("BUY TRANSPORT", BuyTransport, buy_transport, _parse_buy,
-                    "BUY TRANSPORT <method> [ON CREDIT]", listing=290, rules=("XXIX.1", "XXIX.2"),
-                    summary="switch to clogs ($50), a pogo stick ($150), a Krazy Carpet ($200), a helicopter "
-                            "($250), a car ($500, full of fuel), springy shoes ($150) or on foot (free); it "
-                            "replaces the method you had", example="BUY TRANSPORT HELICOPTER"),
-        CommandSpec("DRIVE", DriveTo, drive_to, _parse_drive, "DRIVE TO <square>", listing=291,
-                    rules=("XXIX.3",), summary="in your car, once an update, go straight to a square for "
-                    "5 x distance x distance fuel (never to a square named Blackjack)", example="DRIVE TO 35"),
-        CommandSpec("ABANDON CAR", AbandonCar, abandon_car, _parse_abandon, "ABANDON CAR", listing=292,
-                    rules=("XXIX.4",), summary="leave your car, with its fuel, on your square for anyone to "
-                    "take; you go on foot", example="ABANDON CAR"),
-        CommandSpec("RETRIEVE CAR", RetrieveCar, retrieve_car, _parse_retrieve, "RETRIEVE CAR", listing=293,
-                    rules=("XXIX.5",), summary="take an abandoned car from the square you are on, with the "
-                    "fuel left in it", example="RETRIEVE CAR"),
-        CommandSpec("BUY FUEL", BuyFuel, buy_fuel, _parse_fuel, "BUY FUEL [<amount>|FULL] [AT <square>] [ON CREDIT]",
-                    listing=294, rules=("XXIX.3",), summary="fuel for your car at a Gas Station you are on or "
-                    "reached in your last move ($50 per 100 at a Government one; free at your own)",
-                    example="BUY FUEL 200"),
-    )
+    return handled((BuyTransport, buy_transport), (DriveTo, drive_to), (AbandonCar, abandon_car),
+                   (RetrieveCar, retrieve_car), (BuyFuel, buy_fuel))
 
 
 def buy_transport(ctx, player: Player, cmd: BuyTransport) -> str:
