@@ -4,8 +4,9 @@ and the Elephant in play."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
 
-from admin.engine.declare import command
+from admin.engine.declare import As, command
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError
 from admin.games.nomoteams import api
@@ -41,15 +42,12 @@ def _parse_paint(rest: str, line: object) -> Paint:
                  parse_colour(words[-1], CORPORATE_COLOURS, "a Corporate Colour"))
 
 
-def _parse_buy_paint(rest: str, line: object) -> BuyPaint:
-    if not rest.strip():
-        raise CommandError(f"BUY PAINT needs a Government Colour, like BUY PAINT Navy; one of "
-                           f"{', '.join(GOVERNMENT_COLOURS)}.")
-    return BuyPaint(parse_colour(rest, GOVERNMENT_COLOURS, "a Government Colour"))
+def _government_colour(text: str) -> str:
+    return parse_colour(text, GOVERNMENT_COLOURS, "a Government Colour")
 
 
-def _parse_pour(rest: str, line: object) -> PourPaint:
-    return PourPaint(parse_colour(rest, GOVERNMENT_COLOURS, "a Government Colour") if rest.strip() else None)
+#: a Government Colour, read from the rest of the line (``'navy x' is not a colour``)
+GovernmentColour = Annotated[str, As(_government_colour, rest=True)]
 
 
 def _parse_gipper(rest: str, line: object) -> Gipper:
@@ -72,21 +70,22 @@ class Paint:
     colour: str
 
 
-@command("BUY PAINT <colour:Government Colour>", keyword="BUY PAINT", parse=_parse_buy_paint, cmd="teams-buy-paint",
+@command("BUY PAINT <colour:Government Colour>", keyword="BUY PAINT", cmd="teams-buy-paint",
+         hint=f"BUY PAINT needs a Government Colour, like BUY PAINT Navy; one of {', '.join(GOVERNMENT_COLOURS)}.",
          listing=131, rules=("XIII.4",), example="BUY PAINT Navy",
          summary="buy a can of Government Issue Paint ($100 to The Government)")
 class BuyPaint:
     """``BUY PAINT <Government Colour>`` (XIII.4): one can."""
 
-    colour: str
+    colour: GovernmentColour
 
 
-@command("POUR PAINT [colour]", keyword="POUR PAINT", parse=_parse_pour, cmd="teams-pour-paint", listing=132,
+@command("POUR PAINT [colour]", keyword="POUR PAINT", cmd="teams-pour-paint", listing=132,
          rules=("XIII.4",), example="POUR PAINT Navy", summary="pour a can you hold on the square you occupy")
 class PourPaint:
     """``POUR PAINT <colour>`` on the square one occupies (XIII.4)."""
 
-    colour: str | None = None
+    colour: GovernmentColour | None = None
 
 
 @command("GIPPER PAINT <square:n> <colour>", usage="GIPPER PAINT <n> <colour> | GIPPER PAINT ELEPHANT <colour>",
