@@ -40,12 +40,11 @@ def _parse(cancel: bool):
     return parse
 
 
-@command("BUY EXPLOSIVE INSURANCE", keyword="BUY EXPLOSIVE", parse=_parse(False), listing=160,
-         summary="pay $500 to The Government: destruction never touches you or "
-                 "your squares ($50 each time it is averted)",
+@command("BUY EXPLOSIVE INSURANCE", keyword="BUY EXPLOSIVE", parse=_parse(False), cmd="teams-explosive-insurance",
+         listing=160, summary="pay $500 to The Government: destruction never touches you or "
+                              "your squares ($50 each time it is averted)",
          example="BUY EXPLOSIVE INSURANCE", rules=("XVIII.4",))
 @command("CANCEL EXPLOSIVE INSURANCE", keyword="CANCEL EXPLOSIVE", parse=_parse(True), listing=161,
-         cmd="teams-explosive-insurance",  # the lowest of stacked declarations names the class
          summary="give up your Explosive Insurance (no refund): you no longer want to pay "
                  "$50 for each destruction it averts", example="CANCEL EXPLOSIVE INSURANCE",
          rules=("XVIII.4",))
