@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.board import add_square, layout_of
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.layouts import compass_step, layout
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError
 from admin.games.nomoteams.mechanics.shared import (GOVERNMENT, TEAMS, WHITE, any_white, colour_of,  # noqa: F401
@@ -27,24 +26,23 @@ COLOUR_HEX = {"Red": "#d32f2f", "Orange": "#f08a24", "Yellow": "#e6c619", "Green
               "Navy": "#001f5b", "Teal": "#008080", "Lime": "#9acd32", "Fuschia": "#c154c1"}
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse_fishing(rest: str, line: object) -> NewClearFishing:
+    if rest.strip().upper() != "FISHING":
+        raise CommandError(f"say NEW CLEAR FISHING, with nothing after it; found NEW CLEAR {rest.strip()!r}.")
+    return NewClearFishing()
+
+
+@command("NEW CLEAR FISHING", keyword="NEW CLEAR", parse=_parse_fishing, listing=120,
+         summary="pay $300 to add a new square at the end of the board", example="NEW CLEAR FISHING",
+         rules=("VI.7",))
 class NewClearFishing:
     """``NEW CLEAR FISHING`` (VI.7)."""
-
-    cmd: ClassVar[str] = "new-clear-fishing"
 
 
 @dataclass
 class TeamsBoardState:
     #: squares painted a colour other than White (XIII.2: all are White until coloured)
     colours: dict[int, str] = field(default_factory=dict)
-
-
-def _parse_fishing(rest: str, line: object) -> NewClearFishing:
-    if rest.strip().upper() != "FISHING":
-        raise CommandError(f"say NEW CLEAR FISHING, with nothing after it; found NEW CLEAR {rest.strip()!r}.")
-    return NewClearFishing()
 
 
 class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
@@ -64,9 +62,7 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
                 new_square(state)
 
     def commands(self):
-        return (CommandSpec("NEW CLEAR", NewClearFishing, fish, _parse_fishing, "NEW CLEAR FISHING",
-                            listing=120, summary="pay $300 to add a new square at the end of the board",
-                            example="NEW CLEAR FISHING", rules=("VI.7",)),)
+        return handled((NewClearFishing, fish))
 
     def on_player_added(self, state, player) -> None:
         first_square(state, player.name)

@@ -14,13 +14,12 @@ section that destroys something a player owns asks :func:`insured_against` first
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.board import destroy_square, live_numbers, renumber_square
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams import api
@@ -31,21 +30,6 @@ from admin.games.nomoteams.mechanics.shared import (CORPORATE_COLOURS, GOVERNMEN
 NAME = "teams-destruction"
 
 
-@command_type
-@dataclass(frozen=True)
-class ExplosiveInsurance:
-    """``BUY EXPLOSIVE INSURANCE`` or ``CANCEL EXPLOSIVE INSURANCE`` (XVIII.4)."""
-
-    cancel: bool = False
-    cmd: ClassVar[str] = "teams-explosive-insurance"
-
-
-@dataclass
-class DestructionState:
-    #: players with Explosive Insurance (XVIII.4), in the order they bought it
-    insured: list[str] = field(default_factory=list)
-
-
 def _parse(cancel: bool):
     def parse(rest: str, line: object) -> ExplosiveInsurance:
         if rest.strip().upper() != "INSURANCE":
@@ -54,6 +38,26 @@ def _parse(cancel: bool):
             raise CommandError(f"say {word} EXPLOSIVE INSURANCE, with nothing after it{found}.")
         return ExplosiveInsurance(cancel)
     return parse
+
+
+@command("BUY EXPLOSIVE INSURANCE", keyword="BUY EXPLOSIVE", parse=_parse(False), cmd="teams-explosive-insurance",
+         listing=160, summary="pay $500 to The Government: destruction never touches you or "
+                              "your squares ($50 each time it is averted)",
+         example="BUY EXPLOSIVE INSURANCE", rules=("XVIII.4",))
+@command("CANCEL EXPLOSIVE INSURANCE", keyword="CANCEL EXPLOSIVE", parse=_parse(True), listing=161,
+         summary="give up your Explosive Insurance (no refund): you no longer want to pay "
+                 "$50 for each destruction it averts", example="CANCEL EXPLOSIVE INSURANCE",
+         rules=("XVIII.4",))
+class ExplosiveInsurance:
+    """``BUY EXPLOSIVE INSURANCE`` or ``CANCEL EXPLOSIVE INSURANCE`` (XVIII.4)."""
+
+    cancel: bool = False
+
+
+@dataclass
+class DestructionState:
+    #: players with Explosive Insurance (XVIII.4), in the order they bought it
+    insured: list[str] = field(default_factory=list)
 
 
 class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
@@ -69,15 +73,7 @@ class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
         return destroy(ctx, number, reason=reason, rule=rule, by=by)
 
     def commands(self):
-        return (CommandSpec("BUY EXPLOSIVE", ExplosiveInsurance, insurance, _parse(False), "BUY EXPLOSIVE INSURANCE",
-                            listing=160, summary="pay $500 to The Government: destruction never touches you or "
-                                                 "your squares ($50 each time it is averted)",
-                            example="BUY EXPLOSIVE INSURANCE", rules=("XVIII.4",)),
-                CommandSpec("CANCEL EXPLOSIVE", ExplosiveInsurance, insurance, _parse(True),
-                            "CANCEL EXPLOSIVE INSURANCE", listing=161,
-                            summary="give up your Explosive Insurance (no refund): you no longer want to pay "
-                                    "$50 for each destruction it averts", example="CANCEL EXPLOSIVE INSURANCE",
-                            rules=("XVIII.4",)))
+        return handled((ExplosiveInsurance, insurance))
 
     def rulings(self):
         return {"destroy": _destroy_ruling}

@@ -9,11 +9,10 @@ the owner of the square with more votes than any other is awarded $150 (XXXVI.6)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.rulings import RULINGS
 from admin.engine.syntax import parse_square
@@ -22,13 +21,21 @@ from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import mentioned_squares, owner_of
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse_favourite(rest: str, line: object) -> Favourite:
+    words = rest.split(None, 1)
+    if not words or words[0].upper() != "SQUARE" or len(words) < 2:
+        raise CommandError(f"say FAVOURITE SQUARE <n>, like FAVOURITE SQUARE 12; found FAVOURITE {rest.strip()!r}.")
+    return Favourite(parse_square(words[1]))
+
+
+@command("FAVOURITE SQUARE <square:n>", parse=_parse_favourite, cmd="teams-favourite", listing=170,
+         summary="vote for your favourite square name: at the end of the game the owner of the "
+                 "square with the most votes is awarded $150", example="FAVOURITE SQUARE 12",
+         rules=("XXXVI.6",))
 class Favourite:
     """``FAVOURITE SQUARE <n>`` (XXXVI.6)."""
 
     square: int
-    cmd: ClassVar[str] = "teams-favourite"
 
 
 @dataclass
@@ -39,13 +46,6 @@ class DoomState:
     favourites: dict[str, int] = field(default_factory=dict)
     #: the favourite square's prize, once paid (XXXVI.6): "square: owner"
     prize: str = ""
-
-
-def _parse_favourite(rest: str, line: object) -> Favourite:
-    words = rest.split(None, 1)
-    if not words or words[0].upper() != "SQUARE" or len(words) < 2:
-        raise CommandError(f"say FAVOURITE SQUARE <n>, like FAVOURITE SQUARE 12; found FAVOURITE {rest.strip()!r}.")
-    return Favourite(parse_square(words[1]))
 
 
 class DoomModule(Mechanic[DoomState, None]):
@@ -59,10 +59,7 @@ class DoomModule(Mechanic[DoomState, None]):
     State = DoomState
 
     def commands(self):
-        return (CommandSpec("FAVOURITE", Favourite, favourite, _parse_favourite, "FAVOURITE SQUARE <n>", listing=170,
-                            summary="vote for your favourite square name: at the end of the game the owner of the "
-                                    "square with the most votes is awarded $150", example="FAVOURITE SQUARE 12",
-                            rules=("XXXVI.6",)),)
+        return handled((Favourite, favourite))
 
     def rulings(self):
         return {"tornado": _tornado, "end-game": _end_game}

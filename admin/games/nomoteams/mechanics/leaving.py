@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Panel, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams import api
@@ -20,35 +19,6 @@ from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, liv
                                               objects_of, squares_of)
 
 METHODS = ("GOVERNMENT", "CORPORATION", "RANDOM", "TEAM", "TO")
-
-
-@command_type
-@dataclass(frozen=True)
-class Leave:
-    """``LEAVE [GOVERNMENT|CORPORATION|RANDOM|TEAM|TO <player>]`` (II.8)."""
-
-    method: str = "GOVERNMENT"
-    to: str | None = None
-    cmd: ClassVar[str] = "teams-leave"
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyFromCorporation:
-    """``BUY FROM CORPORATION <square>`` (II.8: 120% of market value, first come first served)."""
-
-    square: int
-    cmd: ClassVar[str] = "teams-buy-corporate"
-
-
-@dataclass
-class LeavingState:
-    #: square -> its price: what The Corporation sells from leavers (II.8)
-    for_sale: dict[int, int] = field(default_factory=dict)
-    #: who left, and in which week (II.9 looks a week ahead)
-    left: dict[str, int] = field(default_factory=dict)
-    #: Ex-Scammers the Admin named (II.9)
-    ex_scammers: list[str] = field(default_factory=list)
 
 
 def _parse_leave(rest: str, line: object) -> Leave:
@@ -73,6 +43,35 @@ def _parse_corporate(rest: str, line: object) -> BuyFromCorporation:
     return BuyFromCorporation(parse_square(words[1]))
 
 
+@command("LEAVE [GOVERNMENT|CORPORATION|RANDOM|TEAM|TO <to:player>]", parse=_parse_leave, cmd="teams-leave",
+         listing=150, summary="leave the game, saying who gets your money, squares and objects",
+         example="LEAVE TO bob", rules=("II.8",))
+class Leave:
+    """``LEAVE [GOVERNMENT|CORPORATION|RANDOM|TEAM|TO <player>]`` (II.8)."""
+
+    method: str = "GOVERNMENT"
+    to: str | None = None
+
+
+@command("BUY FROM CORPORATION <square>", keyword="BUY FROM", parse=_parse_corporate, cmd="teams-buy-corporate",
+         listing=11, summary="buy a square The Corporation sells, at 120% of its market value",
+         example="BUY FROM CORPORATION 14", rules=("II.8",))
+class BuyFromCorporation:
+    """``BUY FROM CORPORATION <square>`` (II.8: 120% of market value, first come first served)."""
+
+    square: int
+
+
+@dataclass
+class LeavingState:
+    #: square -> its price: what The Corporation sells from leavers (II.8)
+    for_sale: dict[int, int] = field(default_factory=dict)
+    #: who left, and in which week (II.9 looks a week ahead)
+    left: dict[str, int] = field(default_factory=dict)
+    #: Ex-Scammers the Admin named (II.9)
+    ex_scammers: list[str] = field(default_factory=list)
+
+
 class LeavingModule(Mechanic[LeavingState, None]):
     name = "teams-leaving"
     rules = ("II.8", "II.9")
@@ -92,13 +91,7 @@ class LeavingModule(Mechanic[LeavingState, None]):
             self.of(state).for_sale.pop(square.number, None)
 
     def commands(self):
-        return (CommandSpec("LEAVE", Leave, leave, _parse_leave, "LEAVE [GOVERNMENT|CORPORATION|RANDOM|TEAM|TO <player>]",
-                            listing=150, summary="leave the game, saying who gets your money, squares and objects",
-                            example="LEAVE TO bob", rules=("II.8",)),
-                CommandSpec("BUY FROM", BuyFromCorporation, buy_corporate, _parse_corporate,
-                            "BUY FROM CORPORATION <square>", listing=11,
-                            summary="buy a square The Corporation sells, at 120% of its market value",
-                            example="BUY FROM CORPORATION 14", rules=("II.8",)))
+        return handled((Leave, leave), (BuyFromCorporation, buy_corporate))
 
     def rulings(self):
         return {"ex-scammer": _ex_scammer}

@@ -17,12 +17,11 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.interactions import all_consent, accept_or_decline
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
@@ -30,24 +29,23 @@ from admin.games.nomoteams.mechanics.shared import GOVERNMENT, market_value, squ
 from admin.library.api import INTERACTIONS
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse_clear(rest: str, line: object) -> ClearCredit:
+    if rest.strip().upper() != "RATING":
+        raise CommandError(f"say CLEAR CREDIT RATING, with nothing after it; found CLEAR CREDIT {rest.strip()!r}.")
+    return ClearCredit()
+
+
+@command("CLEAR CREDIT RATING", keyword="CLEAR CREDIT", parse=_parse_clear, cmd="teams-clear-credit", listing=130,
+         summary="pay $200 to The Government to remove your Bad Credit Rating", example="CLEAR CREDIT RATING",
+         rules=("IV.6",))
 class ClearCredit:
     """``CLEAR CREDIT RATING`` (IV.6)."""
-
-    cmd: ClassVar[str] = "teams-clear-credit"
 
 
 @dataclass
 class TeamsMoneyState:
     #: players with a Bad Credit Rating (IV.5, IV.6)
     bad_credit: list[str] = field(default_factory=list)
-
-
-def _parse_clear(rest: str, line: object) -> ClearCredit:
-    if rest.strip().upper() != "RATING":
-        raise CommandError(f"say CLEAR CREDIT RATING, with nothing after it; found CLEAR CREDIT {rest.strip()!r}.")
-    return ClearCredit()
 
 
 class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
@@ -68,9 +66,7 @@ class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
     requires = ("interactions",)
 
     def commands(self):
-        return (CommandSpec("CLEAR CREDIT", ClearCredit, clear_credit, _parse_clear, "CLEAR CREDIT RATING",
-                            listing=130, summary="pay $200 to The Government to remove your Bad Credit Rating",
-                            example="CLEAR CREDIT RATING", rules=("IV.6",)),)
+        return handled((ClearCredit, clear_credit))
 
     def on_turn_end(self, ctx, player, turn, wrapped) -> None:
         settle_bankrupts(ctx)

@@ -9,13 +9,13 @@ simplifies the rules, IX.9) or a $10 fine for a rejected one (IX.5, IX.6)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import Any, Sequence
 
 from admin.engine import hooks
-from admin.engine.commands import command_type
 from admin.engine.context import BANK, UpdateContext
+from admin.engine.declare import command, handled
 from admin.engine.events import Ruling
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.errors import IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.shared import fine
 from admin.nomic.proposal_rulings import RULINGS as LIBRARY_RULINGS
@@ -27,19 +27,20 @@ from admin.nomic.archive import archive_closed
 UNDECIDED = ("open", "voting")
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse(rest: str, line: object, block: Sequence[Any]) -> TeamsPropose:
+    p = _parse_propose(rest, line, block)
+    return TeamsPropose(p.title, p.text)
+
+
+@command("PROPOSE [title] ... END", parse=_parse, cmd="teams-propose", block=True, phase=10, listing=50,
+         summary="propose a change to the rules: the title, then its text on the lines "
+                 "below, up to a line END; the Admin judges it",
+         example="PROPOSE Free parking / ADD RULE VI: ... / END", rules=("IX.1",))
 class TeamsPropose:
     """``PROPOSE [title]`` then the text up to a line ``END`` (IX.1)."""
 
     title: str
     text: str
-    cmd: ClassVar[str] = "teams-propose"
-
-
-def _parse(rest: str, line: object, block: Sequence[Any]) -> TeamsPropose:
-    p = _parse_propose(rest, line, block)
-    return TeamsPropose(p.title, p.text)
 
 
 @dataclass
@@ -74,11 +75,7 @@ class TeamsProposalsModule(Mechanic[TeamsProposalsState, None]):
     State = TeamsProposalsState
 
     def commands(self):
-        return (CommandSpec("PROPOSE", TeamsPropose, propose, _parse, "PROPOSE [title] ... END", block=True,
-                            phase=10, listing=50,
-                            summary="propose a change to the rules: the title, then its text on the lines "
-                                    "below, up to a line END; the Admin judges it",
-                            example="PROPOSE Free parking / ADD RULE VI: ... / END", rules=("IX.1",)),)
+        return handled((TeamsPropose, propose))
 
     def rulings(self):
         return {"judge": _judge, "amend": LIBRARY_RULINGS["amend"], "done": LIBRARY_RULINGS["done"],

@@ -3,15 +3,14 @@ results show."""
 
 from __future__ import annotations
 
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.board import WHITE, colour_of
 from admin.games.nomoteams.mechanics.colours.paint import _colour_ruling, buy_paint, gipper, paint, pour
 from admin.games.nomoteams.mechanics.colours.state import (COLOURS, NAME, BuyPaint, ColoursState, Gipper, Paint,
-                                                           PourPaint, _give_can, _parse_buy_paint, _parse_gipper,
-                                                           _parse_paint, _parse_pour, cans_text, elephant_piece,
-                                                           parse_colour)
+                                                           PourPaint, _give_can, cans_text, elephant_piece, parse_colour)
 from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS, GOVERNMENT_COLOURS, block_owner
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, owner_of
 
@@ -30,22 +29,7 @@ class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
     State = ColoursState
 
     def commands(self):
-        return (
-            CommandSpec("PAINT", Paint, paint, _parse_paint, "PAINT <n> <Corporate Colour>", listing=130,
-                        rules=("XIII.3",), example="PAINT 14 Red",
-                        summary="paint a square you own a Corporate Colour ($50 to The Corporation)"),
-            CommandSpec("BUY PAINT", BuyPaint, buy_paint, _parse_buy_paint, "BUY PAINT <Government Colour>",
-                        listing=131, rules=("XIII.4",), example="BUY PAINT Navy",
-                        summary="buy a can of Government Issue Paint ($100 to The Government)"),
-            CommandSpec("POUR PAINT", PourPaint, pour, _parse_pour, "POUR PAINT [colour]", listing=132,
-                        rules=("XIII.4",), example="POUR PAINT Navy",
-                        summary="pour a can you hold on the square you occupy"),
-            CommandSpec("GIPPER", Gipper, gipper, _parse_gipper,
-                        "GIPPER PAINT <n> <colour> | GIPPER PAINT ELEPHANT <colour>", listing=133,
-                        rules=("XIII.5", "XIII.6"), example="GIPPER PAINT 14 Navy",
-                        summary="the GIPPer pours a can on a square you own ($50) or on the Elephant "
-                                "($1000); a can you hold, or one bought with the service"),
-        )
+        return handled((Paint, paint), (BuyPaint, buy_paint), (PourPaint, pour), (Gipper, gipper))
 
     def rulings(self):
         return {"colour": _colour_ruling}

@@ -4,9 +4,9 @@ and the Elephant in play."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated
 
-from admin.engine.commands import command_type
+from admin.engine.declare import As, command
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError
 from admin.games.nomoteams import api
@@ -33,53 +33,6 @@ def parse_colour(text: str, allowed: tuple[str, ...] = COLOURS, what: str = "a c
     return colour
 
 
-@command_type
-@dataclass(frozen=True)
-class Paint:
-    """``PAINT <n> <Corporate Colour>`` (XIII.3)."""
-
-    square: int
-    colour: str
-    cmd: ClassVar[str] = "teams-paint"
-
-
-@command_type
-@dataclass(frozen=True)
-class BuyPaint:
-    """``BUY PAINT <Government Colour>`` (XIII.4): one can."""
-
-    colour: str
-    cmd: ClassVar[str] = "teams-buy-paint"
-
-
-@command_type
-@dataclass(frozen=True)
-class PourPaint:
-    """``POUR PAINT <colour>`` on the square one occupies (XIII.4)."""
-
-    colour: str | None = None
-    cmd: ClassVar[str] = "teams-pour-paint"
-
-
-@command_type
-@dataclass(frozen=True)
-class Gipper:
-    """``GIPPER PAINT <n> <colour>`` (XIII.5) or ``GIPPER PAINT ELEPHANT <colour>`` (XIII.6);
-    ``square`` 0 is the Elephant."""
-
-    square: int
-    colour: str
-    cmd: ClassVar[str] = "teams-gipper"
-
-
-@dataclass
-class ColoursState:
-    #: player -> Government Colour -> cans of Government Issue Paint held (XIII.4)
-    cans: dict[str, dict[str, int]] = field(default_factory=dict)
-    #: the Elephant Skin Color (XIII.6, XXXIII.2); a standing ruling: White until painted
-    elephant_skin: str = WHITE
-
-
 def _parse_paint(rest: str, line: object) -> Paint:
     words = rest.split()
     if len(words) < 2:
@@ -89,15 +42,12 @@ def _parse_paint(rest: str, line: object) -> Paint:
                  parse_colour(words[-1], CORPORATE_COLOURS, "a Corporate Colour"))
 
 
-def _parse_buy_paint(rest: str, line: object) -> BuyPaint:
-    if not rest.strip():
-        raise CommandError(f"BUY PAINT needs a Government Colour, like BUY PAINT Navy; one of "
-                           f"{', '.join(GOVERNMENT_COLOURS)}.")
-    return BuyPaint(parse_colour(rest, GOVERNMENT_COLOURS, "a Government Colour"))
+def _government_colour(text: str) -> str:
+    return parse_colour(text, GOVERNMENT_COLOURS, "a Government Colour")
 
 
-def _parse_pour(rest: str, line: object) -> PourPaint:
-    return PourPaint(parse_colour(rest, GOVERNMENT_COLOURS, "a Government Colour") if rest.strip() else None)
+#: a Government Colour, read from the rest of the line (``'navy x' is not a colour``)
+GovernmentColour = Annotated[str, As(_government_colour, rest=True)]
 
 
 def _parse_gipper(rest: str, line: object) -> Gipper:
@@ -108,6 +58,55 @@ def _parse_gipper(rest: str, line: object) -> Gipper:
     colour = parse_colour(words[-1], GOVERNMENT_COLOURS, "a Government Colour")
     target = " ".join(words[1:-1])
     return Gipper(0 if target.upper() in ("ELEPHANT", "THE ELEPHANT") else parse_square(target), colour)
+
+
+@command("PAINT <square:n> <colour:Corporate Colour>", parse=_parse_paint, cmd="teams-paint", listing=130,
+         rules=("XIII.3",), example="PAINT 14 Red",
+         summary="paint a square you own a Corporate Colour ($50 to The Corporation)")
+class Paint:
+    """``PAINT <n> <Corporate Colour>`` (XIII.3)."""
+
+    square: int
+    colour: str
+
+
+@command("BUY PAINT <colour:Government Colour>", keyword="BUY PAINT", cmd="teams-buy-paint",
+         hint=f"BUY PAINT needs a Government Colour, like BUY PAINT Navy; one of {', '.join(GOVERNMENT_COLOURS)}.",
+         listing=131, rules=("XIII.4",), example="BUY PAINT Navy",
+         summary="buy a can of Government Issue Paint ($100 to The Government)")
+class BuyPaint:
+    """``BUY PAINT <Government Colour>`` (XIII.4): one can."""
+
+    colour: GovernmentColour
+
+
+@command("POUR PAINT [colour]", keyword="POUR PAINT", cmd="teams-pour-paint", listing=132,
+         rules=("XIII.4",), example="POUR PAINT Navy", summary="pour a can you hold on the square you occupy")
+class PourPaint:
+    """``POUR PAINT <colour>`` on the square one occupies (XIII.4)."""
+
+    colour: GovernmentColour | None = None
+
+
+@command("GIPPER PAINT <square:n> <colour>", usage="GIPPER PAINT <n> <colour> | GIPPER PAINT ELEPHANT <colour>",
+         parse=_parse_gipper, cmd="teams-gipper", listing=133, rules=("XIII.5", "XIII.6"),
+         example="GIPPER PAINT 14 Navy",
+         summary="the GIPPer pours a can on a square you own ($50) or on the Elephant "
+                 "($1000); a can you hold, or one bought with the service")
+class Gipper:
+    """``GIPPER PAINT <n> <colour>`` (XIII.5) or ``GIPPER PAINT ELEPHANT <colour>`` (XIII.6);
+    ``square`` 0 is the Elephant."""
+
+    square: int
+    colour: str
+
+
+@dataclass
+class ColoursState:
+    #: player -> Government Colour -> cans of Government Issue Paint held (XIII.4)
+    cans: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: the Elephant Skin Color (XIII.6, XXXIII.2); a standing ruling: White until painted
+    elephant_skin: str = WHITE
 
 
 def of(state) -> ColoursState:

@@ -3,13 +3,13 @@ results show."""
 
 from __future__ import annotations
 
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import IllegalAction
 from admin.games.nomoteams.mechanics.disputes.settle import _decide, settle
 from admin.games.nomoteams.mechanics.disputes.state import (COURT, NAME, Accuse, Dispute, DisputeAction,
-                                                            DisputesState, _dice, _parse_accuse, _parse_dispute,
-                                                            penalty_text)
+                                                            DisputesState, _dice, penalty_text)
 from admin.games.nomoteams.mechanics.shared import PSEUDOPLAYERS, WETHA, live_player
 
 
@@ -28,16 +28,7 @@ class DisputesModule(Mechanic[DisputesState, None]):
     State = DisputesState
 
     def commands(self):
-        return (CommandSpec("ACCUSE", Accuse, accuse, _parse_accuse, "ACCUSE <player> PENALTY <penalty>: <charge>",
-                            listing=160, summary="start a dispute: the charge and its facts, and a Penalty for the "
-                                                 "loser: PAY <amount> [TO <whom>], CHAINS <pounds> or UNREGISTER",
-                            example="ACCUSE bob PENALTY PAY 100: he sold me square 12 and kept it",
-                            rules=("XXVII.1", "XXVII.4", "XXVII.5", "XXVII.6")),
-                CommandSpec("DISPUTE", DisputeAction, dispute_action, _parse_dispute,
-                            "DISPUTE <n> COURT|TRIAL|ARGUE <text>|BUY <k> EXTRA DICE|REFUSE TO PAY", listing=161,
-                            summary="in a dispute of yours: choose a Government Court or a Corporate Trial, argue "
-                                    "for the Court, allot Extra Dice ($50 each) for a Trial, refuse to pay",
-                            example="DISPUTE 1 TRIAL", rules=("XXVII.1", "XXVII.3", "XXVII.4")))
+        return handled((Accuse, accuse), (DisputeAction, dispute_action))
 
     def rulings(self):
         return {"dispute": _decide}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command
 from admin.engine.settled import keep, settled, unpickled
 from admin.engine.errors import CommandError
 from admin.games.nomoteams import api
@@ -20,8 +20,64 @@ COURT, TRIAL = "Court", "Trial"
 MECHANISMS = {"COURT": COURT, "GOVERNMENT": COURT, "TRIAL": TRIAL, "CORPORATE": TRIAL}
 
 
-@command_type
-@dataclass(frozen=True)
+_ACCUSE = re.compile(r"^(\S+)\s+PENALTY\s+(.+?)\s*:\s*(.+)$", re.IGNORECASE | re.DOTALL)
+
+
+def _parse_penalty(text: str) -> tuple[str, int, str | None]:
+    words = text.split()
+    up = [w.upper() for w in words]
+    if up and up[0] == "PAY" and len(words) >= 2 and re.fullmatch(r"\$?\d{1,9}", words[1]):
+        amount = int(words[1].lstrip("$"))
+        if len(words) == 2:
+            return "pay", amount, None
+        if up[2] == "TO" and len(words) >= 4:
+            target = " ".join(words[3:])
+            named = {"GOVERNMENT": GOVERNMENT, "THE GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION,
+                     "THE CORPORATION": CORPORATION, "WETHA": WETHA, "THE WETHA": WETHA}
+            return "pay", amount, named.get(target.upper(), target)
+    if up and up[0] == "CHAINS" and len(words) == 2 and words[1].isdigit():
+        return "chains", int(words[1]), None
+    if up == ["UNREGISTER"]:
+        return "unregister", 0, None
+    raise CommandError(f"{text!r} is not a recognised Penalty; say PAY <amount> [TO <player>|GOVERNMENT|CORPORATION] "
+                       "(XXVII.4), CHAINS <pounds, at most 100> (XXVII.5) or UNREGISTER (XXVII.6).")
+
+
+def _parse_accuse(rest: str, line: object) -> Accuse:
+    m = _ACCUSE.match(rest.strip())
+    if not m:
+        raise CommandError("ACCUSE needs a player, a Penalty and the charge with its facts, like ACCUSE bob "
+                           "PENALTY PAY 100: he took my hat on square 12 in week 3.")
+    kind, amount, payee = _parse_penalty(m.group(2))
+    return Accuse(m.group(1), kind, amount, payee, " ".join(m.group(3).split()))
+
+
+def _parse_dispute(rest: str, line: object) -> DisputeAction:
+    m = re.match(r"^#?(\d{1,6})\s+(.*)$", rest.strip(), re.DOTALL)
+    usage = ("DISPUTE <n> COURT, DISPUTE <n> TRIAL, DISPUTE <n> ARGUE <text>, DISPUTE <n> BUY <k> EXTRA DICE or "
+             "DISPUTE <n> REFUSE TO PAY")
+    if not m:
+        raise CommandError(f"DISPUTE needs the dispute's number and what to do: {usage}; found {rest.strip()!r}.")
+    number, tail = int(m.group(1)), m.group(2).strip()
+    words = tail.upper().split()
+    if len(words) == 1 and words[0] in MECHANISMS:
+        return DisputeAction(number, "choose", MECHANISMS[words[0]])
+    if words[:1] == ["ARGUE"] and len(words) > 1:
+        return DisputeAction(number, "argue", " ".join(tail.split()[1:]))
+    dice = re.fullmatch(r"BUY\s+(\d{1,3})\s+(?:EXTRA\s+)?(?:DICE|DIE)", " ".join(words))
+    if dice:
+        return DisputeAction(number, "dice", dice.group(1))
+    if " ".join(words) in ("REFUSE", "REFUSE TO PAY"):
+        return DisputeAction(number, "refuse")
+    raise CommandError(f"say {usage}; found DISPUTE {rest.strip()!r}.")
+
+
+@command("ACCUSE <defendant:player> PENALTY <penalty> <charge>", usage="ACCUSE <player> PENALTY <penalty>: <charge>",
+         parse=_parse_accuse, cmd="teams-accuse", listing=160,
+         summary="start a dispute: the charge and its facts, and a Penalty for the "
+                 "loser: PAY <amount> [TO <whom>], CHAINS <pounds> or UNREGISTER",
+         example="ACCUSE bob PENALTY PAY 100: he sold me square 12 and kept it",
+         rules=("XXVII.1", "XXVII.4", "XXVII.5", "XXVII.6"))
 class Accuse:
     """``ACCUSE <player> PENALTY <penalty>: <charge and facts>`` (XXVII.1)."""
 
@@ -30,11 +86,13 @@ class Accuse:
     amount: int
     payee: str | None
     charge: str
-    cmd: ClassVar[str] = "teams-accuse"
 
 
-@command_type
-@dataclass(frozen=True)
+@command("DISPUTE <number:n> <action>", usage="DISPUTE <n> COURT|TRIAL|ARGUE <text>|BUY <k> EXTRA DICE|REFUSE TO PAY",
+         parse=_parse_dispute, cmd="teams-dispute", listing=161,
+         summary="in a dispute of yours: choose a Government Court or a Corporate Trial, argue "
+                 "for the Court, allot Extra Dice ($50 each) for a Trial, refuse to pay",
+         example="DISPUTE 1 TRIAL", rules=("XXVII.1", "XXVII.3", "XXVII.4"))
 class DisputeAction:
     """``DISPUTE <n> COURT|TRIAL``, ``DISPUTE <n> ARGUE <text>``, ``DISPUTE <n> BUY <k> EXTRA DICE``,
     ``DISPUTE <n> REFUSE TO PAY`` (XXVII.1, XXVII.3, XXVII.4)."""
@@ -42,7 +100,6 @@ class DisputeAction:
     number: int
     action: str
     value: str = ""
-    cmd: ClassVar[str] = "teams-dispute"
 
 
 @dataclass
@@ -111,58 +168,6 @@ def _unpickle_disputes(final: bytes, rest: list[Dispute], next_number: int, chai
     ds = DisputesState(done + rest, next_number, chains)
     keep(ds, done, final)
     return ds
-
-
-_ACCUSE = re.compile(r"^(\S+)\s+PENALTY\s+(.+?)\s*:\s*(.+)$", re.IGNORECASE | re.DOTALL)
-
-
-def _parse_penalty(text: str) -> tuple[str, int, str | None]:
-    words = text.split()
-    up = [w.upper() for w in words]
-    if up and up[0] == "PAY" and len(words) >= 2 and re.fullmatch(r"\$?\d{1,9}", words[1]):
-        amount = int(words[1].lstrip("$"))
-        if len(words) == 2:
-            return "pay", amount, None
-        if up[2] == "TO" and len(words) >= 4:
-            target = " ".join(words[3:])
-            named = {"GOVERNMENT": GOVERNMENT, "THE GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION,
-                     "THE CORPORATION": CORPORATION, "WETHA": WETHA, "THE WETHA": WETHA}
-            return "pay", amount, named.get(target.upper(), target)
-    if up and up[0] == "CHAINS" and len(words) == 2 and words[1].isdigit():
-        return "chains", int(words[1]), None
-    if up == ["UNREGISTER"]:
-        return "unregister", 0, None
-    raise CommandError(f"{text!r} is not a recognised Penalty; say PAY <amount> [TO <player>|GOVERNMENT|CORPORATION] "
-                       "(XXVII.4), CHAINS <pounds, at most 100> (XXVII.5) or UNREGISTER (XXVII.6).")
-
-
-def _parse_accuse(rest: str, line: object) -> Accuse:
-    m = _ACCUSE.match(rest.strip())
-    if not m:
-        raise CommandError("ACCUSE needs a player, a Penalty and the charge with its facts, like ACCUSE bob "
-                           "PENALTY PAY 100: he took my hat on square 12 in week 3.")
-    kind, amount, payee = _parse_penalty(m.group(2))
-    return Accuse(m.group(1), kind, amount, payee, " ".join(m.group(3).split()))
-
-
-def _parse_dispute(rest: str, line: object) -> DisputeAction:
-    m = re.match(r"^#?(\d{1,6})\s+(.*)$", rest.strip(), re.DOTALL)
-    usage = ("DISPUTE <n> COURT, DISPUTE <n> TRIAL, DISPUTE <n> ARGUE <text>, DISPUTE <n> BUY <k> EXTRA DICE or "
-             "DISPUTE <n> REFUSE TO PAY")
-    if not m:
-        raise CommandError(f"DISPUTE needs the dispute's number and what to do: {usage}; found {rest.strip()!r}.")
-    number, tail = int(m.group(1)), m.group(2).strip()
-    words = tail.upper().split()
-    if len(words) == 1 and words[0] in MECHANISMS:
-        return DisputeAction(number, "choose", MECHANISMS[words[0]])
-    if words[:1] == ["ARGUE"] and len(words) > 1:
-        return DisputeAction(number, "argue", " ".join(tail.split()[1:]))
-    dice = re.fullmatch(r"BUY\s+(\d{1,3})\s+(?:EXTRA\s+)?(?:DICE|DIE)", " ".join(words))
-    if dice:
-        return DisputeAction(number, "dice", dice.group(1))
-    if " ".join(words) in ("REFUSE", "REFUSE TO PAY"):
-        return DisputeAction(number, "refuse")
-    raise CommandError(f"say {usage}; found DISPUTE {rest.strip()!r}.")
 
 
 def _dice(k: int) -> str:
