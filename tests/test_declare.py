@@ -137,3 +137,14 @@ def test_a_word_matches_only_in_ascii_letters():
     with pytest.raises(CommandError, match="^write ZAP"):
         parse("bob with hammer\u017f", None)
     assert parse("bob with HAMMER", None) == DeclZap("bob", "hammer")
+
+
+def test_a_default_name_another_command_has_waits_for_the_name_given_above_it():
+    taken = type("DeclZap", (), {"__annotations__": {"target": "str"}, "__module__": __name__})
+    named = command("ZAPPEST <target>", cmd="decl-zappest")(command("ZAPPEST ALL", keyword="ZAPPEST ALL",
+                                                                     fixed={"target": "x"})(taken))
+    assert named.cmd == "decl-zappest" and COMMAND_TYPES["decl-zap"] is DeclZap
+    lone = type("DeclZap", (), {"__annotations__": {"target": "str"}, "__module__": __name__})
+    command("ZAPPIEST <target>")(lone)
+    with pytest.raises(ValueError, match="two command types are named 'decl-zap'"):
+        handled((lone, _noop))

@@ -274,6 +274,8 @@ class Syntax:
 SYNTAXES: dict[type, list[Syntax]] = {}
 #: the classes a declaration named with ``cmd=`` (any one of a stack may)
 _NAMED: set[type] = set()
+#: the classes whose default name another command has, waiting for a ``cmd=`` above them
+_UNNAMED: set[type] = set()
 
 
 def _kebab(name: str) -> str:
@@ -324,13 +326,18 @@ def command(pattern: str, *, keyword: str | None = None, usage: str | None = Non
             cls.__annotations__.setdefault("cmd", ClassVar[str])
             if not dataclasses.is_dataclass(cls):
                 dataclass(frozen=True)(cls)
-            command_type(cls)
             if cmd:
                 _NAMED.add(cls)
+            if cmd or COMMAND_TYPES.get(getattr(cls, "cmd")) in (None, cls):
+                command_type(cls)
+            else:  # a default name another class has: a declaration above may name it (else handled() says)
+                _UNNAMED.add(cls)
         elif cmd is not None and getattr(cls, "cmd", None) != cmd:
             if cls in _NAMED:
                 raise ValueError(f"{cls.__name__} is already named {getattr(cls, 'cmd', None)!r}")
-            COMMAND_TYPES.pop(getattr(cls, "cmd"), None)  # named by a declaration above the first
+            if cls not in _UNNAMED:
+                COMMAND_TYPES.pop(getattr(cls, "cmd"), None)  # named by a declaration above the first
+            _UNNAMED.discard(cls)
             setattr(cls, "cmd", cmd)
             command_type(cls)
             _NAMED.add(cls)
@@ -353,5 +360,8 @@ def handled(*pairs: tuple[type, Handler]) -> tuple[CommandSpec, ...]:
         syntaxes = SYNTAXES.get(cls)
         if not syntaxes:
             raise ValueError(f"{cls.__name__} is not a declared command (decorate it with @command)")
+        if cls in _UNNAMED:
+            raise ValueError(f"two command types are named {getattr(cls, 'cmd')!r}: {COMMAND_TYPES[getattr(cls, 'cmd')]} "
+                             f"and {cls}; name one with cmd=")
         out.extend(s.spec(handler) for s in syntaxes)
     return tuple(out)
