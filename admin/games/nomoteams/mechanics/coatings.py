@@ -16,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine.board import successor
-from admin.engine.declare import command, handled
+from admin.engine.declare import Square, command, handled
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import SlowsMoves
-from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, add_mark, check_square, marked, owner_of
@@ -40,33 +39,24 @@ class CoatingsState:
     fewer_dice: dict[str, int] = field(default_factory=dict)
 
 
-def _parser(coating: str, remove: bool = False, optional: bool = False):
-    keyword = "DETEFFLON" if remove else coating.upper()
-
-    def parse(rest: str, line: object) -> Coat:
-        if not rest.strip():
-            if optional:
-                return Coat(coating)
-            raise CommandError(f"{keyword} needs a square you own, like {keyword} 14.")
-        return Coat(coating, parse_square(rest), remove)
-    return parse
-
-
-@command("TEFFLON <n>", parse=_parser(TEFFLON), listing=134, rules=("XIII.9",), example="TEFFLON 14",
+@command("TEFFLON <square:n>", fixed={"coating": TEFFLON}, hint="TEFFLON needs a square you own, like TEFFLON 14.",
+         cmd="teams-coat", listing=134, rules=("XIII.9",), example="TEFFLON 14",
          summary="coat a square you own in Tefflon ($300): nothing can recolour it")
-@command("DETEFFLON <n>", parse=_parser(TEFFLON, remove=True), listing=135, rules=("XIII.10",),
+@command("DETEFFLON <square:n>", fixed={"coating": TEFFLON, "remove": True},
+         hint="DETEFFLON needs a square you own, like DETEFFLON 14.", listing=135, rules=("XIII.10",),
          example="DETEFFLON 14", summary="remove the Tefflon from a square you own ($300)")
-@command("GLUE [n]", parse=_parser(GLUE, optional=True), listing=136, rules=("XIII.11",), example="GLUE 14",
-         summary="glue a square you own, or the one you occupy ($10 x its number): "
-                 "the next other player starting there rolls a die fewer, or passing loses a pip")
-@command("GREASE <n>", parse=_parser(GREASE), cmd="teams-coat", listing=137, rules=("XIII.12",),
-         example="GREASE 14", summary="grease a square you own: whoever would land there lands on the next one")
+@command("GLUE [<square:n>]", usage="GLUE [n]", fixed={"coating": GLUE}, listing=136, rules=("XIII.11",),
+         example="GLUE 14", summary="glue a square you own, or the one you occupy ($10 x its number): "
+                                    "the next other player starting there rolls a die fewer, or passing loses a pip")
+@command("GREASE <square:n>", fixed={"coating": GREASE}, hint="GREASE needs a square you own, like GREASE 14.",
+         listing=137, rules=("XIII.12",), example="GREASE 14",
+         summary="grease a square you own: whoever would land there lands on the next one")
 class Coat:
     """``TEFFLON <n>``, ``GLUE [n]``, ``GREASE <n>`` (XIII.9, XIII.11, XIII.12); ``DETEFFLON <n>``
     (XIII.10) is ``remove``; ``square`` None: the square one occupies (glue only)."""
 
     coating: str
-    square: int | None = None
+    square: Square | None = None
     remove: bool = False
 
 

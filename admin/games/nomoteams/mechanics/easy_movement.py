@@ -88,7 +88,7 @@ def _parse_walk(rest: str, line: object) -> EasyMove:
                        f"{quote('WALK ' + rest.strip())}.")
 
 
-@command("GOVERNMENT TRANSPORT TO <square>", keyword="GOVERNMENT TRANSPORT",
+@command("GOVERNMENT TRANSPORT TO <square>", keyword="GOVERNMENT TRANSPORT", cmd="teams-easy-move",
          parse=_transport("government", "GOVERNMENT TRANSPORT TO <square>"), listing=170, rules=("XXI.2",),
          summary="a Registered Voter: The Government takes you to the Public Property you choose (an Easy Move)",
          example="GOVERNMENT TRANSPORT TO 10")
@@ -105,7 +105,7 @@ def _parse_walk(rest: str, line: object) -> EasyMove:
          listing=174, rules=("XXI.5",),
          summary="the owner of a Store rides a delivery truck to it, around Blockbusters, or through them for "
                  "$500 (an Easy Move)", example="DELIVERY TRUCK TO 12")
-@command("WALK FORWARD|BACK", parse=_parse_walk, listing=175, rules=("XXI.6",), cmd="teams-easy-move",
+@command("WALK FORWARD|BACK", parse=_parse_walk, listing=175, rules=("XXI.6",),
          summary="Take a Walk to the next or the previous square (an Easy Move)", example="WALK FORWARD")
 class EasyMove:
     """An Easy Move (XXI.2-XXI.6): ``kind`` is one of :data:`KINDS`; ``square`` the destination

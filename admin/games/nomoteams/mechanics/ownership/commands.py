@@ -7,17 +7,13 @@ from __future__ import annotations
 import re
 
 from admin.engine.capabilities import PricesSquares
-from admin.engine.declare import command, handled
+from admin.engine.declare import Square, command, handled
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.ownership.state import (CHARITY, NAME, CharityRequest, destroy, halved_for_friend,
                                                        of, section_viii_pay)
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, check_square, live_player, market_value,
                                               move_object, objects_of)
-
-
-def _parse_buy(rest: str, line: object) -> TeamsBuy:
-    return TeamsBuy(parse_square(rest) if rest.strip() else None)
 
 
 def _name_parser(rename: bool):
@@ -69,23 +65,19 @@ def _parse_donate(rest: str, line: object) -> Charity:
     return Charity(parse_square(m.group(1)), False)
 
 
-def _parse_request(rest: str, line: object) -> Charity:
-    return Charity(parse_square(rest.strip()), True)
-
-
-@command("BUY [square]", parse=_parse_buy, cmd="teams-buy", phase=0, listing=10,
+@command("BUY [square]", cmd="teams-buy", phase=0, listing=10,
          summary="buy the unowned square you landed on, at its market value, from The Government",
          example="BUY 14", rules=("VIII.4",))
 class TeamsBuy:
     """``BUY [square]`` (VIII.4)."""
 
-    square: int | None = None
+    square: Square | None = None
 
 
-@command("NAME SQUARE <n> <name>", keyword="NAME SQUARE", parse=_name_parser(False), listing=20,
+@command("NAME SQUARE <n> <name>", keyword="NAME SQUARE", parse=_name_parser(False), cmd="teams-name", listing=20,
          summary="name an unnamed square you own (rent is due only on named squares)",
          example="NAME SQUARE 14 Park Lane", rules=("VIII.3",))
-@command("RENAME SQUARE <n> <name>", keyword="RENAME SQUARE", parse=_name_parser(True), cmd="teams-name",
+@command("RENAME SQUARE <n> <name>", keyword="RENAME SQUARE", parse=_name_parser(True),
          listing=21, summary="rename a square you own: $15, $30, $100 to everyone, then free "
                              "(and you become a Freemason); a fifth rename destroys it",
          example="RENAME SQUARE 14 Mayfair", rules=("VIII.10",))
@@ -117,15 +109,16 @@ class Homestead:
     """``HOMESTEAD`` (VIII.12)."""
 
 
-@command("DONATE <n> TO CHARITY", parse=_parse_donate, listing=24,
+@command("DONATE <n> TO CHARITY", parse=_parse_donate, cmd="teams-charity", listing=24,
          summary="give a square you own to Charity", example="DONATE 14 TO CHARITY", rules=("VIII.13",))
-@command("REQUEST CHARITY <n>", keyword="REQUEST CHARITY", parse=_parse_request, cmd="teams-charity", listing=25,
+@command("REQUEST CHARITY <square:n>", keyword="REQUEST CHARITY", fixed={"request": True}, listing=25,
+         hint='"" is not a square; write a square as its number, like 14, #14 or square 14.',
          summary="ask for a square Charity holds; the poorest who asked gets it",
          example="REQUEST CHARITY 14", rules=("VIII.13",))
 class Charity:
     """``DONATE <n> TO CHARITY`` or ``REQUEST CHARITY <n>`` (VIII.13)."""
 
-    square: int
+    square: Square
     request: bool
 
 
