@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from admin.engine.declare import command
+from admin.engine.commands import command_type
 from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -26,6 +27,18 @@ from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, bal
                                               is_public_property, market_value, move_object, objects_of, owner_of)
 
 MODULE = "teams-government"
+
+
+@command_type
+@dataclass(frozen=True)
+class TeamsBid:
+    """``BID <amount> ON <square>``, ``BID <amount> ON GRAB BAG <n>`` or ``BID <auction> <amount>``."""
+
+    amount: int
+    square: int | None = None
+    auction: int | None = None
+    bag: int | None = None
+    cmd: ClassVar[str] = "teams-bid"
 
 
 @dataclass
@@ -72,18 +85,6 @@ def parse_bid(rest: str, line: object) -> TeamsBid:
         return TeamsBid(int(m.group(2)), auction=int(m.group(1)))
     raise CommandError(f"BID needs an amount and a square, like BID 250 ON 13 (or BID 40 ON GRAB BAG 1); "
                        f"found {text!r}.")
-
-
-@command("BID <amount> ON <square>", parse=parse_bid, cmd="teams-bid", listing=141, private=True,
-         summary="a bid in The Government's auction of a square (it must beat the highest bid to date)",
-         example="BID 250 ON 13", rules=("X.5",))
-class TeamsBid:
-    """``BID <amount> ON <square>``, ``BID <amount> ON GRAB BAG <n>`` or ``BID <auction> <amount>``."""
-
-    amount: int
-    square: int | None = None
-    auction: int | None = None
-    bag: int | None = None
 
 
 def _lots(state) -> list[Lot]:

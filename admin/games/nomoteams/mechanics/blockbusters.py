@@ -6,10 +6,8 @@ disarming it, and a week later it destroys its square and the square's block; ``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.board import base
@@ -20,24 +18,6 @@ from admin.games.nomoteams.mechanics.products.state import (NAME, Blockbuster, f
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, TEAMS, add_mark, colour_of, jumpgate_pairs, owner_of,
                                               set_owner, team_of)
 
-
-@command_type
-@dataclass(frozen=True)
-class BuildJumpgate:
-    """``BUILD JUMPGATE <a> <b>`` (XIX.5)."""
-
-    a: int
-    b: int
-    cmd: ClassVar[str] = "teams-jumpgate"
-
-
-@command_type
-@dataclass(frozen=True)
-class DisarmBlockbuster:
-    """``DISARM BLOCKBUSTER ON <square>`` (XIX.4)."""
-
-    square: int
-    cmd: ClassVar[str] = "teams-disarm"
 
 def parse_jumpgate(rest: str, line: object) -> BuildJumpgate:
     m = re.match(r"^jumpgates?\s+#?(\d+)\s+(?:(?:and|to)\s+)?#?(\d+)$", " ".join(rest.split()), re.IGNORECASE)
@@ -50,6 +30,25 @@ def parse_jumpgate(rest: str, line: object) -> BuildJumpgate:
 def parse_disarm(rest: str, line: object) -> DisarmBlockbuster:
     m = re.match(r"^(?:blockbuster\s+)?(?:on\s+)?(.+)$", " ".join(rest.split()), re.IGNORECASE)
     return DisarmBlockbuster(parse_square(m.group(1) if m else rest))
+
+
+@command("BUILD JUMPGATE <a> <b>", parse=parse_jumpgate, cmd="teams-jumpgate", listing=165,
+         summary="$500 to The Corporation: a Jumpgate between your square and another of yours or an "
+                 "unowned one (which becomes yours)", example="BUILD JUMPGATE 3 17", rules=("XIX.5",))
+class BuildJumpgate:
+    """``BUILD JUMPGATE <a> <b>`` (XIX.5)."""
+
+    a: int
+    b: int
+
+
+@command("DISARM BLOCKBUSTER ON <square>", parse=parse_disarm, cmd="teams-disarm", listing=164,
+         summary="pay $50 toward disarming a Blockbuster in your Team's base", example="DISARM BLOCKBUSTER ON 3",
+         rules=("XIX.4",))
+class DisarmBlockbuster:
+    """``DISARM BLOCKBUSTER ON <square>`` (XIX.4)."""
+
+    square: int
 
 
 def place_blockbuster(ctx, player, product, target: str) -> str:

@@ -8,10 +8,9 @@ The auctions themselves (bids through the interactions facility) are in auctions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
@@ -20,12 +19,23 @@ from admin.games.nomoteams.mechanics.auctions import (Lot, TeamsBid, advance_auc
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, fine, is_national_park, is_public_property, is_zoo, owner_of
 
 
-@command_type
-@dataclass(frozen=True)
+def _parse_register(rest: str, line: object) -> RegisterToVote:
+    if " ".join(rest.split()).upper() != "TO VOTE":
+        raise CommandError(f"say REGISTER TO VOTE, with nothing after it; found REGISTER {rest.strip()!r}.")
+    return RegisterToVote()
+
+
+@command("REGISTER TO VOTE", parse=_parse_register, cmd="teams-register", listing=140,
+         summary="pay $100 to The Government to become a Registered Voter", example="REGISTER TO VOTE",
+         rules=("X.4",))
 class RegisterToVote:
     """``REGISTER TO VOTE`` (X.4)."""
 
-    cmd: ClassVar[str] = "teams-register"
+
+#: X.5's bids: the command (and its parser) is the auctions' (auctions.py), its entry The Government's
+command("BID <amount> ON <square>", parse=parse_bid, listing=141, private=True,
+        summary="a bid in The Government's auction of a square (it must beat the highest bid to date)",
+        example="BID 250 ON 13", rules=("X.5",))(TeamsBid)
 
 
 @dataclass
@@ -36,12 +46,6 @@ class GovernmentState:
     bags_made: int = 0
     #: Souvenir Hats from the Zoo (X.7)
     hats: dict[str, int] = field(default_factory=dict)
-
-
-def _parse_register(rest: str, line: object) -> RegisterToVote:
-    if " ".join(rest.split()).upper() != "TO VOTE":
-        raise CommandError(f"say REGISTER TO VOTE, with nothing after it; found REGISTER {rest.strip()!r}.")
-    return RegisterToVote()
 
 
 class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
@@ -57,13 +61,7 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
     State = GovernmentState
 
     def commands(self):
-        return (CommandSpec("REGISTER", RegisterToVote, register, _parse_register, "REGISTER TO VOTE",
-                            listing=140, summary="pay $100 to The Government to become a Registered Voter",
-                            example="REGISTER TO VOTE", rules=("X.4",)),
-                CommandSpec("BID", TeamsBid, bid, parse_bid, "BID <amount> ON <square>", listing=141,
-                            private=True, summary="a bid in The Government's auction of a square "
-                                                  "(it must beat the highest bid to date)",
-                            example="BID 250 ON 13", rules=("X.5",)))
+        return handled((RegisterToVote, register), (TeamsBid, bid))
 
     def on_update_start(self, ctx) -> None:
         advance_auctions(ctx)

@@ -9,7 +9,7 @@ it, and neither may take a new Best Friend for two weeks after."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from admin.engine.declare import command, handled
 from admin.engine.inventory import Teams
@@ -71,6 +71,7 @@ class BestFriend:
     """``BEST FRIEND <player>`` (II.4)."""
 
     friend: str
+    cmd: ClassVar[str] = "best-friend"  # named here too: _answered reads BestFriend.cmd (typed)
 
 
 @command("END FRIENDSHIP", keyword="END FRIENDSHIP", parse=_no_args("END FRIENDSHIP", lambda: EndFriendship()),
