@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from admin.engine.commands import command_type
 from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -29,7 +28,7 @@ from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, bal
 MODULE = "teams-government"
 
 
-@command_type
+#: declared (its syntax, HELP entry and registration) where The Government hands it over (government.py)
 @dataclass(frozen=True)
 class TeamsBid:
     """``BID <amount> ON <square>``, ``BID <amount> ON GRAB BAG <n>`` or ``BID <auction> <amount>``."""

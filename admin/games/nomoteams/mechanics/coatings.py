@@ -14,14 +14,12 @@ the Admin moves (XXXIII) alike; the grease stays."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import successor
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import Square, command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import SlowsMoves
-from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, add_mark, check_square, marked, owner_of
@@ -29,18 +27,6 @@ from admin.games.nomoteams.mechanics.turns import one_die
 
 TEFFLON, GLUE, GREASE = "Tefflon", "glue", "grease"
 _FLAGS = {TEFFLON: ("TF", "coated in Tefflon"), GLUE: ("GL", "glued"), GREASE: ("GR", "greased")}
-
-
-@command_type
-@dataclass(frozen=True)
-class Coat:
-    """``TEFFLON <n>``, ``GLUE [n]``, ``GREASE <n>`` (XIII.9, XIII.11, XIII.12); ``DETEFFLON <n>``
-    (XIII.10) is ``remove``; ``square`` None: the square one occupies (glue only)."""
-
-    coating: str
-    square: int | None = None
-    remove: bool = False
-    cmd: ClassVar[str] = "teams-coat"
 
 
 @dataclass
@@ -53,16 +39,25 @@ class CoatingsState:
     fewer_dice: dict[str, int] = field(default_factory=dict)
 
 
-def _parser(coating: str, remove: bool = False, optional: bool = False):
-    keyword = "DETEFFLON" if remove else coating.upper()
+@command("TEFFLON <square:n>", fixed={"coating": TEFFLON}, hint="TEFFLON needs a square you own, like TEFFLON 14.",
+         cmd="teams-coat", listing=134, rules=("XIII.9",), example="TEFFLON 14",
+         summary="coat a square you own in Tefflon ($300): nothing can recolour it")
+@command("DETEFFLON <square:n>", fixed={"coating": TEFFLON, "remove": True},
+         hint="DETEFFLON needs a square you own, like DETEFFLON 14.", listing=135, rules=("XIII.10",),
+         example="DETEFFLON 14", summary="remove the Tefflon from a square you own ($300)")
+@command("GLUE [<square:n>]", usage="GLUE [n]", fixed={"coating": GLUE}, listing=136, rules=("XIII.11",),
+         example="GLUE 14", summary="glue a square you own, or the one you occupy ($10 x its number): "
+                                    "the next other player starting there rolls a die fewer, or passing loses a pip")
+@command("GREASE <square:n>", fixed={"coating": GREASE}, hint="GREASE needs a square you own, like GREASE 14.",
+         listing=137, rules=("XIII.12",), example="GREASE 14",
+         summary="grease a square you own: whoever would land there lands on the next one")
+class Coat:
+    """``TEFFLON <n>``, ``GLUE [n]``, ``GREASE <n>`` (XIII.9, XIII.11, XIII.12); ``DETEFFLON <n>``
+    (XIII.10) is ``remove``; ``square`` None: the square one occupies (glue only)."""
 
-    def parse(rest: str, line: object) -> Coat:
-        if not rest.strip():
-            if optional:
-                return Coat(coating)
-            raise CommandError(f"{keyword} needs a square you own, like {keyword} 14.")
-        return Coat(coating, parse_square(rest), remove)
-    return parse
+    coating: str
+    square: Square | None = None
+    remove: bool = False
 
 
 class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
@@ -78,21 +73,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
     State = CoatingsState
 
     def commands(self):
-        return (
-            CommandSpec("TEFFLON", Coat, coat, _parser(TEFFLON), "TEFFLON <n>", listing=134, rules=("XIII.9",),
-                        example="TEFFLON 14", summary="coat a square you own in Tefflon ($300): nothing can "
-                                                      "recolour it"),
-            CommandSpec("DETEFFLON", Coat, coat, _parser(TEFFLON, remove=True), "DETEFFLON <n>", listing=135,
-                        rules=("XIII.10",), example="DETEFFLON 14",
-                        summary="remove the Tefflon from a square you own ($300)"),
-            CommandSpec("GLUE", Coat, coat, _parser(GLUE, optional=True), "GLUE [n]", listing=136,
-                        rules=("XIII.11",), example="GLUE 14",
-                        summary="glue a square you own, or the one you occupy ($10 x its number): "
-                                "the next other player starting there rolls a die fewer, or passing loses a pip"),
-            CommandSpec("GREASE", Coat, coat, _parser(GREASE), "GREASE <n>", listing=137, rules=("XIII.12",),
-                        example="GREASE 14",
-                        summary="grease a square you own: whoever would land there lands on the next one"),
-        )
+        return handled((Coat, coat))
 
     def on_square_added(self, state, square) -> None:
         self.of(state).coatings.pop(square.number, None)

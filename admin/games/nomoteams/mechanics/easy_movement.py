@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import live_numbers, predecessor, successor
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.movement import jump
 from admin.engine.syntax import parse_square, quote
@@ -30,20 +29,6 @@ from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, blo
 
 NAME = "teams-easy-movement"
 KINDS = ("government", "corporate", "taxi", "truck", "walk")
-
-
-@command_type
-@dataclass(frozen=True)
-class EasyMove:
-    """An Easy Move (XXI.2-XXI.6): ``kind`` is one of :data:`KINDS`; ``square`` the destination
-    (None: a Walk's direction decides, or the truck's only Store); ``pay`` the $500 to go through
-    Blockbusters; ``back`` a Walk backwards."""
-
-    kind: str
-    square: int | None = None
-    pay: bool = False
-    back: bool = False
-    cmd: ClassVar[str] = "teams-easy-move"
 
 
 @dataclass
@@ -103,6 +88,36 @@ def _parse_walk(rest: str, line: object) -> EasyMove:
                        f"{quote('WALK ' + rest.strip())}.")
 
 
+@command("GOVERNMENT TRANSPORT TO <square>", keyword="GOVERNMENT TRANSPORT", cmd="teams-easy-move",
+         parse=_transport("government", "GOVERNMENT TRANSPORT TO <square>"), listing=170, rules=("XXI.2",),
+         summary="a Registered Voter: The Government takes you to the Public Property you choose (an Easy Move)",
+         example="GOVERNMENT TRANSPORT TO 10")
+@command("CORPORATE TRANSPORT TO <square>", keyword="CORPORATE TRANSPORT",
+         parse=_transport("corporate", "CORPORATE TRANSPORT TO <square>"), listing=171, rules=("XXI.3",),
+         summary="the owner of a Corporate-coloured square: The Corporation takes you to a square it owns "
+                 "(an Easy Move)", example="CORPORATE TRANSPORT TO 14")
+@command("TAXI! <square> [THROUGH BLOCKBUSTERS]", parse=_parse_taxi, listing=172, rules=("XXI.4",),
+         summary="a Taxi to the square: $10 a move along the board and Jumpgates, around Blockbusters unless you "
+                 "pay $500 more; you become Sick (an Easy Move)", example="TAXI! 15")
+@command("TAXI <square> [THROUGH BLOCKBUSTERS]", parse=_parse_taxi, listing=173, rules=("XXI.4",),
+         summary="the same as TAXI!", example="TAXI 15")
+@command("DELIVERY TRUCK [TO <square>] [THROUGH BLOCKBUSTERS]", keyword="DELIVERY TRUCK", parse=_parse_truck,
+         listing=174, rules=("XXI.5",),
+         summary="the owner of a Store rides a delivery truck to it, around Blockbusters, or through them for "
+                 "$500 (an Easy Move)", example="DELIVERY TRUCK TO 12")
+@command("WALK FORWARD|BACK", parse=_parse_walk, listing=175, rules=("XXI.6",),
+         summary="Take a Walk to the next or the previous square (an Easy Move)", example="WALK FORWARD")
+class EasyMove:
+    """An Easy Move (XXI.2-XXI.6): ``kind`` is one of :data:`KINDS`; ``square`` the destination
+    (None: a Walk's direction decides, or the truck's only Store); ``pay`` the $500 to go through
+    Blockbusters; ``back`` a Walk backwards."""
+
+    kind: str
+    square: int | None = None
+    pay: bool = False
+    back: bool = False
+
+
 class EasyMovementModule(Mechanic[EasyMovementState, None]):
     name = NAME
     rules = ("XXI.1", "XXI.2", "XXI.3", "XXI.4", "XXI.5", "XXI.6")
@@ -116,25 +131,7 @@ class EasyMovementModule(Mechanic[EasyMovementState, None]):
     State = EasyMovementState
 
     def commands(self):
-        spec = lambda kw, parse, usage, summary, example, rule, listing: CommandSpec(  # noqa: E731
-            kw, EasyMove, easy_move, parse, usage, listing=listing, summary=summary, example=example, rules=(rule,))
-        return (spec("GOVERNMENT TRANSPORT", _transport("government", "GOVERNMENT TRANSPORT TO <square>"),
-                     "GOVERNMENT TRANSPORT TO <square>", "a Registered Voter: The Government takes you to the "
-                     "Public Property you choose (an Easy Move)", "GOVERNMENT TRANSPORT TO 10", "XXI.2", 170),
-                spec("CORPORATE TRANSPORT", _transport("corporate", "CORPORATE TRANSPORT TO <square>"),
-                     "CORPORATE TRANSPORT TO <square>", "the owner of a Corporate-coloured square: The "
-                     "Corporation takes you to a square it owns (an Easy Move)", "CORPORATE TRANSPORT TO 14",
-                     "XXI.3", 171),
-                spec("TAXI!", _parse_taxi, "TAXI! <square> [THROUGH BLOCKBUSTERS]",
-                     "a Taxi to the square: $10 a move along the board and Jumpgates, around Blockbusters "
-                     "unless you pay $500 more; you become Sick (an Easy Move)", "TAXI! 15", "XXI.4", 172),
-                spec("TAXI", _parse_taxi, "TAXI <square> [THROUGH BLOCKBUSTERS]", "the same as TAXI!",
-                     "TAXI 15", "XXI.4", 173),
-                spec("DELIVERY TRUCK", _parse_truck, "DELIVERY TRUCK [TO <square>] [THROUGH BLOCKBUSTERS]",
-                     "the owner of a Store rides a delivery truck to it, around Blockbusters, or through them "
-                     "for $500 (an Easy Move)", "DELIVERY TRUCK TO 12", "XXI.5", 174),
-                spec("WALK", _parse_walk, "WALK FORWARD|BACK", "Take a Walk to the next or the previous "
-                     "square (an Easy Move)", "WALK FORWARD", "XXI.6", 175))
+        return handled((EasyMove, easy_move))
 
     def on_player_removed(self, state, player) -> None:
         self.of(state).used.pop(player.name, None)

@@ -12,35 +12,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.interactions import auction_winner
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, dollars
 
 #: the jobs the rulebook has The Government offer, and the rule of each
 STANDING_JOBS = {"Head GIPPer": "XXXII.4", "Taxi Driver": "XXXII.5"}
-
-
-@command_type
-@dataclass(frozen=True)
-class BidJob:
-    """``BID JOB <job> <amount>`` (XXXII.1)."""
-
-    job: str
-    amount: int
-    cmd: ClassVar[str] = "teams-bid-job"
-
-
-@command_type
-@dataclass(frozen=True)
-class QuitJob:
-    """``QUIT JOB`` (XXXII.2)."""
-
-    cmd: ClassVar[str] = "teams-quit-job"
 
 
 @dataclass
@@ -218,6 +199,22 @@ def _parse_quit(rest: str, line: object) -> QuitJob:
     return QuitJob()
 
 
+@command("BID JOB <job> <amount>", keyword="BID JOB", parse=_parse_bid_job, cmd="teams-bid-job", listing=170,
+         private=True, summary="a sealed bid for a job on offer; the highest pays it and gets the job",
+         example="BID JOB TAXI DRIVER 40", rules=("XXXII.1",))
+class BidJob:
+    """``BID JOB <job> <amount>`` (XXXII.1)."""
+
+    job: str
+    amount: int
+
+
+@command("QUIT JOB", parse=_parse_quit, cmd="teams-quit-job", listing=171,
+         summary="quit your job; it is offered again", example="QUIT JOB", rules=("XXXII.2",))
+class QuitJob:
+    """``QUIT JOB`` (XXXII.2)."""
+
+
 class LaborModule(Mechanic[LaborState, LaborPrivate]):
     name = "teams-labor"
     rules = ("XXXII.1", "XXXII.2", "XXXII.3", "XXXII.4", "XXXII.5")
@@ -238,11 +235,7 @@ class LaborModule(Mechanic[LaborState, LaborPrivate]):
                                                                   else "Taxi ride's destination")))
 
     def commands(self):
-        return (CommandSpec("BID JOB", BidJob, bid_job, _parse_bid_job, "BID JOB <job> <amount>", listing=170,
-                            private=True, summary="a sealed bid for a job on offer; the highest pays it and gets the job",
-                            example="BID JOB TAXI DRIVER 40", rules=("XXXII.1",)),
-                CommandSpec("QUIT", QuitJob, quit_command, _parse_quit, "QUIT JOB", listing=171,
-                            summary="quit your job; it is offered again", example="QUIT JOB", rules=("XXXII.2",)))
+        return handled((BidJob, bid_job), (QuitJob, quit_command))
 
     def rulings(self):
         return {"job": _job_ruling}

@@ -9,39 +9,14 @@ it, and neither may take a new Best Friend for two weeks after."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, Callable, ClassVar
 
-from admin.engine.commands import command_type
+from admin.engine.declare import command, handled
 from admin.engine.inventory import Teams
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import FREEMASON, TEAMS, live_player, squares_of
-
-
-@command_type
-@dataclass(frozen=True)
-class DeclareFreemason:
-    """``DECLARE FREEMASON`` (II.6)."""
-
-    cmd: ClassVar[str] = "declare-freemason"
-
-
-@command_type
-@dataclass(frozen=True)
-class BestFriend:
-    """``BEST FRIEND <player>`` (II.4)."""
-
-    friend: str
-    cmd: ClassVar[str] = "best-friend"
-
-
-@command_type
-@dataclass(frozen=True)
-class EndFriendship:
-    """``END FRIENDSHIP`` (II.4)."""
-
-    cmd: ClassVar[str] = "end-friendship"
 
 
 @dataclass
@@ -67,11 +42,11 @@ class TeamsState:
     reported_empty: list[str] = field(default_factory=list)
 
 
-def _no_args(kind: type, usage: str):
+def _no_args(usage: str, make: Callable[[], Any]):
     def parse(rest: str, line: object):
         if rest.strip():
             raise CommandError(f"{usage} takes nothing after it; found {rest.strip()!r}.")
-        return kind()
+        return make()
     return parse
 
 
@@ -80,6 +55,29 @@ def _parse_friend(rest: str, line: object) -> BestFriend:
     if len(words) != 1:
         raise CommandError(f"BEST FRIEND needs one player's name, like BEST FRIEND bob; found {rest.strip()!r}.")
     return BestFriend(words[0])
+
+
+@command("DECLARE FREEMASON", keyword="DECLARE FREEMASON",
+         parse=_no_args("DECLARE FREEMASON", lambda: DeclareFreemason()), listing=110,
+         summary="leave your Team and become a Freemason", example="DECLARE FREEMASON", rules=("II.6",))
+class DeclareFreemason:
+    """``DECLARE FREEMASON`` (II.6)."""
+
+
+@command("BEST FRIEND <player>", keyword="BEST FRIEND", parse=_parse_friend, listing=111,
+         summary="become Best Friends with a player who names you the same week", example="BEST FRIEND bob",
+         rules=("II.4",))
+class BestFriend:
+    """``BEST FRIEND <player>`` (II.4)."""
+
+    friend: str
+    cmd: ClassVar[str] = "best-friend"  # named here too: _answered reads BestFriend.cmd (typed)
+
+
+@command("END FRIENDSHIP", keyword="END FRIENDSHIP", parse=_no_args("END FRIENDSHIP", lambda: EndFriendship()),
+         listing=112, summary="stop being Best Friends", example="END FRIENDSHIP", rules=("II.4",))
+class EndFriendship:
+    """``END FRIENDSHIP`` (II.4)."""
 
 
 class TeamsModule(Mechanic[TeamsState, None]):
@@ -92,16 +90,8 @@ class TeamsModule(Mechanic[TeamsState, None]):
     State = TeamsState
 
     def commands(self):
-        return (CommandSpec("DECLARE FREEMASON", DeclareFreemason, declare_freemason,
-                            _no_args(DeclareFreemason, "DECLARE FREEMASON"), "DECLARE FREEMASON", listing=110,
-                            summary="leave your Team and become a Freemason", example="DECLARE FREEMASON",
-                            rules=("II.6",)),
-                CommandSpec("BEST FRIEND", BestFriend, best_friend, _parse_friend, "BEST FRIEND <player>",
-                            listing=111, summary="become Best Friends with a player who names you the same week",
-                            example="BEST FRIEND bob", rules=("II.4",)),
-                CommandSpec("END FRIENDSHIP", EndFriendship, end_friendship,
-                            _no_args(EndFriendship, "END FRIENDSHIP"), "END FRIENDSHIP", listing=112,
-                            summary="stop being Best Friends", example="END FRIENDSHIP", rules=("II.4",)))
+        return handled((DeclareFreemason, declare_freemason), (BestFriend, best_friend),
+                       (EndFriendship, end_friendship))
 
     def on_player_added(self, state, player) -> None:
         ts = self.of(state)

@@ -13,34 +13,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (LODGE_SQUARES, WETHA, add_mark, is_freemason, market_value, marked,
                                               mentioned_squares, squares_of, team_of)
-
-
-@command_type
-@dataclass(frozen=True)
-class PayDues:
-    """``PAY DUES <amount>`` (XXVIII.2)."""
-
-    amount: int
-    cmd: ClassVar[str] = "teams-pay-dues"
-
-
-@command_type
-@dataclass(frozen=True)
-class PlantTree:
-    """``PLANT TREE ON <square>`` (XXVIII.8)."""
-
-    square: int
-    cmd: ClassVar[str] = "teams-plant-tree"
 
 
 @dataclass
@@ -72,6 +53,24 @@ def _parse_tree(rest: str, line: object) -> PlantTree:
     return PlantTree(parse_square(text))
 
 
+@command("PAY DUES <amount>", keyword="PAY DUES", parse=_parse_dues, cmd="teams-pay-dues", listing=150,
+         summary="pay Dues to the WETHA (any whole number of dollars): the Dues payers' rent rolls, Lodges, trees",
+         example="PAY DUES 5", rules=("XXVIII.2",))
+class PayDues:
+    """``PAY DUES <amount>`` (XXVIII.2)."""
+
+    amount: int
+
+
+@command("PLANT TREE ON <square>", keyword="PLANT TREE", parse=_parse_tree, cmd="teams-plant-tree", listing=151,
+         summary="a Dues payer plants a tree on a square with no Store, no Tefflon and no pollutant",
+         example="PLANT TREE ON 12", rules=("XXVIII.8",))
+class PlantTree:
+    """``PLANT TREE ON <square>`` (XXVIII.8)."""
+
+    square: int
+
+
 class WethaModule(Mechanic[WethaState, None]):
     name = "teams-wetha"
     rules = ("XXVIII.2", "XXVIII.3", "XXVIII.4", "XXVIII.5", "XXVIII.6", "XXVIII.7", "XXVIII.8")
@@ -95,13 +94,7 @@ class WethaModule(Mechanic[WethaState, None]):
             place_lodge(state, square.number)
 
     def commands(self):
-        return (CommandSpec("PAY DUES", PayDues, pay_dues, _parse_dues, "PAY DUES <amount>", listing=150,
-                            summary="pay Dues to the WETHA (any whole number of dollars): the Dues payers' rent "
-                                    "rolls, Lodges, trees", example="PAY DUES 5", rules=("XXVIII.2",)),
-                CommandSpec("PLANT TREE", PlantTree, plant_tree, _parse_tree, "PLANT TREE ON <square>",
-                            listing=151, summary="a Dues payer plants a tree on a square with no Store, no "
-                                                 "Tefflon and no pollutant", example="PLANT TREE ON 12",
-                            rules=("XXVIII.8",)))
+        return handled((PayDues, pay_dues), (PlantTree, plant_tree))
 
     def on_square_added(self, state, square) -> None:
         ws = self.of(state)

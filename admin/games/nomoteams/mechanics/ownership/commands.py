@@ -5,72 +5,15 @@ lists these)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
 from admin.engine.capabilities import PricesSquares
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec
+from admin.engine.declare import Square, command, handled
 from admin.engine.syntax import SQUARE_PREFIX, name_arg, parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.ownership.state import (CHARITY, NAME, CharityRequest, destroy, halved_for_friend,
                                                        of, section_viii_pay)
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, check_square, live_player, market_value,
                                               move_object, objects_of)
-
-
-@command_type
-@dataclass(frozen=True)
-class TeamsBuy:
-    """``BUY [square]`` (VIII.4)."""
-
-    square: int | None = None
-    cmd: ClassVar[str] = "teams-buy"
-
-
-@command_type
-@dataclass(frozen=True)
-class NameSquare:
-    """``NAME SQUARE <n> <name>`` (VIII.3) and ``RENAME SQUARE <n> <name>`` (VIII.10)."""
-
-    square: int
-    name: str
-    rename: bool = False
-    cmd: ClassVar[str] = "teams-name"
-
-
-@command_type
-@dataclass(frozen=True)
-class GiveSquare:
-    """``GIVE SQUARE <n> TO <player>`` or ``GIVE [count] <object> TO <player>`` (VIII.1)."""
-
-    square: int | None
-    to: str
-    item: str | None = None
-    count: int = 1
-    cmd: ClassVar[str] = "teams-give"
-
-
-@command_type
-@dataclass(frozen=True)
-class Homestead:
-    """``HOMESTEAD`` (VIII.12)."""
-
-    cmd: ClassVar[str] = "teams-homestead"
-
-
-@command_type
-@dataclass(frozen=True)
-class Charity:
-    """``DONATE <n> TO CHARITY`` or ``REQUEST CHARITY <n>`` (VIII.13)."""
-
-    square: int
-    request: bool
-    cmd: ClassVar[str] = "teams-charity"
-
-
-def _parse_buy(rest: str, line: object) -> TeamsBuy:
-    return TeamsBuy(parse_square(rest) if rest.strip() else None)
 
 
 def _name_parser(rename: bool):
@@ -122,8 +65,61 @@ def _parse_donate(rest: str, line: object) -> Charity:
     return Charity(parse_square(m.group(1)), False)
 
 
-def _parse_request(rest: str, line: object) -> Charity:
-    return Charity(parse_square(rest.strip()), True)
+@command("BUY [square]", cmd="teams-buy", phase=0, listing=10,
+         summary="buy the unowned square you landed on, at its market value, from The Government",
+         example="BUY 14", rules=("VIII.4",))
+class TeamsBuy:
+    """``BUY [square]`` (VIII.4)."""
+
+    square: Square | None = None
+
+
+@command("NAME SQUARE <n> <name>", keyword="NAME SQUARE", parse=_name_parser(False), cmd="teams-name", listing=20,
+         summary="name an unnamed square you own (rent is due only on named squares)",
+         example="NAME SQUARE 14 Park Lane", rules=("VIII.3",))
+@command("RENAME SQUARE <n> <name>", keyword="RENAME SQUARE", parse=_name_parser(True),
+         listing=21, summary="rename a square you own: $15, $30, $100 to everyone, then free "
+                             "(and you become a Freemason); a fifth rename destroys it",
+         example="RENAME SQUARE 14 Mayfair", rules=("VIII.10",))
+class NameSquare:
+    """``NAME SQUARE <n> <name>`` (VIII.3) and ``RENAME SQUARE <n> <name>`` (VIII.10)."""
+
+    square: int
+    name: str
+    rename: bool = False
+
+
+@command("GIVE SQUARE <n> TO <player> | GIVE [count] <object> TO <player>", parse=_parse_give, cmd="teams-give",
+         listing=22, summary="give a square or an object you own to another player (or to The Government "
+                             "or The Corporation)",
+         example="GIVE SQUARE 14 TO bob", rules=("VIII.1",))
+class GiveSquare:
+    """``GIVE SQUARE <n> TO <player>`` or ``GIVE [count] <object> TO <player>`` (VIII.1)."""
+
+    square: int | None
+    to: str
+    item: str | None = None
+    count: int = 1
+
+
+@command("HOMESTEAD", parse=_parse_homestead, cmd="teams-homestead", listing=23,
+         summary="after three weeks' ends on one square, never pay rent for it",
+         example="HOMESTEAD", rules=("VIII.12",))
+class Homestead:
+    """``HOMESTEAD`` (VIII.12)."""
+
+
+@command("DONATE <n> TO CHARITY", parse=_parse_donate, cmd="teams-charity", listing=24,
+         summary="give a square you own to Charity", example="DONATE 14 TO CHARITY", rules=("VIII.13",))
+@command("REQUEST CHARITY <square:n>", keyword="REQUEST CHARITY", fixed={"request": True}, listing=25,
+         hint='"" is not a square; write a square as its number, like 14, #14 or square 14.',
+         summary="ask for a square Charity holds; the poorest who asked gets it",
+         example="REQUEST CHARITY 14", rules=("VIII.13",))
+class Charity:
+    """``DONATE <n> TO CHARITY`` or ``REQUEST CHARITY <n>`` (VIII.13)."""
+
+    square: Square
+    request: bool
 
 
 def buy(ctx, player, cmd: TeamsBuy) -> str:
@@ -278,27 +274,5 @@ def charity(ctx, player, cmd: Charity) -> str:
     return f"{player.name} donated square {square.number} to Charity (VIII.13)."
 
 
-COMMANDS = (
-    CommandSpec("BUY", TeamsBuy, buy, _parse_buy, "BUY [square]", phase=0, listing=10,
-                summary="buy the unowned square you landed on, at its market value, from The Government",
-                example="BUY 14", rules=("VIII.4",)),
-    CommandSpec("NAME SQUARE", NameSquare, name_square, _name_parser(False), "NAME SQUARE <n> <name>", listing=20,
-                summary="name an unnamed square you own (rent is due only on named squares)",
-                example="NAME SQUARE 14 Park Lane", rules=("VIII.3",)),
-    CommandSpec("RENAME SQUARE", NameSquare, name_square, _name_parser(True), "RENAME SQUARE <n> <name>",
-                listing=21, summary="rename a square you own: $15, $30, $100 to everyone, then free "
-                                    "(and you become a Freemason); a fifth rename destroys it",
-                example="RENAME SQUARE 14 Mayfair", rules=("VIII.10",)),
-    CommandSpec("GIVE", GiveSquare, give, _parse_give, "GIVE SQUARE <n> TO <player> | GIVE [count] <object> TO <player>",
-                listing=22, summary="give a square or an object you own to another player (or to The Government "
-                                    "or The Corporation)",
-                example="GIVE SQUARE 14 TO bob", rules=("VIII.1",)),
-    CommandSpec("HOMESTEAD", Homestead, homestead, _parse_homestead, "HOMESTEAD", listing=23,
-                summary="after three weeks' ends on one square, never pay rent for it",
-                example="HOMESTEAD", rules=("VIII.12",)),
-    CommandSpec("DONATE", Charity, charity, _parse_donate, "DONATE <n> TO CHARITY", listing=24,
-                summary="give a square you own to Charity", example="DONATE 14 TO CHARITY", rules=("VIII.13",)),
-    CommandSpec("REQUEST CHARITY", Charity, charity, _parse_request, "REQUEST CHARITY <n>", listing=25,
-                summary="ask for a square Charity holds; the poorest who asked gets it",
-                example="REQUEST CHARITY 14", rules=("VIII.13",)),
-)
+COMMANDS = handled((TeamsBuy, buy), (NameSquare, name_square), (GiveSquare, give), (Homestead, homestead),
+                   (Charity, charity))

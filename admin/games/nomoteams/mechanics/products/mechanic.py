@@ -15,14 +15,11 @@ or Vynd, takes no money: it leaves the game, a standing ruling)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import Text, command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.capabilities import MailFirst
-from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.engine.errors import IllegalAction, RuleError
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.products.state import (  # noqa: F401 - part of the Products interface
     CATALOGUE, DUPLICATES, NAME, Blockbuster, Product, ProductsPrivate, ProductsState, find_product, norm, pay_for,
@@ -31,13 +28,14 @@ from admin.games.nomoteams.mechanics.products.uses import COMMANDS, UseProduct, 
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT
 
 
-@command_type
-@dataclass(frozen=True)
+@command("PURCHASE <product>", cmd="teams-purchase", listing=160, phase=5,
+         hint="PURCHASE needs a Product, like PURCHASE WARP BUBBLE (the Products page lists them).",
+         summary="buy a Product (the Products page lists them, their prices and patent holders)",
+         example="PURCHASE WARP BUBBLE", rules=("XIX.2",))
 class Purchase:
     """``PURCHASE <product>`` (XIX)."""
 
-    product: str
-    cmd: ClassVar[str] = "teams-purchase"
+    product: Text
 
 
 def purchase(ctx, player, cmd: Purchase) -> str:
@@ -115,12 +113,6 @@ def _chains_ruling(ctx, r) -> str:
     return f"{name}'s Chains: {value}: {r.note}"
 
 
-def _parse_purchase(rest: str, line: object) -> Purchase:
-    if not rest.strip():
-        raise CommandError("PURCHASE needs a Product, like PURCHASE WARP BUBBLE (the Products page lists them).")
-    return Purchase(rest.strip())
-
-
 class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.KeepsObjects, api.SettlesBaths):
     name = NAME
     rules = ("XIX.1", "XIX.2", "XIX.3", "XIX.4", "XIX.5", "XIX.6", "XIX.7", "XIX.8", "XIX.9", "XIX.10",
@@ -146,10 +138,7 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
             ps.products = [Product(**vars(p)) for p in CATALOGUE]
 
     def commands(self):
-        return (CommandSpec("PURCHASE", Purchase, purchase, _parse_purchase, "PURCHASE <product>", listing=160,
-                            phase=5, summary="buy a Product (the Products page lists them, their prices and patent "
-                                             "holders)", example="PURCHASE WARP BUBBLE", rules=("XIX.2",)),
-                *COMMANDS)
+        return handled((Purchase, purchase)) + COMMANDS
 
     def rulings(self):
         return {"product": _product_ruling, "chains": _chains_ruling}

@@ -8,62 +8,17 @@ offered to the health section as the :class:`~admin.games.nomoteams.api.SettlesB
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar
 
-from admin.engine.commands import command_type
-from admin.engine.module import CommandSpec
+from admin.engine.declare import command, handled
 from admin.engine.movement import jump
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.blockbusters import (BuildJumpgate, DisarmBlockbuster, build_jumpgate, detonate,
-                                                    disarm, parse_disarm, parse_jumpgate, place_blockbuster)
+                                                    disarm, place_blockbuster)
 from admin.games.nomoteams.mechanics.health import cure, is_sick, make_sick
 from admin.games.nomoteams.mechanics.products.state import (NAME, find_product, of, private_of, roll_label, target_square,
                                                      used_up)
 from admin.games.nomoteams.mechanics.shared import live_player
-
-
-@command_type
-@dataclass(frozen=True)
-class UseProduct:
-    """``USE <product> [TO|ON <target>]`` and its synonyms (XIX.3-XIX.14)."""
-
-    product: str
-    target: str = ""
-    verb: str = "USE"
-    cmd: ClassVar[str] = "teams-use-product"
-
-
-# the same command said with other verbs: a type of its own each, so each keeps its own phase and
-# privacy (an update orders and shows commands by their type)
-@command_type
-@dataclass(frozen=True)
-class DrinkProduct(UseProduct):
-    cmd: ClassVar[str] = "teams-drink-product"
-
-
-@command_type
-@dataclass(frozen=True)
-class PlaceProduct(UseProduct):
-    cmd: ClassVar[str] = "teams-place-product"
-
-
-@command_type
-@dataclass(frozen=True)
-class DropProduct(UseProduct):
-    cmd: ClassVar[str] = "teams-drop-product"
-
-
-@command_type
-@dataclass(frozen=True)
-class ReleaseProduct(UseProduct):
-    cmd: ClassVar[str] = "teams-release-product"
-
-
-VERBS = {"USE": UseProduct, "DRINK": DrinkProduct, "PLACE": PlaceProduct, "DROP": DropProduct,
-         "RELEASE": ReleaseProduct}
-
 
 
 _TARGET = re.compile(r"^(.*?)\s+(?:to|on)\s+(.+)$", re.IGNORECASE)
@@ -79,6 +34,51 @@ def _parser(verb: str):
         return kind(m.group(1), m.group(2), verb) if m else kind(text, "", verb)
     return parse
 
+
+@command("USE <product> [TO|ON <target:square or player>]", parse=_parser("USE"), cmd="teams-use-product",
+         listing=161,
+         summary="use a Product you hold (a Warp Bubble TO a square, a Disguise Kit ON a player ...)",
+         example="USE WARP BUBBLE TO 12", rules=("XIX.3", "XIX.11", "XIX.12"))
+class UseProduct:
+    """``USE <product> [TO|ON <target>]`` and its synonyms (XIX.3-XIX.14)."""
+
+    product: str
+    target: str = ""
+    verb: str = "USE"
+
+
+# the same command said with other verbs: a type of its own each, so each keeps its own phase and
+# privacy (an update orders and shows commands by their type)
+@command("DRINK <product:beverage>", parse=_parser("DRINK"), cmd="teams-drink-product", listing=162, phase=5,
+         summary="drink an Eye Opener, an All-Nighter or a V-8 you hold (before your PROPOSE)",
+         example="DRINK ALL-NIGHTER", rules=("XIX.7", "XIX.8", "XIX.9"))
+class DrinkProduct(UseProduct):
+    pass
+
+
+@command("PLACE BLOCKBUSTER ON <target:square>", parse=_parser("PLACE"), cmd="teams-place-product", listing=163,
+         private=True, summary="place a Blockbuster in secret: it destroys the square (and its block) in a "
+                               "week unless disarmed", example="PLACE BLOCKBUSTER ON 12", rules=("XIX.4",))
+class PlaceProduct(UseProduct):
+    pass
+
+
+@command("DROP FAKE VOMIT", parse=_parser("DROP"), cmd="teams-drop-product", listing=166,
+         summary="drop Fake Vomit on your square: whoever comes there later becomes Sick",
+         example="DROP FAKE VOMIT", rules=("XIX.13",))
+class DropProduct(UseProduct):
+    pass
+
+
+@command("RELEASE GREMLINS", parse=_parser("RELEASE"), cmd="teams-release-product", listing=167,
+         summary="release Gremlins on your square: its Jumpgates and Blockbusters, and the Blockbusters and "
+                 "Warp Bubbles of players there, disappear", example="RELEASE GREMLINS", rules=("XIX.14",))
+class ReleaseProduct(UseProduct):
+    pass
+
+
+VERBS = {"USE": UseProduct, "DRINK": DrinkProduct, "PLACE": PlaceProduct, "DROP": DropProduct,
+         "RELEASE": ReleaseProduct}
 
 
 def _take(ctx, player, cmd: UseProduct):
@@ -250,26 +250,5 @@ def update_end(ctx) -> None:
             ctx.emit("product", f"{user}'s {name} on {victim} wore off at the week's end ({rule}).", rule=rule)
 
 
-COMMANDS = (
-    CommandSpec("USE", UseProduct, use, _parser("USE"), "USE <product> [TO|ON <square or player>]", listing=161,
-                summary="use a Product you hold (a Warp Bubble TO a square, a Disguise Kit ON a player ...)",
-                example="USE WARP BUBBLE TO 12", rules=("XIX.3", "XIX.11", "XIX.12")),
-    CommandSpec("DRINK", DrinkProduct, use, _parser("DRINK"), "DRINK <beverage>", listing=162, phase=5,
-                summary="drink an Eye Opener, an All-Nighter or a V-8 you hold (before your PROPOSE)",
-                example="DRINK ALL-NIGHTER", rules=("XIX.7", "XIX.8", "XIX.9")),
-    CommandSpec("PLACE", PlaceProduct, use, _parser("PLACE"), "PLACE BLOCKBUSTER ON <square>", listing=163,
-                private=True, summary="place a Blockbuster in secret: it destroys the square (and its block) in a "
-                                      "week unless disarmed", example="PLACE BLOCKBUSTER ON 12", rules=("XIX.4",)),
-    CommandSpec("DISARM", DisarmBlockbuster, disarm, parse_disarm, "DISARM BLOCKBUSTER ON <square>", listing=164,
-                summary="pay $50 toward disarming a Blockbuster in your Team's base", example="DISARM BLOCKBUSTER ON 3",
-                rules=("XIX.4",)),
-    CommandSpec("BUILD", BuildJumpgate, build_jumpgate, parse_jumpgate, "BUILD JUMPGATE <a> <b>", listing=165,
-                summary="$500 to The Corporation: a Jumpgate between your square and another of yours or an "
-                        "unowned one (which becomes yours)", example="BUILD JUMPGATE 3 17", rules=("XIX.5",)),
-    CommandSpec("DROP", DropProduct, use, _parser("DROP"), "DROP FAKE VOMIT", listing=166,
-                summary="drop Fake Vomit on your square: whoever comes there later becomes Sick",
-                example="DROP FAKE VOMIT", rules=("XIX.13",)),
-    CommandSpec("RELEASE", ReleaseProduct, use, _parser("RELEASE"), "RELEASE GREMLINS", listing=167,
-                summary="release Gremlins on your square: its Jumpgates and Blockbusters, and the Blockbusters and "
-                        "Warp Bubbles of players there, disappear", example="RELEASE GREMLINS", rules=("XIX.14",)),
-)
+COMMANDS = handled((UseProduct, use), (DrinkProduct, use), (PlaceProduct, use), (DisarmBlockbuster, disarm),
+                   (BuildJumpgate, build_jumpgate), (DropProduct, use), (ReleaseProduct, use))
