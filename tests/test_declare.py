@@ -148,3 +148,13 @@ def test_a_default_name_another_command_has_waits_for_the_name_given_above_it():
     command("ZAPPIEST <target>")(lone)
     with pytest.raises(ValueError, match="two command types are named 'decl-zap'"):
         handled((lone, _noop))
+
+
+def test_a_subclass_of_a_declared_command_is_a_command_of_its_own():
+    @command("ZAPMORE <target> <times>")
+    class DeclZapMore(DeclZap):
+        times: int = 1
+
+    assert DeclZapMore.cmd == "decl-zap-more" and COMMAND_TYPES["decl-zap-more"] is DeclZapMore
+    assert COMMAND_TYPES["decl-zap"] is DeclZap
+    assert parser(DeclZapMore, "ZAPMORE")("bob 3", None) == DeclZapMore("bob", None, 3)

@@ -228,15 +228,6 @@ NOT_YET_DECLARED = {
     "admin/games/nomopoly1/mechanics/store.py",
     "admin/games/nomopoly1/mechanics/vehicles.py",
     "admin/games/nomopoly1/mechanics/weapons.py",
-    "admin/games/nomoteams/mechanics/auctions.py",
-    "admin/games/nomoteams/mechanics/coatings.py",
-    "admin/games/nomoteams/mechanics/easy_movement.py",
-    "admin/games/nomoteams/mechanics/labor.py",
-    "admin/games/nomoteams/mechanics/ownership/commands.py",
-    "admin/games/nomoteams/mechanics/products/mechanic.py",
-    "admin/games/nomoteams/mechanics/products/uses.py",
-    "admin/games/nomoteams/mechanics/teams.py",
-    "admin/games/nomoteams/mechanics/wetha.py",
 }
 
 

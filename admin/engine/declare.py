@@ -322,9 +322,10 @@ def command(pattern: str, *, keyword: str | None = None, usage: str | None = Non
 
     def declare(cls: T) -> T:
         if cls not in SYNTAXES:
-            setattr(cls, "cmd", cmd or getattr(cls, "cmd", None) or _kebab(cls.__name__))
+            # its own name (a subclass of a command is a command of its own, not its parent's)
+            setattr(cls, "cmd", cmd or vars(cls).get("cmd") or _kebab(cls.__name__))
             cls.__annotations__.setdefault("cmd", ClassVar[str])
-            if not dataclasses.is_dataclass(cls):
+            if "__dataclass_fields__" not in vars(cls):  # a subclass's own fields too
                 dataclass(frozen=True)(cls)
             if cmd:
                 _NAMED.add(cls)
