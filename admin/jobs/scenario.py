@@ -191,7 +191,7 @@ def setup(data: dict[str, Any], where: str) -> GameState:
         for key, value in (fields or {}).items():
             set_player(state, state.players[str(name)], str(key), value, f"{where}: players.{name}.{key}")
     for number, fields in (data.get("squares") or {}).items():
-        if not str(number).isdigit():
+        if not str(number).isdecimal():
             raise ScenarioError(f"{where}: squares.{number}: a square is a number (squares: {{7: {{owner: bob}}}})")
         square = state.square(int(number))
         if square is None:

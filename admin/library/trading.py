@@ -67,13 +67,13 @@ def _things(text: str) -> Things:
         if m:
             out.append(("card", m.group(1).upper() + m.group(2).upper(), 1))
             continue
-        if part.isdigit():
+        if part.isdecimal():
             raise CommandError(f'"{part}" alone is not clear: write SQUARE {part} for a square, ${part} for '
                                f"money, or the item's name after the number (2 jetpack)")
         m = _ITEM.match(part)
         assert m is not None  # (.+) matches any part
         count = m.group(1) or "1"  # "2 flowers", "a weighted die"
-        out.append(("item", m.group(2).lower().strip(), int(count) if count.isdigit() else 1))
+        out.append(("item", m.group(2).lower().strip(), int(count) if count.isdecimal() else 1))
     return tuple(out)
 
 

@@ -43,7 +43,7 @@ def workers() -> int:
         return 1
     told = os.environ.get(ENV, "").strip()
     if told:
-        if not told.isdigit() or int(told) < 1:
+        if not told.isdecimal() or int(told) < 1:
             raise NomopolyError(f"{ENV}={told!r}: not a number of processes; set it to 1 (no second "
                                 "process) or more, or unset it to use every CPU")
         return int(told)

@@ -29,7 +29,7 @@ def children(parent: int) -> list[tuple[int, str]]:
     """(pid, start time) of the live child processes of ``parent``."""
     found: list[tuple[int, str]] = []
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
+        if entry.isdecimal():
             fields = stat_fields(int(entry))
             if fields is not None and fields[1] == str(parent) and fields[0] not in ("Z", "X"):
                 found.append((int(entry), fields[19]))

@@ -165,7 +165,7 @@ def history_blocks(page: str) -> tuple[set[tuple[int, str]], dict[tuple[int, str
     window: set[tuple[int, str]] = set()
     for item in (found[1].split() if found else []):
         number, _, sha = item.partition(":")
-        if number.isdigit() and len(sha) == 64:
+        if number.isdecimal() and len(sha) == 64:
             window.add((int(number), sha))
     return window, _blocks(page)
 

@@ -149,7 +149,7 @@ def _key(key_t: Any) -> Callable[[Any], Any]:
         return convert
 
     def int_key(k: Any) -> Any:
-        if isinstance(k, str) and k.lstrip("-").isdigit():
+        if isinstance(k, str) and k.lstrip("-").isdecimal():
             return int(k)
         return convert(k)
     return int_key
@@ -239,7 +239,7 @@ def _convert(tp: Any, data: Any, where: str) -> Any:
         key_t, val_t = get_args(tp) or (Any, Any)
 
         def key(k: Any) -> Any:  # to_data writes every key as text; int keys come back here
-            if key_t is int and isinstance(k, str) and k.lstrip("-").isdigit():
+            if key_t is int and isinstance(k, str) and k.lstrip("-").isdecimal():
                 return int(k)
             return _convert(key_t, k, where)
 

@@ -240,7 +240,7 @@ class ImapSource(ImapConnection):
 
 def _parse_key(key: str) -> tuple[int, int]:
     parts = key.split(":")
-    if len(parts) != 3 or parts[0] != "imap" or not parts[1].isdigit() or not parts[2].isdigit():
+    if len(parts) != 3 or parts[0] != "imap" or not parts[1].isdecimal() or not parts[2].isdecimal():
         raise MailError(f"{key!r} is not an IMAP message key; they look like 'imap:<uidvalidity>:<uid>'")
     return int(parts[1]), int(parts[2])
 

@@ -48,7 +48,7 @@ _AMOUNT = re.compile(r"^(?:money\s+|cash\s+)?\$?\s*([\d,]{1,12})(?:\s*dollars)?$
 def _amount(how: str):
     def parse(rest: str, _line: object) -> int:
         m = _AMOUNT.match(rest.strip().rstrip("."))
-        value = int(m.group(1).replace(",", "")) if m and m.group(1).replace(",", "").isdigit() else 0
+        value = int(m.group(1).replace(",", "")) if m and m.group(1).replace(",", "").isdecimal() else 0
         if not 1 <= value <= 10**9:
             raise CommandError(f"write {how}: a whole number of dollars, 1 or more")
         return value

@@ -67,7 +67,7 @@ _PAY_HINT = "write PAY CREDIT <amount>, e.g. PAY CREDIT 100: a whole number of d
 def _amount(text: str) -> int:
     m = _AMOUNT.match(text.strip())
     digits = m.group(1).replace(",", "") if m else ""
-    if not digits.isdigit() or not 1 <= int(digits) <= 10**9:
+    if not digits.isdecimal() or not 1 <= int(digits) <= 10**9:
         raise CommandError(_PAY_HINT)
     return int(digits)
 

@@ -204,7 +204,7 @@ def buy_ticket(ctx, player: Player, cmd: LotteryTicket) -> str:
         raise IllegalAction("a terrorist may not buy lottery tickets (XXIII.2)")
     rank = card_rank(cmd.card)
     low, high = int(p["lowest_card"]), int(p["highest_card"])
-    if not rank.isdigit() or not low <= int(rank) <= high:
+    if not rank.isdecimal() or not low <= int(rank) <= high:
         raise IllegalAction(f"a ticket is bought with a card of value {low} to {high} (XVIII.2), not the "
                             f"{card_name(cmd.card)}; a face card or an ace may only be added as BONUS")
     if cmd.bonus is not None and card_rank(cmd.bonus) not in ("J", "Q", "K", "A"):

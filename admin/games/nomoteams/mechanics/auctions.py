@@ -252,7 +252,7 @@ def bid(ctx, player, cmd: TeamsBid) -> str:
 def close_auction(ctx, interaction, answers) -> str:
     """The auction's close: every bid is published with the result; the lot is Gone."""
     lot = _lot_of(ctx, interaction)
-    bids = {p: int(a) for p, a in answers.items() if str(a).isdigit() and int(a) > 0}
+    bids = {p: int(a) for p, a in answers.items() if str(a).isdecimal() and int(a) > 0}
     if lot is None:
         return f"the lot is no longer auctioned; bids: {', '.join(f'{p} {b}' for p, b in bids.items()) or 'none'}"
     corp = corporation_bid(ctx, lot)

@@ -154,7 +154,7 @@ def check_answer(ctx, inter, player: Player, value) -> str:
         return f"hold {keep}"
     positions = []
     for w in keep.split():
-        if w.isdigit():
+        if w.isdecimal():
             positions.append(int(w))
         elif w.upper() in cards:
             positions.append(cards.index(w.upper()) + 1)

@@ -71,10 +71,10 @@ def _parse_fuel(rest: str, _line: object) -> BuyFuel:
         raise CommandError(f"{quote(text)} is not an amount of fuel; write BUY FUEL 200, BUY FUEL FULL "
                            "or BUY FUEL 200 AT 35, with ON CREDIT at the end to charge your credit card.")
     amount = m.group("amount")
-    if amount is not None and amount.isdigit() and int(amount) < 1:
+    if amount is not None and amount.isdecimal() and int(amount) < 1:
         raise CommandError("buy at least 1 fuel, or BUY FUEL FULL to fill the tank.")
     at = parse_square(m.group("at")) if m.group("at") else None
-    return BuyFuel(int(amount) if amount and amount.isdigit() else None, at, credit)
+    return BuyFuel(int(amount) if amount and amount.isdecimal() else None, at, credit)
 
 
 @command("BUY TRANSPORT <method> [ON CREDIT]", keyword="BUY TRANSPORT", parse=_parse_buy, cmd="transport-buy",

@@ -35,7 +35,7 @@ def _parse_penalty(text: str) -> tuple[str, int, str | None]:
             named = {"GOVERNMENT": GOVERNMENT, "THE GOVERNMENT": GOVERNMENT, "CORPORATION": CORPORATION,
                      "THE CORPORATION": CORPORATION, "WETHA": WETHA, "THE WETHA": WETHA}
             return "pay", amount, named.get(target.upper(), target)
-    if up and up[0] == "CHAINS" and len(words) == 2 and words[1].isdigit():
+    if up and up[0] == "CHAINS" and len(words) == 2 and words[1].isdecimal():
         return "chains", int(words[1]), None
     if up == ["UNREGISTER"]:
         return "unregister", 0, None
