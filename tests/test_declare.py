@@ -158,3 +158,12 @@ def test_a_subclass_of_a_declared_command_is_a_command_of_its_own():
     assert DeclZapMore.cmd == "decl-zap-more" and COMMAND_TYPES["decl-zap-more"] is DeclZapMore
     assert COMMAND_TYPES["decl-zap"] is DeclZap
     assert parser(DeclZapMore, "ZAPMORE")("bob 3", None) == DeclZapMore("bob", None, 3)
+
+
+def test_a_pattern_may_have_one_field_that_takes_the_rest_of_the_line():
+    """Two would try every way to split a line between them: the work a line causes stays linear."""
+    with pytest.raises(ValueError, match="two fields that take the rest of the line"):
+        @command("BLURT <a> TO <b>")
+        class DeclBlurt:
+            a: Text
+            b: Text

@@ -298,6 +298,8 @@ def _pattern_parser(cls: type, pattern: str, keyword: str, usage: str, hint: str
         if slot.field not in hints:
             raise ValueError(f"{cls.__name__}: pattern {pattern!r} names {slot.field!r}, which is not a field")
         readers[slot.field] = As(str) if slot.choices else _converter(hints[slot.field])
+    if sum(r.rest for r in readers.values()) > 1:  # two would try every split of the line: n^2 work
+        raise ValueError(f"{cls.__name__}: pattern {pattern!r} has two fields that take the rest of the line")
     why = hint or f"write {usage}"
 
     def parse(rest: str, _line: object) -> Any:
