@@ -36,7 +36,7 @@ class DeclZing:
 
 
 def parser(cls, keyword):
-    return next(s for s in SYNTAXES[cls] if s.keyword == keyword).parse
+    return next(s.spec for s in SYNTAXES[cls] if s.spec.keyword == keyword).parse
 
 
 def test_a_declaration_makes_a_frozen_registered_dataclass_named_in_kebab_case():
@@ -81,7 +81,7 @@ def test_a_field_reads_its_word_by_its_type():
 
 
 def test_stacked_declarations_share_one_dataclass_with_fixed_values():
-    assert [s.keyword for s in SYNTAXES[DeclZoop]] == ["ZOOP", "ZOOP ALL"]
+    assert [s.spec.keyword for s in SYNTAXES[DeclZoop]] == ["ZOOP", "ZOOP ALL"]
     assert parser(DeclZoop, "ZOOP ALL")("", None) == DeclZoop(0)
     with pytest.raises(CommandError, match="^write ZOOP ALL$"):
         parser(DeclZoop, "ZOOP ALL")("now", None)

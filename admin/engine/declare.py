@@ -245,29 +245,20 @@ def _converter(hint: Any) -> As:
 
 # ------------------------------------------------------------------ the declaration
 
+def _unbound(ctx: Any, player: Any, command: Any) -> str:
+    raise TypeError(f"{type(command).__name__} has no handler: hand it to the engine with handled()")
+
+
 @dataclass(frozen=True)
 class Syntax:
-    """One declared way to write a command: its pattern (the usage line) and what the engine and
-    HELP need to know of it."""
+    """One declared way to write a command: its pattern, and the engine's spec of it (keyword,
+    parser, usage line, HELP entry) but for the handler, which :func:`handled` gives."""
 
-    command: type
     pattern: str
-    keyword: str
-    usage: str
-    parse: Callable[..., Any]
-    block: bool = False
-    phase: int = 50
-    private: bool = False
-    voluntary: bool = True
-    listing: int = 100
-    summary: str = ""
-    example: str = ""
-    rules: tuple[str, ...] = ()
+    spec: CommandSpec
 
-    def spec(self, handler: Handler) -> CommandSpec:
-        return CommandSpec(self.keyword, self.command, handler, self.parse, self.usage, block=self.block,
-                           phase=self.phase, private=self.private, voluntary=self.voluntary,
-                           listing=self.listing, summary=self.summary, example=self.example, rules=self.rules)
+    def bound(self, handler: Handler) -> CommandSpec:
+        return dataclasses.replace(self.spec, handler=handler)
 
 
 #: every declared command class -> its syntaxes, in the order written
@@ -347,8 +338,9 @@ def command(pattern: str, *, keyword: str | None = None, usage: str | None = Non
         word = keyword or pattern.split()[0]
         shown = usage or _render(_read_pattern(pattern))
         reader = parse or _pattern_parser(cls, pattern, word, shown, hint, dict(fixed or {}))
-        syntax = Syntax(cls, pattern, word, shown, reader, block=block, phase=phase, private=private,
-                        voluntary=voluntary, listing=listing, summary=summary, example=example, rules=rules)
+        syntax = Syntax(pattern, CommandSpec(word, cls, _unbound, reader, shown, block=block, phase=phase,
+                                             private=private, voluntary=voluntary, listing=listing,
+                                             summary=summary, example=example, rules=rules))
         SYNTAXES.setdefault(cls, []).insert(0, syntax)  # stacked decorators apply bottom up
         return cls
 
@@ -366,5 +358,5 @@ def handled(*pairs: tuple[type, Handler]) -> tuple[CommandSpec, ...]:
         if cls in _UNNAMED:
             raise ValueError(f"two command types are named {getattr(cls, 'cmd')!r}: {COMMAND_TYPES[getattr(cls, 'cmd')]} "
                              f"and {cls}; name one with cmd=")
-        out.extend(s.spec(handler) for s in syntaxes)
+        out.extend(s.bound(handler) for s in syntaxes)
     return tuple(out)
