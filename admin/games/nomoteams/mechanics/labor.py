@@ -147,7 +147,8 @@ def quit_command(ctx: UpdateContext, player: Player, cmd: QuitJob) -> str:
     return f"{player.name} quit the job of {job.name}; it is offered again (XXXII.2)."
 
 
-def pay_for_service(ctx: UpdateContext, player: Player, amount: int, job: str, square: int, *, rule: str, reason: str) -> int:
+def pay_for_service(ctx: UpdateContext, player: Player, amount: int, job: str, square: int, *, rule: str,
+                    reason: str) -> int:
     """``player`` pays The Government ``amount`` for painting or gluing (``job`` "Head GIPPer",
     XXXII.4) or a Taxi ride ("Taxi Driver", XXXII.5) that ends on ``square``. If someone holds the
     job, a 'Bot of the payer's absorbs the payment (XIX.10); otherwise the job holder gets 75% of it
