@@ -14,16 +14,22 @@ the Admin moves (XXXIII) alike; the grease stays."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.board import successor
 from admin.engine.declare import Square, command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import SlowsMoves
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, add_mark, check_square, marked, owner_of
 from admin.games.nomoteams.mechanics.turns import one_die
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.engine.model import Square as BoardSquare
 
 TEFFLON, GLUE, GREASE = "Tefflon", "glue", "grease"
 _FLAGS = {TEFFLON: ("TF", "coated in Tefflon"), GLUE: ("GL", "glued"), GREASE: ("GR", "greased")}
@@ -72,16 +78,16 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
     summary = "Tefflon (no recolouring), glue (one die or one pip fewer, no rent) and grease (slide on)."
     State = CoatingsState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Coat, coat))
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: BoardSquare) -> None:
         self.of(state).coatings.pop(square.number, None)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).glued_in.pop(player.name, None)
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: BoardSquare, key: str, value: Any) -> bool:
         if key != "coating":
             return False
         if value in (None, "", "none"):
@@ -94,7 +100,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
         return True
 
     # -- glue: starting on it (XIII.11) -------------------------------------------------------
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         glued = api.GLUED.peek(ctx)
         if glued is not None:
             glued.pop(player.name, None)
@@ -107,18 +113,18 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
                                           f"{'die' if usual - 1 == 1 else 'dice'} instead of {usual}"
                                           + ("" if usual > 1 else ": she does not move"))
 
-    def dice_for(self, state, player) -> str | None:
+    def dice_for(self, state: GameState, player: Player) -> str | None:
         fewer = self.of(state).fewer_dice.get(player.name)
         return None if fewer is None else f"{fewer}d6"
 
-    def check_roll(self, ctx, player, turn, faces) -> list[int] | None:
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
         fewer = self.of(ctx.state).fewer_dice.pop(player.name, None)
         if fewer == 0:  # no dice: she stays where she is (a standing ruling)
             api.GLUED_STILL.of(ctx).add(player.name)
             return [0]
         return None
 
-    def move_instead(self, ctx, player, steps) -> bool | int:
+    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         still = api.GLUED_STILL.peek(ctx)
         if still is None or player.name not in still:
             return False
@@ -126,14 +132,14 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
         return True
 
     # -- glue: passing through (XIII.11) ---------------------------------------------------------
-    def pips_lost(self, ctx, player, number) -> int:
+    def pips_lost(self, ctx: UpdateContext, player: Player, number: int) -> int:
         if not _normal_turn(ctx, player) or not _affects(ctx.state, player.name, number):
             return 0
         _unglue(ctx, number, player.name, "passes through it and loses one pip of her move")
         api.GLUED.of(ctx)[player.name] = number
         return 1
 
-    def adjust_rent_paid(self, ctx, payer, square, rent) -> int:
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: BoardSquare, rent: int) -> int:
         if rent and _glued_in(ctx, payer.name) == square.number:
             ctx.emit("rent", f"{payer.name} was stopped on square {square.number} by its glue: its owner may not "
                              "collect rent from her while she stays (XIII.11).", player=payer.name, rule="XIII.11",
@@ -141,7 +147,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
             return 0
         return rent
 
-    def redirect_landing(self, ctx, player, square) -> int | None:
+    def redirect_landing(self, ctx: UpdateContext, player: Player, square: BoardSquare) -> int | None:
         """XIII.12: a greased square sends whoever would land on it to the next square."""
         if self.of(ctx.state).coatings.get(square.number) != GREASE:
             return None
@@ -151,7 +157,7 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
                  data={"square": square.number, "to": nxt})
         return nxt
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: BoardSquare) -> None:
         cs = self.of(ctx.state)
         if (api.GLUED.peek(ctx) or {}).get(player.name) == square.number:
             cs.glued_in[player.name] = square.number
@@ -159,10 +165,10 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
             cs.glued_in.pop(player.name, None)
 
     # -- the site --------------------------------------------------------------------------------
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: BoardSquare) -> list[Fact]:
         return [Fact("coating", self.of(state).coatings.get(square.number), column="Coating", order=17, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: BoardSquare) -> SquareLook | None:
         coating = self.of(state).coatings.get(square.number)
         if coating is None:
             return None
@@ -170,20 +176,20 @@ class CoatingsModule(Mechanic[CoatingsState, None], SlowsMoves):
         return SquareLook(notes=((17, long),), flags=((17, short, long),))
 
 
-def coating_of(state, number: int) -> str | None:
+def coating_of(state: GameState, number: int) -> str | None:
     """Square ``number``'s coating (XIII.13: at most one), or None."""
     cs = api.COATINGS.get(state)
     return cs.coatings.get(number) if cs is not None else None
 
 
-def _has_tefflon(state, number: int) -> bool:
+def _has_tefflon(state: GameState, number: int) -> bool:
     return coating_of(state, number) == TEFFLON
 
 
 add_mark("tefflon", _has_tefflon)  # XXVIII.8: no tree on a Tefflon coat
 
 
-def landing_square(state, number: int) -> int:
+def landing_square(state: GameState, number: int) -> int:
     """Where a piece told to land on square ``number`` lands (XIII.12: past every greased square)."""
     for _ in range(len(state.squares)):
         if coating_of(state, number) != GREASE:
@@ -192,7 +198,7 @@ def landing_square(state, number: int) -> int:
     return number
 
 
-def clear_coating(ctx, number: int, *, why: str) -> None:
+def clear_coating(ctx: UpdateContext, number: int, *, why: str) -> None:
     cs = api.COATINGS.get(ctx.state)
     if cs is not None and number in cs.coatings:
         gone = cs.coatings.pop(number)
@@ -200,27 +206,27 @@ def clear_coating(ctx, number: int, *, why: str) -> None:
                  data={"square": number, "coating": None})
 
 
-def _normal_turn(ctx, player) -> bool:
+def _normal_turn(ctx: UpdateContext, player: Player) -> bool:
     """A normal turn: a turn of VII (the turns module marks it), not a move by another rule."""
     return player.name in (api.TURNING.peek(ctx) or ())
 
 
-def _affects(state, name: str, number: int) -> bool:
+def _affects(state: GameState, name: str, number: int) -> bool:
     return coating_of(state, number) == GLUE and owner_of(state, number) != name
 
 
-def _glued_in(ctx, name: str) -> int | None:
+def _glued_in(ctx: UpdateContext, name: str) -> int | None:
     held = (api.GLUED.peek(ctx) or {}).get(name)
     return held if held is not None else CoatingsModule.of(ctx.state).glued_in.get(name)
 
 
-def _unglue(ctx, number: int, name: str, what: str) -> None:
+def _unglue(ctx: UpdateContext, number: int, name: str, what: str) -> None:
     CoatingsModule.of(ctx.state).coatings.pop(number, None)
     ctx.emit("glue", f"{name} {what}: square {number} was glued, and its glue is used up (XIII.11).",
              player=name, rule="XIII.11", data={"square": number})
 
 
-def coat(ctx, player, cmd: Coat) -> str:
+def coat(ctx: UpdateContext, player: Player, cmd: Coat) -> str:
     """TEFFLON, DETEFFLON, GLUE, GREASE: refused (nothing paid) when the square is not the player's
     to coat, or already has a coating (XIII.13: another kind fails; XIII.9: one coat at a time)."""
     number = player.square if cmd.square is None else cmd.square

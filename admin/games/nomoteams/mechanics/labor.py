@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from admin.engine.declare import command, handled
 from admin.engine.interactions import auction_winner
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, dollars
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import GameState, Player
 
 #: the jobs the rulebook has The Government offer, and the rule of each
 STANDING_JOBS = {"Head GIPPer": "XXXII.4", "Taxi Driver": "XXXII.5"}
@@ -49,7 +55,7 @@ class LaborPrivate:
     bids: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def job_named(state, text: str) -> Job:
+def job_named(state: GameState, text: str) -> Job:
     key = re.sub(r"[^a-z0-9]", "", text.lower())
     jobs = LaborModule.of(state).jobs
     found = [j for j in jobs if re.sub(r"[^a-z0-9]", "", j.name.lower()) == key]
@@ -58,20 +64,20 @@ def job_named(state, text: str) -> Job:
     return found[0]
 
 
-def job_of(state, name: str) -> Job | None:
+def job_of(state: GameState, name: str) -> Job | None:
     """The job ``name`` holds (XXXII.3: one at most)."""
     if not state.enabled(LaborModule.name):
         return None
     return next((j for j in LaborModule.of(state).jobs if j.holder == name), None)
 
 
-def holder_of(state, job: str) -> str | None:
+def holder_of(state: GameState, job: str) -> str | None:
     if not state.enabled(LaborModule.name):
         return None
     return next((j.holder for j in LaborModule.of(state).jobs if j.name == job and j.holder), None)
 
 
-def offer(ctx, job: Job) -> None:
+def offer(ctx: UpdateContext, job: Job) -> None:
     """Announce ``job`` and open a week of sealed bids (XXXII.1): they close at the end of the next
     update (the players read the offer, then bid)."""
     job.holder, job.offer = "", ctx.state.update
@@ -84,7 +90,7 @@ def offer(ctx, job: Job) -> None:
              data={"job": job.name, "until": job.offer + 1})
 
 
-def bid_job(ctx, player, cmd: BidJob) -> str:
+def bid_job(ctx: UpdateContext, player: Player, cmd: BidJob) -> str:
     job = job_named(ctx.state, cmd.job)
     if not job.offer:
         raise IllegalAction(f"the job of {job.name} is not offered now (it is {job.holder}'s)")
@@ -94,7 +100,7 @@ def bid_job(ctx, player, cmd: BidJob) -> str:
             f"until the bids close at the end of update {job.offer + 1} (XXXII.1).")
 
 
-def check_job_bid(player, value, ctx) -> int:
+def check_job_bid(player: Player, value: int, ctx: UpdateContext) -> int:
     amount = int(value)
     if amount < 1:
         raise IllegalAction("a bid for a job is $1 or more (a standing ruling)")
@@ -103,7 +109,7 @@ def check_job_bid(player, value, ctx) -> int:
     return amount
 
 
-def close_offer(ctx, job: Job) -> None:
+def close_offer(ctx: UpdateContext, job: Job) -> None:
     """The week of bids is over: the highest bidder who can pay it pays and gets the job; every bid
     is published; no bid: the job is offered again (ties: the dice)."""
     answers = LaborModule.private_of(ctx.state).bids.pop(job.name, {})
@@ -125,7 +131,7 @@ def close_offer(ctx, job: Job) -> None:
         quit_job(ctx, old, "she took another job (XXXII.3)")
 
 
-def quit_job(ctx, job: Job, why: str) -> None:
+def quit_job(ctx: UpdateContext, job: Job, why: str) -> None:
     """XXXII.2: the job is reposted as a new offering."""
     who = job.holder
     job.holder = ""
@@ -133,7 +139,7 @@ def quit_job(ctx, job: Job, why: str) -> None:
     offer(ctx, job)
 
 
-def quit_command(ctx, player, cmd: QuitJob) -> str:
+def quit_command(ctx: UpdateContext, player: Player, cmd: QuitJob) -> str:
     job = job_of(ctx.state, player.name)
     if job is None:
         raise IllegalAction("you hold no job")
@@ -141,7 +147,8 @@ def quit_command(ctx, player, cmd: QuitJob) -> str:
     return f"{player.name} quit the job of {job.name}; it is offered again (XXXII.2)."
 
 
-def pay_for_service(ctx, player, amount: int, job: str, square: int, *, rule: str, reason: str) -> int:
+def pay_for_service(ctx: UpdateContext, player: Player, amount: int, job: str, square: int, *, rule: str,
+                    reason: str) -> int:
     """``player`` pays The Government ``amount`` for painting or gluing (``job`` "Head GIPPer",
     XXXII.4) or a Taxi ride ("Taxi Driver", XXXII.5) that ends on ``square``. If someone holds the
     job, a 'Bot of the payer's absorbs the payment (XIX.10); otherwise the job holder gets 75% of it
@@ -168,7 +175,7 @@ def pay_for_service(ctx, player, amount: int, job: str, square: int, *, rule: st
     return paid
 
 
-def _job_ruling(ctx, r) -> str:
+def _job_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``job name="..." [employer=Government|Corporation] [requirements=...] [pay=...] [perks=...]``:
     The Government or The Corporation offers a job (XXXII.1)."""
     ls = LaborModule.of(ctx.state)
@@ -223,7 +230,7 @@ class LaborModule(Mechanic[LaborState, LaborPrivate]):
     State = LaborState
     Private = LaborPrivate
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         super().setup(state)
         ls = self.of(state)
         for name, rule in STANDING_JOBS.items():
@@ -234,36 +241,36 @@ class LaborModule(Mechanic[LaborState, LaborPrivate]):
                                    perks="transported to the " + ("square painted or glued" if rule == "XXXII.4"
                                                                   else "Taxi ride's destination")))
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BidJob, bid_job), (QuitJob, quit_command))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"job": _job_ruling}
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         for job in self.of(ctx.state).jobs:  # a job nobody holds and nobody is bidding for is offered
             if not job.holder and not job.offer:
                 offer(ctx, job)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         for job in self.of(ctx.state).jobs:
             if job.offer and ctx.state.update >= job.offer + 1:
                 close_offer(ctx, job)
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         bids = {job: b[player.name] for job, b in self.private_of(state).bids.items() if player.name in b}
         return [Fact("job_bids", bids, label="Your sealed job bids", kind="text")]
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         for job in self.of(state).jobs:
             if job.holder == player.name:
                 job.holder = ""  # offered again at the next update's start
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         job = job_of(state, player.name)
         return [Fact("job", job.name if job else None, label="Job", column="Job", order=49, kind="text")]
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         rows = tuple((j.name, j.employer, j.holder or (f"offered until update {j.offer + 1}" if j.offer else "to be offered"),
                       j.pay or "-", j.perks or "-") for j in self.of(state).jobs)
         return [Panel("jobs", "Jobs", "Jobs The Government and The Corporation offer (XXXII): a week of sealed bids "

@@ -9,14 +9,18 @@ it, and neither may take a new Best Friend for two weeks after."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypeVar
 
 from admin.engine.declare import command, handled
 from admin.engine.inventory import Teams
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams.mechanics.shared import FREEMASON, TEAMS, live_player, squares_of
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
 
 
 @dataclass
@@ -42,8 +46,11 @@ class TeamsState:
     reported_empty: list[str] = field(default_factory=list)
 
 
-def _no_args(usage: str, make: Callable[[], Any]):
-    def parse(rest: str, line: object):
+_C = TypeVar("_C")
+
+
+def _no_args(usage: str, make: Callable[[], _C]) -> Callable[[str, object], _C]:
+    def parse(rest: str, line: object) -> _C:
         if rest.strip():
             raise CommandError(f"{usage} takes nothing after it; found {rest.strip()!r}.")
         return make()
@@ -89,17 +96,17 @@ class TeamsModule(Mechanic[TeamsState, None]):
     summary = "The North, South, East and West Teams, the Freemasons, and Best Friends."
     State = TeamsState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((DeclareFreemason, declare_freemason), (BestFriend, best_friend),
                        (EndFriendship, end_friendship))
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         ts = self.of(state)
         if ts.teams.team_of(player.name) is None and player.name not in ts.freemasons \
                 and player.name not in ts.pending:
             ts.pending.append(player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ts = self.of(state)
         if ts.teams.team_of(player.name):
             ts.teams.leave(player.name)
@@ -110,10 +117,10 @@ class TeamsModule(Mechanic[TeamsState, None]):
             ts.best_friends.pop(friend, None)
         ts.requests = [r for r in ts.requests if player.name not in (r.player, r.friend)]
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         draw_teams(ctx)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         ts = self.of(ctx.state)
         ts.requests = [r for r in ts.requests if r.week >= ctx.state.week]  # "the same week"
         # with fewer players than Teams some must be empty: II.5 is read as applying once there
@@ -130,7 +137,7 @@ class TeamsModule(Mechanic[TeamsState, None]):
                          rule="II.5", data={"team": team})
         ts.reported_empty = [t for t in ts.reported_empty if t in empty]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "team":
             return False
         ts = self.of(state)
@@ -146,28 +153,28 @@ class TeamsModule(Mechanic[TeamsState, None]):
             raise IllegalAction(f"team {value!r} is not one of {', '.join(TEAMS)}, {FREEMASON}")
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         ts = self.of(state)
         return [Fact("team", team_label(state, player.name), label="Team", column="Team", order=25, kind="text"),
                 Fact("best_friend", ts.best_friends.get(player.name), label="Best Friend", order=26,
                      kind="player")]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         return [(25, f"; team: {team_label(state, player.name)}")]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         friend = self.of(state).best_friends.get(player.name)
         return [(25, f"  Team: {team_label(state, player.name)}"
                      + (f"; Best Friend: {friend}" if friend else ""))]
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         return [Panel("teams", "Teams", "Each player is in one of the four Teams or is a Freemason (II.3). "
                                         "A Team's standing is its members' money and squares together.",
                       (Table("Team standings", ("Team", "Players", "Members", "Money", "Squares"),
                              tuple(team_standings(state))),), order=15)]
 
 
-def team_label(state, name: str) -> str:
+def team_label(state: GameState, name: str) -> str:
     ts = TeamsModule.of(state)
     team = ts.teams.team_of(name)
     if team:
@@ -177,7 +184,7 @@ def team_label(state, name: str) -> str:
     return "to be drawn at the next update" if name in ts.pending else "none"
 
 
-def team_standings(state) -> list[tuple[str, int, str, int, int]]:
+def team_standings(state: GameState) -> list[tuple[str, int, str, int, int]]:
     """Each Team's (and the Freemasons') members, money and squares together, richest first."""
     ts = TeamsModule.of(state)
     groups = {t: list(ts.teams.members.get(t, [])) for t in TEAMS}
@@ -191,7 +198,7 @@ def team_standings(state) -> list[tuple[str, int, str, int, int]]:
     return sorted(rows, key=lambda r: (-r[3], r[0]))
 
 
-def draw_teams(ctx) -> None:
+def draw_teams(ctx: UpdateContext) -> None:
     """II.3: each player waiting for a Team joins one of those with the fewest players, drawn
     with equal chances (no roll when one Team is smallest)."""
     ts = TeamsModule.of(ctx.state)
@@ -208,7 +215,7 @@ def draw_teams(ctx) -> None:
                  data={"team": team, "from": smallest})
 
 
-def declare_freemason(ctx, player, cmd: DeclareFreemason) -> str:
+def declare_freemason(ctx: UpdateContext, player: Player, cmd: DeclareFreemason) -> str:
     ts = TeamsModule.of(ctx.state)
     if player.name in ts.freemasons:
         raise IllegalAction("you are a Freemason already (II.6)")
@@ -216,7 +223,7 @@ def declare_freemason(ctx, player, cmd: DeclareFreemason) -> str:
     return f"{player.name} declared themselves a Freemason (II.6)."
 
 
-def make_freemason(state, name: str) -> str | None:
+def make_freemason(state: GameState, name: str) -> str | None:
     """``name`` leaves their Team (if any) and becomes a Freemason; the Team left, if any."""
     ts = TeamsModule.of(state)
     left = ts.teams.leave(name) if ts.teams.team_of(name) else None
@@ -226,7 +233,7 @@ def make_freemason(state, name: str) -> str | None:
     return left
 
 
-def best_friend(ctx, player, cmd: BestFriend) -> str:
+def best_friend(ctx: UpdateContext, player: Player, cmd: BestFriend) -> str:
     ts = TeamsModule.of(ctx.state)
     other = live_player(ctx, cmd.friend)
     week, gap = ctx.state.week, int(ctx.params(TeamsModule.name)["friendship_gap_weeks"])
@@ -249,7 +256,7 @@ def best_friend(ctx, player, cmd: BestFriend) -> str:
             f"BEST FRIEND {player.name} this week (II.4).")
 
 
-def _answered(ctx, asker: str, friend: str) -> None:
+def _answered(ctx: UpdateContext, asker: str, friend: str) -> None:
     """The request ``asker`` made in this same update said it waits for ``friend``'s answer; the
     answer came, so its verdict (in ``asker``'s receipt and results) says what became of it."""
     for event in reversed(ctx.events):
@@ -260,7 +267,7 @@ def _answered(ctx, asker: str, friend: str) -> None:
             return
 
 
-def end_friendship(ctx, player, cmd: EndFriendship) -> str:
+def end_friendship(ctx: UpdateContext, player: Player, cmd: EndFriendship) -> str:
     ts = TeamsModule.of(ctx.state)
     friend = ts.best_friends.pop(player.name, None)
     if friend is None:

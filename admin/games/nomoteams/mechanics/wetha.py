@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (LODGE_SQUARES, WETHA, add_mark, is_freemason, market_value, marked,
                                               mentioned_squares, squares_of, team_of)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
 
 
 @dataclass
@@ -83,7 +88,7 @@ class WethaModule(Mechanic[WethaState, None]):
     summary = "The WETHA: Dues and the rent rolls, Lodges on 28, 53 and 83, the Giveaway Queue, trees."
     State = WethaState
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         from admin.games.nomoteams.mechanics.pseudo import add_piece
 
         super().setup(state)
@@ -93,10 +98,10 @@ class WethaModule(Mechanic[WethaState, None]):
         for square in state.live_squares():
             place_lodge(state, square.number)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((PayDues, pay_dues), (PlantTree, plant_tree))
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         ws = self.of(state)
         ws.trees = [n for n in ws.trees if n != square.number]
         ws.queue = [n for n in ws.queue if n != square.number]
@@ -104,19 +109,19 @@ class WethaModule(Mechanic[WethaState, None]):
         if not square.destroyed:
             place_lodge(state, square.number)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ws = self.of(state)
         ws.dues_paid = [n for n in ws.dues_paid if n != player.name]
         ws.dues.pop(player.name, None)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if square.number in self.of(ctx.state).lodges:
             visit_lodge(ctx, player, square.number)
 
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: Square, rent: int) -> int:
         return rent_rolls(ctx, payer, square.number, rent)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "dues":
             return False
         ws = self.of(state)
@@ -125,7 +130,7 @@ class WethaModule(Mechanic[WethaState, None]):
             ws.dues_paid.append(player.name)
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         ws = self.of(state)
         if key == "tree":
             ws.trees = sorted((set(ws.trees) | {square.number}) if value else (set(ws.trees) - {square.number}))
@@ -136,28 +141,28 @@ class WethaModule(Mechanic[WethaState, None]):
             return False
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("wetha_dues", self.of(state).dues.get(player.name, 0), label="WETHA Dues paid", order=47)]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         dues = self.of(state).dues.get(player.name, 0)
         if not dues:
             return []
         return [(77, f"  WETHA Dues paid: {state.money(dues)} (a rent roll of four dice for each dollar)")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         ws = self.of(state)
         return [Fact("lodge", square.number in ws.lodges, order=19, kind="text"),
                 Fact("tree", square.number in ws.trees, order=19, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         ws = self.of(state)
         flags: tuple[tuple[int, str, str], ...] = ()
         flags += ((30, "L", "a WETHA Lodge (XXVIII.4)"),) if square.number in ws.lodges else ()
         flags += ((31, "T", "a tree (XXVIII.8)"),) if square.number in ws.trees else ()
         return SquareLook(flags=flags) if flags else None
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ws = self.of(state)
         return [Panel("wetha", "The WETHA",
                       "The Wide Eyed Tree Hugging Anarckists (XXVIII). Anyone may pay Dues (PAY DUES 5): each "
@@ -174,16 +179,16 @@ class WethaModule(Mechanic[WethaState, None]):
                        Table("Trees", ("Square",), tuple((n,) for n in ws.trees))), order=22)]
 
 
-def _wetha(state) -> WethaState | None:
+def _wetha(state: GameState) -> WethaState | None:
     return api.WETHA.get(state)
 
 
-def _is_lodge(state, number: int) -> bool:
+def _is_lodge(state: GameState, number: int) -> bool:
     ws = _wetha(state)
     return ws is not None and number in ws.lodges
 
 
-def _has_tree(state, number: int) -> bool:
+def _has_tree(state: GameState, number: int) -> bool:
     ws = _wetha(state)
     return ws is not None and number in ws.trees
 
@@ -193,7 +198,7 @@ for _mark in ("lodge", "pollutant", "indestructible"):
 add_mark("tree", _has_tree)
 
 
-def place_lodge(state, number: int) -> None:
+def place_lodge(state: GameState, number: int) -> None:
     """XXVIII.4: squares 28, 53 and 83 hold the WETHA's Lodges, owned by the WETHA (square 83 only
     once the board has 83 squares: it has them exactly when that square exists)."""
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
@@ -205,7 +210,7 @@ def place_lodge(state, number: int) -> None:
         set_owner(state, number, WETHA)
 
 
-def pay_dues(ctx, player, cmd: PayDues) -> str:
+def pay_dues(ctx: UpdateContext, player: Player, cmd: PayDues) -> str:
     ws = WethaModule.of(ctx.state)
     ctx.transfer(player.name, WETHA, cmd.amount, rule="XXVIII.2", reason="Dues to the WETHA", voluntary=True)
     ws.dues[player.name] = ws.dues.get(player.name, 0) + cmd.amount
@@ -217,7 +222,7 @@ def pay_dues(ctx, player, cmd: PayDues) -> str:
             f"{ctx.state.money(ws.dues[player.name])} in all (XXVIII.2).")
 
 
-def rent_rolls(ctx, payer, number: int, rent: int) -> int:
+def rent_rolls(ctx: UpdateContext, payer: Player, number: int, rent: int) -> int:
     """XXVIII.3: a Dues payer who must pay rent rolls four dice once for each dollar of Dues paid:
     any roll under five pips and she pays none; none under five, a dollar more. The rolls stop at
     the first under five (the outcome is then known)."""
@@ -244,7 +249,7 @@ def rent_rolls(ctx, payer, number: int, rent: int) -> int:
     return rent + extra
 
 
-def visit_lodge(ctx, player, number: int) -> None:
+def visit_lodge(ctx: UpdateContext, player: Player, number: int) -> None:
     """XXVIII.5-7: a player lands on a Lodge."""
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
 
@@ -277,7 +282,7 @@ def visit_lodge(ctx, player, number: int) -> None:
              player=player.name, rule="XXVIII.5", data={"square": taken})
 
 
-def give_first(ctx, player, lodge: int, rule: str) -> None:
+def give_first(ctx: UpdateContext, player: Player, lodge: int, rule: str) -> None:
     """The first item of the Giveaway Queue goes to ``player`` (squares the WETHA no longer owns
     drop out of the queue)."""
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
@@ -295,7 +300,7 @@ def give_first(ctx, player, lodge: int, rule: str) -> None:
                       f"Lodge on square {lodge} ({rule}).", player=player.name, rule=rule, data={"square": number})
 
 
-def plant_tree(ctx, player, cmd: PlantTree) -> str:
+def plant_tree(ctx: UpdateContext, player: Player, cmd: PlantTree) -> str:
     from admin.games.nomoteams.mechanics.ownership.mechanic import check_square
 
     ws = WethaModule.of(ctx.state)

@@ -3,16 +3,21 @@ results show."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
 from admin.engine.declare import handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Fact, Panel, Table
 from admin.games.nomoteams import api
-from admin.games.nomoteams.mechanics.board import WHITE, colour_of
 from admin.games.nomoteams.mechanics.colours.paint import _colour_ruling, buy_paint, gipper, paint, pour
 from admin.games.nomoteams.mechanics.colours.state import (COLOURS, NAME, BuyPaint, ColoursState, Gipper, Paint,
                                                            PourPaint, _give_can, cans_text, elephant_piece, parse_colour)
 from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS, GOVERNMENT_COLOURS, block_owner
-from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, owner_of
+from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, WHITE, colour_of, owner_of
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
 
 
 class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
@@ -28,16 +33,16 @@ class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
     summary = "Corporate paint, Government Issue Paint and the GIPPer, the Elephant Skin Color, block colours."
     State = ColoursState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Paint, paint), (BuyPaint, buy_paint), (PourPaint, pour), (Gipper, gipper))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"colour": _colour_ruling}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).cans.pop(player.name, None)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         elephant = elephant_piece(ctx.state)
         if ctx.slot.week_end and elephant:
             ctx.emit("admin", f"{elephant} is in play: when it recolours its square (XXXIII.2; Elephant Skin Color "
@@ -46,17 +51,17 @@ class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
                               "involuntary=true) --reason ... (XIII.8 lets them break a block's protection)",
                      rule="XIII.8")
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "paint":
             return False
         self.of(state).cans[player.name] = {parse_colour(c, GOVERNMENT_COLOURS): int(n) for c, n in dict(value).items()}
         return True
 
     # -- objects (shared.objects_of): paint cans go with a player's objects (GIVE, LEAVE, II.8) --------
-    def objects_of(self, state, name: str) -> dict[str, int]:
+    def objects_of(self, state: GameState, name: str) -> dict[str, int]:
         return {f"can of {c} paint": n for c, n in self.of(state).cans.get(name, {}).items() if n}
 
-    def move_object(self, state, giver: str, receiver: str, item: str, n: int) -> None:
+    def move_object(self, state: GameState, giver: str, receiver: str, item: str, n: int) -> None:
         if not (item.startswith("can of ") and item.endswith(" paint")):
             return
         colour = item[len("can of "):-len(" paint")]
@@ -68,16 +73,16 @@ class ColoursModule(Mechanic[ColoursState, None], api.KeepsObjects):
             self.of(state).cans.pop(giver, None)
         _give_can(state, receiver, colour, n)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("paint", dict(self.of(state).cans.get(player.name, {})))] + (
             [Fact("paint_cans", cans_text(state, player.name), label="Paint cans", order=62, kind="text")]
             if self.of(state).cans.get(player.name) else [])
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         held = cans_text(state, player.name)
         return [(32, f"  Paint cans: {held}")] if held else []
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = {**self.defaults, **state.params(self.name)}
         blocks = tuple((c, block_owner(state, c)) for c in COLOURS if block_owner(state, c))
         painted = tuple((n, colour_of(state, n), owner_of(state, n) or "-")

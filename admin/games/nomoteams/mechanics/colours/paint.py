@@ -3,17 +3,23 @@ commands that paint (PAINT, BUY PAINT, POUR PAINT, GIPPER) and the Admin's colou
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from admin.engine.errors import CommandError, IllegalAction, RuleError
-from admin.games.nomoteams.mechanics.board import colour_of, set_colour
 from admin.games.nomoteams.mechanics.colours.state import (COLOURS, NAME, BuyPaint, Gipper, Paint, PourPaint,
                                                            _give_can, _take_can, cans_text, elephant_piece, of,
                                                            parse_colour)
 from admin.games.nomoteams.mechanics.ownership.mechanic import block_owner, check_square
-from admin.games.nomoteams.mechanics.shared import GOVERNMENT, owner_of
+from admin.games.nomoteams.mechanics.shared import GOVERNMENT, colour_of, owner_of, set_colour
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import GameState, Player
 
 
 # -- the one place a square changes colour -------------------------------------------------------
-def why_not_recolour(state, number: int, colour: str, *, involuntary: bool = False) -> str | None:
+def why_not_recolour(state: GameState, number: int, colour: str, *, involuntary: bool = False) -> str | None:
     """Why square ``number`` cannot be coloured ``colour`` now, or None: Tefflon (XIII.9), a block
     of that colour (XIII.7; an involuntary colouring may break it, XIII.8)."""
     from admin.games.nomoteams.mechanics.coatings import TEFFLON, coating_of
@@ -26,7 +32,7 @@ def why_not_recolour(state, number: int, colour: str, *, involuntary: bool = Fal
     return None
 
 
-def recolour(ctx, number: int, colour: str, *, by: str, rule: str, involuntary: bool = False) -> str:
+def recolour(ctx: UpdateContext, number: int, colour: str, *, by: str, rule: str, involuntary: bool = False) -> str:
     """Colour square ``number`` (raising :class:`IllegalAction` if XIII.7 or XIII.9 forbids it)."""
     why = why_not_recolour(ctx.state, number, colour, involuntary=involuntary)
     if why:
@@ -39,7 +45,7 @@ def recolour(ctx, number: int, colour: str, *, by: str, rule: str, involuntary: 
 
 
 # -- commands --------------------------------------------------------------------------------------
-def paint(ctx, player, cmd: Paint) -> str:
+def paint(ctx: UpdateContext, player: Player, cmd: Paint) -> str:
     """XIII.3: the owner paints her square a Corporate Colour."""
     check_square(ctx, cmd.square)
     if owner_of(ctx.state, cmd.square) != player.name:
@@ -55,7 +61,7 @@ def paint(ctx, player, cmd: Paint) -> str:
     return f"{player.name} paid {ctx.state.money(cost)} to {p['paint_payee']}: {done}."
 
 
-def buy_paint(ctx, player, cmd: BuyPaint) -> str:
+def buy_paint(ctx: UpdateContext, player: Player, cmd: BuyPaint) -> str:
     """XIII.4: a can of Government Issue Paint."""
     cost = int(ctx.params(NAME)["can_cost"])
     ctx.transfer(player.name, GOVERNMENT, cost, rule="XIII.4", reason=f"a can of {cmd.colour} paint", voluntary=True)
@@ -64,7 +70,7 @@ def buy_paint(ctx, player, cmd: BuyPaint) -> str:
             f"holds {cans_text(ctx.state, player.name)}.")
 
 
-def _which_can(state, name: str, colour: str | None) -> str:
+def _which_can(state: GameState, name: str, colour: str | None) -> str:
     held = sorted(c for c, n in of(state).cans.get(name, {}).items() if n)
     if colour is None:
         if len(held) != 1:
@@ -78,7 +84,7 @@ def _which_can(state, name: str, colour: str | None) -> str:
     return colour
 
 
-def pour(ctx, player, cmd: PourPaint) -> str:
+def pour(ctx: UpdateContext, player: Player, cmd: PourPaint) -> str:
     """XIII.4: pour a can on the square one occupies, expending it."""
     colour = _which_can(ctx.state, player.name, cmd.colour)
     why = why_not_recolour(ctx.state, player.square, colour)
@@ -89,7 +95,7 @@ def pour(ctx, player, cmd: PourPaint) -> str:
     return f"{player.name} poured a can of {colour} paint: {done}."
 
 
-def gipper(ctx, player, cmd: Gipper) -> str:
+def gipper(ctx: UpdateContext, player: Player, cmd: Gipper) -> str:
     """XIII.5, XIII.6: the GIPPer takes a can to a square the player owns, or to the Elephant. The
     can is one she holds; if she holds none of that colour she buys it with the service (a standing
     ruling: "the cost of the paint" is $100 more)."""
@@ -127,7 +133,7 @@ def gipper(ctx, player, cmd: Gipper) -> str:
 
 
 # -- the Admin's colourings (XIII.8: the Elephant's and Sick players') --------------------------------
-def _colour_ruling(ctx, r) -> str:
+def _colour_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``colour square=N colour=C [involuntary=true] [elephant=true]`` (or ``colour skin=C``: the
     Elephant Skin Color, say after its Expulsion, XXXIII.2): the Admin colours a square
     (a rule's effect the rulebook leaves to her: the Elephant recolouring its square to its skin,
@@ -150,7 +156,8 @@ def _colour_ruling(ctx, r) -> str:
         raise RuleError("colour needs square=N and colour=C (or elephant=true), or skin=C for the Elephant Skin "
                         "Color; colours: " + ", ".join(COLOURS))
     number = int(r.args["square"])
-    if ctx.state.square(number) is None or ctx.state.square(number).destroyed:
+    square = ctx.state.square(number)
+    if square is None or square.destroyed:
         raise RuleError(f"square={number}: there is no such square on the board")
     yes = (True, "true", "yes")
     elephant = r.args.get("elephant") in yes

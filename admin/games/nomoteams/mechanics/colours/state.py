@@ -4,14 +4,17 @@ and the Elephant in play."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from admin.engine.declare import As, command
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError
 from admin.games.nomoteams import api
-from admin.games.nomoteams.mechanics.board import WHITE
 from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS, GOVERNMENT_COLOURS
+from admin.games.nomoteams.mechanics.shared import WHITE
+
+if TYPE_CHECKING:
+    from admin.engine.model import GameState
 
 #: the module's name
 NAME = "teams-colours"
@@ -109,17 +112,17 @@ class ColoursState:
     elephant_skin: str = WHITE
 
 
-def of(state) -> ColoursState:
+def of(state: GameState) -> ColoursState:
     """The section's state (``ColoursModule.of``)."""
     return api.COLOURING.of(state)
 
 
-def cans_text(state, name: str) -> str:
+def cans_text(state: GameState, name: str) -> str:
     held = of(state).cans.get(name, {})
     return ", ".join(f"{n} {c}" for c, n in sorted(held.items()) if n)
 
 
-def _take_can(state, name: str, colour: str) -> bool:
+def _take_can(state: GameState, name: str, colour: str) -> bool:
     held = of(state).cans.get(name, {})
     if held.get(colour, 0) <= 0:
         return False
@@ -131,12 +134,12 @@ def _take_can(state, name: str, colour: str) -> bool:
     return True
 
 
-def _give_can(state, name: str, colour: str, n: int = 1) -> None:
+def _give_can(state: GameState, name: str, colour: str, n: int = 1) -> None:
     held = of(state).cans.setdefault(name, {})
     held[colour] = held.get(colour, 0) + n
 
 
-def elephant_piece(state) -> str | None:
+def elephant_piece(state: GameState) -> str | None:
     """The Elephant in play (XXXIII.2), by name, or None."""
     pseudo = api.PSEUDO.get(state)
     for piece in (pseudo.pieces if pseudo is not None else {}).values():

@@ -5,6 +5,7 @@ lists these)."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Callable
 
 from admin.engine.capabilities import PricesSquares
 from admin.engine.declare import Square, command, handled
@@ -15,8 +16,13 @@ from admin.games.nomoteams.mechanics.ownership.state import (CHARITY, NAME, Char
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, check_square, live_player, market_value,
                                               move_object, objects_of)
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Player
+    from admin.engine.model import Square as BoardSquare
 
-def _name_parser(rename: bool):
+
+def _name_parser(rename: bool) -> Callable[[str, object], NameSquare]:
     keyword = "RENAME SQUARE" if rename else "NAME SQUARE"
 
     def parse(rest: str, line: object) -> NameSquare:
@@ -122,7 +128,7 @@ class Charity:
     request: bool
 
 
-def buy(ctx, player, cmd: TeamsBuy) -> str:
+def buy(ctx: UpdateContext, player: Player, cmd: TeamsBuy) -> str:
     own = of(ctx.state)
     mine = [r for r in own.buy_rights if r.player == player.name]
     right = next((r for r in mine if r.square == cmd.square), None) if cmd.square is not None else \
@@ -149,7 +155,7 @@ def buy(ctx, player, cmd: TeamsBuy) -> str:
     return f"{player.name} bought square {square.number} from The Government for {ctx.state.money(value)}."
 
 
-def name_square(ctx, player, cmd: NameSquare) -> str:
+def name_square(ctx: UpdateContext, player: Player, cmd: NameSquare) -> str:
     own = of(ctx.state)
     square = check_square(ctx, cmd.square)
     if own.owners.get(square.number) != player.name:
@@ -171,7 +177,7 @@ def name_square(ctx, player, cmd: NameSquare) -> str:
     return rename(ctx, player, square, new)
 
 
-def rename(ctx, player, square, new: str) -> str:
+def rename(ctx: UpdateContext, player: Player, square: BoardSquare, new: str) -> str:
     """VIII.10's ladder: $15, $30, then $100 to The Government, The Corporation and each other
     player; the fourth rename is free and makes the renamer a Freemason; a fifth destroys it."""
     from admin.games.nomoteams.mechanics.teams import make_freemason
@@ -206,7 +212,7 @@ def rename(ctx, player, square, new: str) -> str:
             f"{ctx.state.money(total)} in all (VIII.10).")
 
 
-def give(ctx, player, cmd: GiveSquare) -> str:
+def give(ctx: UpdateContext, player: Player, cmd: GiveSquare) -> str:
     if cmd.square is None:
         return give_object(ctx, player, cmd)
     own = of(ctx.state)
@@ -224,7 +230,7 @@ def give(ctx, player, cmd: GiveSquare) -> str:
     return f"{player.name} gave square {square.number} to {to} (VIII.1)."
 
 
-def give_object(ctx, player, cmd: GiveSquare) -> str:
+def give_object(ctx: UpdateContext, player: Player, cmd: GiveSquare) -> str:
     """VIII.1 for objects: whatever module keeps them (``shared.objects_of``), matched by name
     without regard to case or a plural s."""
     to = cmd.to if cmd.to in (GOVERNMENT, CORPORATION) else live_player(ctx, cmd.to).name
@@ -240,7 +246,7 @@ def give_object(ctx, player, cmd: GiveSquare) -> str:
     return f"{player.name} gave {cmd.count} {item} to {to} (VIII.1)."
 
 
-def homestead(ctx, player, cmd: Homestead) -> str:
+def homestead(ctx: UpdateContext, player: Player, cmd: Homestead) -> str:
     own = of(ctx.state)
     need = int(ctx.params(NAME)["homestead_weeks"])
     stay = own.stays.get(player.name)
@@ -255,7 +261,7 @@ def homestead(ctx, player, cmd: Homestead) -> str:
     return f"{player.name} set up a Homestead on square {player.square}: no rent for it, ever (VIII.12)."
 
 
-def charity(ctx, player, cmd: Charity) -> str:
+def charity(ctx: UpdateContext, player: Player, cmd: Charity) -> str:
     own = of(ctx.state)
     square = check_square(ctx, cmd.square)
     if cmd.request:

@@ -6,10 +6,11 @@ Charity. Squares may be owned by players and by the pseudoplayers (X.2, X.3)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from admin.engine import hooks
 from admin.engine.context import BANK
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.ownership.commands import COMMANDS
@@ -18,6 +19,10 @@ from admin.games.nomoteams.mechanics.ownership.state import (  # noqa: F401 - pa
 from admin.games.nomoteams.mechanics.shared import (  # noqa: F401 - also read from here by the others
     CORPORATE_COLOURS, CORPORATION, GOVERNMENT, GOVERNMENT_COLOURS, PSEUDOPLAYERS, check_square, colour_of, dollars,
     is_freemason, is_national_park, is_public_property, market_value, rent_value, set_owner)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
 
 
 class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
@@ -34,10 +39,10 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
     summary = "Buying at market value, rent on named squares, renaming, Homesteads, Charity, weekly upkeep."
     State = TeamsOwnershipState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return COMMANDS
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         own = self.of(state)
         own.owners.pop(square.number, None)
         own.renamed.pop(square.number, None)
@@ -50,7 +55,7 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
         if not square.destroyed and (is_public_property(square.number) or is_national_park(square.number)):
             own.owners[square.number] = GOVERNMENT  # X.2, X.3
 
-    def on_square_renumbered(self, state, old, new) -> None:
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
         """XVIII.2: the highest square takes a destroyed square's number, with its owner and all."""
         own = self.of(state)
         if old in own.owners:
@@ -64,7 +69,7 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
                 rec.square = new
         own.homesteads = {p: [new if n == old else n for n in ns] for p, ns in own.homesteads.items()}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         """A player who leaves without saying how gives her squares to The Government (II.8)."""
         own = self.of(state)
         for number, owner in list(own.owners.items()):
@@ -75,16 +80,16 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
         own.stays.pop(player.name, None)
         own.charity_requests = [r for r in own.charity_requests if r.player != player.name]
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         if turn == 0:
             own = self.of(ctx.state)
             own.buy_rights = [r for r in own.buy_rights
                               if r.player != player.name or r.update == ctx.state.update]
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         award_charity(ctx)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         own = self.of(ctx.state)
         owner = own.owners.get(square.number)
         if owner is None:
@@ -96,7 +101,7 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
             return
         collect_rent(ctx, player, square.number, owner)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.week_end:
             weekly_upkeep(ctx)
             own = self.of(ctx.state)
@@ -104,7 +109,7 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
                 stay = own.stays.get(p.name)
                 own.stays[p.name] = Stay(p.square, stay.weeks + 1 if stay and stay.square == p.square else 1)
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key == "owner":
             set_owner(state, square.number, value)
         elif key == "renamed":
@@ -113,7 +118,7 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
             return False
         return True
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         own = self.of(state)
         if key == "homesteads":
             own.homesteads[player.name] = [int(n) for n in value]
@@ -123,31 +128,31 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
             return False
         return True
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         return sum(market_value(state, n) for n, o in self.of(state).owners.items()
                    if o == player.name and not state.squares[n - 1].destroyed)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         own = self.of(state)
         mine = [s.number for s in state.live_squares() if own.owners.get(s.number) == player.name]
         return [Fact("squares", mine, column="Squares owned", order=30, kind="squares"),
                 Fact("homesteads", own.homesteads.get(player.name, []), label="Homesteads", order=31, kind="squares")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         own = self.of(state)
         return [Fact("owner", own.owners.get(square.number), column="Owner", order=10, kind="player"),
                 Fact("market_value", market_value(state, square.number), column="Market value", order=11),
                 Fact("renamed", own.renamed.get(square.number, 0), order=12),
                 Fact("charity", square.number in own.charity, order=13)]
 
-    def square_look(self, state, square) -> SquareLook:
+    def square_look(self, state: GameState, square: Square) -> SquareLook:
         owner = self.of(state).owners.get(square.number)
         return SquareLook(owner=owner if owner in state.players else None,
                           notes=((10, f"owned by {owner}" if owner else "unowned"),),
                           flags=((20, "GOV", "The Government's"),) if owner == GOVERNMENT else
                           ((20, "CORP", "The Corporation's"),) if owner == CORPORATION else ())
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         own = self.of(state)
         mine = [str(s.number) + (f" ({s.name})" if s.name else "") for s in state.live_squares()
                 if own.owners.get(s.number) == player.name]
@@ -157,25 +162,26 @@ class TeamsOwnershipModule(Mechanic[TeamsOwnershipState, None]):
             lines.append((70, f"  You may still BUY: square {', '.join(rights)}"))
         return lines
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         own = self.of(state)
         mine = [str(n) for n, o in sorted(own.owners.items()) if o == player.name]
         return [(30, f"; squares owned: {', '.join(mine) or 'none'}")]
 
 
 # -- helpers the other sections use ---------------------------------------------------------------
-def can_hold_money(state, name: str) -> bool:
+def can_hold_money(state: GameState, name: str) -> bool:
     """An owner rent can be paid to: an active player, or a pseudoplayer with money."""
     if name in state.players:
         return state.players[name].active
     return name in api.PSEUDO.of(state).money
 
 
-def collect_rent(ctx, player, number: int, owner: str) -> int:
+def collect_rent(ctx: UpdateContext, player: Player, number: int, owner: str) -> int:
     """VIII.5: a player landing on a named square owned by another entity pays its rent value (less
     a Best Friend's half, none on a Homestead); a Corporate Colour's collector then passes 20% of it
     to The Corporation (VIII.6). The rent paid."""
-    square = ctx.state.square(number)
+    # its one caller (on_land) passes the number of the square landed on, which exists
+    square = cast("Square", ctx.state.square(number))
     own = TeamsOwnershipModule.of(ctx.state)
     if owner == player.name or not square.name or not can_hold_money(ctx.state, owner):
         return 0
@@ -207,7 +213,7 @@ def collect_rent(ctx, player, number: int, owner: str) -> int:
     return paid
 
 
-def block_owner(state, colour: str) -> str | None:
+def block_owner(state: GameState, colour: str) -> str | None:
     """VIII.8: the player who owns a block of ``colour`` (three or more squares of it, and nobody
     else owns one), or None."""
     owners = [o for n, o in TeamsOwnershipModule.of(state).owners.items()
@@ -215,13 +221,13 @@ def block_owner(state, colour: str) -> str | None:
     return owners[0] if owners and len(owners) >= 3 and len(set(owners)) == 1 else None
 
 
-def dues_payers(state) -> set[str]:
+def dues_payers(state: GameState) -> set[str]:
     """The players who have paid Dues to the WETHA (XXVIII; its module keeps ``dues_paid``)."""
     wetha = api.WETHA.get(state)
     return set(wetha.dues_paid) if wetha is not None else set()
 
 
-def weekly_upkeep(ctx) -> None:
+def weekly_upkeep(ctx: UpdateContext) -> None:
     """Once a week: the property tax on Government Colours (VIII.7) and the fine on White squares
     (VIII.11), squares in board order."""
     p = ctx.params(TeamsOwnershipModule.name)
@@ -247,7 +253,7 @@ def weekly_upkeep(ctx) -> None:
             white_fine(ctx, player, square.number, int(p["white_fine"]))
 
 
-def white_fine(ctx, player, number: int, amount: int) -> None:
+def white_fine(ctx: UpdateContext, player: Player, number: int, amount: int) -> None:
     """VIII.11: the owner of a White square pays $50 a week, shared among the WETHA's Dues payers and
     the Freemasons (double for a player who is both); what does not divide leaves the game."""
     payers = dues_payers(ctx.state)
@@ -266,7 +272,7 @@ def white_fine(ctx, player, number: int, amount: int) -> None:
              player=player.name, rule="VIII.11", data={"square": number, "shares": shares, "each": each})
 
 
-def award_charity(ctx) -> None:
+def award_charity(ctx: UpdateContext) -> None:
     """VIII.13: at the start of a week each Charity square goes to the poorest player who asked for
     it: the fewest squares, then the least money; a tie beyond that is drawn with the dice."""
     own = TeamsOwnershipModule.of(ctx.state)
@@ -290,4 +296,6 @@ def award_charity(ctx) -> None:
                  data={"square": number, "asking": asking})
 
 
-__all__ = ["CHARITY", "PSEUDOPLAYERS", "TeamsOwnershipModule", "collect_rent", "set_owner", "section_viii_pay"]
+__all__ = ["CHARITY", "PSEUDOPLAYERS", "TeamsOwnershipModule", "collect_rent", "set_owner", "section_viii_pay",
+           # what the others read from here (the names imported above)
+           "CORPORATE_COLOURS", "GOVERNMENT_COLOURS", "check_square", "destroy"]

@@ -6,11 +6,16 @@ payment; and :func:`destroy`, the one way a section destroys a square. A leaf: t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from admin.engine import hooks
 from admin.engine.board import destroy_square
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import best_friend, marked
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 #: the module's name, and its state in a game
 NAME = "teams-ownership"
@@ -56,17 +61,17 @@ class TeamsOwnershipState:
     charity_requests: list[CharityRequest] = field(default_factory=list)
 
 
-def of(state) -> TeamsOwnershipState:
+def of(state: GameState) -> TeamsOwnershipState:
     """The ownership section's state (``TeamsOwnershipModule.of``)."""
     return api.OWNERSHIP.of(state)
 
 
-def halved_for_friend(state, payer: str, payee: str, amount: int) -> int:
+def halved_for_friend(state: GameState, payer: str, payee: str, amount: int) -> int:
     """VIII.9: what a player pays her Best Friend under a rule of section VIII: half, rounded down."""
     return amount // 2 if best_friend(state, payer) == payee else amount
 
 
-def section_viii_pay(ctx, payer: str, payee: str, amount: int, *, rule: str, reason: str,
+def section_viii_pay(ctx: UpdateContext, payer: str, payee: str, amount: int, *, rule: str, reason: str,
                      voluntary: bool = False) -> int:
     """A payment under a rule of section VIII (VIII.9 applied); what was paid."""
     amount = halved_for_friend(ctx.state, payer, payee, amount)
@@ -75,7 +80,7 @@ def section_viii_pay(ctx, payer: str, payee: str, amount: int, *, rule: str, rea
     return amount
 
 
-def destroy(ctx, number: int, reason: str, rule: str, by: str | None = None) -> bool:
+def destroy(ctx: UpdateContext, number: int, reason: str, rule: str, by: str | None = None) -> bool:
     """Destroy a square as XVIII says (the destruction section's ``destroy``: XVIII.1's protected
     squares, the renumbering, Explosive Insurance); without that section, the core's
     ``destroy_square`` (every module forgets it). A square a section marks ``indestructible`` (a

@@ -15,8 +15,10 @@ or Vynd, takes no money: it leaves the game, a standing ruling)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
 from admin.engine.declare import Text, command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic, RulingHandler
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.capabilities import MailFirst
 from admin.engine.errors import IllegalAction, RuleError
@@ -26,6 +28,11 @@ from admin.games.nomoteams.mechanics.products.state import (  # noqa: F401 - par
     pay_patent, payee, roll_label)
 from admin.games.nomoteams.mechanics.products.uses import COMMANDS, UseProduct, on_land, settle_bath, update_end
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import GameState, Player, Square
 
 
 @command("PURCHASE <product>", cmd="teams-purchase", listing=160, phase=5,
@@ -38,7 +45,7 @@ class Purchase:
     product: Text
 
 
-def purchase(ctx, player, cmd: Purchase) -> str:
+def purchase(ctx: UpdateContext, player: Player, cmd: Purchase) -> str:
     ps = ProductsModule.of(ctx.state)
     product = find_product(ctx.state, cmd.product)
     if not product.sold:
@@ -58,7 +65,7 @@ def purchase(ctx, player, cmd: Purchase) -> str:
     return text
 
 
-def expire(ctx) -> None:
+def expire(ctx: UpdateContext) -> None:
     """XIX.1: a Product created by a rule (not the rulebook's own) that nobody bought within
     ``expire_weeks`` weeks of its creation is removed."""
     ps = ProductsModule.of(ctx.state)
@@ -70,7 +77,7 @@ def expire(ctx) -> None:
                                 "removed from the rules (XIX.1).", rule="XIX.1", data={"product": product.name})
 
 
-def _product_ruling(ctx, r) -> str:
+def _product_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``product name="..." price=N [kind=...] [patent=NAME] [duplicates=<Original or kind>]
     [royalty=N] [maker=NAME] [sold=false]``: a new Product (an accepted proposal made it); one that
     duplicates another's effects is Repackaged and its Original's patent holder is XIX.2's."""
@@ -100,7 +107,7 @@ def _product_ruling(ctx, r) -> str:
     return f"The {name} is on the market: {r.note}"
 
 
-def _chains_ruling(ctx, r) -> str:
+def _chains_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``chains player=NAME state=non-Rusty|Rusty|none``: Chains are never defined by this rulebook."""
     ps = ProductsModule.of(ctx.state)
     name, value = str(r.args.get("player", "")), str(r.args.get("state", "")).lower()
@@ -128,31 +135,31 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
     State = ProductsState
     Private = ProductsPrivate
 
-    def settle_bath(self, ctx, name: str) -> str:
+    def settle_bath(self, ctx: UpdateContext, name: str) -> str:
         return settle_bath(ctx, name)
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         super().setup(state)
         ps = self.of(state)
         if not ps.products:
             ps.products = [Product(**vars(p)) for p in CATALOGUE]
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Purchase, purchase)) + COMMANDS
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"product": _product_ruling, "chains": _chains_ruling}
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         expire(ctx)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         on_land(ctx, player, square)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         update_end(ctx)
 
-    def mail_first(self, ctx, player: str, commands) -> bool:
+    def mail_first(self, ctx: UpdateContext, player: str, commands: Sequence[Any]) -> bool:
         """XIX.7: an Eye Opener drunk this week (or in this very mail, if she holds one) puts her mail
         before everyone's who drank none."""
         ps = self.of(ctx.state)
@@ -168,15 +175,15 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
                     continue
         return False
 
-    def extra_proposals(self, state, player: str) -> int:
+    def extra_proposals(self, state: GameState, player: str) -> int:
         return 1 if self.of(state).all_nighter.get(player) == state.week else 0
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ps = self.of(state)
         ps.disguises.pop(player.name, None)
         ps.chains.pop(player.name, None)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         ps = self.of(state)
         if square.destroyed:  # a destroyed square's Jumpgates, Vomit and Blockbusters go with it
             ps.jumpgates = [g for g in ps.jumpgates if square.number not in g]
@@ -184,7 +191,7 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
             priv = self.private_of(state)
             priv.blockbusters = [b for b in priv.blockbusters if b.square != square.number]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         ps = self.of(state)
         if key == "products":
             ps.held.clear(player.name)
@@ -197,20 +204,20 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
         return False
 
     # -- objects (shared.objects_of): a player's Products go with her objects (GIVE, LEAVE, II.8) ------
-    def objects_of(self, state, name: str) -> dict[str, int]:
+    def objects_of(self, state: GameState, name: str) -> dict[str, int]:
         return dict(self.of(state).held.items(name))
 
-    def move_object(self, state, giver: str, receiver: str, item: str, n: int) -> None:
+    def move_object(self, state: GameState, giver: str, receiver: str, item: str, n: int) -> None:
         if any(p.name == item for p in self.of(state).products):
             self.of(state).held.transfer(giver, receiver, item, n)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         items = self.of(state).held.items(player.name)
         shown = ", ".join(f"{k}" + (f" x{v}" if v > 1 else "") for k, v in items.items())
         return [Fact("products", items, order=47, kind="text"),  # the export's (item -> count)
                 Fact("products_held", shown or None, label="Products", order=47, kind="text")]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         items = self.of(state).held.items(player.name)
         bombs = [b.square for b in self.private_of(state).blockbusters if b.placer == player.name]
         parts = [(60, "Products: " + ", ".join(f"{k} x{v}" for k, v in items.items()))] if items else []
@@ -218,11 +225,11 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
             parts.append((61, "your Blockbusters wait on square(s) " + ", ".join(map(str, bombs))))
         return parts
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         bombs = [b.square for b in self.private_of(state).blockbusters if b.placer == player.name]
         return [Fact("blockbusters_placed", bombs, label="Your Blockbusters (secret)", kind="squares")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         ps = self.of(state)
         flags = []
         gates = [g for g in ps.jumpgates if square.number in g]
@@ -233,7 +240,7 @@ class ProductsModule(Mechanic[ProductsState, ProductsPrivate], MailFirst, api.Ke
             flags.append((61, "FV", "Fake Vomit: whoever comes here becomes Sick (XIX.13)"))
         return SquareLook(flags=tuple(flags)) if flags else None
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ps = self.of(state)
         rows = tuple((p.name, p.kind, state.money(p.price) if p.sold else "not sold", p.patent,
                       f"of {p.original}, {state.money(p.royalty)} royalty" + (f", by {p.maker}" if p.maker else "")

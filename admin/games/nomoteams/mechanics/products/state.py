@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
@@ -14,6 +15,10 @@ from admin.engine.syntax import parse_square
 from admin.engine.errors import IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS, dollars
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
 
 #: the module's name, and its state in a game
 NAME = "teams-products"
@@ -89,7 +94,7 @@ class ProductsState:
     #: Fake Vomit dropped (XIX.13): square -> who dropped it
     vomit: dict[int, str] = field(default_factory=dict)
     #: Disguises and Impersonations in force (XIX.11, XIX.12): user -> [victim, product, until update]
-    disguises: dict[str, list] = field(default_factory=dict)
+    disguises: dict[str, list[Any]] = field(default_factory=dict)
     #: the week each player last drank an All-Nighter (XIX.8), an Eye Opener (XIX.7)
     all_nighter: dict[str, int] = field(default_factory=dict)
     eye_opener: dict[str, int] = field(default_factory=dict)
@@ -121,7 +126,7 @@ def norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def find_product(state, text: str, among: list[str] | None = None) -> Product:
+def find_product(state: GameState, text: str, among: list[str] | None = None) -> Product:
     """The Product ``text`` names (its name, or a part of it: "bubble", "V8"); ``among``: only
     those names (what a player holds)."""
     ps = of(state)
@@ -138,7 +143,7 @@ def find_product(state, text: str, among: list[str] | None = None) -> Product:
     raise IllegalAction(f"{text!r} names {'several' if found else 'no'} Product(s); Products {what}: {names}")
 
 
-def payee(state, name: str) -> str:
+def payee(state: GameState, name: str) -> str:
     """Who receives money meant for ``name``: a player in the game or a pseudoplayer; anyone else
     (a patent holder from the rulebook's history) receives nothing: it leaves the game."""
     player = state.players.get(name)
@@ -147,7 +152,7 @@ def payee(state, name: str) -> str:
     return BANK
 
 
-def pay_patent(ctx, buyer: str, product: Product, amount: int, why: str) -> None:
+def pay_patent(ctx: UpdateContext, buyer: str, product: Product, amount: int, why: str) -> None:
     """``amount`` from ``buyer`` to ``product``'s patent holder, who passes on its share (XIX.12)."""
     ctx.transfer(buyer, payee(ctx.state, product.patent), amount, rule=product.rule, reason=why, voluntary=True)
     if product.share_to and product.share_percent:
@@ -157,7 +162,7 @@ def pay_patent(ctx, buyer: str, product: Product, amount: int, why: str) -> None
             ctx.transfer(holder, payee(ctx.state, other.patent), dollars(amount * product.share_percent / 100),
                          rule="XIX.12", reason=f"half of what the {product.name}'s patent holder received")
 
-def pay_for(ctx, buyer: str, product: Product) -> None:
+def pay_for(ctx: UpdateContext, buyer: str, product: Product) -> None:
     """The price of ``product``: to its patent holder, or (Repackaged) the royalty to the
     Original's patent holder and the rest to its maker (XIX.2)."""
     why = f"a {product.name}"
@@ -176,7 +181,7 @@ def pay_for(ctx, buyer: str, product: Product) -> None:
                  reason=f"{why}, to its maker", voluntary=True)
 
 
-def roll_label(ctx, what: str) -> str:
+def roll_label(ctx: UpdateContext, what: str) -> str:
     """A die label unique in this update for the ``what``-th use of a Product (two V-8s drunk in
     one update roll apart)."""
     seen = api.PRODUCT_ROLLS.of(ctx)
@@ -185,22 +190,22 @@ def roll_label(ctx, what: str) -> str:
 
 
 
-def of(state) -> ProductsState:
+def of(state: GameState) -> ProductsState:
     """The Products section's public state (``ProductsModule.of``)."""
     return api.PRODUCTS.of(state)
 
 
-def private_of(state) -> ProductsPrivate:
+def private_of(state: GameState) -> ProductsPrivate:
     """The Products section's private state: the Blockbusters' squares (``ProductsModule.private_of``)."""
     return api.PRODUCTS_PRIVATE.of(state)
 
 
-def used_up(ctx, player, product) -> None:
+def used_up(ctx: UpdateContext, player: Player, product: Product) -> None:
     """A Product ``player`` used is gone from what she holds."""
     of(ctx.state).held.take(player.name, product.name)
 
 
-def target_square(ctx, target: str, what: str) -> int:
+def target_square(ctx: UpdateContext, target: str, what: str) -> int:
     """The live square a use names (``what``: how to say it, for the error when none is named)."""
     if not target:
         raise IllegalAction(f"say which square: {what}")

@@ -8,6 +8,7 @@ offered to the health section as the :class:`~admin.games.nomoteams.api.SettlesB
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Callable
 
 from admin.engine.declare import command, handled
 from admin.engine.movement import jump
@@ -16,15 +17,19 @@ from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.blockbusters import (BuildJumpgate, DisarmBlockbuster, build_jumpgate, detonate,
                                                     disarm, place_blockbuster)
 from admin.games.nomoteams.mechanics.health import cure, is_sick, make_sick
-from admin.games.nomoteams.mechanics.products.state import (NAME, find_product, of, private_of, roll_label, target_square,
-                                                     used_up)
+from admin.games.nomoteams.mechanics.products.state import (NAME, Product, find_product, of, private_of, roll_label,
+                                                     target_square, used_up)
 from admin.games.nomoteams.mechanics.shared import live_player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Player, Square
 
 
 _TARGET = re.compile(r"^(.*?)\s+(?:to|on)\s+(.+)$", re.IGNORECASE)
 
 
-def _parser(verb: str):
+def _parser(verb: str) -> Callable[[str, object], UseProduct]:
     def parse(rest: str, line: object) -> UseProduct:
         text = " ".join(rest.split())
         if not text:
@@ -81,7 +86,7 @@ VERBS = {"USE": UseProduct, "DRINK": DrinkProduct, "PLACE": PlaceProduct, "DROP"
          "RELEASE": ReleaseProduct}
 
 
-def _take(ctx, player, cmd: UseProduct):
+def _take(ctx: UpdateContext, player: Player, cmd: UseProduct) -> Product:
     ps = of(ctx.state)
     held = list(ps.held.items(player.name))
     if not held:
@@ -89,7 +94,7 @@ def _take(ctx, player, cmd: UseProduct):
     return find_product(ctx.state, cmd.product, among=held)
 
 
-def use(ctx, player, cmd: UseProduct) -> str:
+def use(ctx: UpdateContext, player: Player, cmd: UseProduct) -> str:
     product = _take(ctx, player, cmd)
     effect = EFFECTS.get(product.effect)
     if effect is None:  # a Product the rules made whose effect no module carries out
@@ -101,7 +106,7 @@ def use(ctx, player, cmd: UseProduct) -> str:
 
 
 
-def warp(ctx, player, product, target: str) -> str:
+def warp(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.3: transported to any square, landing on it; then the Warp Bubble is gone."""
     number = target_square(ctx, target, f"USE {product.name.upper()} TO <square>")
     used_up(ctx, player, product)
@@ -110,7 +115,7 @@ def warp(ctx, player, product, target: str) -> str:
 
 
 
-def settle_bath(ctx, name: str) -> str:
+def settle_bath(ctx: UpdateContext, name: str) -> str:
     """XIX.6: a Sick owner of a Hot Spring Bath is cured; Chains that are not Rusty become Rusty; a
     bath whose owner is neither Sick nor in non-Rusty Chains disappears."""
     ps = of(ctx.state)
@@ -136,14 +141,14 @@ def settle_bath(ctx, name: str) -> str:
     return ";".join(said)
 
 
-def eye_opener(ctx, player, product, target: str) -> str:
+def eye_opener(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.7: drunk, her mail this week counts as arriving before everyone else's without one."""
     used_up(ctx, player, product)
     of(ctx.state).eye_opener[player.name] = ctx.state.week
     return f"{player.name} drank an {product.name}: this week her mail counts as arriving first (XIX.7)."
 
 
-def all_nighter(ctx, player, product, target: str) -> str:
+def all_nighter(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.8: at most one a week; one extra proposal this week, with all its perks."""
     ps = of(ctx.state)
     if ps.all_nighter.get(player.name) == ctx.state.week:
@@ -153,7 +158,7 @@ def all_nighter(ctx, player, product, target: str) -> str:
     return f"{player.name} drank an {product.name}: one extra proposal this week (XIX.8)."
 
 
-def v8(ctx, player, product, target: str) -> str:
+def v8(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.9: she becomes non-Sick and another player, drawn with the dice, becomes Sick."""
     used_up(ctx, player, product)
     cure(ctx, player.name, rule="XIX.9", why=f"a {product.name}")
@@ -166,7 +171,7 @@ def v8(ctx, player, product, target: str) -> str:
     return f"{player.name} drank a {product.name}: she is not Sick, and {victim} is (XIX.9)."
 
 
-def disguise(ctx, player, product, target: str) -> str:
+def disguise(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.11, XIX.12: the Victim bears her landings' and passages' effects (Disguise Kit) or every
     action but her moves (Impersonator) until the week's end; the Admin carries them out."""
     if not target:
@@ -185,14 +190,14 @@ def disguise(ctx, player, product, target: str) -> str:
     return f"{player.name} used a {product.name} on {victim} until the week's end ({rule})."
 
 
-def vomit(ctx, player, product, target: str) -> str:
+def vomit(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.13: dropped on her square; any other player who comes there later becomes Sick."""
     used_up(ctx, player, product)
     of(ctx.state).vomit[player.square] = player.name
     return f"{player.name} dropped {product.name} on square {player.square} (XIX.13)."
 
 
-def gremlins(ctx, player, product, target: str) -> str:
+def gremlins(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.14: on her square, Jumpgates and Blockbusters disappear, and players there lose their
     Blockbusters and Warp Bubbles (the other items it names are never defined here)."""
     ps, priv = of(ctx.state), private_of(ctx.state)
@@ -215,7 +220,7 @@ def gremlins(ctx, player, product, target: str) -> str:
     return f"{player.name} released Gremlins on square {here} (XIX.14)."
 
 
-def passive(ctx, player, product, target: str) -> str:
+def passive(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     raise IllegalAction(f"a {product.name} works by itself ({product.rule}); it is not used by a command")
 
 
@@ -224,7 +229,7 @@ EFFECTS = {"warp": warp, "blockbuster": place_blockbuster, "eye-opener": eye_ope
            "bot": passive, "bath": passive}
 
 
-def on_land(ctx, player, square) -> None:
+def on_land(ctx: UpdateContext, player: Player, square: Square) -> None:
     """XIX.4: landing on a Blockbuster disarms it; XIX.13: Fake Vomit makes her Sick."""
     ps, priv = of(ctx.state), private_of(ctx.state)
     for bomb in [b for b in priv.blockbusters if b.square == square.number]:
@@ -236,7 +241,7 @@ def on_land(ctx, player, square) -> None:
         make_sick(ctx, player.name, rule="XIX.13", why=f"Fake Vomit on square {square.number}")
 
 
-def update_end(ctx) -> None:
+def update_end(ctx: UpdateContext) -> None:
     """Blockbusters a week old go off (XIX.4); Disguises and Impersonations end with the week."""
     ps, priv = of(ctx.state), private_of(ctx.state)
     fuse = int(ctx.params(NAME)["fuse_updates"])
