@@ -19,11 +19,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import IllegalAction
 from admin.games.nomoteams import api
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
 
 NAME = "teams-actions"
 
@@ -43,33 +48,33 @@ class ActionsModule(Mechanic[ActionsState, None]):
     State = ActionsState
     undo_failed_actions = True  # XXII.4
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         acts = self.of(ctx.state)
         if acts.update < ctx.state.update - 1:  # placements older than the last update have served
             acts.placed.clear()
 
-    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None:
         placed(ctx, player.name, player.square)  # a turn's move is involuntary (XXII.2)
 
-    def on_square_renumbered(self, state, old, new) -> None:
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
         acts = self.of(state)
         acts.placed = {n: (new if s == old else s) for n, s in acts.placed.items()}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).placed.pop(player.name, None)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         where = self.of(state).placed.get(player.name)
         return [Fact("placed_on", where, label="Put on square (acts from it, XXII.8)", order=48)]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         where = self.of(state).placed.get(player.name)
         if where is None or where != player.square:
             return []
         return [(21, f" (put there by the rules: you act from square {where}, XXII.8)")]
 
 
-def placed(ctx, name: str, square: int) -> None:
+def placed(ctx: UpdateContext, name: str, square: int) -> None:
     """An involuntary action put ``name`` on ``square`` during this update (XXII.8)."""
     acts = api.ACTIONS.get(ctx.state)
     if acts is None:
@@ -80,13 +85,13 @@ def placed(ctx, name: str, square: int) -> None:
     acts.placed[name] = square
 
 
-def acting_square(state, name: str) -> int:
+def acting_square(state: GameState, name: str) -> int:
     """The square ``name`` takes her voluntary actions from (XXII.8): where she stands, which is
     where the last update's involuntary actions left her, since the mail is carried out first."""
     return state.players[name].square
 
 
-def affordable(state, player, cost: int, what: str) -> None:
+def affordable(state: GameState, player: Player, cost: int, what: str) -> None:
     """XXII.5: a voluntary action that would leave its player Bankrupt (less than $0, IV.5) is
     invalid and fails, costing her nothing."""
     if player.money - cost < 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
@@ -24,6 +24,11 @@ from admin.games.nomoteams import api
 from admin.library.api import INTERACTIONS, SEALED_ANSWERS
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, balance, is_national_park,
                                               is_public_property, market_value, move_object, objects_of, owner_of)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.engine.interactions import Interaction
 
 MODULE = "teams-government"
 
@@ -86,11 +91,11 @@ def parse_bid(rest: str, line: object) -> TeamsBid:
                        f"found {text!r}.")
 
 
-def _lots(state) -> list[Lot]:
+def _lots(state: GameState) -> list[Lot]:
     return api.GOVERNMENT.of(state).lots
 
 
-def add_grab_bag(state, items: dict[str, int]) -> Lot:
+def add_grab_bag(state: GameState, items: dict[str, int]) -> Lot:
     """Objects The Government received (II.8) wait as one Grab Bag for the next week's auction."""
     gs = api.GOVERNMENT.of(state)
     gs.bags_made += 1
@@ -99,21 +104,21 @@ def add_grab_bag(state, items: dict[str, int]) -> Lot:
     return lot
 
 
-def auctionable(ctx) -> list[int]:
+def auctionable(ctx: UpdateContext) -> list[int]:
     bridge = {int(n) for n in ctx.params(MODULE)["bridge"] or []}
     return [s.number for s in ctx.state.live_squares()
             if owner_of(ctx.state, s.number) == GOVERNMENT and not is_public_property(s.number)
             and not is_national_park(s.number) and s.number not in bridge]
 
 
-def _still_the_governments(state, lot: Lot) -> bool:
+def _still_the_governments(state: GameState, lot: Lot) -> bool:
     if lot.square:
         return owner_of(state, lot.square) == GOVERNMENT
     held = objects_of(state, GOVERNMENT)
     return all(held.get(item, 0) >= n for item, n in lot.bag.items())
 
 
-def _hand_over(ctx, lot: Lot, winner: str) -> None:
+def _hand_over(ctx: UpdateContext, lot: Lot, winner: str) -> None:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
 
     ctx.transfer(winner, GOVERNMENT, lot.bid, rule="X.5", reason=f"the auction of {lot.label}")
@@ -128,7 +133,7 @@ def _hand_over(ctx, lot: Lot, winner: str) -> None:
              data={"square": lot.square, "bag": lot.bag_number, "bid": lot.bid})
 
 
-def advance_auctions(ctx) -> None:
+def advance_auctions(ctx: UpdateContext) -> None:
     """X.5 at the start of a week: Gone lots pass to their winners, the others move on a stage, and
     every auctionable square or Grab Bag not yet Going opens its sealed-bid auction."""
     keep = []
@@ -159,7 +164,7 @@ def advance_auctions(ctx) -> None:
             _open(ctx, lot)
 
 
-def _open(ctx, lot: Lot) -> None:
+def _open(ctx: UpdateContext, lot: Lot) -> None:
     from admin.library.interactions import ask
 
     parties = sorted(p.name for p in ctx.state.active_players())
@@ -176,7 +181,7 @@ def _open(ctx, lot: Lot) -> None:
              data={"square": lot.square, "bag": lot.bag_number, "auction": inter.id})
 
 
-def corporation_bid(ctx, lot: Lot) -> int:
+def corporation_bid(ctx: UpdateContext, lot: Lot) -> int:
     """The Corporation's automatic bid: half a square's market value (what it can pay, at most);
     none on a Grab Bag, which has no market value."""
     if not lot.square:
@@ -185,15 +190,15 @@ def corporation_bid(ctx, lot: Lot) -> int:
     return max(0, min(half, balance(ctx.state, CORPORATION)))
 
 
-def _lot_of(ctx, interaction) -> Lot | None:
+def _lot_of(ctx: UpdateContext, interaction: Interaction) -> Lot | None:
     return next((lot for lot in _lots(ctx.state) if lot.auction == interaction.id), None)
 
 
-def _sealed(ctx) -> bool:
+def _sealed(ctx: UpdateContext) -> bool:
     return bool(ctx.params(MODULE)["sealed_bids"])
 
 
-def check_bid(ctx, lot: Lot, player, value) -> int:
+def check_bid(ctx: UpdateContext, lot: Lot, player: Player, value: Any) -> int:
     amount = int(value)
     floor = corporation_bid(ctx, lot) if _sealed(ctx) else max(corporation_bid(ctx, lot), lot.high)
     if amount <= floor:
@@ -204,7 +209,7 @@ def check_bid(ctx, lot: Lot, player, value) -> int:
     return amount
 
 
-def check_answer(ctx, interaction, player, value) -> int:
+def check_answer(ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> int:
     lot = _lot_of(ctx, interaction)
     if lot is None:
         raise IllegalAction(f"#{interaction.id} is no longer auctioned")
@@ -213,7 +218,7 @@ def check_answer(ctx, interaction, player, value) -> int:
     return amount
 
 
-def _raise_high(ctx, lot: Lot, amount: int) -> None:
+def _raise_high(ctx: UpdateContext, lot: Lot, amount: int) -> None:
     """X.5: the current bid, on the Government page, is now ``amount`` (the bidder is not named)."""
     if _sealed(ctx):
         return
@@ -222,7 +227,7 @@ def _raise_high(ctx, lot: Lot, amount: int) -> None:
              data={"square": lot.square, "bag": lot.bag_number, "bid": amount})
 
 
-def bid(ctx, player, cmd: TeamsBid) -> str:
+def bid(ctx: UpdateContext, player: Player, cmd: TeamsBid) -> str:
     from admin.engine.interactions import answer, find
 
     going = [lot for lot in _lots(ctx.state) if lot.stage in ("Going Once", "Going Twice")]
@@ -249,7 +254,7 @@ def bid(ctx, player, cmd: TeamsBid) -> str:
             "shows it, without your name, and the next bid must beat it (X.5).")
 
 
-def close_auction(ctx, interaction, answers) -> str:
+def close_auction(ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
     """The auction's close: every bid is published with the result; the lot is Gone."""
     lot = _lot_of(ctx, interaction)
     bids = {p: int(a) for p, a in answers.items() if str(a).isdecimal() and int(a) > 0}

@@ -6,6 +6,7 @@ disarming it, and a week later it destroys its square and the square's block; ``
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from admin.engine.declare import command
 from admin.engine.syntax import parse_square
@@ -17,6 +18,11 @@ from admin.games.nomoteams.mechanics.products.state import (NAME, Blockbuster, f
                                                      target_square, used_up)
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, TEAMS, add_mark, colour_of, jumpgate_pairs, owner_of,
                                               set_owner, team_of)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.games.nomoteams.mechanics.products.state import Product
 
 
 def parse_jumpgate(rest: str, line: object) -> BuildJumpgate:
@@ -51,7 +57,7 @@ class DisarmBlockbuster:
     square: int
 
 
-def place_blockbuster(ctx, player, product, target: str) -> str:
+def place_blockbuster(ctx: UpdateContext, player: Player, product: Product, target: str) -> str:
     """XIX.4: delivered to a square in secret; a Team whose base it is in is told."""
     number = target_square(ctx, target, f"PLACE {product.name.upper()} ON <square>")
     used_up(ctx, player, product)
@@ -72,11 +78,11 @@ def place_blockbuster(ctx, player, product, target: str) -> str:
     return f"{player.name} placed a {product.name} on square {number}; it stays secret (XIX.4)."
 
 
-def _members(state, team: str | None) -> list[str]:
+def _members(state: GameState, team: str | None) -> list[str]:
     return [p.name for p in state.active_players() if team_of(state, p.name) == team]
 
 
-def disarm(ctx, player, cmd: DisarmBlockbuster) -> str:
+def disarm(ctx: UpdateContext, player: Player, cmd: DisarmBlockbuster) -> str:
     """XIX.4: at least three members of the Team whose base holds it (all, if fewer) pay $50."""
     team = team_of(ctx.state, player.name)
     priv = private_of(ctx.state)
@@ -100,7 +106,7 @@ def disarm(ctx, player, cmd: DisarmBlockbuster) -> str:
     return f"{player.name} paid to disarm it: {len(bomb.paid)} of {need} (XIX.4)."
 
 
-def detonate(ctx, bomb: Blockbuster) -> None:
+def detonate(ctx: UpdateContext, bomb: Blockbuster) -> None:
     """XIX.4: the square is destroyed, and every square of its block."""
     owner = owner_of(ctx.state, bomb.square)
     colour = colour_of(ctx.state, bomb.square)
@@ -115,7 +121,7 @@ def detonate(ctx, bomb: Blockbuster) -> None:
                     "XIX.4")
 
 
-def build_jumpgate(ctx, player, cmd: BuildJumpgate) -> str:
+def build_jumpgate(ctx: UpdateContext, player: Player, cmd: BuildJumpgate) -> str:
     """XIX.5: $500 to The Corporation for a Jumpgate between two squares she owns, or one she owns and
     an unowned one (which becomes hers); used as it is bought."""
     ps = of(ctx.state)
@@ -141,7 +147,7 @@ def build_jumpgate(ctx, player, cmd: BuildJumpgate) -> str:
     return f"{player.name} built a Jumpgate between squares {cmd.a} and {cmd.b}{extra} (XIX.5)."
 
 
-def _on_a_jumpgate(state, number: int) -> bool:
+def _on_a_jumpgate(state: GameState, number: int) -> bool:
     return any(number in pair for pair in jumpgate_pairs(state))
 
 

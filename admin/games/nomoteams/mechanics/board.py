@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine import hooks
 from admin.engine.board import add_square, layout_of
@@ -19,6 +20,12 @@ from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError
 from admin.games.nomoteams.mechanics.shared import (GOVERNMENT, TEAMS, WHITE, any_white, colour_of,  # noqa: F401
                                               mentioned_squares, owner_of, set_colour, set_owner)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.module import CommandSpec
+    from admin.engine.layouts import Layout
 
 #: XIII.1's colours as the board picture draws them
 COLOUR_HEX = {"Red": "#d32f2f", "Orange": "#f08a24", "Yellow": "#e6c619", "Green": "#2e9e4f",
@@ -54,41 +61,41 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
     summary = "The square-root snake, its corners and Team bases, New Clear Fishing, new players' squares."
     State = TeamsBoardState
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         super().setup(state)
         if not state.squares:  # a new game: the board's first squares (a standing ruling: 20)
             count = int({**self.defaults, **state.params(self.name)}["initial_squares"])
             for _ in range(count):
                 new_square(state)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((NewClearFishing, fish))
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         first_square(state, player.name)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         self.of(state).colours.pop(square.number, None)
 
-    def on_square_renumbered(self, state, old, new) -> None:
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
         colours = self.of(state).colours  # XVIII.2: the colour goes with the square
         if old in colours:
             colours[new] = colours.pop(old)
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "colour":
             return False
         set_colour(state, square.number, str(value))
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         bases = [t for t in TEAMS if square.number in base(state, t)]
         lay, count = layout_of(state), len(state.squares)
         return [Fact("colour", colour_of(state, square.number), column="Colour", order=15, kind="text"),
                 Fact("cell", list(lay.cell(square.number, count)), order=18),  # (row, column) of VI.3's layout
                 Fact("base", ", ".join(bases) or None, column="Base of", order=16, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         colour = colour_of(state, square.number)
         if colour == WHITE:
             return None
@@ -96,12 +103,12 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
 
 
 # -- colours: kept in this section's state, read and set by shared.colour_of and set_colour ------
-def white_squares(state) -> list[int]:
+def white_squares(state: GameState) -> list[int]:
     return [s.number for s in state.live_squares() if colour_of(state, s.number) == WHITE]
 
 
 # -- new squares -------------------------------------------------------------------------------
-def new_square(state) -> int:
+def new_square(state: GameState) -> int:
     """A square added at the end of the board (VI.7's New Clear Fishing, II.7, the initial board):
     every module sets up its part of it (The Government's ownership of Public Property ...)."""
     from admin.games.registry import REGISTRY  # the library imports this package
@@ -110,7 +117,7 @@ def new_square(state) -> int:
     return add_square(state, ready, refill=False)
 
 
-def fish(ctx, player, cmd: NewClearFishing) -> str:
+def fish(ctx: UpdateContext, player: Player, cmd: NewClearFishing) -> str:
     cost = int(ctx.params(TeamsBoardModule.name)["fishing_cost"])
     ctx.transfer(player.name, GOVERNMENT, cost, rule="teams:VI.7", reason="New Clear Fishing", voluntary=True)
     number = new_square(ctx.state)
@@ -119,7 +126,7 @@ def fish(ctx, player, cmd: NewClearFishing) -> str:
     return f"{player.name} paid {ctx.state.money(cost)} for New Clear Fishing and created square {number}."
 
 
-def first_square(state, name: str) -> int:
+def first_square(state: GameState, name: str) -> int:
     """II.7: a new player owns the lowest numbered unowned square the rules do not mention; if
     there is none, New Clear Fishing makes one (nobody pays)."""
     mentioned = mentioned_squares(state)
@@ -135,7 +142,7 @@ def first_square(state, name: str) -> int:
 
 
 # -- geometry: corners and bases (VI.5, VI.6) ---------------------------------------------------
-def corners(state) -> dict[str, int | None]:
+def corners(state: GameState) -> dict[str, int | None]:
     """VI.5's four corners of the board as it stands (the layout's cells, destroyed squares kept)."""
     return dict(_corners(state.layout, len(state.squares)))
 
@@ -150,7 +157,7 @@ def _corners(layout_name: str, count: int) -> tuple[tuple[str, int | None], ...]
             ("Northwest", lay.number_at(top, 0, count)), ("Northeast", lay.number_at(top, width - 1, count)))
 
 
-def _run(lay, count: int, start: int | None, direction: str, stop: int | None) -> list[int]:
+def _run(lay: Layout, count: int, start: int | None, direction: str, stop: int | None) -> list[int]:
     out: list[int] = []
     here = start
     while here is not None:
@@ -161,7 +168,7 @@ def _run(lay, count: int, start: int | None, direction: str, stop: int | None) -
     return []
 
 
-def base(state, team: str) -> list[int]:
+def base(state: GameState, team: str) -> list[int]:
     """VI.6: a Team's base, on a board of nine squares or more: the squares between two corners."""
     return list(_base(state.layout, len(state.squares), team))
 

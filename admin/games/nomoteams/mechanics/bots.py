@@ -5,11 +5,16 @@ owner's, and is gone; after three absorptions it is gone anyway."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from admin.games.nomoteams import api
-from admin.games.nomoteams.mechanics.products.mechanic import NAME, find_product, roll_label
+from admin.games.nomoteams.mechanics.products.state import NAME, find_product, roll_label
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
 
 
-def bot_of(state, name: str) -> str | None:
+def bot_of(state: GameState, name: str) -> str | None:
     """The 'Bot (or a Product that repackages it) ``name`` holds, if any."""
     ps = api.PRODUCTS.get(state)
     if ps is None:
@@ -18,7 +23,7 @@ def bot_of(state, name: str) -> str | None:
     return next((item for item in held if find_product(state, item).effect == "bot"), None)
 
 
-def closest_destroyable(state, here: int) -> int | None:
+def closest_destroyable(state: GameState, here: int) -> int | None:
     """The live square nearest ``here`` by number that no player stands on (a standing ruling: a
     square with a player on it is not destroyable, so nobody is left on a destroyed square); the
     lower of two equally near."""
@@ -27,9 +32,9 @@ def closest_destroyable(state, here: int) -> int | None:
     return min(live, key=lambda n: (abs(n - here), n)) if live else None
 
 
-def absorbs(ctx, player) -> bool:
+def absorbs(ctx: UpdateContext, player: Player) -> bool:
     """True if ``player``'s 'Bot absorbs a payment (XIX.10): it may explode, and wears out."""
-    from admin.games.nomoteams.mechanics.ownership.mechanic import destroy
+    from admin.games.nomoteams.mechanics.ownership.state import destroy
 
     item = bot_of(ctx.state, player.name)
     if item is None:

@@ -14,6 +14,7 @@ section that destroys something a player owns asks :func:`insured_against` first
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from admin.engine import hooks
 from admin.engine.board import destroy_square, live_numbers, renumber_square
@@ -27,10 +28,16 @@ from admin.games.nomoteams.mechanics.shared import (CORPORATE_COLOURS, GOVERNMEN
                                               colour_of, is_national_park, is_public_property, market_value,
                                               mentioned_squares, owner_of, set_colour)
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.events import Ruling
+    from admin.engine.module import CommandSpec, RulingHandler
+
 NAME = "teams-destruction"
 
 
-def _parse(cancel: bool):
+def _parse(cancel: bool) -> Callable[[str, object], ExplosiveInsurance]:
     def parse(rest: str, line: object) -> ExplosiveInsurance:
         if rest.strip().upper() != "INSURANCE":
             word = "CANCEL" if cancel else "BUY"
@@ -69,35 +76,35 @@ class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
     summary = "Destroyed squares leave the game (the highest takes their number); Explosive Insurance."
     State = DestructionState
 
-    def destroy(self, ctx, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
+    def destroy(self, ctx: UpdateContext, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
         return destroy(ctx, number, reason=reason, rule=rule, by=by)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((ExplosiveInsurance, insurance))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"destroy": _destroy_ruling}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ds = self.of(state)
         ds.insured = [n for n in ds.insured if n != player.name]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "explosive_insurance":
             return False
         ds = self.of(state)
         ds.insured = [n for n in ds.insured if n != player.name] + ([player.name] if value else [])
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("explosive_insurance", player.name in self.of(state).insured, label="Explosive Insurance",
                      order=47, kind="text")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("indestructible", "yes" if square.number in named_squares(state) else None, column="Indestructible",
                      order=60, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if square.number in named_squares(state):
             return SquareLook(notes=((60, "named in the rules: may not be destroyed"),))
         owner = owner_of(state, square.number)
@@ -105,7 +112,7 @@ class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
             return SquareLook(flags=((60, "EI", f"{owner}'s Explosive Insurance averts its destruction"),))
         return None
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         rows = tuple((n,) for n in self.of(state).insured)
         return [Panel("destruction", "Destruction",
                       "A destroyed square leaves the game: whoever stands on it goes to the closest Public "
@@ -116,7 +123,7 @@ class DestructionModule(Mechanic[DestructionState, None], api.DestroysSquares):
                       (Table("Explosive Insurance", ("Player",), rows),), order=40)]
 
 
-def insurance(ctx, player, cmd: ExplosiveInsurance) -> str:
+def insurance(ctx: UpdateContext, player: Player, cmd: ExplosiveInsurance) -> str:
     from admin.games.nomoteams.mechanics.actions import affordable
 
     ds = DestructionModule.of(ctx.state)
@@ -136,7 +143,7 @@ def insurance(ctx, player, cmd: ExplosiveInsurance) -> str:
 
 
 # -- the rules' helpers ----------------------------------------------------------------------
-def named_squares(state) -> set[int]:
+def named_squares(state: GameState) -> set[int]:
     """XVIII.1's squares "named in the rules": II.7's (square 1, Public Property, National Parks,
     the Zoo, the Admin's list) and the WETHA's Lodges (XXVIII.4: the 28th, 53rd and 83rd squares,
     those on the board)."""
@@ -145,12 +152,12 @@ def named_squares(state) -> set[int]:
     return mentioned_squares(state) | {n for n in lodges if n <= top}
 
 
-def insured(state, name: str | None) -> bool:
+def insured(state: GameState, name: str | None) -> bool:
     ds = api.DESTRUCTION.get(state)
     return ds is not None and name in ds.insured
 
 
-def insured_against(ctx, name: str | None, what: str) -> bool:
+def insured_against(ctx: UpdateContext, name: str | None, what: str) -> bool:
     """XVIII.4: whether destruction averts ``name`` (or what she owns): if so she pays the $50
     claim, or, when she cannot, loses the insurance (the destruction is averted all the same)."""
     if not insured(ctx.state, name):
@@ -169,7 +176,7 @@ def insured_against(ctx, name: str | None, what: str) -> bool:
     return True
 
 
-def destroyed_by(ctx, by: str | None, owner: str | None, what: str) -> None:
+def destroyed_by(ctx: UpdateContext, by: str | None, owner: str | None, what: str) -> None:
     """XVIII.5: a player who destroys what her Best Friend owns becomes a Freemason."""
     from admin.games.nomoteams.mechanics.teams import make_freemason
 
@@ -179,7 +186,7 @@ def destroyed_by(ctx, by: str | None, owner: str | None, what: str) -> None:
                               "Freemason (XVIII.5).", player=by, rule="XVIII.5")
 
 
-def closest_public_property(state, number: int) -> int:
+def closest_public_property(state: GameState, number: int) -> int:
     """XVIII.2's "closest Public Property" to ``number``: the fewest squares away along the board,
     either way round (a standing ruling); a tie: the lower number; none: the lowest square. It
     may be asked while ``number`` is being destroyed (a module's ``on_square_added`` moving the
@@ -196,7 +203,7 @@ def closest_public_property(state, number: int) -> int:
     return best[1] if best else numbers[0]
 
 
-def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
+def destroy(ctx: UpdateContext, number: int, *, reason: str, rule: str, by: str | None = None) -> bool:
     """Destroy square ``number`` (XVIII): True if it was destroyed, False if Explosive Insurance
     averted it; an :class:`IllegalAction` if the rules name it (XVIII.1)."""
     from admin.games.nomoteams.mechanics.actions import placed
@@ -247,7 +254,7 @@ def destroy(ctx, number: int, *, reason: str, rule: str, by: str | None = None) 
     return True
 
 
-def _compensate(ctx, before: dict[int, str], came_from: dict[int, int]) -> None:
+def _compensate(ctx: UpdateContext, before: dict[int, str], came_from: dict[int, int]) -> None:
     """XVIII.3: a player's square the destruction made The Government's is paid for at its market
     value (from nowhere, IV.3); a Corporate Colour on it becomes a random Government Colour. An
     insured owner is unaffected: she keeps it (and pays the claim)."""
@@ -271,7 +278,7 @@ def _compensate(ctx, before: dict[int, str], came_from: dict[int, int]) -> None:
                  data={"square": number, "value": value})
 
 
-def _destroy_ruling(ctx, r) -> str:
+def _destroy_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """The Admin destroys a square as a rule she carries out says (a piece, a product):
     ``destroy square=N [by=PLAYER]``."""
     if "square" not in r.args:

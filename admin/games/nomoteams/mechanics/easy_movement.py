@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from admin.engine.board import live_numbers, predecessor, successor
 from admin.engine.declare import command, handled
@@ -24,8 +25,14 @@ from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.actions import acting_square, affordable
-from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, blockbuster_squares, is_public_property,
-                                              jumpgate_pairs, make_sick, owner_of, store_owners)
+from admin.games.nomoteams.mechanics.shared import (CORPORATE_COLOURS, CORPORATION, GOVERNMENT, blockbuster_squares,
+                                              colour_of, is_public_property, jumpgate_pairs, make_sick, owner_of,
+                                              store_owners)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.engine.module import CommandSpec
 
 NAME = "teams-easy-movement"
 KINDS = ("government", "corporate", "taxi", "truck", "walk")
@@ -59,7 +66,7 @@ def _destination(rest: str, usage: str, *, optional: bool = False) -> tuple[int 
         raise CommandError(f"{exc} Say {usage}.") from None
 
 
-def _transport(kind: str, usage: str):
+def _transport(kind: str, usage: str) -> Callable[[str, object], EasyMove]:
     def parse(rest: str, line: object) -> EasyMove:
         square, pay = _destination(rest, usage)
         if pay:
@@ -130,26 +137,26 @@ class EasyMovementModule(Mechanic[EasyMovementState, None]):
     summary = "Two Easy Moves a week: Government and Corporate transport, Taxis, delivery trucks, Walks."
     State = EasyMovementState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((EasyMove, easy_move))
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).used.pop(player.name, None)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("easy_moves", used(state, player.name), label="Easy Moves this week", order=49)]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         left = int(state.params(NAME).get("per_week", self.defaults["per_week"])) - used(state, player.name)
         return [(60, f"; Easy Moves left this week: {max(left, 0)}")]
 
 
-def used(state, name: str) -> int:
+def used(state: GameState, name: str) -> int:
     em = EasyMovementModule.of(state)
     return em.used.get(name, 0) if em.week == state.week else 0
 
 
-def _path(state, start: int, goal: int, *, gates: bool, avoid: set[int]) -> list[int] | None:
+def _path(state: GameState, start: int, goal: int, *, gates: bool, avoid: set[int]) -> list[int] | None:
     """The shortest path from ``start`` to ``goal`` by successors, predecessors (and Jumpgates if
     ``gates``), entering no square of ``avoid``; ties: the first found going forward."""
     links: dict[int, set[int]] = {}
@@ -175,7 +182,7 @@ def _path(state, start: int, goal: int, *, gates: bool, avoid: set[int]) -> list
     return None
 
 
-def _live(ctx, number: int | None) -> int:
+def _live(ctx: UpdateContext, number: int | None) -> int:
     square = ctx.state.square(number) if number else None
     if square is None or square.destroyed:
         live = [s.number for s in ctx.state.live_squares()]
@@ -183,10 +190,7 @@ def _live(ctx, number: int | None) -> int:
     return square.number
 
 
-def easy_move(ctx, player, cmd: EasyMove) -> str:
-    from admin.games.nomoteams.mechanics.board import colour_of
-    from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS
-
+def easy_move(ctx: UpdateContext, player: Player, cmd: EasyMove) -> str:
     state, p = ctx.state, ctx.params(NAME)
     if used(state, player.name) >= int(p["per_week"]):
         raise IllegalAction(f"you have made your {p['per_week']} Easy Moves this week (XXI.1)")
@@ -253,7 +257,7 @@ def easy_move(ctx, player, cmd: EasyMove) -> str:
     return f"{player.name} made an Easy Move from square {here} to square {dest}: {why}{paid} ({rule})."
 
 
-def _route(ctx, here: int, dest: int, *, gates: bool, pay: bool, what: str) -> list[int]:
+def _route(ctx: UpdateContext, here: int, dest: int, *, gates: bool, pay: bool, what: str) -> list[int]:
     """XXI.4, XXI.5: the shortest way, around Blockbusters unless paid to go through them."""
     bombs = set() if pay else blockbuster_squares(ctx.state)
     path = _path(ctx.state, here, dest, gates=gates, avoid=bombs - {here})

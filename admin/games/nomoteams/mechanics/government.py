@@ -8,6 +8,7 @@ The auctions themselves (bids through the interactions facility) are in auctions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.declare import command, handled
 from admin.engine.module import Mechanic
@@ -17,6 +18,12 @@ from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.auctions import (Lot, TeamsBid, advance_auctions, bid, check_answer, close_auction,
                                                 parse_bid)
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, fine, is_national_park, is_public_property, is_zoo, owner_of
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.interactions import Interaction
+    from admin.engine.module import CommandSpec
 
 
 def _parse_register(rest: str, line: object) -> RegisterToVote:
@@ -60,13 +67,13 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
     summary = "National Parks, registering to vote, The Government's auctions, the Zoo."
     State = GovernmentState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((RegisterToVote, register), (TeamsBid, bid))
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         advance_auctions(ctx)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if is_national_park(square.number) and owner_of(ctx.state, square.number) == GOVERNMENT:
             amount = int(ctx.params(self.name)["park_fee"])
             ctx.transfer(player.name, GOVERNMENT, amount, rule="X.3", reason=f"National Park {square.number}")
@@ -75,22 +82,22 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
         if is_zoo(ctx.state, square.number):
             zoo(ctx, player)
 
-    def on_square_renumbered(self, state, old, new) -> None:
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
         """XVIII.2: the auction of a renumbered square lapses (its bids were for square ``old``); it
         is listed again under its new number at the start of the next week."""
         gs = self.of(state)
         gs.lots = [lot for lot in gs.lots if lot.square != old]
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         if square.destroyed:  # XVIII.2: the auction of a destroyed square lapses
             gs = self.of(state)
             gs.lots = [lot for lot in gs.lots if lot.square != square.number]
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         gs = self.of(state)
         gs.registered = [n for n in gs.registered if n != player.name]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         gs = self.of(state)
         if key == "registered":
             gs.registered = sorted((set(gs.registered) | {player.name}) if value else
@@ -102,23 +109,23 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
         return True
 
     # -- objects (shared.objects_of): the Zoo's Souvenir Hats ---------------------------------
-    def objects_of(self, state, name: str) -> dict[str, int]:
+    def objects_of(self, state: GameState, name: str) -> dict[str, int]:
         n = self.of(state).hats.get(name, 0)
         return {"Souvenir Hat": n} if n else {}
 
-    def move_object(self, state, giver: str, receiver: str, item: str, n: int) -> None:
+    def move_object(self, state: GameState, giver: str, receiver: str, item: str, n: int) -> None:
         hats = self.of(state).hats
         hats[giver] -= n
         if not hats[giver]:
             del hats[giver]
         hats[receiver] = hats.get(receiver, 0) + n
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         gs = self.of(state)
         return [Fact("registered_voter", player.name in gs.registered, label="Registered Voter", order=45, kind="text"),
                 Fact("souvenir_hats", gs.hats.get(player.name, 0), label="Souvenir Hats", order=46)]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         lot = next((lot for lot in self.of(state).lots if lot.square == square.number), None)
         kind = ("Public Property" if is_public_property(square.number) else
                 "National Park" if is_national_park(square.number) else None)
@@ -127,13 +134,13 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
                 Fact("auction", lot.stage if lot else None, column="Auction", order=17, kind="text")]
 
     # -- the auctions' interactions -------------------------------------------------------
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> int:
         return check_answer(ctx, interaction, player, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         return close_auction(ctx, interaction, answers)
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         gs = self.of(state)
         sealed = bool(state.params(self.name).get("sealed_bids"))
         rows = tuple((lot.label, lot.stage, state.money(lot.bid) if lot.winner else
@@ -149,7 +156,7 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
                        Table("Registered Voters", ("Player",), tuple((n,) for n in gs.registered))), order=16)]
 
 
-def register(ctx, player, cmd: RegisterToVote) -> str:
+def register(ctx: UpdateContext, player: Player, cmd: RegisterToVote) -> str:
     gs = GovernmentModule.of(ctx.state)
     if player.name in gs.registered:
         raise IllegalAction("you are a Registered Voter already (X.4)")
@@ -159,7 +166,7 @@ def register(ctx, player, cmd: RegisterToVote) -> str:
     return f"{player.name} paid {ctx.state.money(cost)} and is a Registered Voter (X.4)."
 
 
-def zoo(ctx, player) -> None:
+def zoo(ctx: UpdateContext, player: Player) -> None:
     """X.7: the Zoo fines a visitor $25, and she gets a Souvenir Hat or is fined another $5: a
     standing ruling gives the hat (the cheaper choice the rule offers; the Admin may rule otherwise)."""
     p = ctx.params(GovernmentModule.name)

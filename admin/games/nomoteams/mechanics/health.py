@@ -12,11 +12,18 @@ records health with ``nomopoly ruling decide health player=NAME sick=true|false 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import RuleError
 from admin.games.nomoteams import api
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.engine.events import Ruling
+    from admin.engine.module import RulingHandler
 
 
 @dataclass
@@ -27,16 +34,16 @@ class HealthState:
     hurt: list[str] = field(default_factory=list)
 
 
-def _state(state) -> HealthState | None:
+def _state(state: GameState) -> HealthState | None:
     return api.HEALTH.get(state)
 
 
-def is_sick(state, name: str) -> bool:
+def is_sick(state: GameState, name: str) -> bool:
     hs = _state(state)
     return hs is not None and name in hs.sick
 
 
-def make_sick(ctx, name: str, *, rule: str, why: str) -> bool:
+def make_sick(ctx: UpdateContext, name: str, *, rule: str, why: str) -> bool:
     """``name`` becomes Sick (True if she was not); a Hot Spring Bath she owns cures her at once."""
     hs = _state(ctx.state)
     if hs is None or name not in ctx.state.players or name in hs.sick:
@@ -47,7 +54,7 @@ def make_sick(ctx, name: str, *, rule: str, why: str) -> bool:
     return True
 
 
-def cure(ctx, name: str, *, rule: str, why: str) -> bool:
+def cure(ctx: UpdateContext, name: str, *, rule: str, why: str) -> bool:
     """``name`` becomes non-Sick (True if she was Sick)."""
     hs = _state(ctx.state)
     if hs is None or name not in hs.sick:
@@ -58,7 +65,7 @@ def cure(ctx, name: str, *, rule: str, why: str) -> bool:
     return True
 
 
-def _after_change(ctx, name: str) -> None:
+def _after_change(ctx: UpdateContext, name: str) -> None:
     baths = ctx.registry.provider(ctx.state, api.SettlesBaths)
     if baths is not None:  # XIX.6: the Products section settles a Hot Spring Bath
         baths.settle_bath(ctx, name)
@@ -73,7 +80,7 @@ def _truth(value: object, key: str) -> bool:
     return text in ("true", "yes")
 
 
-def _health_ruling(ctx, r) -> str:
+def _health_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``health player=NAME [sick=true|false] [hurt=true|false]``: the Admin records health where a
     rule makes someone Sick or Hurt and no module does it (XXXIII.2-5)."""
     name = str(r.args.get("player", ""))
@@ -99,15 +106,15 @@ class TeamsHealthModule(Mechanic[HealthState, None]):
     summary = "Who is Sick and who is Hurt (they roll one die, VII.1)."
     State = HealthState
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"health": _health_ruling}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         hs = self.of(state)
         hs.sick = [n for n in hs.sick if n != player.name]
         hs.hurt = [n for n in hs.hurt if n != player.name]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         hs = self.of(state)
         if key not in ("sick", "hurt"):
             return False
@@ -116,7 +123,7 @@ class TeamsHealthModule(Mechanic[HealthState, None]):
         setattr(hs, key, sorted(names))
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         hs = self.of(state)
         health = ", ".join(w for w, on in (("Sick", player.name in hs.sick), ("Hurt", player.name in hs.hurt)) if on)
         return [Fact("condition", health or "well", label="Health", column="Health", order=48, kind="text")]

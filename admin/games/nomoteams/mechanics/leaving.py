@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from admin.engine.declare import command, handled
 from admin.engine.module import Mechanic
@@ -17,6 +18,12 @@ from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import (CORPORATION, GOVERNMENT, live_player, market_value, move_object,
                                               objects_of, squares_of)
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.events import Ruling
+    from admin.engine.module import CommandSpec, RulingHandler
 
 METHODS = ("GOVERNMENT", "CORPORATION", "RANDOM", "TEAM", "TO")
 
@@ -81,22 +88,22 @@ class LeavingModule(Mechanic[LeavingState, None]):
     summary = "Leaving the game: five ways to dispose of one's assets; the Ex-Scammer."
     State = LeavingState
 
-    def on_square_renumbered(self, state, old, new) -> None:
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
         sale = self.of(state).for_sale  # XVIII.2: still on sale, under its new number
         if old in sale:
             sale[new] = sale.pop(old)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         if square.destroyed:
             self.of(state).for_sale.pop(square.number, None)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Leave, leave), (BuyFromCorporation, buy_corporate))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"ex-scammer": _ex_scammer}
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ls = self.of(state)
         if not ls.for_sale and not ls.ex_scammers:
             return []
@@ -107,11 +114,11 @@ class LeavingModule(Mechanic[LeavingState, None]):
                        Table("Ex-Scammers (II.9)", ("Player",), tuple((n,) for n in ls.ex_scammers))), order=18)]
 
 
-def _take_all(ctx, player) -> tuple[int, list[int], dict[str, int]]:
+def _take_all(ctx: UpdateContext, player: Player) -> tuple[int, list[int], dict[str, int]]:
     return player.money, squares_of(ctx.state, player.name), objects_of(ctx.state, player.name)
 
 
-def leave(ctx, player, cmd: Leave) -> str:
+def leave(ctx: UpdateContext, player: Player, cmd: Leave) -> str:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
     from admin.library.players import remove_player
 
@@ -147,7 +154,7 @@ def leave(ctx, player, cmd: Leave) -> str:
     return f"{player.name} left the game: {what}{note}."
 
 
-def _hand_items(ctx, giver: str, heir: str, items: dict[str, int]) -> None:
+def _hand_items(ctx: UpdateContext, giver: str, heir: str, items: dict[str, int]) -> None:
     """Objects go to a player, or to The Government's Grab Bag (II.8) / The Corporation's stock."""
     if not items:
         return
@@ -165,7 +172,8 @@ def _hand_items(ctx, giver: str, heir: str, items: dict[str, int]) -> None:
                           "in these rules: price and sell them (nomopoly ruling adjust ...).", rule="II.8")
 
 
-def _scatter(ctx, player, pool: list[str], money: int, squares: list[int], items: dict[str, int]) -> str:
+def _scatter(ctx: UpdateContext, player: Player, pool: list[str], money: int, squares: list[int],
+             items: dict[str, int]) -> str:
     """II.8's "things": a square, an object and up to $200 make one; each goes to a random player
     of ``pool`` who has had none yet (all have: start again)."""
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
@@ -202,7 +210,7 @@ def _scatter(ctx, player, pool: list[str], money: int, squares: list[int], items
     return "; ".join(f"{who}: {', '.join(things)}" for who, things in sorted(got.items())) or "nothing to give"
 
 
-def buy_corporate(ctx, player, cmd: BuyFromCorporation) -> str:
+def buy_corporate(ctx: UpdateContext, player: Player, cmd: BuyFromCorporation) -> str:
     from admin.games.nomoteams.mechanics.ownership.mechanic import set_owner
     from admin.games.nomoteams.mechanics.shared import owner_of
 
@@ -217,7 +225,7 @@ def buy_corporate(ctx, player, cmd: BuyFromCorporation) -> str:
     return f"{player.name} bought square {cmd.square} from The Corporation for {ctx.state.money(price)} (II.8)."
 
 
-def _ex_scammer(ctx, r) -> str:
+def _ex_scammer(ctx: UpdateContext, r: Ruling) -> str:
     ls = LeavingModule.of(ctx.state)
     name = str(r.args.get("player", ""))
     if name not in ls.left:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
@@ -27,6 +28,12 @@ from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, market_value, squares_of, team_of
 from admin.library.api import INTERACTIONS
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.engine.interactions import Interaction
+    from admin.engine.module import CommandSpec
 
 
 def _parse_clear(rest: str, line: object) -> ClearCredit:
@@ -65,34 +72,34 @@ class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
     State = TeamsMoneyState
     requires = ("interactions",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((ClearCredit, clear_credit))
 
-    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None:
         settle_bankrupts(ctx)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         settle_bankrupts(ctx)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ts = self.of(state)
         ts.bad_credit = [n for n in ts.bad_credit if n != player.name]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "bad_credit":
             return False
         ts = self.of(state)
         ts.bad_credit = sorted((set(ts.bad_credit) | {player.name}) if value else (set(ts.bad_credit) - {player.name}))
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("bad_credit", player.name in self.of(state).bad_credit, label="Bad Credit Rating",
                      order=40, kind="text")]
 
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> str:
         return accept_or_decline(interaction, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         """IV.5: the Teammates who paid a Bankrupt player's debt agree (all of them) to make her a
         Freemason."""
         from admin.games.nomoteams.mechanics.teams import make_freemason
@@ -109,7 +116,7 @@ class TeamsMoneyModule(Mechanic[TeamsMoneyState, None]):
         return f"every Teammate agreed: {name} is now a Freemason"
 
 
-def settle_bankrupts(ctx) -> None:
+def settle_bankrupts(ctx: UpdateContext) -> None:
     """IV.5 for every player below $0, first by name, until none is (a Teammate's share may make
     her Bankrupt in turn).
 
@@ -159,20 +166,21 @@ def shares_of(debt: int, payers: list[str], money: dict[str, int], rounding: str
     return {m: base + (m in richest) for m in payers}
 
 
-def _consent_open(state, name: str, team: str | None) -> bool:
+def _consent_open(state: GameState, name: str, team: str | None) -> bool:
     """Whether IV.5's question to her Teammates about ``name`` is already open."""
     return any(i.module == TeamsMoneyModule.name and i.payload.get("player") == name
                and i.payload.get("team") == team for i in INTERACTIONS.of(state).open)
 
 
-def _shares_text(state, paid: list[str], shares: dict[str, int]) -> str:
+def _shares_text(state: GameState, paid: list[str], shares: dict[str, int]) -> str:
     """"$20 each from bob, carol", or "$20 from bob, $19 from carol" (most first, then by name)."""
     if len(paid) > 1 and len(set(shares[m] for m in paid)) == 1:
         return f"{state.money(shares[paid[0]])} each from {', '.join(paid)}"
     return ", ".join(f"{state.money(shares[m])} from {m}" for m in sorted(paid, key=lambda m: (-shares[m], m)))
 
 
-def settle(ctx, player, team_may_help: bool = True, params=None) -> list[str] | None:
+def settle(ctx: UpdateContext, player: Player, team_may_help: bool = True,
+           params: dict[str, Any] | None = None) -> list[str] | None:
     """Settle one Bankrupt player (IV.5); the Teammates who paid a share, or None if her Team did
     not help."""
     from admin.library.interactions import ask
@@ -224,7 +232,7 @@ def settle(ctx, player, team_may_help: bool = True, params=None) -> list[str] | 
     return None
 
 
-def clear_credit(ctx, player, cmd: ClearCredit) -> str:
+def clear_credit(ctx: UpdateContext, player: Player, cmd: ClearCredit) -> str:
     mc = TeamsMoneyModule.of(ctx.state)
     if player.name not in mc.bad_credit:
         raise IllegalAction("you have no Bad Credit Rating to clear (IV.6)")

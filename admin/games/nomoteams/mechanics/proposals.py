@@ -9,7 +9,7 @@ simplifies the rules, IX.9) or a $10 fine for a rejected one (IX.5, IX.6)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine import hooks
 from admin.engine.context import BANK, UpdateContext
@@ -23,6 +23,10 @@ from admin.nomic.proposals import _carry_out, _parse_propose
 from admin.engine.model import Proposal
 from admin.nomic.amendments import check, parse_directives
 from admin.nomic.archive import archive_closed
+
+if TYPE_CHECKING:
+    from admin.engine.model import GameState, Player
+    from admin.engine.module import CommandSpec, RulingHandler
 
 UNDECIDED = ("open", "voting")
 
@@ -74,17 +78,17 @@ class TeamsProposalsModule(Mechanic[TeamsProposalsState, None]):
     summary = "Proposals judged by the Admin: $100 or a $10 fine, and a turn, for each that is not a waste of time."
     State = TeamsProposalsState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((TeamsPropose, propose))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"judge": _judge, "amend": LIBRARY_RULINGS["amend"], "done": LIBRARY_RULINGS["done"],
                 "propose": _admin_propose}
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         take_proposal_turns(ctx)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         for p in undecided(ctx.state):
             ctx.emit("admin", f"Proposal {p.number}, {p.title!r} by {p.proposer}, waits for your judgement (IX.3): "
                               f"nomopoly ruling decide judge proposal={p.number} verdict=accept|reject "
@@ -93,11 +97,11 @@ class TeamsProposalsModule(Mechanic[TeamsProposalsState, None]):
         ctx.archived += archive_closed(ctx.state)
 
 
-def undecided(state) -> list[Proposal]:
+def undecided(state: GameState) -> list[Proposal]:
     return [p for p in state.proposals if p.status in UNDECIDED]
 
 
-def propose(ctx, player, cmd: TeamsPropose) -> str:
+def propose(ctx: UpdateContext, player: Player, cmd: TeamsPropose) -> str:
     state = ctx.state
     directives = parse_directives(cmd.text)
     problem = check(state, directives, ctx.registry) if directives else None
@@ -130,7 +134,7 @@ def _flag(args: dict[str, Any], key: str) -> bool:
     return bool(value)
 
 
-def ranks(state) -> dict[int, int]:
+def ranks(state: GameState) -> dict[int, int]:
     """Each undecided proposal's place among its proposer's undecided ones, oldest first (1: the
     first), in one pass."""
     out: dict[int, int] = {}
@@ -192,7 +196,7 @@ def _admin_propose(ctx: UpdateContext, r: Ruling) -> str:
     return f"The Admin made proposal {proposal.number}: {proposal.title}."
 
 
-def take_proposal_turns(ctx) -> None:
+def take_proposal_turns(ctx: UpdateContext) -> None:
     """IX.5, IX.6, IX.9: each proposal judged this update, in the order judged: its award or fine,
     then (unless a complete waste of time) its proposer's turn."""
     from admin.games.nomoteams.mechanics.turns import take_turn_for

@@ -11,12 +11,19 @@ what they are."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, StandingRow, Table
 from admin.engine.capabilities import StandsInStandings
 from admin.engine.errors import RuleError
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, market_value, squares_of
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
+    from admin.engine.events import Ruling
+    from admin.engine.module import RulingHandler
 
 
 @dataclass
@@ -53,7 +60,7 @@ class PseudoModule(Mechanic[PseudoState, None], StandsInStandings):
     summary = "The Government and The Corporation: pseudoplayers that hold money and squares."
     State = PseudoState
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         super().setup(state)
         ps = self.of(state)
         p = {**self.defaults, **state.params(self.name)}
@@ -63,21 +70,21 @@ class PseudoModule(Mechanic[PseudoState, None], StandsInStandings):
                                         what=_WHAT[name])
                 ps.money[name] = int(p[key])
 
-    def on_square_renumbered(self, state, old, new) -> None:
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
         for piece in self.of(state).pieces.values():  # XVIII.2: a piece stays on its square
             if piece.square == old:
                 piece.square = new
 
-    def account(self, state, party) -> dict[str, int] | None:
+    def account(self, state: GameState, party: str) -> dict[str, int] | None:
         ps = self.of(state)
         for name in (GOVERNMENT, CORPORATION):  # they always hold money, $0 at the least
             ps.money.setdefault(name, 0)
         return ps.money if party in ps.money else None
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         disperse(ctx)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if not ctx.slot.week_end:
             return
         for piece in self.of(ctx.state).pieces.values():
@@ -87,21 +94,21 @@ class PseudoModule(Mechanic[PseudoState, None], StandsInStandings):
                                   f"you: nomopoly ruling decide piece name={piece.name} square=N --reason ...",
                          rule=rule)
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"piece": _piece}
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         here = [p for p in self.of(state).pieces.values() if p.square == square.number and not p.gone]
         if not here:
             return None
         return SquareLook(notes=tuple((60, f"{p.name} (a pseudoplayer) is here") for p in here),
                           flags=tuple((60, p.name[:3].upper(), f"{p.name}, a pseudoplayer") for p in here))
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         here = [p.name for p in self.of(state).pieces.values() if p.square == square.number and not p.gone]
         return [Fact("pseudoplayers", here, order=19, kind="text")] if here else []
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ps = self.of(state)
         rows = tuple((p.name, p.what or f"pseudoplayer: {p.kind}",
                       state.money(ps.money[p.name]) if p.name in ps.money else "-",
@@ -116,7 +123,7 @@ class PseudoModule(Mechanic[PseudoState, None], StandsInStandings):
                       (Table("Pseudoplayers", ("Name", "What it is", "Money", "Squares owned",
                                                "On square", "State"), rows),), order=20)]
 
-    def standing_rows(self, state) -> list[StandingRow]:
+    def standing_rows(self, state: GameState) -> list[StandingRow]:
         """Every pseudoplayer in play in the standings, marked as one: its money (if it holds
         any) plus the market value of its squares, as a player's net worth counts them."""
         ps = self.of(state)
@@ -136,7 +143,7 @@ PIECE_RULES = {"elephant": "XXXIII.2", "phantom": "XXXIII.3", "corporate-player"
                "tisssg": "XXXIII.5"}
 
 
-def _piece(ctx, r) -> str:
+def _piece(ctx: UpdateContext, r: Ruling) -> str:
     """The Admin brings in, moves or removes a pseudoplayer piece: ``piece name=Elephant
     kind=elephant square=12`` (``gone=true`` takes it out of play)."""
     ps = PseudoModule.of(ctx.state)
@@ -165,7 +172,8 @@ def _piece(ctx, r) -> str:
     return f"The Admin placed {name} ({piece.kind}) on square {piece.square}" + (" (gone)" if piece.gone else "") + f": {r.note}"
 
 
-def add_piece(state, name: str, kind: str, square: int = 0, what: str = "", money: int | None = None) -> Piece:
+def add_piece(state: GameState, name: str, kind: str, square: int = 0, what: str = "",
+              money: int | None = None) -> Piece:
     """Bring a pseudoplayer into the game (a later section's piece); ``money``: it holds money."""
     ps = PseudoModule.of(state)
     if name in ps.pieces or name in state.players:
@@ -176,7 +184,7 @@ def add_piece(state, name: str, kind: str, square: int = 0, what: str = "", mone
     return piece
 
 
-def disperse(ctx) -> None:
+def disperse(ctx: UpdateContext) -> None:
     """X.6: at the start of an update, whatever The Government holds above $15,000 is shared evenly
     among the players; a remainder that does not divide stays with it (a standing ruling)."""
     cap = int(ctx.params(PseudoModule.name)["government_cap"])

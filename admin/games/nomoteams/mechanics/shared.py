@@ -17,7 +17,7 @@ from admin.games.nomoteams import api
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
-    from admin.engine.model import GameState, Player
+    from admin.engine.model import GameState, Player, Square
 
 #: the pseudoplayers that hold money and squares (X.1, XXXIII): names no player can take (a
 #: player's name has no spaces)
@@ -108,7 +108,7 @@ def set_owner(state: GameState, number: int, name: str | None) -> None:
         owners[number] = str(name)
 
 
-def check_square(ctx: UpdateContext, number: int):
+def check_square(ctx: UpdateContext, number: int) -> Square:
     """The live square ``number``, or an error naming the board's squares."""
     square = ctx.state.square(number)
     if square is None or square.destroyed:
@@ -172,7 +172,7 @@ def object_keepers(state: GameState) -> list[api.KeepsObjects]:
     return [m for m in REGISTRY.enabled(state) if isinstance(m, api.KeepsObjects)]
 
 
-def objects_of(state, name: str) -> dict[str, int]:
+def objects_of(state: GameState, name: str) -> dict[str, int]:
     """Every object ``name`` holds, over every module that keeps objects."""
     out: dict[str, int] = {}
     for keeper in object_keepers(state):
@@ -181,7 +181,7 @@ def objects_of(state, name: str) -> dict[str, int]:
     return out
 
 
-def move_object(state, giver: str, receiver: str, item: str, n: int = 1) -> None:
+def move_object(state: GameState, giver: str, receiver: str, item: str, n: int = 1) -> None:
     """``n`` of ``item`` pass from ``giver`` to ``receiver`` (a player or a pseudoplayer)."""
     for keeper in object_keepers(state):
         have = keeper.objects_of(state, giver).get(item, 0)

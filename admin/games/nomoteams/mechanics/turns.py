@@ -11,6 +11,7 @@ module adds the variant's rules through its hooks."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
@@ -21,6 +22,13 @@ from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import any_white, fine
 from admin.library.api import TURNS_TAKEN
 from admin.library.turns import take_turn
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.games.nomoteams.mechanics.health import HealthState
+    from admin.engine.events import Ruling
+    from admin.engine.module import RulingHandler
 
 #: the conditions a turn reads: Sick and Hurt roll one die (VII.1), In Reverse moves back
 CONDITIONS = ("sick", "hurt", "reverse")
@@ -36,7 +44,7 @@ class TurnsState:
     reverse: list[str] = field(default_factory=list)
 
 
-def _holder(state, condition: str):
+def _holder(state: GameState, condition: str) -> HealthState | TurnsState:
     """Where ``condition`` is kept: Sick and Hurt by the players' health, In Reverse here."""
     if condition in HEALTH:
         health = api.HEALTH.get(state)
@@ -47,13 +55,13 @@ def _holder(state, condition: str):
     return TeamsTurnsModule.of(state)
 
 
-def has(state, name: str, condition: str) -> bool:
+def has(state: GameState, name: str, condition: str) -> bool:
     if condition in HEALTH and not api.HEALTH.on(state):
         return False
     return name in getattr(_holder(state, condition), condition)
 
 
-def set_condition(state, name: str, condition: str, on: bool) -> None:
+def set_condition(state: GameState, name: str, condition: str, on: bool) -> None:
     if condition not in CONDITIONS:
         raise RuleError(f"{condition!r} is not a condition; conditions: {', '.join(CONDITIONS)}")
     holder = _holder(state, condition)
@@ -61,12 +69,12 @@ def set_condition(state, name: str, condition: str, on: bool) -> None:
     setattr(holder, condition, sorted(now | {name} if on else now - {name}))
 
 
-def one_die(state, name: str) -> bool:
+def one_die(state: GameState, name: str) -> bool:
     """VII.1: a Sick or Hurt player rolls one die."""
     return has(state, name, "sick") or has(state, name, "hurt")
 
 
-def _condition_ruling(ctx, r) -> str:
+def _condition_ruling(ctx: UpdateContext, r: Ruling) -> str:
     player = ruling_player(ctx, r.args)
     changed = []
     for condition in CONDITIONS:
@@ -93,27 +101,27 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
     #: Sick and Hurt players roll one die (VII.1): the players' health keeps them
     requires = ("teams-health",)
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"condition": _condition_ruling}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         set_condition(state, player.name, "reverse", False)  # health forgets its own
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "reverse":  # sick and hurt: the teams-health module's
             return False
         set_condition(state, player.name, key, bool(value))
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         shown = [c for c in CONDITIONS if has(state, player.name, c)]
         return [Fact("conditions", ", ".join("In Reverse" if c == "reverse" else c.capitalize() for c in shown)
                      or None, label="Condition", order=27, kind="text")]
 
-    def dice_for(self, state, player) -> str | None:
+    def dice_for(self, state: GameState, player: Player) -> str | None:
         return "1d6" if one_die(state, player.name) else "2d6"
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         turn = speeding_count(ctx, player.name, turn)
         if turn >= 2:  # VII.4: speeding for the second consecutive turn and more
             p = ctx.params(self.name)
@@ -123,7 +131,7 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
                                  f"{ctx.state.money(amount)} (VII.4).", player=player.name, rule="VII.4",
                      data={"amount": amount, "turns": turn})
 
-    def check_roll(self, ctx, player, turn, faces) -> list[int] | None:
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
         if sum(faces) not in (7, 11):
             return None
         turn = speeding_count(ctx, player.name, turn)
@@ -140,14 +148,14 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
                           f"moves {2 * sum(faces)} (VII.6).", player=player.name, rule="VII.6")
         return [2 * f for f in faces]
 
-    def moves_backwards(self, ctx, player) -> bool:
+    def moves_backwards(self, ctx: UpdateContext, player: Player) -> bool:
         reverse = api.REVERSE.peek(ctx)
         if reverse is not None and player.name in reverse:  # this turn only (VII.6)
             reverse.discard(player.name)
             return True
         return has(ctx.state, player.name, "reverse")
 
-    def on_pass_end(self, ctx, player) -> None:
+    def on_pass_end(self, ctx: UpdateContext, player: Player) -> None:
         if player.name not in (api.TURNING.peek(ctx) or ()):  # a normal turn's move only
             return
         bonus = int(ctx.params(self.name)["pass_bonus"])
@@ -156,13 +164,13 @@ class TeamsTurnsModule(Mechanic[TurnsState, None]):
                                "(VII.5).", player=player.name, rule="VII.5", data={"amount": bonus})
 
 
-def speeding_count(ctx, name: str, turn: int) -> int:
+def speeding_count(ctx: UpdateContext, name: str, turn: int) -> int:
     """How many turns in a row ``name`` has been speeding: 0 on an earned turn, 1 on the extra turn
     its doubles gave ... (the library numbers every turn of the update)."""
     return turn - (api.TURN_BASE.peek(ctx) or {}).get(name, 0)
 
 
-def take_turn_for(ctx, player, why: str) -> None:
+def take_turn_for(ctx: UpdateContext, player: Player, why: str) -> None:
     """``player`` takes a turn now (and any turns her doubles earn), because of ``why``."""
     if not any_white(ctx.state):
         ctx.emit("no-move", f"{player.name}'s turn ({why}) changes nothing: no square is White (VII.2).",

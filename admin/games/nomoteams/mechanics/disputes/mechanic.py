@@ -3,6 +3,7 @@ results show."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
 from admin.engine.declare import handled
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
@@ -11,6 +12,11 @@ from admin.games.nomoteams.mechanics.disputes.settle import _decide, settle
 from admin.games.nomoteams.mechanics.disputes.state import (COURT, NAME, Accuse, Dispute, DisputeAction,
                                                             DisputesState, _dice, penalty_text)
 from admin.games.nomoteams.mechanics.shared import PSEUDOPLAYERS, WETHA, live_player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player
+    from admin.engine.module import CommandSpec, RulingHandler
 
 
 class DisputesModule(Mechanic[DisputesState, None]):
@@ -27,13 +33,13 @@ class DisputesModule(Mechanic[DisputesState, None]):
     summary = "Disputes: an accusation, a Government Court the Admin decides or a Corporate Trial by dice, a Penalty."
     State = DisputesState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Accuse, accuse), (DisputeAction, dispute_action))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"dispute": _decide}
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.week_end:
             weeks = int(ctx.params(self.name)["settle_after_weeks"])
             for d in self.of(ctx.state).disputes:
@@ -49,16 +55,16 @@ class DisputesModule(Mechanic[DisputesState, None]):
                                     f"wins ({said}): {command}", rule="XXVII.2",
                          data={"dispute": d.number, "command": command})
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "chains":
             return False
         self.of(state).chains[player.name] = int(value)
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("chains", self.of(state).chains.get(player.name, 0), label="Chains (lb)", order=48)]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         ds, lines = self.of(state), []
         weeks = int(state.params(self.name).get("settle_after_weeks", self.defaults["settle_after_weeks"]))
         for d in ds.disputes:
@@ -74,7 +80,7 @@ class DisputesModule(Mechanic[DisputesState, None]):
             lines.append((76, f"  Chains: {ds.chains[player.name]} lb"))
         return lines
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ds = self.of(state)
         rows = tuple((d.number, d.accuser, d.defendant, d.charge, penalty_text(state, d),
                       ", ".join(f"{p}: {c}" for p, c in sorted(d.choices.items())) or "-",
@@ -93,7 +99,7 @@ class DisputesModule(Mechanic[DisputesState, None]):
                              tuple((n, lb) for n, lb in sorted(ds.chains.items()) if lb))), order=24)]
 
 
-def accuse(ctx, player, cmd: Accuse) -> str:
+def accuse(ctx: UpdateContext, player: Player, cmd: Accuse) -> str:
     state, p = ctx.state, ctx.params(DisputesModule.name)
     defendant = live_player(ctx, cmd.defendant)
     if defendant.name == player.name:
@@ -120,7 +126,7 @@ def accuse(ctx, player, cmd: Accuse) -> str:
     return f"{player.name} accused {defendant.name} (dispute {d.number}); the accusation is posted (XXVII.1)."
 
 
-def dispute_action(ctx, player, cmd: DisputeAction) -> str:
+def dispute_action(ctx: UpdateContext, player: Player, cmd: DisputeAction) -> str:
     ds = DisputesModule.of(ctx.state)
     d = next((x for x in ds.disputes if x.number == cmd.number), None)
     mine = [x.number for x in ds.disputes if x.status == "open" and player.name in (x.accuser, x.defendant)]

@@ -4,25 +4,28 @@ Court's fees (the Admin decides it), a Corporate Trial by dice, and the loser's 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from admin.engine.errors import RuleError
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.disputes.state import COURT, NAME, TRIAL, Dispute, _dice, of
-from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, PSEUDOPLAYERS
+from admin.games.nomoteams.mechanics.shared import CORPORATE_COLOURS, CORPORATION, GOVERNMENT, PSEUDOPLAYERS, colour_of
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
 
 
-def settle(ctx, d: Dispute) -> None:
+def settle(ctx: UpdateContext, d: Dispute) -> None:
     """XXVII.1 at the end of the week after the accusation: the way to settle it, then the Court's
     fees or the Trial."""
-    from admin.games.nomoteams.mechanics.board import colour_of
-    from admin.games.nomoteams.mechanics.ownership.mechanic import CORPORATE_COLOURS
-
     state = ctx.state
-    parties = [state.players.get(d.accuser), state.players.get(d.defendant)]
-    if not all(p is not None and p.active for p in parties):
+    found = [state.players.get(d.accuser), state.players.get(d.defendant)]
+    if not all(p is not None and p.active for p in found):
         d.status, d.outcome = "lapsed", "lapsed: a party left the game"
         ctx.emit("dispute-settled", f"Dispute {d.number} lapsed: a party left the game.", rule="XXVII.1")
         return
+    parties = [p for p in found if p is not None]  # both of them, as just checked
     chosen = {d.choices.get(d.accuser), d.choices.get(d.defendant)}
     if len(chosen) == 1 and None not in chosen:
         d.mechanism, why = chosen.pop(), "both chose it"
@@ -44,7 +47,7 @@ def settle(ctx, d: Dispute) -> None:
     trial(ctx, d, why)
 
 
-def trial(ctx, d: Dispute, why: str) -> None:
+def trial(ctx: UpdateContext, d: Dispute, why: str) -> None:
     """XXVII.3: each party rolls two dice and her Extra Dice (bought now at $50 each, as many as she
     can pay of those she allotted); the higher total wins; a tie is tried again with two dice each."""
     from admin.games.nomoteams.mechanics.shared import balance
@@ -80,14 +83,14 @@ def trial(ctx, d: Dispute, why: str) -> None:
     decided(ctx, d, winner)
 
 
-def decided(ctx, d: Dispute, winner: str) -> None:
+def decided(ctx: UpdateContext, d: Dispute, winner: str) -> None:
     """XXVII.1: the loser suffers the Penalty."""
     loser = d.defendant if winner == d.accuser else d.accuser
     d.winner, d.status = winner, "settled"
     d.outcome = f"{winner} won ({d.mechanism}); {loser}: " + apply_penalty(ctx, d, loser, winner)
 
 
-def apply_penalty(ctx, d: Dispute, loser: str, winner: str) -> str:
+def apply_penalty(ctx: UpdateContext, d: Dispute, loser: str, winner: str) -> str:
     state, p = ctx.state, ctx.params(NAME)
     ds = of(state)
     if d.penalty == "pay":
@@ -120,7 +123,7 @@ def apply_penalty(ctx, d: Dispute, loser: str, winner: str) -> str:
     return text
 
 
-def _decide(ctx, r) -> str:
+def _decide(ctx: UpdateContext, r: Ruling) -> str:
     """The Admin decides a Government Court: ``dispute dispute=N winner=NAME``."""
     ds = of(ctx.state)
     number = int(r.args.get("dispute", r.args.get("id", 0)) or 0)

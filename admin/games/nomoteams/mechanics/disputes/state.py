@@ -5,13 +5,16 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.declare import command
 from admin.engine.settled import keep, settled, unpickled
 from admin.engine.errors import CommandError
 from admin.games.nomoteams import api
 from admin.games.nomoteams.mechanics.shared import CORPORATION, GOVERNMENT, WETHA
+
+if TYPE_CHECKING:
+    from admin.engine.model import GameState
 
 #: the module's name
 NAME = "teams-disputes"
@@ -140,7 +143,7 @@ class DisputesState:
     #: player -> pounds of Chains (XXVII.4, XXVII.5)
     chains: dict[str, int] = field(default_factory=dict)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (XXII.4's snapshot before every action) with the disputes already settled or
         lapsed, which are never changed again and are most of them (hundreds in a long game), as
         one blob pickled once and kept (admin/engine/settled.py), so that each snapshot does not
@@ -174,7 +177,7 @@ def _dice(k: int) -> str:
     return "Die" if k == 1 else "Dice"
 
 
-def penalty_text(state, d: Dispute) -> str:
+def penalty_text(state: GameState, d: Dispute) -> str:
     if d.penalty == "pay":
         return f"pay {state.money(d.amount)} to {d.payee or 'the winner'}"
     if d.penalty == "chains":
@@ -182,6 +185,6 @@ def penalty_text(state, d: Dispute) -> str:
     return "loses Registered Voter status"
 
 
-def of(state) -> DisputesState:
+def of(state: GameState) -> DisputesState:
     """The section's state (``DisputesModule.of``)."""
     return api.DISPUTES.of(state)
