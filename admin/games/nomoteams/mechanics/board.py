@@ -16,6 +16,7 @@ from admin.engine.board import add_square, layout_of
 from admin.engine.declare import command, handled
 from admin.engine.layouts import compass_step, layout
 from admin.engine.module import Mechanic
+from admin.engine.params import MAX_INT, check_whole_numbers
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError
 from admin.games.nomoteams.mechanics.shared import (GOVERNMENT, TEAMS, WHITE, any_white, colour_of,  # noqa: F401
@@ -56,6 +57,8 @@ class TeamsBoardModule(Mechanic[TeamsBoardState, None]):
     name = "teams-board"
     rules = ("VI.1", "VI.2", "VI.3", "VI.4", "VI.5", "VI.6", "VI.7", "VI.8", "II.7")
     defaults = {"initial_squares": 20, "fishing_cost": 300, "mentioned": []}
+    #: the squares the rules name (kept through XVIII.2's renumbering): square numbers
+    validators = {"mentioned": check_whole_numbers(1, MAX_INT)}
     minimums = {"initial_squares": 1, "fishing_cost": 0}
     maximums = {"initial_squares": 1000}  # squares made when the game starts (issue 30)
     summary = "The square-root snake, its corners and Team bases, New Clear Fishing, new players' squares."

@@ -79,6 +79,11 @@ class DoomModule(Mechanic[DoomState, None]):
             ds = self.of(state)
             ds.favourites = {p: n for p, n in ds.favourites.items() if n != square.number}
 
+    def on_square_renumbered(self, state: GameState, old: int, new: int) -> None:
+        """XVIII.2: the highest square takes a destroyed one's number; its votes go with it."""
+        ds = self.of(state)
+        ds.favourites = {p: new if n == old else n for p, n in ds.favourites.items()}
+
     def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("favourite_square", self.of(state).favourites.get(player.name), label="Favourite square",
                      order=49, kind="text")]
@@ -90,11 +95,9 @@ class DoomModule(Mechanic[DoomState, None]):
     def panels(self, state: GameState) -> list[Panel]:
         ds = self.of(state)
         tally = votes(state)
-        # TODO(typing): a vote for the highest square outlives its renumbering (XVIII.2: no
-        # on_square_renumbered here), and state.square(n) is then None once it leaves the board
-        rows = tuple((n, state.square(n).name or "(unnamed)",  # type: ignore[union-attr]
-                      owner_of(state, n) or "nobody", v)
-                     for n, v in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))
+        rows = tuple((n, square.name or "(unnamed)", owner_of(state, n) or "nobody", v)
+                     for n, v in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+                     if (square := state.square(n)) is not None)
         struck = f"The Tornado struck in update {ds.tornado}." if ds.tornado else "The Tornado has not struck yet."
         return [Panel("doom", "Impending Doom",
                       "A Tornado may strike soon, probably by the end of May (XXXVI). When it hits, every tree is "

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.declare import command, handled
 from admin.engine.module import Mechanic
+from admin.engine.params import MAX_INT, check_whole_numbers
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
@@ -64,6 +65,8 @@ class GovernmentModule(Mechanic[GovernmentState, None], api.KeepsObjects):
     requires = ("interactions",)
     defaults = {"park_fee": 10, "register_cost": 100, "zoo_fine": 25, "zoo_extra_fine": 5,
                 "corporation_bid_percent": 50, "bridge": [], "sealed_bids": False}
+    #: the squares that are the Bridge (never auctioned): square numbers
+    validators = {"bridge": check_whole_numbers(1, MAX_INT)}
     summary = "National Parks, registering to vote, The Government's auctions, the Zoo."
     State = GovernmentState
 

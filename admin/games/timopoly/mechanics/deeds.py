@@ -18,7 +18,7 @@ from admin.engine.declare import command, handled
 from admin.engine.interactions import auction_winner, close
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.library.api import INTERACTIONS, SEALED_ANSWERS
 from admin.library.interactions import ask
 from admin.games.timopoly.mechanics.holdings import (  # noqa: F401 - settle and Deed are used from here too
@@ -37,6 +37,14 @@ def _parse_order(rest: str, line: object) -> BuyOrder:
         return BuyOrder(text.lower().replace(" ", "-"))
     raise CommandError("write a standing order like ORDER BUY UNDER 20, ORDER BUY ALL, ORDER BUY NONE, "
                        "ORDER ASK, ORDER PAY JAIL FINE or ORDER USE JAIL CARD.")
+
+
+def check_colours(value: dict[str, object]) -> None:
+    """Each group's band is a colour (``#6ec6ea`` or a name like ``teal``): it goes into the board
+    picture's style, so nothing else may (a proposal setting ``red;background:url(...)``)."""
+    for name, band in value.items():
+        if not isinstance(band, str) or not re.fullmatch(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?|[a-z]{3,20}", band):
+            raise RuleError(f"the band of {name!r} is a colour like #6ec6ea or teal, not {band!r}")
 
 
 @command("BUY", hint="BUY takes nothing after it: it buys the deed you landed on. To build, write BUY NOM ON "
@@ -65,6 +73,8 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     stated = {"XIX.2": {"web_rent": ("is Fn {} for each web presence",)},
               "XIX.3": {"publisher_rent": ("{} times the lander's last throw",)}}
     defaults = {"web_rent": 2, "publisher_rent": 5, "auction_tie": "dice", "colours": {}}
+    #: each colour group's band on the board picture: a colour, never markup
+    validators = {"colours": check_colours}
     summary = "Buying deeds (by email, or at auction), rants by the Category Table, Fandomruptcy."
     State = TimoDeedsState
     requires = ("interactions", "timo-board")
