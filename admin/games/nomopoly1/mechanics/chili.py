@@ -69,11 +69,16 @@ class FeedFart:
     size: Annotated[str, As(_size, rest=True)]
 
 
-@command(f"RECOLOUR <target:ME|SQUARE> <colour:{'|'.join(c.upper() for c in COLOURS)}>",
-         usage="RECOLOUR ME|SQUARE <colour>",
-         hint=f"write RECOLOUR ME <colour> or RECOLOUR SQUARE <colour> ({', '.join(COLOURS)})",
-         listing=192, rules=("XXIII.4",), summary="caught in the atomic bomb: take any colour for yourself or "
-                                                  "your square, free", example="RECOLOUR ME GREEN")
+def _parse_recolour(rest: str, _line: object) -> Recolour:
+    words = rest.lower().split()
+    if len(words) != 2 or words[0] not in ("me", "square") or words[1] not in COLOURS:
+        raise CommandError(f"write RECOLOUR ME <colour> or RECOLOUR SQUARE <colour> ({', '.join(COLOURS)})")
+    return Recolour(words[0], words[1])
+
+
+@command("RECOLOUR ME|SQUARE <colour>", parse=_parse_recolour, listing=192, rules=("XXIII.4",),
+         summary="caught in the atomic bomb: take any colour for yourself or your square, free",
+         example="RECOLOUR ME GREEN")
 class Recolour:
     """``RECOLOUR ME|SQUARE <colour>`` after the atomic bomb (XXIII.4)."""
 

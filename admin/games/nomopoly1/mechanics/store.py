@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, TypeVar
+from typing import TypeVar
 
 from admin.engine.board import lowest
 from admin.engine.context import BANK
-from admin.engine.declare import As, command, handled
+from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
@@ -105,28 +105,44 @@ class BuyItem:
     count: int = 1
 
 
-@command("USE FIRST AID KIT [ON <target:player>]", keyword="USE FIRST",
-         hint="write USE FIRST AID KIT, or USE FIRST AID KIT ON <player>", listing=165, rules=("XVII.3",),
-         summary="20 health to you, or to a player on your square (up to 100)", example="USE FIRST AID KIT ON bob")
+def _words(rest: str) -> list[str]:
+    return " ".join(rest.split()).lower().split(" ") if rest.strip() else []
+
+
+def _parse_first_aid(rest: str, _line: object) -> UseFirstAid:
+    words = _words(rest)
+    if words[:2] != ["aid", "kit"]:
+        raise CommandError("write USE FIRST AID KIT, or USE FIRST AID KIT ON <player>")
+    if len(words) == 2:
+        return UseFirstAid()
+    if len(words) == 4 and words[2] == "on":
+        return UseFirstAid(words[3])
+    raise CommandError("write USE FIRST AID KIT, or USE FIRST AID KIT ON <player>")
+
+
+@command("USE FIRST AID KIT [ON <player>]", keyword="USE FIRST", parse=_parse_first_aid, listing=165,
+         rules=("XVII.3",), summary="20 health to you, or to a player on your square (up to 100)",
+         example="USE FIRST AID KIT ON bob")
 class UseFirstAid:
     """``USE FIRST AID KIT [ON <player>]`` (XVII.3)."""
 
-    #: the player, written in lower case
-    target: Annotated[str | None, As(str.lower)] = None
+    target: str | None = None
 
 
-@command("GIVE GIFT <gift:ROSE|CHOCOLATE BAR|BIG MAC> TO <to:player>", keyword="GIVE GIFT",
-         hint="write GIVE GIFT ROSE TO <player> (or CHOCOLATE BAR, BIG MAC)", listing=166, rules=("XVII.3",),
-         summary="give a gift you bought to another player", example="GIVE GIFT ROSE TO carol")
+def _parse_gift(rest: str, _line: object) -> GiveGift:
+    m = re.match(r"^(rose|chocolate bar|big mac)\s+to\s+(\S+)$", " ".join(rest.split()), re.IGNORECASE)
+    if not m:
+        raise CommandError("write GIVE GIFT ROSE TO <player> (or CHOCOLATE BAR, BIG MAC)")
+    return GiveGift(m.group(1).lower(), m.group(2))
+
+
+@command("GIVE GIFT ROSE|CHOCOLATE BAR|BIG MAC TO <player>", keyword="GIVE GIFT", parse=_parse_gift, listing=166,
+         rules=("XVII.3",), summary="give a gift you bought to another player", example="GIVE GIFT ROSE TO carol")
 class GiveGift:
     """``GIVE ROSE|CHOCOLATE BAR|BIG MAC TO <player>`` (XVII.3)."""
 
     gift: str
     to: str
-
-
-def _words(rest: str) -> list[str]:
-    return " ".join(rest.split()).lower().split(" ") if rest.strip() else []
 
 
 def _direction(word: str) -> bool:
