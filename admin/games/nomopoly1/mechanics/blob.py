@@ -6,16 +6,15 @@ off an event by the square's colour."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine import hooks
 from admin.engine.board import add_square, live_numbers, nearest_ahead, successor
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Panel, SquareLook, Table
 from admin.engine.syntax import no_args
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.chili import feed_pounds
 from admin.games.nomopoly1.mechanics.grease import GreaseModule
@@ -30,15 +29,6 @@ from admin.engine.model import GameState, Player
 BLOB = "@blob"
 
 
-@command_type
-@dataclass(frozen=True)
-class BlobAct:
-    """``STEP ON BLOB`` (XXXI.3) or ``AID BLOB`` (a first aid kit, XXXI.6)."""
-
-    act: str
-    cmd: ClassVar[str] = "blob-act"
-
-
 def _bare(keyword: str, act: str):
     def parse(rest: str, _line: object) -> BlobAct:
         no_args(keyword, rest)
@@ -46,10 +36,15 @@ def _bare(keyword: str, act: str):
     return parse
 
 
-def _step_parse(rest: str, _line: object) -> BlobAct:
-    if " ".join(rest.lower().split()) not in ("on blob", "on the blob"):
-        raise CommandError("write STEP ON BLOB")
-    return BlobAct("step")
+@command("STEP ON [THE] BLOB", usage="STEP ON BLOB", listing=210, rules=("XXXI.3",),
+         summary="on the Blob's square, once a week: it loses 10 health", example="STEP ON BLOB",
+         fixed={"act": "step"})
+@command("AID BLOB", keyword="AID BLOB", parse=_bare("AID BLOB", "aid"), listing=211, rules=("XXXI.6",),
+         summary="use a first aid kit on the Blob, from anywhere (+20, to 100)", example="AID BLOB")
+class BlobAct:
+    """``STEP ON BLOB`` (XXXI.3) or ``AID BLOB`` (a first aid kit, XXXI.6)."""
+
+    act: str
 
 
 @dataclass
@@ -80,11 +75,7 @@ class BlobModule(Mechanic[BlobState, None]):
     State = BlobState
 
     def commands(self):
-        return (CommandSpec("STEP", BlobAct, blob_act, _step_parse, "STEP ON BLOB", listing=210, rules=("XXXI.3",),
-                            summary="on the Blob's square, once a week: it loses 10 health", example="STEP ON BLOB"),
-                CommandSpec("AID BLOB", BlobAct, blob_act, _bare("AID BLOB", "aid"), "AID BLOB", listing=211,
-                            rules=("XXXI.6",), summary="use a first aid kit on the Blob, from anywhere (+20, to 100)",
-                            example="AID BLOB"))
+        return handled((BlobAct, blob_act))
 
     def on_update_end(self, ctx) -> None:
         """After the players' moves: the Blob's move (XXXI.1)."""

@@ -6,13 +6,13 @@ themselves or their square (RECOLOUR)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated
 
 from admin.engine.board import successor
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import As, command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1 import api
@@ -28,39 +28,13 @@ ERUPTIONS = [(10, 2, 3, "Infuriating stench"), (20, 5, 5, "Who cut the cheese?")
              (60, 10, 9, "Radioactive fumes"), (10**9, 12, 12, "The atomic bomb")]
 
 
-@command_type
-@dataclass(frozen=True)
-class BuyChili:
-    """``BUY CHILI SMALL|MEDIUM|LARGE|XL [xN]`` (XXIII.1)."""
-
-    size: str
-    count: int = 1
-    cmd: ClassVar[str] = "buy-chili"
-
-
-@command_type
-@dataclass(frozen=True)
-class FeedFart:
-    """``FEED FART SMALL|MEDIUM|LARGE|XL`` (XXIII.3)."""
-
-    size: str
-    cmd: ClassVar[str] = "feed-fart"
-
-
-@command_type
-@dataclass(frozen=True)
-class Recolour:
-    """``RECOLOUR ME|SQUARE <colour>`` after the atomic bomb (XXIII.4)."""
-
-    target: str
-    colour: str
-    cmd: ClassVar[str] = "recolour"
+_SIZES = "say the size: SMALL (2 lb, $25), MEDIUM (4 lb, $50), LARGE (6 lb, $75) or XL (8 lb, $100)"
 
 
 def _size(word: str) -> str:
     word = word.lower().replace("extra large", "xl").replace("extra-large", "xl")
     if word not in SIZES:
-        raise CommandError("say the size: SMALL (2 lb, $25), MEDIUM (4 lb, $50), LARGE (6 lb, $75) or XL (8 lb, $100)")
+        raise CommandError(_SIZES)
     return word
 
 
@@ -74,11 +48,42 @@ def _parse_buy(rest: str, _line: object) -> BuyChili:
     return BuyChili(_size(" ".join(words)), count)
 
 
+@command("BUY CHILI <size> [count]", keyword="BUY CHILI", usage="BUY CHILI SMALL|MEDIUM|LARGE|XL [xN]",
+         parse=_parse_buy, listing=190,
+         rules=("XXIII.1",), summary="after passing a Chili Mart (16, 20, 24): chili of 2, 4, 6 or 8 pounds "
+                                     "for $25, $50, $75 or $100; 10 at most",
+         example="BUY CHILI XL x2")
+class BuyChili:
+    """``BUY CHILI SMALL|MEDIUM|LARGE|XL [xN]`` (XXIII.1)."""
+
+    size: str
+    count: int = 1
+
+
+@command("FEED FART <size>", keyword="FEED FART", usage="FEED FART SMALL|MEDIUM|LARGE|XL", hint=_SIZES,
+         listing=191, rules=("XXIII.3",), summary="feed the Big Fart a chili you hold (two a week at most)",
+         example="FEED FART XL")
+class FeedFart:
+    """``FEED FART SMALL|MEDIUM|LARGE|XL`` (XXIII.3)."""
+
+    size: Annotated[str, As(_size, rest=True)]
+
+
 def _parse_recolour(rest: str, _line: object) -> Recolour:
     words = rest.lower().split()
     if len(words) != 2 or words[0] not in ("me", "square") or words[1] not in COLOURS:
         raise CommandError(f"write RECOLOUR ME <colour> or RECOLOUR SQUARE <colour> ({', '.join(COLOURS)})")
     return Recolour(words[0], words[1])
+
+
+@command("RECOLOUR ME|SQUARE <colour>", parse=_parse_recolour, listing=192, rules=("XXIII.4",),
+         summary="caught in the atomic bomb: take any colour for yourself or your square, free",
+         example="RECOLOUR ME GREEN")
+class Recolour:
+    """``RECOLOUR ME|SQUARE <colour>`` after the atomic bomb (XXIII.4)."""
+
+    target: str
+    colour: str
 
 
 @dataclass
@@ -106,17 +111,7 @@ class ChiliModule(Mechanic[ChiliState, None]):
     requires = ("health",)
 
     def commands(self):
-        return (CommandSpec("BUY CHILI", BuyChili, buy_chili, _parse_buy, "BUY CHILI SMALL|MEDIUM|LARGE|XL [xN]",
-                            listing=190, rules=("XXIII.1",), summary="after passing a Chili Mart (16, 20, 24): "
-                            "chili of 2, 4, 6 or 8 pounds for $25, $50, $75 or $100; 10 at most",
-                            example="BUY CHILI XL x2"),
-                CommandSpec("FEED FART", FeedFart, feed_fart, lambda rest, _line: FeedFart(_size(rest.strip())),
-                            "FEED FART SMALL|MEDIUM|LARGE|XL", listing=191, rules=("XXIII.3",),
-                            summary="feed the Big Fart a chili you hold (two a week at most)",
-                            example="FEED FART XL"),
-                CommandSpec("RECOLOUR", Recolour, recolour, _parse_recolour, "RECOLOUR ME|SQUARE <colour>",
-                            listing=192, rules=("XXIII.4",), summary="caught in the atomic bomb: take any "
-                            "colour for yourself or your square, free", example="RECOLOUR ME GREEN"))
+        return handled((BuyChili, buy_chili), (FeedFart, feed_fart), (Recolour, recolour))
 
     def on_land(self, ctx, player, square) -> None:
         self.on_pass_over(ctx, player, square.number)

@@ -5,12 +5,12 @@ a lucky donut is worth $500 or a gift; sprinkles do nothing here, but feed the D
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Callable
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import name_arg, no_args
 from admin.engine.errors import IllegalAction
@@ -22,37 +22,42 @@ DONUTS = ("poison donut", "lucky donut", "sprinkles donut")
 ANTIDOTE = "antidote"
 
 
-@command_type
-@dataclass(frozen=True)
+def _bare(keyword: str, make: Callable[[], object]):
+    def parse(rest: str, _line: object):
+        no_args(keyword, rest)
+        return make()
+    return parse
+
+
+@command("BUY ANTIDOTE", keyword="BUY ANTIDOTE", parse=_bare("BUY ANTIDOTE", lambda: BuyAntidote()), listing=120,
+         rules=("XII.4",), summary="after passing an antidote shop (a square ending in 8), buy an antidote for $150",
+         example="BUY ANTIDOTE")
 class BuyAntidote:
     """``BUY ANTIDOTE`` after passing an antidote shop (XII.4)."""
 
-    cmd: ClassVar[str] = "buy-antidote"
 
-
-@command_type
-@dataclass(frozen=True)
+@command("USE ANTIDOTE", keyword="USE ANTIDOTE", parse=_bare("USE ANTIDOTE", lambda: UseAntidote()), listing=121,
+         rules=("XII.4",), summary="cure one poison donut you hold", example="USE ANTIDOTE")
 class UseAntidote:
     """``USE ANTIDOTE``: cures one poison donut (XII.4)."""
 
-    cmd: ClassVar[str] = "use-antidote"
 
-
-@command_type
-@dataclass(frozen=True)
+@command("CASH DONUT", keyword="CASH DONUT", parse=_bare("CASH DONUT", lambda: CashDonut()), listing=122,
+         rules=("XII.5",), summary="cash in a lucky donut for $500", example="CASH DONUT")
 class CashDonut:
     """``CASH DONUT``: a lucky donut for $500 (XII.5)."""
 
-    cmd: ClassVar[str] = "cash-donut"
+
+def _parse_give(rest: str, _line: object) -> GiveDonut:
+    return GiveDonut(name_arg(rest, "the player to give it to", "GIVE DONUT bob"))
 
 
-@command_type
-@dataclass(frozen=True)
+@command("GIVE DONUT <player>", keyword="GIVE DONUT", parse=_parse_give, listing=123, rules=("XII.5",),
+         summary="give a lucky donut to another player", example="GIVE DONUT bob")
 class GiveDonut:
     """``GIVE DONUT <player>``: a lucky donut to another player (XII.5)."""
 
     to: str
-    cmd: ClassVar[str] = "give-donut"
 
 
 @dataclass
@@ -63,13 +68,6 @@ class DonutsState:
     poisoned_weeks: dict[str, int] = field(default_factory=dict)
     #: the update in which a player passed an antidote shop: they may buy one until their next move
     antidote_offer: dict[str, int] = field(default_factory=dict)
-
-
-def _bare(keyword: str, cls: type):
-    def parse(rest: str, _line: object):
-        no_args(keyword, rest)
-        return cls()
-    return parse
 
 
 class DonutsModule(Mechanic[DonutsState, None]):
@@ -89,21 +87,8 @@ class DonutsModule(Mechanic[DonutsState, None]):
     requires = ("health",)
 
     def commands(self):
-        return (CommandSpec("BUY ANTIDOTE", BuyAntidote, buy_antidote, _bare("BUY ANTIDOTE", BuyAntidote),
-                            "BUY ANTIDOTE", listing=120, rules=("XII.4",),
-                            summary="after passing an antidote shop (a square ending in 8), buy an "
-                                    "antidote for $150", example="BUY ANTIDOTE"),
-                CommandSpec("USE ANTIDOTE", UseAntidote, use_antidote, _bare("USE ANTIDOTE", UseAntidote),
-                            "USE ANTIDOTE", listing=121, rules=("XII.4",),
-                            summary="cure one poison donut you hold", example="USE ANTIDOTE"),
-                CommandSpec("CASH DONUT", CashDonut, cash_donut, _bare("CASH DONUT", CashDonut),
-                            "CASH DONUT", listing=122, rules=("XII.5",),
-                            summary="cash in a lucky donut for $500", example="CASH DONUT"),
-                CommandSpec("GIVE DONUT", GiveDonut, give_donut,
-                            lambda rest, _line: GiveDonut(name_arg(rest, "the player to give it to",
-                                                                   "GIVE DONUT bob")),
-                            "GIVE DONUT <player>", listing=123, rules=("XII.5",),
-                            summary="give a lucky donut to another player", example="GIVE DONUT bob"))
+        return handled((BuyAntidote, buy_antidote), (UseAntidote, use_antidote), (CashDonut, cash_donut),
+                       (GiveDonut, give_donut))
 
     # -- the board -------------------------------------------------------------------------
     def _digit(self, state, key: str, number: int) -> bool:

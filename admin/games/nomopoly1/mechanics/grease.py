@@ -6,12 +6,11 @@ and shelter from the Big Fart)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import successor
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -23,32 +22,6 @@ from admin.library.turns import transport_of
 from admin.engine.model import GameState, Player
 
 
-@command_type
-@dataclass(frozen=True)
-class Grease:
-    """``GREASE SQUARE [n]`` (XVII.3: used like paint)."""
-
-    square: int | None = None
-    cmd: ClassVar[str] = "grease"
-
-
-@command_type
-@dataclass(frozen=True)
-class Degrease:
-    """``DEGREASE <n>`` (XVII.3)."""
-
-    square: int
-    cmd: ClassVar[str] = "degrease"
-
-
-@command_type
-@dataclass(frozen=True)
-class Freshen:
-    """``USE AIR FRESHENER`` on the square one is on (XVII.3)."""
-
-    cmd: ClassVar[str] = "freshen"
-
-
 def _parse_grease(rest: str, _line: object) -> Grease:
     words = rest.split()
     if not words or words[0].lower() != "square":
@@ -56,10 +29,33 @@ def _parse_grease(rest: str, _line: object) -> Grease:
     return Grease(parse_square(" ".join(words[1:])) if len(words) > 1 else None)
 
 
-def _parse_freshen(rest: str, _line: object) -> Freshen:
-    if rest.strip().lower() != "freshener":
-        raise CommandError("write USE AIR FRESHENER")
-    return Freshen()
+@command("GREASE SQUARE [n]", parse=_parse_grease, listing=172, rules=("XVII.3",),
+         summary="grease your square (or one you own, for $100): whoever lands there loses 5 health and slides on",
+         example="GREASE SQUARE")
+class Grease:
+    """``GREASE SQUARE [n]`` (XVII.3: used like paint)."""
+
+    square: int | None = None
+
+
+def _parse_degrease(rest: str, _line: object) -> Degrease:
+    return Degrease(parse_square(rest))
+
+
+@command("DEGREASE <n>", parse=_parse_degrease, listing=173, rules=("XVII.3",),
+         summary="take the grease off any square that is not another player's, wherever you are",
+         example="DEGREASE 14")
+class Degrease:
+    """``DEGREASE <n>`` (XVII.3)."""
+
+    square: int
+
+
+@command("USE AIR FRESHENER", keyword="USE AIR", listing=174, rules=("XVII.3",),
+         summary="freshen your square for three weeks: +3 health to whoever lands there, shelter from the Big Fart",
+         example="USE AIR FRESHENER")
+class Freshen:
+    """``USE AIR FRESHENER`` on the square one is on (XVII.3)."""
 
 
 @dataclass
@@ -83,16 +79,7 @@ class GreaseModule(Mechanic[GreaseState, None]):
     requires = ("store",)
 
     def commands(self):
-        return (CommandSpec("GREASE", Grease, grease, _parse_grease, "GREASE SQUARE [n]", listing=172,
-                            rules=("XVII.3",), summary="grease your square (or one you own, for $100): "
-                            "whoever lands there loses 5 health and slides on", example="GREASE SQUARE"),
-                CommandSpec("DEGREASE", Degrease, degrease,
-                            lambda rest, _line: Degrease(parse_square(rest)), "DEGREASE <n>", listing=173,
-                            rules=("XVII.3",), summary="take the grease off any square that is not "
-                            "another player's, wherever you are", example="DEGREASE 14"),
-                CommandSpec("USE AIR", Freshen, freshen, _parse_freshen, "USE AIR FRESHENER", listing=174,
-                            rules=("XVII.3",), summary="freshen your square for three weeks: +3 health to "
-                            "whoever lands there, shelter from the Big Fart", example="USE AIR FRESHENER"))
+        return handled((Grease, grease), (Degrease, degrease), (Freshen, freshen))
 
     def redirect_landing(self, ctx, player, square) -> int | None:
         if square.number not in self.of(ctx.state).greased:

@@ -12,13 +12,12 @@ reaches them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from admin.engine.board import live_numbers, lowest
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.events import Ruling
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import check_text, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -27,17 +26,6 @@ from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
 
 TRACK = 20
-
-
-@command_type
-@dataclass(frozen=True)
-class PuAct:
-    """``PU RULE <text>`` (XXVII.4) or ``BUILD WORMHOLE ON <n>`` (XXVII.5)."""
-
-    act: str
-    text: str = ""
-    square: int = 0
-    cmd: ClassVar[str] = "pu-act"
 
 
 def _parse_rule(rest: str, _line: object) -> PuAct:
@@ -52,6 +40,19 @@ def _parse_wormhole(rest: str, _line: object) -> PuAct:
     if len(words) != 2 or words[0].lower() != "on":
         raise CommandError("write BUILD WORMHOLE ON <square>")
     return PuAct("wormhole", square=parse_square(words[1]))
+
+
+@command("PU RULE <text>", keyword="PU RULE", parse=_parse_rule, listing=270, private=True, rules=("XXVII.4",),
+         summary="back from the Parallel Universe: add a secret rule to it (the Admin accepts or rejects it; "
+                 "only you are told)", example="PU RULE Square -7 is sticky")
+@command("BUILD WORMHOLE ON <square>", keyword="BUILD WORMHOLE", parse=_parse_wormhole, listing=271,
+         rules=("XXVII.5",), summary="make a square you own a Wormhole ($1200)", example="BUILD WORMHOLE ON 14")
+class PuAct:
+    """``PU RULE <text>`` (XXVII.4) or ``BUILD WORMHOLE ON <n>`` (XXVII.5)."""
+
+    act: str
+    text: str = ""
+    square: int = 0
 
 
 @dataclass
@@ -98,13 +99,7 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
     Private = ParallelPrivate
 
     def commands(self):
-        return (CommandSpec("PU RULE", PuAct, pu_act, _parse_rule, "PU RULE <text>", listing=270, private=True,
-                            rules=("XXVII.4",), summary="back from the Parallel Universe: add a secret rule to it "
-                            "(the Admin accepts or rejects it; only you are told)",
-                            example="PU RULE Square -7 is sticky"),
-                CommandSpec("BUILD WORMHOLE", PuAct, pu_act, _parse_wormhole, "BUILD WORMHOLE ON <square>",
-                            listing=271, rules=("XXVII.5",), summary="make a square you own a Wormhole ($1200)",
-                            example="BUILD WORMHOLE ON 14"))
+        return handled((PuAct, pu_act))
 
     def rulings(self):
         return {"pu-rule": _judge}

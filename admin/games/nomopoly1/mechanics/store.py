@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TypeVar
 
 from admin.engine.board import lowest
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import jump
 from admin.engine.errors import CommandError, IllegalAction
@@ -47,45 +47,6 @@ def paint_item(colour: str) -> str:
     return f"paint ({colour})"
 
 
-@command_type
-@dataclass(frozen=True)
-class BuyItem:
-    """``BUY <item> [xN]`` at a General Store (XVII.2)."""
-
-    item: str
-    count: int = 1
-    cmd: ClassVar[str] = "buy-item"
-
-
-@command_type
-@dataclass(frozen=True)
-class UseFirstAid:
-    """``USE FIRST AID KIT [ON <player>]`` (XVII.3)."""
-
-    target: str | None = None
-    cmd: ClassVar[str] = "use-first-aid"
-
-
-@command_type
-@dataclass(frozen=True)
-class GiveGift:
-    """``GIVE ROSE|CHOCOLATE BAR|BIG MAC TO <player>`` (XVII.3)."""
-
-    gift: str
-    to: str
-    cmd: ClassVar[str] = "give-gift"
-
-
-@command_type
-@dataclass(frozen=True)
-class UseJetpack:
-    """``USE JETPACK FORWARD|BACK`` or ``USE ROBOTIC JETPACK ON <player> FORWARD|BACK`` (XVII.3)."""
-
-    forward: bool
-    target: str | None = None
-    cmd: ClassVar[str] = "use-jetpack"
-
-
 def _split_count(rest: str) -> tuple[str, int]:
     m = _COUNT.match(" ".join(rest.split()))
     text, count = (m.group(1), int(m.group(2) or 1)) if m else (rest, 1)
@@ -114,6 +75,36 @@ def _buy_parser(word: str):
     return parse
 
 
+T = TypeVar("T", bound=type)
+
+
+def _sold_in_stores(cls: T) -> T:
+    """Declares ``BUY <word> ...`` for each item of :data:`ITEMS` but paint, in the order of their
+    words (BUY AIR FRESHENER, BUY ANTI-MISSILE GUN ...)."""
+    words = sorted({w for w, *_ in ITEMS.values()} - {"PAINT"})
+    for word in reversed(words):  # each declaration goes before those made already (as stacked ones do)
+        item, (_, tail, price, what) = next((i, v) for i, v in ITEMS.items() if v[0] == word)
+        usage = f"BUY {word} {tail.upper()}".rstrip() + " [xN]"
+        command(usage, keyword=f"BUY {word}", usage=usage, parse=_buy_parser(word), listing=162, rules=("XVII.2",),
+                summary=f"at a General Store: {item} (${price}): {what}", example=usage.replace(" [xN]", ""))(cls)
+    return cls
+
+
+@command("BUY PAINT <item> [count]", keyword="BUY PAINT", usage="BUY PAINT <colour>|THINNER|GUN [xN]",
+         parse=_buy_parser("PAINT"), listing=160, rules=("XVII.2",),
+         summary=f"at a General Store: a can of paint ($400; {', '.join(COLOURS)}), paint thinner ($500) or a "
+                 "paint gun ($200)", example="BUY PAINT RED")
+@command("BUY GIFT <item> [count]", keyword="BUY GIFT", usage="BUY GIFT ROSE|CHOCOLATE BAR|BIG MAC",
+         parse=_buy_parser("GIFT"), listing=161, rules=("XVII.2",), summary="at a General Store: a gift to give ($10)",
+         example="BUY GIFT ROSE")
+@_sold_in_stores
+class BuyItem:
+    """``BUY <item> [xN]`` at a General Store (XVII.2)."""
+
+    item: str
+    count: int = 1
+
+
 def _words(rest: str) -> list[str]:
     return " ".join(rest.split()).lower().split(" ") if rest.strip() else []
 
@@ -129,11 +120,29 @@ def _parse_first_aid(rest: str, _line: object) -> UseFirstAid:
     raise CommandError("write USE FIRST AID KIT, or USE FIRST AID KIT ON <player>")
 
 
+@command("USE FIRST AID KIT [ON <player>]", keyword="USE FIRST", parse=_parse_first_aid, listing=165,
+         rules=("XVII.3",), summary="20 health to you, or to a player on your square (up to 100)",
+         example="USE FIRST AID KIT ON bob")
+class UseFirstAid:
+    """``USE FIRST AID KIT [ON <player>]`` (XVII.3)."""
+
+    target: str | None = None
+
+
 def _parse_gift(rest: str, _line: object) -> GiveGift:
     m = re.match(r"^(rose|chocolate bar|big mac)\s+to\s+(\S+)$", " ".join(rest.split()), re.IGNORECASE)
     if not m:
         raise CommandError("write GIVE GIFT ROSE TO <player> (or CHOCOLATE BAR, BIG MAC)")
     return GiveGift(m.group(1).lower(), m.group(2))
+
+
+@command("GIVE GIFT ROSE|CHOCOLATE BAR|BIG MAC TO <player>", keyword="GIVE GIFT", parse=_parse_gift, listing=166,
+         rules=("XVII.3",), summary="give a gift you bought to another player", example="GIVE GIFT ROSE TO carol")
+class GiveGift:
+    """``GIVE ROSE|CHOCOLATE BAR|BIG MAC TO <player>`` (XVII.3)."""
+
+    gift: str
+    to: str
 
 
 def _direction(word: str) -> bool:
@@ -158,6 +167,18 @@ def _parse_robotic(rest: str, _line: object) -> UseJetpack:
     return UseJetpack(_direction(words[3]), words[2])
 
 
+@command("USE JETPACK FORWARD|BACK", keyword="USE JETPACK", parse=_parse_jetpack, listing=167, rules=("XVII.3",),
+         summary="jump 10 squares forward or back", example="USE JETPACK FORWARD")
+@command("USE ROBOTIC JETPACK ON <player> FORWARD|BACK", keyword="USE ROBOTIC", parse=_parse_robotic, listing=168,
+         rules=("XVII.3",), summary="make another player jump 10 squares forward or back",
+         example="USE ROBOTIC JETPACK ON bob BACK")
+class UseJetpack:
+    """``USE JETPACK FORWARD|BACK`` or ``USE ROBOTIC JETPACK ON <player> FORWARD|BACK`` (XVII.3)."""
+
+    forward: bool
+    target: str | None = None
+
+
 @dataclass
 class StoreState:
     #: every player's items (XI): paint by colour, grease, jetpacks ... (public)
@@ -179,34 +200,8 @@ class StoreModule(Mechanic[StoreState, None]):
     requires = ("health",)
 
     def commands(self):
-        buys = [CommandSpec("BUY PAINT", BuyItem, buy_item, _buy_parser("PAINT"),
-                            "BUY PAINT <colour>|THINNER|GUN [xN]", listing=160, rules=("XVII.2",),
-                            summary=f"at a General Store: a can of paint ($400; {', '.join(COLOURS)}), "
-                                    "paint thinner ($500) or a paint gun ($200)", example="BUY PAINT RED"),
-                CommandSpec("BUY GIFT", BuyItem, buy_item, _buy_parser("GIFT"), "BUY GIFT ROSE|CHOCOLATE BAR|BIG MAC",
-                            listing=161, rules=("XVII.2",), summary="at a General Store: a gift to give ($10)",
-                            example="BUY GIFT ROSE")]
-        for word in sorted({w for w, *_ in ITEMS.values()} - {"PAINT"}):
-            item, (_, tail, price, what) = next((i, v) for i, v in ITEMS.items() if v[0] == word)
-            usage = f"BUY {word} {tail.upper()}".rstrip() + " [xN]"
-            buys.append(CommandSpec(f"BUY {word}", BuyItem, buy_item, _buy_parser(word), usage, listing=162,
-                                    rules=("XVII.2",), summary=f"at a General Store: {item} (${price}): {what}",
-                                    example=usage.replace(" [xN]", "")))
-        return (*buys,
-                CommandSpec("USE FIRST", UseFirstAid, use_first_aid, _parse_first_aid,
-                            "USE FIRST AID KIT [ON <player>]", listing=165, rules=("XVII.3",),
-                            summary="20 health to you, or to a player on your square (up to 100)",
-                            example="USE FIRST AID KIT ON bob"),
-                CommandSpec("GIVE GIFT", GiveGift, give_gift, _parse_gift, "GIVE GIFT ROSE|CHOCOLATE BAR|BIG MAC TO <player>",
-                            listing=166, rules=("XVII.3",), summary="give a gift you bought to another player",
-                            example="GIVE GIFT ROSE TO carol"),
-                CommandSpec("USE JETPACK", UseJetpack, use_jetpack, _parse_jetpack, "USE JETPACK FORWARD|BACK",
-                            listing=167, rules=("XVII.3",), summary="jump 10 squares forward or back",
-                            example="USE JETPACK FORWARD"),
-                CommandSpec("USE ROBOTIC", UseJetpack, use_jetpack, _parse_robotic,
-                            "USE ROBOTIC JETPACK ON <player> FORWARD|BACK", listing=168, rules=("XVII.3",),
-                            summary="make another player jump 10 squares forward or back",
-                            example="USE ROBOTIC JETPACK ON bob BACK"))
+        return handled((BuyItem, buy_item), (UseFirstAid, use_first_aid), (GiveGift, give_gift),
+                       (UseJetpack, use_jetpack))
 
     # -- the stores ------------------------------------------------------------------------
     def can_own(self, state, square) -> bool:

@@ -7,11 +7,11 @@ paying rent on another player's square, and picked up again by passing over it."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated
 
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.declare import As, command, handled
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
@@ -29,33 +29,14 @@ _NAMES = {"on foot": "foot", "foot": "foot", "clogs": "clogs", "roller skates": 
           "car": "car", "rocket sled": "rocket sled", "monkey-driven rocket sled": "rocket sled", "sled": "rocket sled"}
 
 
-@command_type
-@dataclass(frozen=True)
-class Vehicle:
-    """``BUY TRANSPORT <method>``, ``SWITCH TO <method>``, ``PARK``, ``FEED MONKEY <n>`` (XXIV)."""
-
-    act: str
-    method: str | None = None
-    count: int = 0
-    cmd: ClassVar[str] = "vehicle"
+_METHODS = "name a method: ON FOOT, CLOGS, ROLLER SKATES, CAR or ROCKET SLED"
 
 
 def _method(text: str) -> str:
     name = _NAMES.get(" ".join(text.lower().split()))
     if name is None:
-        raise CommandError("name a method: ON FOOT, CLOGS, ROLLER SKATES, CAR or ROCKET SLED")
+        raise CommandError(_METHODS)
     return name
-
-
-def _parse_buy(rest: str, _line: object) -> Vehicle:
-    return Vehicle("buy", _method(rest))
-
-
-def _parse_switch(rest: str, _line: object) -> Vehicle:
-    words = rest.split(None, 1)
-    if not words or words[0].lower() != "to" or len(words) < 2:
-        raise CommandError("write SWITCH TO CLOGS, SWITCH TO ROLLER SKATES or SWITCH TO ON FOOT")
-    return Vehicle("switch", _method(words[1]))
 
 
 def _parse_park(rest: str, _line: object) -> Vehicle:
@@ -68,6 +49,28 @@ def _parse_monkey(rest: str, _line: object) -> Vehicle:
     if not word.isdigit() or not 1 <= int(word) <= 100:
         raise CommandError("write FEED MONKEY <bananas> (1 to 100, $5 each)")
     return Vehicle("monkey", count=int(word))
+
+
+@command("BUY TRANSPORT <method>", keyword="BUY TRANSPORT", fixed={"act": "buy"}, hint=_METHODS, listing=240,
+         rules=("XXIV.3",), summary="clogs ($100, two d3), roller skates ($500, two d8), a car ($2000, three d5) "
+                                    "or the rocket sled ($3000, one d24)", example="BUY TRANSPORT CAR")
+@command("SWITCH TO <method>", fixed={"act": "switch"},
+         hint="write SWITCH TO CLOGS, SWITCH TO ROLLER SKATES or SWITCH TO ON FOOT", listing=241,
+         rules=("XXIV.4",), summary="switch to clogs or roller skates you carry, or go on foot",
+         example="SWITCH TO CLOGS")
+@command("PARK", parse=_parse_park, listing=242, rules=("XXIV.5",),
+         summary="park your car or sled on your square (your own: free; another's: its rent each week) and go "
+                 "on foot; pass over it to take it back", example="PARK")
+@command("FEED MONKEY <bananas>", keyword="FEED MONKEY", parse=_parse_monkey, listing=243, rules=("XXIV.2",),
+         summary="on the rocket sled: $5 a banana, each a side more on your die for the next week",
+         example="FEED MONKEY 3")
+class Vehicle:
+    """``BUY TRANSPORT <method>``, ``SWITCH TO <method>``, ``PARK``, ``FEED MONKEY <n>`` (XXIV)."""
+
+    act: str
+    #: the method's name as a player may write it (CLOGS, SKATES, ON FOOT ...), to the rest of the line
+    method: Annotated[str | None, As(_method, rest=True)] = None
+    count: int = 0
 
 
 @dataclass
@@ -96,18 +99,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
     requires = ("turns",)
 
     def commands(self):
-        return (CommandSpec("BUY TRANSPORT", Vehicle, vehicle, _parse_buy, "BUY TRANSPORT <method>", listing=240,
-                            rules=("XXIV.3",), summary="clogs ($100, two d3), roller skates ($500, two d8), a car "
-                            "($2000, three d5) or the rocket sled ($3000, one d24)", example="BUY TRANSPORT CAR"),
-                CommandSpec("SWITCH", Vehicle, vehicle, _parse_switch, "SWITCH TO <method>", listing=241,
-                            rules=("XXIV.4",), summary="switch to clogs or roller skates you carry, or go on foot",
-                            example="SWITCH TO CLOGS"),
-                CommandSpec("PARK", Vehicle, vehicle, _parse_park, "PARK", listing=242, rules=("XXIV.5",),
-                            summary="park your car or sled on your square (your own: free; another's: its rent "
-                                    "each week) and go on foot; pass over it to take it back", example="PARK"),
-                CommandSpec("FEED MONKEY", Vehicle, vehicle, _parse_monkey, "FEED MONKEY <bananas>", listing=243,
-                            rules=("XXIV.2",), summary="on the rocket sled: $5 a banana, each a side more on your "
-                            "die for the next week", example="FEED MONKEY 3"))
+        return handled((Vehicle, vehicle))
 
     def dice_for(self, state, player) -> str | None:
         bananas = self.of(state).bananas.get(player.name, 0)

@@ -6,14 +6,14 @@ these weapons as a player does (XXXII.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, cast
+from typing import cast
 
 from admin.engine import hooks
 from admin.engine.board import Direction, destroy_square, live_numbers, lowest, neighbours, step
-from admin.engine.commands import command_type
 from admin.engine.context import BANK
+from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import CommandSpec, Mechanic
+from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -29,33 +29,21 @@ WEAPONS = {"time bomb": 300, "flame thrower": 1100, "nuclear missile": 3000}
 DIRECTIONS = ("north", "south", "east", "west")
 
 
-@command_type
-@dataclass(frozen=True)
+_SHOP = "at the Weapons of Mass Destruction Shop (62): a"
+
+
+@command("BUY TIME BOMB", keyword="BUY TIME", fixed={"weapon": "time bomb"}, listing=220, rules=("XXXII.2",),
+         summary=f"{_SHOP} time bomb (${WEAPONS['time bomb']})", example="BUY TIME BOMB")
+@command("BUY FLAME THROWER", keyword="BUY FLAME", fixed={"weapon": "flame thrower"}, listing=220,
+         rules=("XXXII.2",), summary=f"{_SHOP} flame thrower (${WEAPONS['flame thrower']})",
+         example="BUY FLAME THROWER")
+@command("BUY NUCLEAR MISSILE", keyword="BUY NUCLEAR", fixed={"weapon": "nuclear missile"}, listing=220,
+         rules=("XXXII.2",), summary=f"{_SHOP} nuclear missile (${WEAPONS['nuclear missile']})",
+         example="BUY NUCLEAR MISSILE")
 class BuyWeapon:
     """``BUY TIME BOMB``, ``BUY FLAME THROWER``, ``BUY NUCLEAR MISSILE`` at the shop (XXXII.2)."""
 
     weapon: str
-    cmd: ClassVar[str] = "buy-weapon"
-
-
-@command_type
-@dataclass(frozen=True)
-class UseWeapon:
-    """``PLANT TIME BOMB``, ``FIRE FLAME THROWER NORTH``, ``FIRE MISSILE AT <n>``,
-    ``PLACE ANTI-MISSILE GUN ON <n>``."""
-
-    weapon: str
-    square: int | None = None
-    direction: str | None = None
-    cmd: ClassVar[str] = "use-weapon"
-
-
-def _buy(word: str, weapon: str, tail: str):
-    def parse(rest: str, _line: object) -> BuyWeapon:
-        if " ".join(rest.lower().split()) != tail:
-            raise CommandError(f"write BUY {word} {tail.upper()}")
-        return BuyWeapon(weapon)
-    return parse
 
 
 def _parse_fire(rest: str, _line: object) -> UseWeapon:
@@ -67,17 +55,30 @@ def _parse_fire(rest: str, _line: object) -> UseWeapon:
     raise CommandError("write FIRE FLAME THROWER NORTH|SOUTH|EAST|WEST or FIRE MISSILE AT <square>")
 
 
-def _parse_plant(rest: str, _line: object) -> UseWeapon:
-    if " ".join(rest.lower().split()) != "time bomb":
-        raise CommandError("write PLANT TIME BOMB (it goes on your square, in secret)")
-    return UseWeapon("time bomb")
-
-
 def _parse_place(rest: str, _line: object) -> UseWeapon:
     words = rest.lower().split()
     if words[:2] != ["anti-missile", "gun"] or len(words) < 4 or words[2] != "on":
         raise CommandError("write PLACE ANTI-MISSILE GUN ON <square>")
     return UseWeapon("anti-missile gun", square=parse_square(" ".join(words[3:])))
+
+
+@command("PLANT TIME BOMB", fixed={"weapon": "time bomb"},
+         hint="write PLANT TIME BOMB (it goes on your square, in secret)", listing=221, private=True, rules=("XXXII.2",),
+         summary="put a time bomb on your square, in secret: two weeks on it hurts everyone within 3 squares (15)",
+         example="PLANT TIME BOMB")
+@command("FIRE FLAME THROWER <direction> | FIRE MISSILE AT <square>", parse=_parse_fire, listing=222,
+         rules=("XXXII.2",), summary="a flame thrower burns the first player that way (15); a missile may destroy "
+                                     "a square", example="FIRE MISSILE AT 14")
+@command("PLACE ANTI-MISSILE GUN ON <square>", parse=_parse_place, listing=223, rules=("XVII.3",),
+         summary="protect a square and its four neighbours against missiles (one unit each)",
+         example="PLACE ANTI-MISSILE GUN ON 14")
+class UseWeapon:
+    """``PLANT TIME BOMB``, ``FIRE FLAME THROWER NORTH``, ``FIRE MISSILE AT <n>``,
+    ``PLACE ANTI-MISSILE GUN ON <n>``."""
+
+    weapon: str
+    square: int | None = None
+    direction: str | None = None
 
 
 @dataclass
@@ -121,21 +122,7 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
     requires = ("store",)
 
     def commands(self):
-        buys = [CommandSpec(f"BUY {w.split()[0].upper()}", BuyWeapon, buy_weapon,
-                            _buy(w.split()[0].upper(), w, w.split(None, 1)[1]), f"BUY {w.upper()}", listing=220,
-                            rules=("XXXII.2",), summary=f"at the Weapons of Mass Destruction Shop (62): a {w} (${p})",
-                            example=f"BUY {w.upper()}") for w, p in WEAPONS.items()]
-        return (*buys,
-                CommandSpec("PLANT", UseWeapon, use_weapon, _parse_plant, "PLANT TIME BOMB", listing=221, private=True,
-                            rules=("XXXII.2",), summary="put a time bomb on your square, in secret: two weeks "
-                            "on it hurts everyone within 3 squares (15)", example="PLANT TIME BOMB"),
-                CommandSpec("FIRE", UseWeapon, use_weapon, _parse_fire,
-                            "FIRE FLAME THROWER <direction> | FIRE MISSILE AT <square>", listing=222,
-                            rules=("XXXII.2",), summary="a flame thrower burns the first player that way (15); "
-                            "a missile may destroy a square", example="FIRE MISSILE AT 14"),
-                CommandSpec("PLACE", UseWeapon, use_weapon, _parse_place, "PLACE ANTI-MISSILE GUN ON <square>",
-                            listing=223, rules=("XVII.3",), summary="protect a square and its four neighbours "
-                            "against missiles (one unit each)", example="PLACE ANTI-MISSILE GUN ON 14"))
+        return handled((BuyWeapon, buy_weapon), (UseWeapon, use_weapon))
 
     def on_land(self, ctx, player, square) -> None:
         if square.number == int(ctx.params(self.name)["shop"]):
