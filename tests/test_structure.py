@@ -217,26 +217,11 @@ def test_a_typed_games_mechanics_hold_no_string_keyed_link(game):
     assert found == []
 
 
-#: files whose commands are not yet declared with admin/engine/declare.py (hand-made CommandSpec or
-#: @command_type): this list may only shrink (issue 28)
-NOT_YET_DECLARED = {
-    "admin/games/nomopoly1/mechanics/blob.py",
-    "admin/games/nomopoly1/mechanics/chili.py",
-    "admin/games/nomopoly1/mechanics/donuts.py",
-    "admin/games/nomopoly1/mechanics/grease.py",
-    "admin/games/nomopoly1/mechanics/parallel.py",
-    "admin/games/nomopoly1/mechanics/store.py",
-    "admin/games/nomopoly1/mechanics/vehicles.py",
-    "admin/games/nomopoly1/mechanics/weapons.py",
-}
-
-
 def test_every_command_is_declared_once():
     """One declaration gives a command's dataclass, parser, usage line and HELP entry
     (``@command`` in admin/engine/declare.py): no hand-made ``CommandSpec`` or ``@command_type``
-    outside the engine, bar the files still listed."""
-    found = {str(path.relative_to(ROOT)) for name, path in modules().items()
-             if not name.startswith("admin.engine")
-             and ("CommandSpec(" in (text := path.read_text(encoding="utf-8")) or "@command_type" in text)}
-    assert found <= NOT_YET_DECLARED, f"declare these commands with @command: {sorted(found - NOT_YET_DECLARED)}"
-    assert NOT_YET_DECLARED <= found, f"declared now; strike from NOT_YET_DECLARED: {sorted(NOT_YET_DECLARED - found)}"
+    outside the engine."""
+    found = sorted(str(path.relative_to(ROOT)) for name, path in modules().items()
+                   if not name.startswith("admin.engine")
+                   and ("CommandSpec(" in (text := path.read_text(encoding="utf-8")) or "@command_type" in text))
+    assert found == [], f"declare these commands with @command: {found}"

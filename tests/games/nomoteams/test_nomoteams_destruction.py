@@ -339,3 +339,17 @@ def test_xviii2_a_refuge_that_is_the_highest_square_takes_its_new_number_with_it
     destroy(_ctx(state), 17, reason="t", rule="XVIII.2")
     assert state.players["bob"].square == 17 and owner_of(state, 17) == GOVERNMENT and len(state.squares) == 19
     assert state.mods["teams-actions"].placed == {"bob": 17}
+
+
+def test_xviii2_a_favourite_square_vote_goes_with_the_square_renumbered():
+    """XXXVI.6 and XVIII.2: alice votes for square 24; destroying 7 makes 24 the new 7, and her vote
+    follows it (it used to stay on 24, gone from the board, and the Impending Doom page failed)."""
+    from admin.games.nomoteams.mechanics.doom import DoomModule, votes
+
+    state = _state(board=24)
+    DoomModule.of(state).favourites["alice"] = 24
+    DoomModule.of(state).favourites["bob"] = 3
+    assert destroy(_ctx(state), 7, reason="t", rule="XVIII.2") is True
+    assert votes(state) == {7: 1, 3: 1}
+    (panel,) = DoomModule().panels(state)
+    assert [row[0] for table in panel.tables for row in table.rows] == [3, 7]

@@ -41,7 +41,7 @@ def _size(word: str) -> str:
 def _parse_buy(rest: str, _line: object) -> BuyChili:
     words = rest.split()
     count = 1
-    if words and words[-1].lower().lstrip("x").isdigit():
+    if words and words[-1].lower().lstrip("x").isdecimal():
         count = int(words.pop().lower().lstrip("x"))
     if not 1 <= count <= 10:
         raise CommandError("buy 1 to 10 chilis at a time (you may hold 10)")

@@ -46,7 +46,7 @@ def _parse_park(rest: str, _line: object) -> Vehicle:
 
 def _parse_monkey(rest: str, _line: object) -> Vehicle:
     word = rest.strip()
-    if not word.isdigit() or not 1 <= int(word) <= 100:
+    if not word.isdecimal() or not 1 <= int(word) <= 100:
         raise CommandError("write FEED MONKEY <bananas> (1 to 100, $5 each)")
     return Vehicle("monkey", count=int(word))
 
