@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
+from admin.engine.declare import command
 from admin.engine.interactions import auction_winner
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -33,8 +34,30 @@ if TYPE_CHECKING:
 MODULE = "teams-government"
 
 
-#: declared (its syntax, HELP entry and registration) where The Government hands it over (government.py)
-@dataclass(frozen=True)
+_BID_ON = re.compile(r"^\$?(\d{1,9})\s+on\s+(.+)$", re.IGNORECASE)
+_BID_NUM = re.compile(r"^#?(\d{1,9})\s+\$?(\d{1,9})$")
+_BAG = re.compile(r"^grab\s*bag\s*#?(\d{1,9})$", re.IGNORECASE)
+
+
+def parse_bid(rest: str, line: object) -> TeamsBid:
+    text = rest.strip()
+    m = _BID_ON.match(text)
+    if m:
+        bag = _BAG.match(m.group(2).strip())
+        if bag:
+            return TeamsBid(int(m.group(1)), bag=int(bag.group(1)))
+        return TeamsBid(int(m.group(1)), square=parse_square(m.group(2)))
+    m = _BID_NUM.match(text)
+    if m:
+        return TeamsBid(int(m.group(2)), auction=int(m.group(1)))
+    raise CommandError(f"BID needs an amount and a square, like BID 250 ON 13 (or BID 40 ON GRAB BAG 1); "
+                       f"found {text!r}.")
+
+
+#: X.5's bids; The Government hands them to the engine (government.py)
+@command("BID <amount> ON <square>", parse=parse_bid, cmd="teams-bid", listing=141, private=True,
+         summary="a bid in The Government's auction of a square (it must beat the highest bid to date)",
+         example="BID 250 ON 13", rules=("X.5",))
 class TeamsBid:
     """``BID <amount> ON <square>``, ``BID <amount> ON GRAB BAG <n>`` or ``BID <auction> <amount>``."""
 
@@ -42,7 +65,6 @@ class TeamsBid:
     square: int | None = None
     auction: int | None = None
     bag: int | None = None
-    cmd: ClassVar[str] = "teams-bid"
 
 
 @dataclass
@@ -69,26 +91,6 @@ class Lot:
         if not self.square:
             return f"Grab Bag {self.bag_number} ({', '.join(f'{k} x{v}' for k, v in sorted(self.bag.items()))})"
         return f"square {self.square}"
-
-
-_BID_ON = re.compile(r"^\$?(\d{1,9})\s+on\s+(.+)$", re.IGNORECASE)
-_BID_NUM = re.compile(r"^#?(\d{1,9})\s+\$?(\d{1,9})$")
-_BAG = re.compile(r"^grab\s*bag\s*#?(\d{1,9})$", re.IGNORECASE)
-
-
-def parse_bid(rest: str, line: object) -> TeamsBid:
-    text = rest.strip()
-    m = _BID_ON.match(text)
-    if m:
-        bag = _BAG.match(m.group(2).strip())
-        if bag:
-            return TeamsBid(int(m.group(1)), bag=int(bag.group(1)))
-        return TeamsBid(int(m.group(1)), square=parse_square(m.group(2)))
-    m = _BID_NUM.match(text)
-    if m:
-        return TeamsBid(int(m.group(2)), auction=int(m.group(1)))
-    raise CommandError(f"BID needs an amount and a square, like BID 250 ON 13 (or BID 40 ON GRAB BAG 1); "
-                       f"found {text!r}.")
 
 
 def _lots(state: GameState) -> list[Lot]:

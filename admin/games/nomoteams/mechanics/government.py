@@ -16,8 +16,7 @@ from admin.engine.params import MAX_INT, check_whole_numbers
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomoteams import api
-from admin.games.nomoteams.mechanics.auctions import (Lot, TeamsBid, advance_auctions, bid, check_answer, close_auction,
-                                                parse_bid)
+from admin.games.nomoteams.mechanics.auctions import (Lot, TeamsBid, advance_auctions, bid, check_answer, close_auction)
 from admin.games.nomoteams.mechanics.shared import GOVERNMENT, fine, is_national_park, is_public_property, is_zoo, owner_of
 
 if TYPE_CHECKING:
@@ -38,12 +37,6 @@ def _parse_register(rest: str, line: object) -> RegisterToVote:
          rules=("X.4",))
 class RegisterToVote:
     """``REGISTER TO VOTE`` (X.4)."""
-
-
-#: X.5's bids: the command (and its parser) is the auctions' (auctions.py), its entry The Government's
-command("BID <amount> ON <square>", parse=parse_bid, listing=141, private=True,
-        summary="a bid in The Government's auction of a square (it must beat the highest bid to date)",
-        example="BID 250 ON 13", rules=("X.5",))(TeamsBid)
 
 
 @dataclass
