@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import Square, command, handled
@@ -28,6 +29,11 @@ from admin.games.nomopoly2.api import CREDIT, BankSquare, KeepsCreditCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square as BoardSquare
+    from admin.engine.module import CommandSpec
 
 
 @dataclass
@@ -45,7 +51,7 @@ class BankPrivate:
 _AMOUNT = re.compile(r"^(?:money\s+|cash\s+)?\$?\s*([\d,]{1,12})(?:\s*dollars)?$", re.IGNORECASE)
 
 
-def _amount(how: str):
+def _amount(how: str) -> Callable[[str, object], int]:
     def parse(rest: str, _line: object) -> int:
         m = _AMOUNT.match(rest.strip().rstrip("."))
         value = int(m.group(1).replace(",", "")) if m and m.group(1).replace(",", "").isdecimal() else 0
@@ -55,7 +61,7 @@ def _amount(how: str):
     return parse
 
 
-def _move(act: str, atm: bool, how: str):
+def _move(act: str, atm: bool, how: str) -> Callable[[str, object], BankMove]:
     amount = _amount(how)
     return lambda rest, line: BankMove(act, amount(rest, line), atm)
 
@@ -127,17 +133,17 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
     Private = BankPrivate
     requires = ("board", "ownership")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BankMove, move), (Mortgage, mortgage), (TakeCreditCard, take_card))
 
-    def _params(self, state) -> dict:
+    def _params(self, state: GameState) -> dict[str, Any]:
         return {**self.defaults, **state.params(self.name)}
 
-    def its_square(self, state) -> int:
+    def its_square(self, state: GameState) -> int:
         return int(self._params(state)["square"])
 
     # -- interest -------------------------------------------------------------------------
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """Every update's interest (XXVII.1: 2%, the Governor 3%, XXXV.3); and mortgages on squares
         nobody owns any more lapse."""
         state, p = ctx.state, ctx.params(self.name)
@@ -165,28 +171,28 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
                              f"balance is {state.money(balance + interest)}.")
 
     # -- lives of players and squares ------------------------------------------------------
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.private_of(state).balances.pop(player.name, None)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         """XII.2: back to the start of week 1, when nobody had a bank account."""
         if self.private_of(ctx.state).balances.pop(player.name, 0):
             ctx.emit("bank", None, player=player.name, rule="XII.2",
                      private="Your bank account was closed by your reset (XII.2).")
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: BoardSquare) -> None:
         self.of(state).mortgages.pop(square.number, None)
 
     # -- the rules' effects on other things ------------------------------------------------
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: BoardSquare, rent: int) -> int:
         """No rent on a mortgaged square (XXVII.1), whatever else changed it."""
         return 0 if square.number in self.of(ctx.state).mortgages else rent
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """XXX.1: the bank account's balance."""
         return self.private_of(state).balances.get(player.name, 0) if self.name in state.private.mods else 0
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "bank_balance":
             return False
         balances = self.private_of(state).balances
@@ -196,7 +202,7 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
             balances.pop(player.name, None)
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: BoardSquare, key: str, value: Any) -> bool:
         if key != "mortgaged":
             return False
         mortgages = self.of(state).mortgages
@@ -210,10 +216,10 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
         return True
 
     # -- how it shows ----------------------------------------------------------------------
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: BoardSquare) -> list[Fact]:
         return [Fact("mortgaged", square.number in self.of(state).mortgages)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: BoardSquare) -> SquareLook | None:
         notes, flags = [], []
         if square.number == int(self._params(state)["square"]):
             notes.append((57, "the Bank of Nomopoly"))
@@ -223,20 +229,20 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
             flags.append((58, "MTG", "mortgaged"))
         return SquareLook(notes=tuple(notes), flags=tuple(flags)) if notes else None
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("bank_balance", self.private_of(state).balances.get(player.name, 0))]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         balance = self.private_of(state).balances.get(player.name, 0)
         return [(65, f"  Your bank account (only you see it): {state.money(balance)}")] if balance else []
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         balance = self.private_of(state).balances.get(player.name, 0)
         return [(65, f"; bank account: {state.money(balance)}")] if balance else []
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = self._params(state)
-        rows = tuple((n, state.square(n).name or "" if state.square(n) else "", owner_of(state, n) or "nobody",
+        rows = tuple((n, sq.name or "" if (sq := state.square(n)) else "", owner_of(state, n) or "nobody",
                       state.money(received),
                       state.money(received + percent_of(received, int(p["unmortgage_percent"]), str(p["rounding"]))))
                      for n, received in sorted(self.of(state).mortgages.items()))
@@ -262,14 +268,14 @@ class BankModule(Mechanic[BankState, BankPrivate], BankSquare):
 
 
 # -- the handlers ----------------------------------------------------------------------------
-def _at_bank(ctx, player: Player, what: str) -> None:
+def _at_bank(ctx: UpdateContext, player: Player, what: str) -> None:
     square = int(ctx.params(BankModule.name)["square"])
     if player.square != square:
         raise IllegalAction(f"you are on square {player.square}; only a player on the Bank's square "
                             f"({square}) may {what} (XXVII.1)")
 
 
-def move(ctx, player: Player, cmd: BankMove) -> str:
+def move(ctx: UpdateContext, player: Player, cmd: BankMove) -> str:
     p = ctx.params(BankModule.name)
     balances = BankModule.private_of(ctx.state).balances
     balance = balances.get(player.name, 0)
@@ -303,7 +309,7 @@ def move(ctx, player: Player, cmd: BankMove) -> str:
     else:
         balances.pop(player.name, None)
     paid = ""
-    if fee and owner != player.name:
+    if fee and owner is not None and owner != player.name:  # an ATM's fee: owner is set (BANK if nobody)
         ctx.transfer(player.name, owner, fee, rule="XXII.4", reason=f"the ATM fee on square {player.square}",
                      voluntary=True)
         paid = f", paying the {ctx.state.money(fee)} fee to {owner if owner != BANK else 'the Admin Bank Account'}"
@@ -312,7 +318,7 @@ def move(ctx, player: Player, cmd: BankMove) -> str:
             f"the account's balance is {ctx.state.money(balance)}.")
 
 
-def mortgage(ctx, player: Player, cmd: Mortgage) -> str:
+def mortgage(ctx: UpdateContext, player: Player, cmd: Mortgage) -> str:
     _at_bank(ctx, player, cmd.act)
     p = ctx.params(BankModule.name)
     square = ctx.state.square(cmd.square)
@@ -345,7 +351,7 @@ def mortgage(ctx, player: Player, cmd: Mortgage) -> str:
             f"({ctx.state.money(received)} received plus {p['unmortgage_percent']}%).")
 
 
-def take_card(ctx, player: Player, cmd: TakeCreditCard) -> str:
+def take_card(ctx: UpdateContext, player: Player, cmd: TakeCreditCard) -> str:
     _at_bank(ctx, player, "take out a credit card")
     credit = ctx.registry.provider(ctx.state, KeepsCreditCards)
     if credit is None:
@@ -353,11 +359,11 @@ def take_card(ctx, player: Player, cmd: TakeCreditCard) -> str:
     return credit.issue_card(ctx, player)
 
 
-def balance_of(state, name: str) -> int:
+def balance_of(state: GameState, name: str) -> int:
     """``name``'s bank account balance (private)."""
     return BankModule.private_of(state).balances.get(name, 0)
 
 
-def params(state) -> dict:
+def params(state: GameState) -> dict[str, Any]:
     """The bank module's parameters in ``state`` (its defaults under the game's values)."""
     return {**BankModule.defaults, **state.params(BankModule.name)}

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 from admin.engine.capabilities import TakesCredit
 from admin.engine.context import BANK
@@ -32,6 +32,11 @@ from admin.games.nomopoly2.api import BANK_OF_NOMOPOLY, KeepsCreditCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import OwnershipModule, set_owner
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
+    from admin.engine.module import CommandSpec
 
 
 @dataclass
@@ -104,20 +109,21 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
     Private = CreditPrivate
     requires = ("ownership",)
 
-    def put_on_credit(self, ctx, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
+    def put_on_credit(self, ctx: UpdateContext, player: str, payee: str, amount: int, *, rule: str,
+                      reason: str) -> None:
         put_on_credit(ctx, player, payee, amount, rule=rule, reason=reason)
 
-    def issue_card(self, ctx, player: Player) -> str:
+    def issue_card(self, ctx: UpdateContext, player: Player) -> str:
         return issue_card(ctx, player)
 
-    def raise_limits(self, ctx, percent: int, rule: str) -> None:
+    def raise_limits(self, ctx: UpdateContext, percent: int, rule: str) -> None:
         raise_limits(ctx, percent, rule)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((PayCredit, pay))
 
     # -- the week ---------------------------------------------------------------------------
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         """A week's start: 10% interest on a positive balance, and that week's minimum payment
         (XXVIII.5)."""
         if ctx.slot.index != 0 or ctx.state.paused:
@@ -138,7 +144,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
                              f"{ctx.state.money(acct.due)} this week (PAY CREDIT {acct.due}), or the Bank "
                              "takes action (XXVIII.5).")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """A week's end: each card whose minimum payment was not made takes its next infraction."""
         if not ctx.slot.week_end or ctx.state.paused:
             return
@@ -151,12 +157,12 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
             _infraction(ctx, player, acct, due)
 
     # -- lives of players ------------------------------------------------------------------
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.private_of(state).accounts.pop(player.name, None)
         cs = self.of(state)
         cs.holders = [n for n in cs.holders if n != player.name]
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         """XII.2: back to the start of week 1, before any card (a barred player stays barred)."""
         if player.name in self.of(ctx.state).holders:
             self.on_player_removed(ctx.state, player)
@@ -164,7 +170,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
                      private="Your credit card and its balance were cleared by your reset (XII.2).")
 
     # -- net worth (XXX.1) -----------------------------------------------------------------
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """XXX.1: 10% of the credit limit while holding a card, less the card's balance."""
         if self.name not in state.private.mods:
             return 0
@@ -175,7 +181,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
         return percent_of(acct.limit, int(p["worth_limit_percent"]), str(p["rounding"])) - acct.balance
 
     # -- setting up a scenario or a test ---------------------------------------------------
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         fields = {"credit_card": None, "credit_balance": "balance", "credit_limit": "limit",
                   "credit_infractions": "infractions", "credit_due": "due", "credit_paid": "paid"}
         if key not in fields:
@@ -190,11 +196,11 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
         return True
 
     # -- how it shows ----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("credit_card", player.name in self.of(state).holders, label="Credit card", kind="text",
                      order=66)]
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         acct = self.private_of(state).accounts.get(player.name)
         if acct is None:
             return [Fact("credit_balance", 0)]
@@ -202,7 +208,7 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
                 Fact("credit_infractions", acct.infractions), Fact("credit_due", acct.due),
                 Fact("credit_paid", acct.paid)]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         acct = self.private_of(state).accounts.get(player.name)
         if acct is None:
             return []
@@ -211,14 +217,14 @@ class CreditModule(Mechanic[CreditState, CreditPrivate], TakesCredit, KeepsCredi
         return [(66, f"  Your credit card (only you see it): balance {state.money(acct.balance)} of a "
                      f"{state.money(acct.limit)} limit{due}; infractions {acct.infractions}")]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         acct = self.private_of(state).accounts.get(player.name)
         if acct is None:
             return []
         return [(66, f"; credit card: {state.money(acct.balance)} of {state.money(acct.limit)}")]
 
 
-def _open(state, name: str) -> CreditAccount:
+def _open(state: GameState, name: str) -> CreditAccount:
     cs, accounts = CreditModule.of(state), CreditModule.private_of(state).accounts
     if name not in accounts:
         start = int({**CreditModule.defaults, **state.params(CreditModule.name)}["start_limit"])
@@ -229,7 +235,7 @@ def _open(state, name: str) -> CreditAccount:
 
 
 # -- what the Bank and other sections call ----------------------------------------------------
-def issue_card(ctx, player: Player) -> str:
+def issue_card(ctx: UpdateContext, player: Player) -> str:
     """``TAKE CREDIT CARD`` at the Bank (XXVII.1): free, one a player, never again after a sixth
     infraction (XXVIII.5)."""
     cs = CreditModule.of(ctx.state)
@@ -243,7 +249,7 @@ def issue_card(ctx, player: Player) -> str:
             f"{ctx.state.money(acct.limit)}.")
 
 
-def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
+def put_on_credit(ctx: UpdateContext, player: str, payee: str, amount: int, *, rule: str, reason: str) -> None:
     """A voluntary purchase placed on ``player``'s credit card (XXVIII.1): ``payee`` is paid (from
     the Admin Bank Account; nothing moves when the payee is that account) and the balance grows;
     refused when it would leave the balance above the limit (XXVIII.2-3)."""
@@ -269,7 +275,7 @@ def put_on_credit(ctx, player: str, payee: str, amount: int, *, rule: str, reaso
                      f"{ctx.state.money(acct.balance)} of {ctx.state.money(acct.limit)}.")
 
 
-def raise_limits(ctx, percent: int, rule: str) -> None:
+def raise_limits(ctx: UpdateContext, percent: int, rule: str) -> None:
     """Every card's limit grows by ``percent``% (the Skunk on the Bank, XIX.3)."""
     p = ctx.params(CreditModule.name)
     accounts = CreditModule.private_of(ctx.state).accounts
@@ -282,13 +288,13 @@ def raise_limits(ctx, percent: int, rule: str) -> None:
         ctx.emit("credit", f"Every credit card's limit rose by {percent}%.", rule=rule)
 
 
-def credit_balance(state, name: str) -> int:
+def credit_balance(state: GameState, name: str) -> int:
     acct = CreditModule.private_of(state).accounts.get(name) if state.enabled(CreditModule.name) else None
     return acct.balance if acct is not None else 0
 
 
 # -- the handler ------------------------------------------------------------------------------
-def pay(ctx, player: Player, cmd: PayCredit) -> str:
+def pay(ctx: UpdateContext, player: Player, cmd: PayCredit) -> str:
     acct = CreditModule.private_of(ctx.state).accounts.get(player.name)
     if acct is None or acct.balance <= 0:
         raise IllegalAction("your credit card has no balance to pay" if acct is not None
@@ -307,7 +313,7 @@ def pay(ctx, player: Player, cmd: PayCredit) -> str:
             f"{ctx.state.money(raised)}).")
 
 
-def _infraction(ctx, player: Player, acct: CreditAccount, due: int) -> None:
+def _infraction(ctx: UpdateContext, player: Player, acct: CreditAccount, due: int) -> None:
     """XXVIII.5's ladder, for the ``acct.infractions``-th missed minimum payment."""
     n, state = acct.infractions, ctx.state
     p = ctx.params(CreditModule.name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.context import BANK
 from admin.engine.declare import command
@@ -21,6 +21,11 @@ from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.api import GOVERNOR
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction, InteractionsState, SealedAnswers
+    from admin.games.nomopoly2.mechanics.governor import GovernorState
 
 
 @dataclass
@@ -75,7 +80,7 @@ def is_election_week(params: dict[str, Any], week: int) -> bool:
     return week >= first and (week - first) % period == 0
 
 
-def open_question(ctx, number: int):
+def open_question(ctx: UpdateContext, number: int) -> tuple[Interaction | None, InteractionsState, SealedAnswers]:
     from admin.library.interactions import InteractionsModule
 
     ist = InteractionsModule.of(ctx.state)
@@ -83,7 +88,7 @@ def open_question(ctx, number: int):
     return inter, ist, InteractionsModule.private_of(ctx.state)
 
 
-def check_bid(ctx, player: Player, value: Any) -> int:
+def check_bid(ctx: UpdateContext, player: Player, value: Any) -> int:
     if shared.has_condition(ctx.state, player.name, "terrorist"):
         raise IllegalAction("a terrorist may not bid to stand for Governor (XXXV.1)")
     try:
@@ -98,7 +103,7 @@ def check_bid(ctx, player: Player, value: Any) -> int:
     return amount
 
 
-def bid(ctx, player: Player, cmd: BidGovernor) -> str:
+def bid(ctx: UpdateContext, player: Player, cmd: BidGovernor) -> str:
     gs = GOVERNOR.of(ctx.state)
     inter, ist, sealed = open_question(ctx, gs.bid_question)
     if inter is None:
@@ -109,7 +114,7 @@ def bid(ctx, player: Player, cmd: BidGovernor) -> str:
     return f"Your bid of ${amount} to stand for Governor is sealed until the bidding closes (#{inter.id})."
 
 
-def close_bids(ctx, inter, answers: dict[str, Any]) -> str:
+def close_bids(ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
     gs, state = GOVERNOR.of(ctx.state), ctx.state
     week = int(inter.payload["election"])
     gs.bid_question = 0
@@ -163,8 +168,8 @@ def close_bids(ctx, inter, answers: dict[str, Any]) -> str:
     return f"candidates {shown}"
 
 
-def check_vote(ctx, inter, player: Player, value: Any) -> str:
-    candidates = list(inter.payload.get("candidates", []))
+def check_vote(ctx: UpdateContext, inter: Interaction, player: Player, value: Any) -> str:
+    candidates: list[str] = list(inter.payload.get("candidates", []))
     name = str(value).strip()
     match = next((c for c in candidates if c.lower() == name.lower()), None)
     if match is None:
@@ -172,7 +177,7 @@ def check_vote(ctx, inter, player: Player, value: Any) -> str:
     return match
 
 
-def vote(ctx, player: Player, cmd: VoteGovernor) -> str:
+def vote(ctx: UpdateContext, player: Player, cmd: VoteGovernor) -> str:
     gs = GOVERNOR.of(ctx.state)
     inter, ist, sealed = open_question(ctx, gs.vote_question)
     if inter is None:
@@ -183,7 +188,7 @@ def vote(ctx, player: Player, cmd: VoteGovernor) -> str:
     return f"Your vote for {choice} as Governor is sealed until the count (#{inter.id})."
 
 
-def count_votes(ctx, inter, answers: dict[str, Any]) -> str:
+def count_votes(ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
     gs = GOVERNOR.of(ctx.state)
     week = int(inter.payload["election"])
     gs.vote_question = 0
@@ -206,7 +211,7 @@ def count_votes(ctx, inter, answers: dict[str, Any]) -> str:
     return _elect(ctx, gs, election, tied[0], how)
 
 
-def _elect(ctx, gs: Any, election: Election, winner: str, how: str) -> str:
+def _elect(ctx: UpdateContext, gs: GovernorState, election: Election, winner: str, how: str) -> str:
     term = int(ctx.params("governor")["term_weeks"])
     election.winner, election.note = winner, how
     gs.elect, gs.elect_from, gs.elect_to = winner, election.week + 1, election.week + term
@@ -216,7 +221,7 @@ def _elect(ctx, gs: Any, election: Election, winner: str, how: str) -> str:
     return f"{winner} elected ({how})"
 
 
-def _file(gs: Any) -> None:
+def _file(gs: GovernorState) -> None:
     if gs.election is not None:
         gs.results = (gs.results + [gs.election])[-20:]
     gs.election = None

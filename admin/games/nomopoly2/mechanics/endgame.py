@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from admin.engine.module import Mechanic
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 
 class EndgameModule(Mechanic[None, None]):
@@ -13,7 +16,7 @@ class EndgameModule(Mechanic[None, None]):
     defaults: ClassVar[dict[str, Any]] = {}
     summary = "The last player not bankrupt wins; so does a net worth above everyone else's combined."
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         state = ctx.state
         players = sorted(state.active_players(), key=lambda p: p.name)
         if state.ended or len(players) < 2:
@@ -30,7 +33,7 @@ class EndgameModule(Mechanic[None, None]):
                 return
 
 
-def declare(ctx, winner: str, reason: str) -> None:
+def declare(ctx: UpdateContext, winner: str, reason: str) -> None:
     ctx.state.winner = winner
     ctx.state.ended = True
     ctx.state.end_reason = reason

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine import hooks
 from admin.engine.board import live_numbers
@@ -38,6 +38,11 @@ from admin.games.nomopoly2.mechanics.elections import (
     open_question, vote,
 )
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
+    from admin.engine.module import CommandSpec
 
 
 @dataclass
@@ -145,12 +150,12 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
     State = GovernorState
     requires = ("board", "ownership", "health", "proposals", "conditions", "interactions")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BidGovernor, bid), (VoteGovernor, vote), (Veto, veto), (GovernBuild, govern_build),
                        (AddSquare, add_square))
 
     # -- the calendar ---------------------------------------------------------------------------
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         gs, state = self.of(ctx.state), ctx.state
         if gs.governor and state.week > gs.term_to:
             ctx.emit("governor", f"{gs.governor}'s term as Governor is over.", rule="XXXV.5",
@@ -169,7 +174,7 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
                 change_health(ctx, who, int(ctx.params(self.name)["health_per_week"]), rule="XXXV.3",
                               reason="the Governor's weekly health")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """Open the sealed bidding when the next update is the first of an election week."""
         gs, state, params = self.of(ctx.state), ctx.state, ctx.params(self.name)
         week, slot = next_slot(state.update, ctx.params("schedule")["slots"])
@@ -188,7 +193,7 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
         ctx.emit("governor", f"Week {week} elects a Governor: send BID GOVERNOR <amount> for the next update "
                              "(sealed; the two highest bidders pay and stand, XXXV.1).", rule="XXXV.1")
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         gs = self.of(state)
         if gs.governor == player.name:
             gs.governor, gs.term_from, gs.term_to = None, 0, 0
@@ -196,41 +201,41 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
             gs.elect = None
 
     # -- the Governor's benefits -------------------------------------------------------------
-    def extra_proposals(self, state, player) -> int:
+    def extra_proposals(self, state: GameState, player: str) -> int:
         if shared.governor(state) != player:
             return 0
         params = {**self.defaults, **state.params(self.name)}
         return max(0, int(params["proposals_per_week"]) - 1)
 
-    def adjust_price(self, ctx, player, square, price) -> int:
+    def adjust_price(self, ctx: UpdateContext, player: Player, square: Square, price: int) -> int:
         if shared.governor(ctx.state) != player.name:
             return price
         return price - price * int(ctx.params(self.name)["discount_percent"]) // 100
 
     # -- the questions -----------------------------------------------------------------------
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Any, player: Player, value: Any) -> Any:
         if interaction.payload.get("stage") == "bids":
             return check_bid(ctx, player, value)
         return check_vote(ctx, interaction, player, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Any, answers: dict[str, Any]) -> str:
         if interaction.payload.get("stage") == "bids":
             return close_bids(ctx, interaction, answers)
         return count_votes(ctx, interaction, answers)
 
     # -- how it shows -----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         gs = self.of(state)
         office = (f"Governor to week {gs.term_to}" if gs.governor == player.name else
                   f"Governor-elect from week {gs.elect_from}" if gs.elect == player.name else
                   "candidate for Governor" if gs.election and player.name in gs.election.candidates else None)
         return [Fact("office", office, label="Office" if office else None, kind="text", order=62)]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         gs = self.of(state)
         return [(62, f"; Governor to the end of week {gs.term_to}")] if gs.governor == player.name else []
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         gs, out = self.of(state), []
         if gs.governor == player.name:
             out.append((62, f"  You are Governor to the end of week {gs.term_to}: two proposals a week, VETO, "
@@ -244,7 +249,7 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
                 out.append((63, f"  Your sealed {what}{mine} (#{number})"))
         return out
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         gs = self.of(state)
         if not (gs.governor or gs.elect or (gs.election and gs.election.candidates) or gs.results):
             return []  # the page appears with the first candidates
@@ -272,13 +277,13 @@ class GovernorModule(Mechanic[GovernorState, None], PricesSquares):
 
 
 # -- the Governor's acts (XXXV.3-4) ------------------------------------------------------------
-def _the_governor(ctx, player: Player, what: str) -> None:
+def _the_governor(ctx: UpdateContext, player: Player, what: str) -> None:
     if shared.governor(ctx.state) != player.name:
         raise IllegalAction(f"only the Governor may {what} (XXXV.3); the Governor is "
                             f"{shared.governor(ctx.state) or 'nobody'}")
 
 
-def veto(ctx, player: Player, cmd: Veto) -> str:
+def veto(ctx: UpdateContext, player: Player, cmd: Veto) -> str:
     _the_governor(ctx, player, "veto a proposal")
     gs = GovernorModule.of(ctx.state)
     allowed = int(ctx.params("governor")["vetoes_per_week"])
@@ -294,19 +299,19 @@ def veto(ctx, player: Player, cmd: Veto) -> str:
     return f"The Governor, {player.name}, vetoed proposal {proposal.number}: {proposal.title} (XXXV.3)."
 
 
-def _afford(ctx, cost: int, what: str) -> None:
+def _afford(ctx: UpdateContext, cost: int, what: str) -> None:
     if ctx.state.admin_bank < cost:
         raise IllegalAction(f"{what} costs ${cost} and the Admin Bank Account has ${ctx.state.admin_bank}; the "
                             "Governor may never make a purchase it cannot afford (XXXV.4)")
 
 
-def _spend(ctx, cost: int, reason: str) -> None:
+def _spend(ctx: UpdateContext, cost: int, reason: str) -> None:
     ctx.state.admin_bank -= cost
     ctx.emit("governor", f"The Admin Bank Account paid ${cost} for {reason}; it holds ${ctx.state.admin_bank}.",
              rule="XXXV.3", data={"amount": cost})
 
 
-def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
+def govern_build(ctx: UpdateContext, player: Player, cmd: GovernBuild) -> str:
     _the_governor(ctx, player, "build on a Government square")
     gs = GovernorModule.of(ctx.state)
     if gs.built_week == ctx.state.week:
@@ -333,7 +338,7 @@ def govern_build(ctx, player: Player, cmd: GovernBuild) -> str:
     return f"The Governor, {player.name}, built {label}, paid ${cost} by the Admin Bank Account (XXXV.3)."
 
 
-def add_square(ctx, player: Player, cmd: AddSquare) -> str:
+def add_square(ctx: UpdateContext, player: Player, cmd: AddSquare) -> str:
     _the_governor(ctx, player, "add a square to the board")
     gs, p = GovernorModule.of(ctx.state), ctx.params("governor")
     if gs.squares_added >= int(p["squares_per_term"]):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from admin.engine.board import distance
 from admin.engine.context import BANK
@@ -32,6 +32,11 @@ from admin.games.nomopoly2.mechanics.strikes import fire_random_missile
 from admin.games.nomopoly2.api import FiresMissiles
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
+    from admin.engine.module import CommandSpec
 
 @dataclass
 class MissilesState:
@@ -136,19 +141,19 @@ class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
     #: (the only way a silo has other owners) brings in
     requires = ("board", "ownership", "health", "conditions")
 
-    def fire_random_missile(self, ctx, origin: int, rule: str) -> None:
+    def fire_random_missile(self, ctx: UpdateContext, origin: int, rule: str) -> None:
         fire_random_missile(ctx, origin, rule)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuyMissile, buy), (FireMissile, fire))
 
     # -- lives of squares -------------------------------------------------------------------
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         ms = self.of(state)
         for table in (ms.held, ms.made, ms.made_now, ms.fired, ms.pending, ms.contaminated):
             table.pop(square.number, None)
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "missiles":
             return False
         kinds = [_kind(str(v)) for v in (value or [])]
@@ -158,7 +163,7 @@ class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
             self.of(state).held.pop(square.number, None)
         return True
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """A Biological Missile's contamination lapses at the end of its last week (XXVI.6)."""
         if not ctx.slot.week_end:
             return
@@ -171,7 +176,7 @@ class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
                          data={"square": number})
 
     # -- interactions: the block's consent to a firing ----------------------------------------
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Any, player: Player, value: Any) -> Any:
         kind = interaction.payload.get("missile")
         if str(value).lower() in ("accept", "yes") and kind in ("biological", "icbm"):
             why = shared.may_commit_atrocity(ctx.state, player.name)
@@ -179,7 +184,7 @@ class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
                 raise IllegalAction(f"firing {a(kind)} is an atrocity (XXVI.6) and {why}")
         return value
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Any, answers: dict[str, Any]) -> str:
         p = interaction.payload
         silo, kind, target, firer = int(p["silo"]), str(p["missile"]), int(p["target"]), str(p["firer"])
         ms = self.of(ctx.state)
@@ -200,38 +205,38 @@ class MissilesModule(Mechanic[MissilesState, None], FiresMissiles):
         return f"fired at square {target}"
 
     # -- how it shows -----------------------------------------------------------------------
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         params = {**self.defaults, **state.params(self.name)}
         total = sum(int(params[f"{k}_cost"]) for n, kinds in self.of(state).held.items()
                     if owner_of(state, n) == player.name for k in kinds)
         return total * int(params["worth_percent"]) // 100
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         mine = sum(len(kinds) for n, kinds in self.of(state).held.items() if owner_of(state, n) == player.name)
         return [Fact("missiles", mine, label="Missiles" if mine else None, order=70)]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("missiles", list(self.of(state).held.get(square.number, [])), kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         kinds = self.of(state).held.get(square.number)
         if not kinds:
             return None
         words = ", ".join(NAMES[k] for k in kinds)
         return SquareLook(notes=((55, f"missiles: {words}"),), flags=((55, f"M{len(kinds)}", f"missiles: {words}"),))
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         mine = sum(len(kinds) for n, kinds in self.of(state).held.items() if owner_of(state, n) == player.name)
         return [(70, f"; {mine} missile{'s' if mine != 1 else ''} in your silos")] if mine else []
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         ms = self.of(state)
         return [(70, f"  Missiles at your silo on square {n}: {', '.join(NAMES[k] for k in kinds)}")
                 for n, kinds in sorted(ms.held.items()) if kinds and owner_of(state, n) == player.name]
 
 
 # -- buying (XXVI.1-2) -------------------------------------------------------------------------
-def _your_silo(ctx, player: Player, silo: int, verb: str) -> None:
+def _your_silo(ctx: UpdateContext, player: Player, silo: int, verb: str) -> None:
     square = ctx.state.square(silo)
     if square is None or square.destroyed:
         raise IllegalAction(f"there is no square {silo} on the board")
@@ -244,7 +249,7 @@ def _your_silo(ctx, player: Player, silo: int, verb: str) -> None:
                             f"its square may {verb} its missiles ({'XXVI.1' if verb == 'buy' else 'XXVI.3'})")
 
 
-def buy(ctx, player: Player, cmd: BuyMissile) -> str:
+def buy(ctx: UpdateContext, player: Player, cmd: BuyMissile) -> str:
     _your_silo(ctx, player, cmd.silo, "buy")
     ms, p = MissilesModule.of(ctx.state), ctx.params("missiles")
     made = ms.made_now.get(cmd.silo, 0) if ms.made.get(cmd.silo) == ctx.state.update else 0
@@ -265,7 +270,7 @@ def buy(ctx, player: Player, cmd: BuyMissile) -> str:
 
 
 # -- firing (XXVI.3-6) -------------------------------------------------------------------------
-def block_owners(state, silo: int) -> list[str]:
+def block_owners(state: GameState, silo: int) -> list[str]:
     """Every player owning a square of the silo's block (XXVI.3); just the silo's square's owner
     when it is in no block."""
     block = shared.block_of(state, silo)
@@ -273,7 +278,7 @@ def block_owners(state, silo: int) -> list[str]:
     return sorted({o for n in squares if (o := owner_of(state, n)) and state.players[o].active})
 
 
-def _check_fire(ctx, player: Player, cmd: FireMissile, pending_ok: int | None = None) -> None:
+def _check_fire(ctx: UpdateContext, player: Player, cmd: FireMissile, pending_ok: int | None = None) -> None:
     _your_silo(ctx, player, cmd.silo, "fire")
     ms = MissilesModule.of(ctx.state)
     held = ms.held.get(cmd.silo, [])
@@ -303,7 +308,7 @@ def _check_fire(ctx, player: Player, cmd: FireMissile, pending_ok: int | None = 
             raise IllegalAction(f"firing {a(cmd.missile)} is an atrocity (XXVI.6) and {why}")
 
 
-def fire(ctx, player: Player, cmd: FireMissile) -> str:
+def fire(ctx: UpdateContext, player: Player, cmd: FireMissile) -> str:
     _check_fire(ctx, player, cmd)
     others = [o for o in block_owners(ctx.state, cmd.silo) if o != player.name]
     if others:

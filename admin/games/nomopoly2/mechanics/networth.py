@@ -17,6 +17,7 @@ kept here, since closed proposals leave the live state. Which proposals made it 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from admin.engine.playingcards import DECK, card_value
 from admin.engine.module import Mechanic
@@ -25,6 +26,11 @@ from admin.engine.errors import RuleError
 from admin.engine.model import GameState, Player, Proposal
 from admin.games.nomopoly2.api import RAILROADS
 from admin.library.api import BOARD, CARDS_PRIVATE, HEALTH, OWNERSHIP
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.module import RulingHandler
 
 
 @dataclass
@@ -62,10 +68,10 @@ class NetWorthModule(Mechanic[NetWorthState, None]):
                "conditions and resets (the other terms are their sections').")
     State = NetWorthState
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"nonsense": _nonsense}
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """Record the proposals whose votes were counted (before they leave the live state)."""
         ns = self.of(ctx.state)
         for proposal in [*ctx.archived, *ctx.state.proposals]:
@@ -76,7 +82,7 @@ class NetWorthModule(Mechanic[NetWorthState, None]):
     def worth(self, state: GameState, player: Player) -> int:
         return sum(v for _, v in terms(state, player))
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("net_worth_terms", {k: v for k, v in terms(state, player) if v})]
 
 
@@ -138,7 +144,7 @@ def terms(state: GameState, player: Player) -> list[tuple[str, int]]:
     return out
 
 
-def _nonsense(ctx, r) -> str:
+def _nonsense(ctx: UpdateContext, r: Ruling) -> str:
     """``nomopoly ruling nonsense N [--undo]``: proposal N made it into the Nonsense section (XXV),
     worth $25 to its proposer (XXX.1)."""
     ns = NetWorthModule.of(ctx.state)

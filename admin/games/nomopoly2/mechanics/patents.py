@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
@@ -23,6 +23,11 @@ from admin.games.nomopoly2.mechanics.casinos.state import casino_here, check_pla
 from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit, squares_with
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.module import CommandSpec, RulingHandler
 
 
 @dataclass
@@ -127,22 +132,22 @@ class PatentsModule(Mechanic[PatentsState, None]):
     # patented game is played only where Casinos are in force (XXXIV.4)
     requires = ()
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((ApplyPatent, apply), (PlayPatented, play))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"patent": patent_ruling}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         for p in self.of(state).patents:
             if p.owner == player.name:
                 p.owner = None
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         owned = [p.name for p in self.of(state).patents if p.status == "accepted" and p.owner == player.name]
         return [Fact("patents", ", ".join(owned) or "none", label="Patents", order=75, kind="text")]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         ps = self.of(state)
         lines = [(75, f"  Your patent application #{p.id} ({p.kind} {p.name}) awaits the Admin.")
                  for p in ps.patents if p.status == "pending" and p.applicant == player.name]
@@ -150,7 +155,7 @@ class PatentsModule(Mechanic[PatentsState, None]):
                   for r in ps.requests if r.status == "open" and r.player == player.name]
         return lines
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ps = self.of(state)
         p = {**self.defaults, **state.params(self.name)}
         casinos = squares_with(state, "casino") if CASINOS.on(state) else []
@@ -195,7 +200,7 @@ def accepted_named(state: GameState, text: str) -> tuple[Patent, str] | None:
     return (best, text[len(best.name):].strip()) if best else None
 
 
-def apply(ctx, player: Player, cmd: ApplyPatent) -> str:
+def apply(ctx: UpdateContext, player: Player, cmd: ApplyPatent) -> str:
     ps = PatentsModule.of(ctx.state)
     same = next((p for p in ps.patents if p.name.lower() == cmd.name.lower() and p.status != "rejected"), None)
     if same is not None:
@@ -215,7 +220,7 @@ def apply(ctx, player: Player, cmd: ApplyPatent) -> str:
             f"{ctx.state.money(fee)}; the Admin will accept or reject it (XXXIV.2).")
 
 
-def play(ctx, player: Player, cmd: PlayPatented) -> str:
+def play(ctx: UpdateContext, player: Player, cmd: PlayPatented) -> str:
     found = accepted_named(ctx.state, cmd.text)
     if found is None:
         names = [p.name for p in PatentsModule.of(ctx.state).patents if p.status == "accepted"]
@@ -257,7 +262,7 @@ def transfer_patent(state: GameState, number: int, to: str) -> Patent:
     return patent
 
 
-def patent_ruling(ctx, r) -> str:
+def patent_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``nomopoly ruling patent accept|reject|settle|transfer N``."""
     ps = PatentsModule.of(ctx.state)
     verdict, number, note = str(r.args.get("verdict")), int(r.args.get("number", 0)), r.note or ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from admin.engine.board import neighbours
 from admin.engine.commands import LATER
@@ -25,8 +26,13 @@ from admin.engine.errors import IllegalAction
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
+    from admin.engine.module import CommandSpec
 
-def _square_after(word: str):
+
+def _square_after(word: str) -> Callable[[str, object], int]:
     """A parser for ``[word] <square>``: the preposition is optional (ON 14, or just 14)."""
     def parse(rest: str, line: object) -> int:
         return parse_square(re.sub(rf"^{word}\s+", "", rest.strip(), flags=re.IGNORECASE))
@@ -92,34 +98,34 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
     State = RailroadsState
     requires = ("board", "ownership")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuildRailroad, build), (RideRailroad, ride), (RemoveRailroad, remove))
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         rs = self.of(state)
         rs.squares = [n for n in rs.squares if n != square.number]
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "railroad":
             return False
         rs = self.of(state)
         rs.squares = sorted((set(rs.squares) | {square.number}) if value else (set(rs.squares) - {square.number}))
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("railroad", square.number in self.of(state).squares)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if square.number not in self.of(state).squares:
             return None
         return SquareLook(notes=((50, "a railroad"),), flags=((50, "RR", "railroad"),))
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
         columns = int(state.params("board").get("columns", 10))
-        rows = tuple((n, state.square(n).name or "", owner_of(state, n) or "nobody",
+        rows = tuple((n, sq.name or "", owner_of(state, n) or "nobody",
                       ", ".join(str(m) for m in _joined(state, n, self.of(state).squares, columns)) or "none")
-                     for n in self.of(state).squares if state.square(n) is not None)
+                     for n in self.of(state).squares if (sq := state.square(n)) is not None)
         intro = (f"A railroad costs {state.money(params['build_cost'])} to build on a square you own "
                  f"(XVII.1). From a railroad you may ride to any square joined to it by a chain of "
                  f"railroads, paying {state.money(params['toll'])} to the owner of each square on the "
@@ -129,7 +135,7 @@ class RailroadsModule(Mechanic[RailroadsState, None]):
                       order=17)]
 
 
-def _owned_square(ctx, player: Player, number: int, verb: str) -> None:
+def _owned_square(ctx: UpdateContext, player: Player, number: int, verb: str) -> None:
     square = ctx.state.square(number)
     if square is None or square.destroyed:
         raise IllegalAction(f"there is no square {number} on the board")
@@ -139,7 +145,7 @@ def _owned_square(ctx, player: Player, number: int, verb: str) -> None:
                             f"square {number} is owned by {owner or 'nobody'}")
 
 
-def build(ctx, player: Player, cmd: BuildRailroad) -> str:
+def build(ctx: UpdateContext, player: Player, cmd: BuildRailroad) -> str:
     _owned_square(ctx, player, cmd.square, "build")
     rs = RailroadsModule.of(ctx.state)
     if cmd.square in rs.squares:
@@ -153,7 +159,7 @@ def build(ctx, player: Player, cmd: BuildRailroad) -> str:
     return f"{player.name} built a railroad on square {cmd.square} for ${cost}."
 
 
-def remove(ctx, player: Player, cmd: RemoveRailroad) -> str:
+def remove(ctx: UpdateContext, player: Player, cmd: RemoveRailroad) -> str:
     _owned_square(ctx, player, cmd.square, "remove")
     rs = RailroadsModule.of(ctx.state)
     if cmd.square not in rs.squares:
@@ -185,7 +191,7 @@ def path(state: GameState, start: int, end: int, columns: int = 10) -> list[int]
     return None
 
 
-def ride(ctx, player: Player, cmd: RideRailroad) -> str:
+def ride(ctx: UpdateContext, player: Player, cmd: RideRailroad) -> str:
     here = player.square
     if here not in RailroadsModule.of(ctx.state).squares:
         raise IllegalAction(f"you are on square {here}, which has no railroad; a ride starts on a "

@@ -16,10 +16,11 @@ from admin.games.nomopoly2.api import (
     HouseOfCardsSquare, kept, offered,
 )
 from admin.games.nomopoly2.mechanics.conditions import CONDITIONS, grant, grant_weeks  # noqa: F401
-from admin.library.payment import charge, split_on_credit  # noqa: F401 - part of this interface
+from admin.library.payment import charge as charge, split_on_credit as split_on_credit  # part of this interface
 
 if TYPE_CHECKING:
-    from admin.engine.model import GameState
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
 
 
 # What a section does for the others is a capability in the game's api (admin/games/nomopoly2/api.py):
@@ -228,7 +229,7 @@ def has_condition(state: GameState, player: str, name: str) -> bool:
     return (until is not None and (until == 0 or until >= state.update)) or (week is not None and week >= state.week)
 
 
-def pass_out(ctx, player, *, rule: str, reason: str) -> None:
+def pass_out(ctx: UpdateContext, player: Player, *, rule: str, reason: str) -> None:
     """``player`` passes out (XIX.3: sprayed by the Skunk; XXIX.3: a pogo stick caught by glue):
     no voluntary action this update (and the next ``passed_out_updates``), and the loss of
     ``spray_health_loss`` health, as the Zoo's parameters say (their defaults while it is off).
@@ -269,7 +270,7 @@ def is_mortgaged(state: GameState, number: int) -> bool:
 # -- XVI Blackjack: squares named "Blackjack" ----------------------------------------------
 # The Skunk's jump to Blackjack (XIX.3), no Warp Bubble (XXIV.2) or car drive (XXIX.3) to it,
 # and XVI.1's deal all ask this one question.
-def is_blackjack(square) -> bool:
+def is_blackjack(square: Square | None) -> bool:
     """Whether ``square`` is named "Blackjack" (any case, spaces around ignored)."""
     return square is not None and not getattr(square, "destroyed", False) \
         and (square.name or "").strip().casefold() == "blackjack"
@@ -294,7 +295,7 @@ def may_commit_atrocity(state: GameState, player: str) -> str | None:
     return None
 
 
-def commit_atrocity(ctx, player: str, *, major: bool, rule: str, what: str) -> None:
+def commit_atrocity(ctx: UpdateContext, player: str, *, major: bool, rule: str, what: str) -> None:
     """``player`` consented to an action leading to a minor or major atrocity (XXIII.1): a
     terrorist for this week and the next one (minor) or the next six (major), unless they hold
     diplomatic immunity (XXXI.3). Check :func:`may_commit_atrocity` before the act."""

@@ -8,6 +8,8 @@ module (missiles.py) keeps the silos and their stock; this is only the flight.""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from admin.engine import hooks
 from admin.engine.board import destroy_square, distance, live_numbers, lowest, neighbours
 from admin.library.board import set_contaminated, set_polluted
@@ -16,6 +18,10 @@ from admin.games.nomopoly2.api import MISSILE_ROLLS, MISSILES, KeepsCreatures
 from admin.games.nomopoly2.mechanics import shared
 from admin.library.ownership import owner_of, set_owner
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 #: the missiles of XXVI.6, in the order a random one is chosen
 TYPES = ("cruise", "chemical", "biological", "icbm")
@@ -30,25 +36,25 @@ def a(kind: str, capital: bool = False) -> str:
     return f"{article.title() if capital else article} {NAMES[kind]}"
 
 
-def reach_of(ctx, kind: str) -> int | None:
+def reach_of(ctx: UpdateContext, kind: str) -> int | None:
     """A missile's range (XXVI.6), None when unlimited."""
     r = int(ctx.params("missiles")[f"{kind}_range"])
     return r if r > 0 else None
 
 
-def batteries_near(state, target: int, columns: int = 10) -> int:
+def batteries_near(state: GameState, target: int, columns: int = 10) -> int:
     """Anti-Missile Batteries on ``target`` and the squares next to it (XXVI.5)."""
     near = [target, *neighbours(state, target, columns)]
     return sum(shared.buildings_on(state, n).count(BATTERY) for n in near)
 
 
-def _roll(ctx, what: str, sides: int) -> int:
+def _roll(ctx: UpdateContext, what: str, sides: int) -> int:
     n = (MISSILE_ROLLS.peek(ctx) or 0) + 1
     MISSILE_ROLLS.put(ctx, n)
     return ctx.dice.roll(f"missile/{n}/{what}", sides)
 
 
-def launch(ctx, silo: int, kind: str, target: int, *, consenters: list[str], rule: str,
+def launch(ctx: UpdateContext, silo: int, kind: str, target: int, *, consenters: list[str], rule: str,
            from_silo: bool = True) -> bool:
     """Fire a missile of ``kind`` from ``silo`` at ``target``: the atrocity for those who
     consented, the roll against its chance, and its effect. True if it hit."""
@@ -81,7 +87,7 @@ def launch(ctx, silo: int, kind: str, target: int, *, consenters: list[str], rul
     return hit
 
 
-def _destroy_building(ctx, target: int) -> None:
+def _destroy_building(ctx: UpdateContext, target: int) -> None:
     on = shared.buildings_on(ctx.state, target)
     if not on:
         ctx.emit("missile", f"Square {target} has no building for the Cruise Missile to destroy.", rule="XXVI.6")
@@ -95,12 +101,12 @@ def _destroy_building(ctx, target: int) -> None:
         haywire(ctx, target, loaded)
 
 
-def _pollute(ctx, target: int) -> None:
+def _pollute(ctx: UpdateContext, target: int) -> None:
     set_polluted(ctx.state, target, True)
     ctx.emit("missile", f"The Chemical Missile polluted square {target}.", rule="XXVI.6", data={"square": target})
 
 
-def _contaminate(ctx, target: int) -> None:
+def _contaminate(ctx: UpdateContext, target: int) -> None:
     p, state = ctx.params("missiles"), ctx.state
     owner = owner_of(state, target)
     if owner is not None:
@@ -119,7 +125,7 @@ def _contaminate(ctx, target: int) -> None:
     _hurt_creatures(ctx, target, -int(p["biological_health"]), f"a Biological Missile on square {target}")
 
 
-def _obliterate(ctx, target: int) -> None:
+def _obliterate(ctx: UpdateContext, target: int) -> None:
     p, state = ctx.params("missiles"), ctx.state
     columns = int(ctx.params("board").get("columns", 10))
     doomed = [target]
@@ -152,18 +158,18 @@ def _obliterate(ctx, target: int) -> None:
 EFFECTS = {"cruise": _destroy_building, "chemical": _pollute, "biological": _contaminate, "icbm": _obliterate}
 
 
-def _hurt_creatures(ctx, number: int, delta: int, reason: str) -> None:
+def _hurt_creatures(ctx: UpdateContext, number: int, delta: int, reason: str) -> None:
     """XIX.4: the creatures on the square suffer what its players do."""
     zoo = ctx.registry.provider(ctx.state, KeepsCreatures)  # None while the Zoo is not in force
     if zoo is not None:
         zoo.hurt_creatures_on(ctx, number, delta, rule="XXVI.6", reason=reason)
 
 
-def _occupants(state, number: int) -> list[Player]:
+def _occupants(state: GameState, number: int) -> list[Player]:
     return [p for p in state.active_players() if p.square == number]
 
 
-def _targets(ctx, origin: int, kind: str) -> list[int]:
+def _targets(ctx: UpdateContext, origin: int, kind: str) -> list[int]:
     reach = reach_of(ctx, kind)
     columns = int(ctx.params("board").get("columns", 10))
     out = []
@@ -176,7 +182,7 @@ def _targets(ctx, origin: int, kind: str) -> list[int]:
     return out
 
 
-def _fire_at_random(ctx, origin: int, kind: str, rule: str, from_silo: bool) -> None:
+def _fire_at_random(ctx: UpdateContext, origin: int, kind: str, rule: str, from_silo: bool) -> None:
     targets = _targets(ctx, origin, kind)
     if not targets:
         ctx.emit("missile", f"{a(kind, True)} from square {origin} has no square in range and falls harmlessly.",
@@ -186,7 +192,7 @@ def _fire_at_random(ctx, origin: int, kind: str, rule: str, from_silo: bool) -> 
     launch(ctx, origin, kind, target, consenters=[], rule=rule, from_silo=from_silo)
 
 
-def haywire(ctx, silo: int, loaded: list[str] | None = None) -> None:
+def haywire(ctx: UpdateContext, silo: int, loaded: list[str] | None = None) -> None:
     """A silo destroyed by a missile fires every missile it held at random squares within their
     ranges (XXII.4), with nobody's consent."""
     ms = MISSILES.of(ctx.state)
@@ -201,7 +207,7 @@ def haywire(ctx, silo: int, loaded: list[str] | None = None) -> None:
         _fire_at_random(ctx, silo, kind, "XXII.4", from_silo=False)
 
 
-def fire_random_missile(ctx, origin: int, rule: str) -> None:
+def fire_random_missile(ctx: UpdateContext, origin: int, rule: str) -> None:
     """A randomly chosen missile, made on the spot, fired from ``origin`` at a random square within
     its range (the Skunk on a Missile Silo, XIX.3)."""
     kind = TYPES[_roll(ctx, f"{origin}/type", len(TYPES)) - 1]

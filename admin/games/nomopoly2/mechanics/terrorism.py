@@ -13,6 +13,8 @@ refused here (``refuses_partners``, the trading section's capability)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.capabilities import DeniesBenefits
@@ -21,10 +23,16 @@ from admin.games.nomopoly2.api import CONDITIONS
 from admin.games.nomopoly2.mechanics.shared import commit_atrocity, is_terrorist, may_commit_atrocity
 from admin.library.trading import RefusesPartners
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import GameState, Player
+    from admin.engine.module import RulingHandler
 
 
 
-def terrorist_until(state, player: str) -> int | None:
+
+def terrorist_until(state: GameState, player: str) -> int | None:
     """The last week ``player`` is a terrorist in, or None."""
     if not is_terrorist(state, player):
         return None
@@ -43,13 +51,13 @@ class TerrorismModule(Mechanic[None, None], DeniesBenefits, RefusesPartners):
                "round the board, no lottery tickets, trades only with other terrorists.")
     requires = ("conditions",)
 
-    def denies(self, ctx, player, benefit) -> str | None:
+    def denies(self, ctx: UpdateContext, player: Player, benefit: str) -> str | None:
         if benefit in ("pass-bonus", "new-square") and is_terrorist(ctx.state, player.name):
             return f"{player.name} is a terrorist (XXIII.2)" if benefit == "pass-bonus" else \
                 f"{player.name} is a terrorist (VI.17, XXIII.2)"
         return None
 
-    def refuses_partners(self, state, a, b) -> str | None:
+    def refuses_partners(self, state: GameState, a: str, b: str) -> str | None:
         """XXIII.2: a terrorist may not trade with a player who is not one."""
         ta, tb = is_terrorist(state, a), is_terrorist(state, b)
         if ta == tb:
@@ -57,15 +65,15 @@ class TerrorismModule(Mechanic[None, None], DeniesBenefits, RefusesPartners):
         terrorist, other = (a, b) if ta else (b, a)
         return f"{terrorist} is a terrorist and {other} is not; a terrorist trades only with terrorists (XXIII.2)"
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         until = terrorist_until(state, player.name)
         return [Fact("terrorist_until", until, label="Terrorist until" if until else None, kind="num",
                      order=61)]
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"atrocity": _atrocity}
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         rows = tuple((p.name, terrorist_until(state, p.name)) for p in state.active_players()
                      if is_terrorist(state, p.name))
         if not rows:
@@ -76,7 +84,7 @@ class TerrorismModule(Mechanic[None, None], DeniesBenefits, RefusesPartners):
                       (Table("Terrorists now", ("Player", "Until the end of week"), rows),), order=23)]
 
 
-def _atrocity(ctx, ruling) -> str:
+def _atrocity(ctx: UpdateContext, ruling: Ruling) -> str:
     """The Admin's ruling that a player consented to an atrocity no mechanic saw (XXIII.1):
     ``args: {player, major: bool, what}``."""
     name = str(ruling.args.get("player", ""))

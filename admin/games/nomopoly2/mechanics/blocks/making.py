@@ -7,6 +7,7 @@ out the consent when it comes; this file reads the shapes (:mod:`blocks_shapes`)
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Iterable
 
 from admin.engine.context import BANK
 from admin.engine.declare import command
@@ -22,12 +23,16 @@ from admin.games.nomopoly2.mechanics.shared import (
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+
 #: the module's name, and its state in a game
 NAME = "blocks"
 
 
 def of(state: GameState) -> BlocksState:
-    return state.mods[NAME]
+    bs: BlocksState = state.mods[NAME]
+    return bs
 
 
 def a_kind(kind: str) -> str:
@@ -80,11 +85,11 @@ class DestroyBlock:
     block: int
 
 
-def listed(numbers) -> str:
+def listed(numbers: Iterable[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
-def squares_text(numbers) -> str:
+def squares_text(numbers: Iterable[int]) -> str:
     numbers = list(numbers)
     return f"square{'s' if len(numbers) > 1 else ''} {listed(numbers)}"
 
@@ -120,7 +125,7 @@ def check_squares(state: GameState, kind: str, squares: list[int]) -> dict[int, 
     return owners
 
 
-def cost_of(params: dict, kind: str, mine: int, size: int) -> int:
+def cost_of(params: dict[str, Any], kind: str, mine: int, size: int) -> int:
     """What an owner of ``mine`` of a ``kind`` block's ``size`` squares pays for it (XXI.2, as
     ``cost_per`` reads it): the cost for each square, once, or their share of it (nearest dollar)."""
     cost = int(params[f"cost_{kind}"])
@@ -131,7 +136,7 @@ def cost_of(params: dict, kind: str, mine: int, size: int) -> int:
     return cost * mine
 
 
-def owner_costs(ctx, kind: str, owners: dict[int, str]) -> dict[str, int]:
+def owner_costs(ctx: UpdateContext, kind: str, owners: dict[int, str]) -> dict[str, int]:
     params = ctx.params(NAME)
     counts: dict[str, int] = {}
     for owner in owners.values():
@@ -139,7 +144,7 @@ def owner_costs(ctx, kind: str, owners: dict[int, str]) -> dict[str, int]:
     return {owner: cost_of(params, kind, mine, len(owners)) for owner, mine in counts.items()}
 
 
-def make_block(ctx, creator: Player | None, kind: str, squares: list[int], owners: dict[int, str], *,
+def make_block(ctx: UpdateContext, creator: Player | None, kind: str, squares: list[int], owners: dict[int, str], *,
                on_credit: bool, free: bool, rule: str = "XXI.2") -> str:
     """Check again, take each owner's cost (all or nothing), and make the block."""
     now = check_squares(ctx.state, kind, squares)
@@ -169,7 +174,7 @@ def make_block(ctx, creator: Player | None, kind: str, squares: list[int], owner
     return f"{squares_text(block.squares).capitalize()} became {kind} block {block.id} ({paid})."
 
 
-def create(ctx, player: Player, cmd: CreateBlock) -> str:
+def create(ctx: UpdateContext, player: Player, cmd: CreateBlock) -> str:
     squares = list(cmd.squares)
     owners = check_squares(ctx.state, cmd.kind, squares)
     if player.name not in owners.values():
@@ -190,7 +195,7 @@ def create(ctx, player: Player, cmd: CreateBlock) -> str:
             "and then " + "; ".join(f"{o} pays ${a}" for o, a in sorted(costs.items())) + " (XXI.1, XXI.2).")
 
 
-def destroy(ctx, player: Player, cmd: DestroyBlock) -> str:
+def destroy(ctx: UpdateContext, player: Player, cmd: DestroyBlock) -> str:
     block = find_block(ctx.state, cmd.block)
     owners = sorted({o for n in block.squares if (o := owner_of(ctx.state, n)) is not None})
     if player.name not in owners:
@@ -210,7 +215,7 @@ def destroy(ctx, player: Player, cmd: DestroyBlock) -> str:
     return destroy_block(ctx, block, rule="XXI.8", who=player.name)
 
 
-def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
+def destroy_block(ctx: UpdateContext, block: Block, *, rule: str, who: str) -> str:
     """The block ends: its buildings go, refunded by half (XXII.2), and an Industrial block's
     pollution with it (squares polluted before it stay polluted)."""
     bs = of(ctx.state)
@@ -228,7 +233,7 @@ def destroy_block(ctx, block: Block, *, rule: str, who: str) -> str:
     return text
 
 
-def make_free_block(ctx, rule: str) -> None:
+def make_free_block(ctx: UpdateContext, rule: str) -> None:
     """XIX.3 (the Skunk on a Mall): a random block type; of every group of owned squares outside
     blocks that could make one, a random group becomes a block of that type, free to its owners."""
     if not ctx.state.enabled(NAME):

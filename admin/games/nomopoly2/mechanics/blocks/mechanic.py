@@ -17,7 +17,7 @@ This file holds the module (its hooks, consent and pages) and the week's end; th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.interactions import accept_or_decline, all_consent
@@ -38,6 +38,12 @@ from admin.games.nomopoly2.mechanics.shared import (  # noqa: F401 - centre: par
     BLOCK_KINDS, Block, BlocksState, block_of, centre,
 )
 from admin.library.ownership import owner_of, pay_rent, rent_due, squares_owned
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.module import CommandSpec, RulingHandler
 
 
 class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
@@ -67,17 +73,17 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
     State = BlocksState
     requires = ("board", "ownership", "health", "interactions")
 
-    def make_free_block(self, ctx, rule: str) -> None:
+    def make_free_block(self, ctx: UpdateContext, rule: str) -> None:
         make_free_block(ctx, rule)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((CreateBlock, create), (DestroyBlock, destroy))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"free-block": _free_block_ruling}
 
     # -- lives of squares ---------------------------------------------------------------------
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         """A destroyed (or brought back) square leaves its block; a block left empty is gone."""
         bs = self.of(state)
         for block in bs.blocks:
@@ -86,7 +92,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
         bs.blocks = [b for b in bs.blocks if b.squares]
 
     # -- the update -----------------------------------------------------------------------------
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         """XXI.4: every square of an Industrial block is polluted, whatever cleaned it."""
         if not BOARD.on(ctx.state):
             return
@@ -95,7 +101,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
                 for n in block.squares:
                     set_polluted(ctx.state, n, True)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         """XXI.3: landing on a square of a Residential block pays the rent of its other square too."""
         block = block_of(ctx.state, square.number)
         if block is None or block.kind != "residential" or rent_free(ctx, player):
@@ -113,7 +119,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
                                        f"rent of square {number} too.", player=player.name, rule="XXI.3")
                 pay_rent(ctx, player, owner, other, rent, rule="XXI.3")
 
-    def on_rent_paid(self, ctx, payer, owner, square, amount) -> None:
+    def on_rent_paid(self, ctx: UpdateContext, payer: Player, owner: Player, square: Square, amount: int) -> None:
         """XXI.5: 3% (rounded down) of rent collected in a Commercial block goes to the Admin Bank."""
         block = block_of(ctx.state, square.number)
         if block is None or block.kind != "commercial":
@@ -126,17 +132,17 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
                               f"collected on square {square.number} (commercial block {block.id}).",
                  player=owner.name, rule="XXI.5", data={"square": square.number, "amount": tax})
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if not ctx.slot.week_end:
             return
         _industrial_income(ctx)
         _government_builds(ctx)
 
     # -- consent --------------------------------------------------------------------------------
-    def check_answer(self, ctx, interaction, player, value) -> Any:
+    def check_answer(self, ctx: UpdateContext, interaction: Any, player: Player, value: Any) -> Any:
         return accept_or_decline(interaction, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Any, answers: dict[str, Any]) -> str:
         p = interaction.payload
         if not all_consent(answers):
             no = sorted(n for n, a in answers.items() if str(a).lower() not in ("accept", "yes"))
@@ -157,7 +163,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
         except IllegalAction as exc:
             return f"not done: {exc}"
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         owned = squares_owned(state, player.name)
         mine = [f"{b.kind} block {b.id} ({squares_text(b.squares)})" for b in self.of(state).blocks
                 if not owned.isdisjoint(b.squares)]
@@ -180,7 +186,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
         return lines
 
     # -- worth and the site ---------------------------------------------------------------------
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """XXX.1: the block's price for each of the player's squares in a block."""
         owned = squares_owned(state, player.name)
         if not owned:
@@ -193,7 +199,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
                 total += cost_of(params, b.kind, mine, len(b.squares))
         return total
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         """A scenario's ``block: residential 5 6`` (made as if created: no cost)."""
         if key != "block":
             return False
@@ -208,19 +214,19 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
         bs.next_id += 1
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         block = block_of(state, square.number)
         return [Fact("block", block.id if block else None),
                 Fact("block_kind", block.kind if block else None, column="Block", kind="text", order=55)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         block = block_of(state, square.number)
         if block is None:
             return None
         return SquareLook(notes=((55, f"in {block.kind} block {block.id} ({squares_text(block.squares)})"),),
                           flags=((55, block.kind[:3].upper(), f"{block.kind} block"),))
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
         from admin.games.nomopoly2.mechanics.shared import building_label, buildings_on
 
@@ -242,7 +248,7 @@ class BlocksModule(Mechanic[BlocksState, None], MakesBlocks):
 
 
 # -- the week's end ---------------------------------------------------------------------------
-def _industrial_income(ctx) -> None:
+def _industrial_income(ctx: UpdateContext) -> None:
     """XXI.4: $(square number) a week to the owner of each Industrial block square (a Factory
     multiplies it, XXII.4), from the Admin Bank Account."""
     per = int(ctx.params(BlocksModule.name)["industrial_income_per_number"])
@@ -267,7 +273,7 @@ def _industrial_income(ctx) -> None:
                      player=owner.name, rule="XXII.4" if tripled else "XXI.4", data={"square": n, "amount": income})
 
 
-def _government_builds(ctx) -> None:
+def _government_builds(ctx: UpdateContext) -> None:
     """XXI.6: once a week the Government builds a random allowable building on a random Government
     square that lacks it. Choosing a square and a building at random and choosing again while the
     pair is taken is the same as one random choice among the pairs not taken, which is made here
@@ -287,7 +293,7 @@ def _government_builds(ctx) -> None:
     builds.build_free(ctx, n, name, "XXI.6")
 
 
-def _free_block_ruling(ctx, r) -> str:
+def _free_block_ruling(ctx: UpdateContext, r: Ruling) -> str:
     """``nomopoly ruling free-block``: XIX.3's Mall effect, when the Admin carries it out by hand."""
     before = len(ctx.events)
     make_free_block(ctx, "XIX.3")

@@ -17,6 +17,8 @@ after. A Residential block's lander pays each square's rent so computed; a Comme
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
 from admin.engine.board import predecessor
 from admin.engine.declare import handled
 from admin.engine.module import Mechanic
@@ -33,6 +35,11 @@ from admin.games.nomopoly2.mechanics.buildings.works import (
     ALLOWED, BADGES, DEFAULTS, Build, FuelPrice, _weekly, build, build_free, building_name,
     building_price, building_rent, destroy_all_on, fuel_price, government_buildings, price, set_fuel_price,
 )
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.module import CommandSpec
 
 
 class BuildingsModule(Mechanic[BuildingsState, None], Builds):
@@ -67,32 +74,32 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
     State = BuildingsState
     requires = ("blocks",)
 
-    def government_buildings(self, state) -> list[str]:
+    def government_buildings(self, state: GameState) -> list[str]:
         return government_buildings(state)
 
-    def build_free(self, ctx, square: int, building: str, rule: str) -> None:
+    def build_free(self, ctx: UpdateContext, square: int, building: str, rule: str) -> None:
         build_free(ctx, square, building, rule)
 
-    def destroy_all_on(self, ctx, squares: list[int], *, rule: str) -> str:
+    def destroy_all_on(self, ctx: UpdateContext, squares: list[int], *, rule: str) -> str:
         return destroy_all_on(ctx, squares, rule=rule)
 
-    def fuel_price(self, state, number: int) -> int:
+    def fuel_price(self, state: GameState, number: int) -> int:
         return fuel_price(state, number)
 
-    def building_price(self, state, name: str) -> int:
+    def building_price(self, state: GameState, name: str) -> int:
         return building_price(state, name)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Build, build), (FuelPrice, set_fuel_price))
 
     # -- lives of squares -----------------------------------------------------------------------
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         bs = self.of(state)
         for table in (bs.on, bs.power, bs.fuel_price):
             table.pop(square.number, None)
 
     # -- effects ---------------------------------------------------------------------------------
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         names = buildings_on(ctx.state, square.number)
         if not names:
             return
@@ -132,10 +139,10 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
             finally:
                 chain.discard(n)
 
-    def adjust_rent(self, ctx, square, rent: int) -> int:
+    def adjust_rent(self, ctx: UpdateContext, square: Square, rent: int) -> int:
         return building_rent(ctx.state, ctx.params(self.name), square.number, rent)
 
-    def on_rent_paid(self, ctx, payer, owner, square, amount) -> None:
+    def on_rent_paid(self, ctx: UpdateContext, payer: Player, owner: Player, square: Square, amount: int) -> None:
         """A Corporate Headquarters gains a point of corporate power for each rent another player pays."""
         if has_building(ctx.state, square.number, "corporate-headquarters") and payer.name != owner.name:
             bs = self.of(ctx.state)
@@ -144,14 +151,14 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
                                         f"corporate power (now {bs.power[square.number]}).",
                      rule="XXII.4", data={"square": square.number, "power": bs.power[square.number]})
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         bs = self.of(ctx.state)
         for n in [n for n in bs.power if not has_building(ctx.state, n, "corporate-headquarters")]:
             del bs.power[n]  # a Headquarters destroyed by any means takes its power with it
         if ctx.slot.week_end:
             _weekly(ctx)
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         bs = self.of(state)
         owned = squares_owned(state, player.name)
         mine = [f"{n}: {', '.join(building_label(b) for b in bs.on[n])}"
@@ -160,7 +167,7 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
         return [(46, f"  Your buildings: {'; '.join(mine)}")] if mine else []
 
     # -- worth and the site -------------------------------------------------------------------------
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """XXX.1: the price of every building on the player's squares, and $10 a corporate power point."""
         params = {**self.defaults, **state.params(self.name)}
         bs = self.of(state)
@@ -169,7 +176,7 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
             total += sum(price(params, b) for b in bs.on[n]) + 10 * bs.power.get(n, 0)
         return total
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         bs = self.of(state)
         if key == "buildings":
             names = [building_name(str(v)) for v in (value or [])]
@@ -185,14 +192,14 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
             return False
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         bs = self.of(state)
         names = list(bs.on.get(square.number, ()))
         return [Fact("buildings", names, column="Buildings", kind="text", order=56,
                      shown=", ".join(building_label(b) for b in names)),
                 Fact("corporate_power", bs.power.get(square.number, 0))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         bs = self.of(state)
         names = bs.on.get(square.number)
         if not names:
@@ -205,7 +212,7 @@ class BuildingsModule(Mechanic[BuildingsState, None], Builds):
                 else (56, f"{len(names)}B", f"{len(names)} buildings"))
         return SquareLook(notes=((56, note),), flags=(flag,))
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         params = {**self.defaults, **state.params(self.name)}
         kinds = tuple((building_label(b), state.money(price(params, b)),
                        ", ".join("centre of an industrial block" if k == "industrial-centre" else k

@@ -6,7 +6,7 @@ refund (XXII.2), the Gas Stations' fuel price and the weekly income of Malls and
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admin.engine import hooks
 from admin.engine.context import BANK
@@ -21,6 +21,9 @@ from admin.games.nomopoly2.mechanics.shared import (
     destroy_building, has_building, split_on_credit,
 )
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 #: the block types each building may stand in (XXII.4); "industrial-centre": the centre square of
 #: an Industrial block only; "All": every block type
@@ -124,7 +127,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def price(params: dict, name: str) -> int:
+def price(params: dict[str, Any], name: str) -> int:
     """A building's price (XXII.4), from the module's parameters."""
     return int(params["cost_" + name.replace("-", "_")])
 
@@ -135,7 +138,7 @@ def _round(x_times_100: int) -> int:
     return (x_times_100 + 50) // 100
 
 
-def building_rent(state: GameState, params: dict, number: int, rent: int) -> int:
+def building_rent(state: GameState, params: dict[str, Any], number: int, rent: int) -> int:
     """The rent of square ``number`` after its buildings (XXII.4-XXII.5), from ``rent`` as the
     core left it (3 x n or the card's rent, a third when polluted)."""
     names = buildings_on(state, number)
@@ -157,11 +160,13 @@ def building_rent(state: GameState, params: dict, number: int, rent: int) -> int
     return rent + _round(rent * percent) + dollars
 
 
-def square_rent(ctx, number: int) -> int:
+def square_rent(ctx: UpdateContext, number: int) -> int:
     """The rent for landing on square ``number`` as every module makes it, before who pays it."""
     square = ctx.state.square(number)
     rent = number * int(ctx.params("ownership")["rent_per_number"])
-    return hooks.call(ctx).adjust_rent(ctx, square, rent)
+    # TODO(typing): square is None when ``number`` is no square of the board (the one caller passes a
+    # square with a building on it, so it is one); adjust_rent expects a Square
+    return hooks.call(ctx).adjust_rent(ctx, square, rent)  # type: ignore[arg-type]
 
 
 # -- what a square allows -----------------------------------------------------------------------
@@ -190,7 +195,7 @@ def government_buildings(state: GameState) -> list[str]:
             and (ALLOWED[b] != ALL or bool(params["government_builds_all_types"]))]
 
 
-def build(ctx, player: Player, cmd: Build) -> str:
+def build(ctx: UpdateContext, player: Player, cmd: Build) -> str:
     n, label = cmd.square, a_building(cmd.building)
     square = ctx.state.square(n)
     if square is None or square.destroyed:
@@ -224,7 +229,7 @@ def build(ctx, player: Player, cmd: Build) -> str:
     return f"{player.name} built {label} on square {n} for ${cost}" + (" on credit" if cmd.on_credit else "") + "."
 
 
-def build_free(ctx, square: int, building: str, rule: str) -> None:
+def build_free(ctx: UpdateContext, square: int, building: str, rule: str) -> None:
     """Put ``building`` on ``square`` free of charge to its owner (the Government, XXI.6; the
     Governor, XXXV.3, who pays the Admin Bank Account themselves). IllegalAction if the square's
     block does not allow it or has it already."""
@@ -243,7 +248,7 @@ def build_free(ctx, square: int, building: str, rule: str) -> None:
     ctx.emit("building", text, rule=rule, data={"square": square, "building": building})
 
 
-def destroy_all_on(ctx, squares: list[int], *, rule: str) -> str:
+def destroy_all_on(ctx: UpdateContext, squares: list[int], *, rule: str) -> str:
     """XXII.2: every building on ``squares`` is destroyed; each square's owner is refunded half its
     price by the Admin Bank Account. Returns what was refunded, in words."""
     params = ctx.params(api.BUILDINGS.name)
@@ -277,7 +282,7 @@ def fuel_price(state: GameState, number: int) -> int:
     return int(params["government_fuel_price"])
 
 
-def set_fuel_price(ctx, player: Player, cmd: FuelPrice) -> str:
+def set_fuel_price(ctx: UpdateContext, player: Player, cmd: FuelPrice) -> str:
     n = cmd.square
     if not has_building(ctx.state, n, "gas-station"):
         raise IllegalAction(f"square {n} has no Gas Station (XXII.4)")
@@ -295,7 +300,7 @@ def set_fuel_price(ctx, player: Player, cmd: FuelPrice) -> str:
 
 
 # -- the week's end --------------------------------------------------------------------------------
-def _weekly(ctx) -> None:
+def _weekly(ctx: UpdateContext) -> None:
     """A Mall pays its owner 15% of its rent or $200, whichever is more; a Corporate Headquarters
     $100 of dues (XXII.4); both from the Admin Bank Account."""
     params = ctx.params(api.BUILDINGS.name)

@@ -4,6 +4,7 @@ DRIVE TO, ABANDON CAR, RETRIEVE CAR, BUY FUEL."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from admin.engine.board import distance
 from admin.engine.context import BANK
@@ -18,6 +19,10 @@ from admin.games.nomopoly2.mechanics.transport.state import (LABELS, of, abandon
                                                  set_method)
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 #: what players may write for each method (lower case, hyphens read as spaces)
 NAMES = {"foot": "foot", "on foot": "foot", "walking": "foot", "clogs": "clogs", "pogo stick": "pogo-stick",
@@ -130,7 +135,7 @@ def command_specs() -> tuple[CommandSpec, ...]:
                    (RetrieveCar, retrieve_car), (BuyFuel, buy_fuel))
 
 
-def buy_transport(ctx, player: Player, cmd: BuyTransport) -> str:
+def buy_transport(ctx: UpdateContext, player: Player, cmd: BuyTransport) -> str:
     state, name = ctx.state, player.name
     current, method = method_of(state, name), cmd.method
     if method == current:
@@ -158,14 +163,14 @@ def buy_transport(ctx, player: Player, cmd: BuyTransport) -> str:
     return f"{name} bought {LABELS[method]}{full} for {state.money(price)}{credit} and uses {'them' if method in ('clogs', 'springy-shoes') else 'it'} now{left}."
 
 
-def _car_user(state, name: str, doing: str) -> None:
+def _car_user(state: GameState, name: str, doing: str) -> None:
     method = method_of(state, name)
     if method != "car":
         raise IllegalAction(f"you are {'on foot' if method == 'foot' else 'using ' + LABELS[method]}, not a car; "
                             f"only a car's user may {doing}")
 
 
-def drive_to(ctx, player: Player, cmd: DriveTo) -> str:
+def drive_to(ctx: UpdateContext, player: Player, cmd: DriveTo) -> str:
     state, name = ctx.state, player.name
     _car_user(state, name, "DRIVE TO a square (XXIX.3)")
     p = params(state)
@@ -200,13 +205,13 @@ def drive_to(ctx, player: Player, cmd: DriveTo) -> str:
             f"{fuel - cost} left.")
 
 
-def abandon_car(ctx, player: Player, cmd: AbandonCar) -> str:
+def abandon_car(ctx: UpdateContext, player: Player, cmd: AbandonCar) -> str:
     _car_user(ctx.state, player.name, "abandon it (XXIX.4)")
     fuel = abandon(ctx.state, player.name, player.square)
     return f"{player.name} abandoned their car on square {player.square} with {fuel} fuel and goes on foot."
 
 
-def retrieve_car(ctx, player: Player, cmd: RetrieveCar) -> str:
+def retrieve_car(ctx: UpdateContext, player: Player, cmd: RetrieveCar) -> str:
     state, name = ctx.state, player.name
     ts = of(state)
     cars = ts.abandoned.get(player.square)
@@ -227,14 +232,14 @@ def retrieve_car(ctx, player: Player, cmd: RetrieveCar) -> str:
     return f"{name} retrieved the abandoned car on square {player.square}, with {fuel} fuel{given}."
 
 
-def _station_kind(state, number: int) -> str:
+def _station_kind(state: GameState, number: int) -> str:
     block = shared.block_of(state, number)
     if block is not None:
         return "government" if block.kind == "government" else "commercial"
     return "commercial" if owner_of(state, number) else "government"
 
 
-def buy_fuel(ctx, player: Player, cmd: BuyFuel) -> str:
+def buy_fuel(ctx: UpdateContext, player: Player, cmd: BuyFuel) -> str:
     state, name = ctx.state, player.name
     _car_user(state, name, "buy fuel (XXII.4)")
     ts = of(state)

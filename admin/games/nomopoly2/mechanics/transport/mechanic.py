@@ -13,7 +13,7 @@ handlers are in :mod:`transport_commands`; the helicopter's path and the springy
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from math import prod
 
@@ -31,6 +31,11 @@ from admin.games.nomopoly2.mechanics.transport.state import (  # noqa: F401 - pa
     DEFAULTS, LABELS, NOTES, TITLES, TransportState, abandon, dice_text,
     die_faces, method_of, params, set_method,
 )
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Player, Square
+    from admin.engine.module import CommandSpec
 
 
 def _check_faces(value: Any) -> None:
@@ -59,14 +64,14 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
     #: faces are read (check_roll)
     runs_after = ("casinos",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return command_specs()
 
-    def die_faces(self, state, player: str) -> list[int]:
+    def die_faces(self, state: GameState, player: str) -> list[int]:
         return die_faces(state, player)
 
     # -- the dice and the move of a turn (XXIX.3) -------------------------------------------
-    def dice_for(self, state, player) -> str | None:
+    def dice_for(self, state: GameState, player: Player) -> str | None:
         method = shared.transport_of(state, player.name)
         if method == "springy-shoes":  # one die over the live squares: the k-th is where they jump
             return f"1d{len(live_numbers(state))}"
@@ -74,7 +79,7 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
             return None  # the turns module's own dice
         return str(params(state)["dice"].get(method) or "2d6")
 
-    def check_roll(self, ctx, player, turn, faces) -> list[int] | None:
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
         state, name = ctx.state, player.name
         method = shared.transport_of(state, name)
         p = params(state)
@@ -100,7 +105,7 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
             TRANSPORT_MOVE.of(ctx).add(name)
         return faces if shown else None
 
-    def move_instead(self, ctx, player, steps) -> bool | int:
+    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool | int:
         self._tell_burnt(ctx, player.name)
         flagged = TRANSPORT_MOVE.peek(ctx)
         if flagged is None or player.name not in flagged:
@@ -113,28 +118,28 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
             return fly(ctx, player, steps, str(params(ctx.state)["helicopter_columns"]))
         return False
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         cleared = TRANSPORT_CLEARED.of(ctx)
         if player.name not in cleared:  # a new move: the Gas Stations of the last one are behind
             cleared.add(player.name)
             self.of(ctx.state).reached.pop(player.name, None)
 
-    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None:
         self._tell_burnt(ctx, player.name)
         (TRANSPORT_MOVE.peek(ctx) or set()).discard(player.name)
 
-    def _tell_burnt(self, ctx, name: str) -> None:
+    def _tell_burnt(self, ctx: UpdateContext, name: str) -> None:
         told = (BURNT.peek(ctx) or {}).pop(name, None)
         if told:
             ctx.emit("transport", told[0], player=name, rule="XXIX.3", data=told[1])
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         self._reach(ctx.state, player.name, number)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         self._reach(ctx.state, player.name, square.number)
 
-    def _reach(self, state, name: str, number: int) -> None:
+    def _reach(self, state: GameState, name: str, number: int) -> None:
         if shared.has_building(state, number, "gas-station"):
             seen = self.of(state).reached.setdefault(name, [])
             if number in seen:
@@ -142,26 +147,26 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
             seen.append(number)  # the last reached last
 
     # -- lives of players and squares -------------------------------------------------------
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         set_method(state, player.name, method_of(state, player.name))
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         """XII.2: back as at the start: on foot, their car (if any) gone with its fuel."""
         self._forget(ctx.state, player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ts = self.of(state)
         for table in (ts.methods, ts.fuel, ts.reached):
             table.pop(player.name, None)
 
-    def _forget(self, state, name: str) -> None:
+    def _forget(self, state: GameState, name: str) -> None:
         set_method(state, name, "foot")
         self.of(state).reached.pop(name, None)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         self.of(state).abandoned.pop(square.number, None)  # a destroyed square's cars go with it
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key == "method":
             method = str(value)
             if method not in shared.METHODS:
@@ -175,7 +180,7 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
             return False
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "abandoned_cars":
             return False
         cars = [int(v) for v in (value if isinstance(value, list) else [value] if value is not None else [])]
@@ -186,18 +191,18 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
         return True
 
     # -- net worth (XXX.1): what the method in use cost -------------------------------------
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         return int(params(state)["prices"].get(method_of(state, player.name), 0))
 
     # -- how it shows -----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         fuel = self.of(state).fuel.get(player.name) if method_of(state, player.name) == "car" else None
         return [Fact("fuel", fuel, label="Car fuel", order=61, shown="no car" if fuel is None else None)]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("abandoned_cars", list(self.of(state).abandoned.get(square.number, [])), kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         cars = self.of(state).abandoned.get(square.number)
         if not cars:
             return None
@@ -205,18 +210,18 @@ class TransportModule(Mechanic[TransportState, None], RollsByMethod):
         return SquareLook(notes=((88, f"abandoned car{'s' if len(cars) > 1 else ''} ({what})"),),
                           flags=((88, "AC", "abandoned car"),))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         if method_of(state, player.name) != "car":
             return []
         p = params(state)
         return [(31, f"  Car fuel: {self.of(state).fuel.get(player.name, 0)} of {p['fuel_max']}")]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         if method_of(state, player.name) != "car":
             return []
         return [(31, f", car fuel {self.of(state).fuel.get(player.name, 0)} of {params(state)['fuel_max']}")]
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = params(state)
         methods = tuple((TITLES[m], state.money(int(p["prices"].get(m, 0))), dice_text(state, m), NOTES[m])
                         for m in shared.METHODS)

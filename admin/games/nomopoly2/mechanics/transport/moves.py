@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from admin.engine import hooks
 from admin.engine.board import layout_of, live_numbers
 from admin.engine.movement import jump, land
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 
 def column_path(state: GameState, how: str = "up") -> list[int]:
@@ -27,7 +32,7 @@ def column_path(state: GameState, how: str = "up") -> list[int]:
     return sorted(cells, key=key)
 
 
-def fly(ctx, player: Player, steps: int, how: str = "up") -> bool | int:
+def fly(ctx: UpdateContext, player: Player, steps: int, how: str = "up") -> bool | int:
     """The helicopter's move of ``steps`` along the columns: each square left behind is passed
     over, the last one landed on; from the end of the rightmost column it goes on from square 1,
     which is passing the end of the board (VI.11, VI.17). Returns True, or how many times it
@@ -57,7 +62,7 @@ def fly(ctx, player: Player, steps: int, how: str = "up") -> bool | int:
     return wraps or True
 
 
-def spring(ctx, player: Player, roll: int) -> bool:
+def spring(ctx: UpdateContext, player: Player, roll: int) -> bool:
     """Springy shoes: the turn's one die (as many sides as live squares) picks the square, the
     ``roll``-th live one counting from square 1 (itself possible), and the player jumps there."""
     numbers = live_numbers(ctx.state)

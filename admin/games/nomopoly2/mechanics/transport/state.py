@@ -74,10 +74,11 @@ DEFAULTS: dict[str, Any] = {
 
 
 def of(state: GameState) -> TransportState:
-    return state.mods[NAME]
+    ts: TransportState = state.mods[NAME]
+    return ts
 
 
-def params(state: GameState) -> dict:
+def params(state: GameState) -> dict[str, Any]:
     """The module's parameters; a table (prices, dice, faces) set by a ruling changes only the
     methods it names: ``ruling set transport prices '{"car": 600}'`` leaves the others' prices."""
     out = {**DEFAULTS, **state.params(NAME)}
