@@ -6,17 +6,22 @@ anywhere."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.engine.model import Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
-def _amount(act: str, how: str):
+
+def _amount(act: str, how: str) -> Callable[[str, object], BankDeal]:
     def parse(rest: str, _line: object) -> BankDeal:
         word = rest.strip().lstrip("$").replace(",", "") or ("1" if act == "bond" else "")
         if not word.isdecimal() or int(word) < 1 or int(word) > 10**7:
@@ -65,22 +70,22 @@ class BankModule(Mechanic[BankState, None]):
     summary = "Borrow up to $2500 at 5% a week; $100 bonds bought at the start of a week pay $103 at its end."
     State = BankState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BankDeal, deal))
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         self.on_pass_over(ctx, player, square.number)
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         if number == int(ctx.params(self.name)["square"]):
             self.of(ctx.state).visits[player.name] = ctx.state.update
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         visits = self.of(ctx.state).visits
         if visits.get(player.name, ctx.state.update) < ctx.state.update:
             del visits[player.name]
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end: bonds pay back, loans grow by 5% (XXXIII.2-3)."""
         if not ctx.slot.week_end:
             return
@@ -98,17 +103,17 @@ class BankModule(Mechanic[BankState, None]):
             bs.loans[name] = grown
             ctx.emit("bank", f"{name}'s loan grew by 5% to {ctx.state.money(grown)}.", player=name, rule="XXXIII.2")
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         bs = self.of(state)
         for table in (bs.loans, bs.bonds, bs.visits):
             table.pop(player.name, None)
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         bs = self.of(state)
         price = int({**self.defaults, **state.params(self.name)}["bond_price"])
         return bs.bonds.get(player.name, 0) * price - bs.loans.get(player.name, 0)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key not in ("loan", "bonds"):
             return False
         table = self.of(state).loans if key == "loan" else self.of(state).bonds
@@ -118,18 +123,18 @@ class BankModule(Mechanic[BankState, None]):
             table.pop(player.name, None)
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         bs = self.of(state)
         return [Fact("loan", bs.loans.get(player.name, 0), label="Owes the Bank"),
                 Fact("bonds", bs.bonds.get(player.name, 0), label="Bonds this week")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if square.number != int(state.params(self.name).get("square", self.defaults["square"])):
             return None
         return SquareLook(notes=((58, "the Bank of Nomopoly"),), flags=((58, "BK", "the Bank"),))
 
 
-def deal(ctx, player: Player, cmd: BankDeal) -> str:
+def deal(ctx: UpdateContext, player: Player, cmd: BankDeal) -> str:
     bs = BankModule.of(ctx.state)
     p = ctx.params(BankModule.name)
     owed = bs.loans.get(player.name, 0)

@@ -6,12 +6,13 @@ off an event by the square's colour."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from admin.engine import hooks
 from admin.engine.board import add_square, live_numbers, nearest_ahead, successor
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Panel, SquareLook, Table
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
@@ -25,11 +26,15 @@ from admin.library.api import OWNERSHIP
 from admin.library.ownership import BuyRight
 from admin.engine.model import GameState, Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
+
 #: how the Blob is named where a player's name could stand (the Hot Potato's holder ...)
 BLOB = "@blob"
 
 
-def _bare(keyword: str, act: str):
+def _bare(keyword: str, act: str) -> Callable[[str, object], BlobAct]:
     def parse(rest: str, _line: object) -> BlobAct:
         no_args(keyword, rest)
         return BlobAct(act)
@@ -74,10 +79,10 @@ class BlobModule(Mechanic[BlobState, None]):
     summary = "The Blob moves after the players each week; the colour of the square it lands on sets off an event."
     State = BlobState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BlobAct, blob_act))
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """After the players' moves: the Blob's move (XXXI.1)."""
         if not ctx.slot.moves or not ctx.state.live_squares():
             return
@@ -96,7 +101,7 @@ class BlobModule(Mechanic[BlobState, None]):
         if colour:
             colour_event(ctx, colour)
 
-    def _slide(self, ctx) -> None:
+    def _slide(self, ctx: UpdateContext) -> None:
         """Grease moves the Blob on as it does players (XXXI.1)."""
         if not api.GREASE.on(ctx.state):
             return
@@ -112,19 +117,19 @@ class BlobModule(Mechanic[BlobState, None]):
             hurt(ctx, max(loss, 0), f"grease on square {bs.square}")
             bs.square = successor(ctx.state, bs.square)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         bs = self.of(state)
         if square.destroyed and bs.square == square.number:
             bs.square = live_numbers(state)[0]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         bs = self.of(state)
         if square.number != bs.square:
             return None
         colour = f", {bs.colour}" if bs.colour else ""
         return SquareLook(notes=((71, f"the Blob ({bs.health} health{colour})"),), flags=((71, "BL", "the Blob"),))
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         bs = self.of(state)
         rows = (("Square", bs.square), ("Health", bs.health), ("Colour", bs.colour or "none"))
         return [Panel("blob", "The Blob", "The Blob moves 2d6 after the players each week. When it lands on "
@@ -132,7 +137,7 @@ class BlobModule(Mechanic[BlobState, None]):
                       (Table("The Blob now", ("What", "Value"), rows),), order=31)]
 
 
-def hurt(ctx, loss: int, why: str) -> None:
+def hurt(ctx: UpdateContext, loss: int, why: str) -> None:
     """The Blob loses health; at 0 the rules say nothing: the Admin is told (a standing ruling)."""
     if loss <= 0:
         return
@@ -149,7 +154,7 @@ def blob_square(state: GameState) -> int | None:
     return bs.square if bs is not None else None
 
 
-def colour_event(ctx, colour: str) -> None:
+def colour_event(ctx: UpdateContext, colour: str) -> None:
     """XXXI.7: what a square's colour does when the Blob lands on it."""
     state, bs = ctx.state, BlobModule.of(ctx.state)
     p = ctx.params(BlobModule.name)
@@ -212,7 +217,7 @@ def colour_event(ctx, colour: str) -> None:
         ctx.emit("blob", f"{said}: {first} and {second} swap places.", rule="XXXI.7")
 
 
-def blob_act(ctx, player: Player, cmd: BlobAct) -> str:
+def blob_act(ctx: UpdateContext, player: Player, cmd: BlobAct) -> str:
     bs = BlobModule.of(ctx.state)
     p = ctx.params(BlobModule.name)
     if cmd.act == "step":

@@ -6,11 +6,12 @@ blocks of one colour must recolour a square of one, free (FIX BLOCK)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
 
 from admin.engine.board import layout_of
 from admin.engine.layouts import layout
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -20,6 +21,10 @@ from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.store import COLOURS
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
 
 
 def _parse(rest: str, _line: object) -> FixBlock:
@@ -59,7 +64,7 @@ def _blocks(layout_name: str, columns: int, count: int, destroyed: frozenset[int
     lay = layout(layout_name, columns)
     owner_of_, colour_of_ = dict(owners), dict(colours)
 
-    def key(n: int | None) -> tuple | None:
+    def key(n: int | None) -> tuple[str, str] | None:
         if n is None or n in destroyed or n not in owner_of_ or n not in colour_of_:
             return None
         return owner_of_[n], colour_of_[n]
@@ -101,22 +106,22 @@ class BlocksModule(Mechanic[None, None]):
     summary = "Blocks of one owner's squares in one colour multiply rent by 2, 4 or 7 and heal who lands."
     requires = ("paint", "ownership")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((FixBlock, fix_block))
 
-    def adjust_rent(self, ctx, square, rent: int) -> int:
+    def adjust_rent(self, ctx: UpdateContext, square: Square, rent: int) -> int:
         size = len(block_of(ctx.state, square.number))
         if size < 2:
             return rent
         mult = [int(m) for m in ctx.params(self.name)["multipliers"]]
         return rent * mult[min(size, len(mult) + 1) - 2]
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         size = len(block_of(ctx.state, square.number))
         if size >= 2:
             change_health(ctx, player, size, rule="XXI.5", reason=f"landing on a block of {size}")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """XXI.4: who owns two blocks of one colour must fix it."""
         seen: dict[tuple[str, str], int] = {}
         for owner, colour, _ in blocks(ctx.state):
@@ -127,19 +132,19 @@ class BlocksModule(Mechanic[None, None]):
                                    "recoloured (FIX BLOCK <square> <colour>, free; XXI.4).", player=owner,
                          rule="XXI.4")
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         mine = [sq for owner, _, sq in blocks(state) if owner == player.name]
         return [Fact("blocks", len(mine), label="Blocks", column="Blocks", order=35),
                 Fact("largest_block", max((len(sq) for sq in mine), default=0))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         size = len(block_of(state, square.number))
         if size < 2:
             return None
         return SquareLook(notes=((16, f"in a block of {size}"),), flags=((16, f"B{size}", "a block of that size"),))
 
 
-def fix_block(ctx, player: Player, cmd: FixBlock) -> str:
+def fix_block(ctx: UpdateContext, player: Player, cmd: FixBlock) -> str:
     mine = [(colour, sq) for owner, colour, sq in blocks(ctx.state) if owner == player.name]
     colour = next((c for c, sq in mine if cmd.square in sq), None)
     if colour is None:

@@ -5,15 +5,20 @@ Account the larger of $500 less that half, and that half."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from admin.engine.context import BANK
 from admin.engine.declare import Square, command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import drive
 from admin.engine.errors import IllegalAction
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.games.nomopoly1.mechanics.parallel import wormholes
 from admin.library.ownership import owner_of, rent_due
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 
 @command("YBC DRIVE TO <square>", cmd="ybc-drive", listing=280, rules=("XVI.1",),
@@ -33,11 +38,11 @@ class BusModule(Mechanic[None, None]):
     defaults = {"fee": 500, "owner_share_percent": 50, "rounding": "nearest"}
     summary = "The Yellow Bus Company drives you to another player's square or a Wormhole, for a fare."
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Ride, ride))
 
 
-def ride(ctx, player: Player, cmd: Ride) -> str:
+def ride(ctx: UpdateContext, player: Player, cmd: Ride) -> str:
     if not ctx.slot.takes_proposals:
         raise IllegalAction("ask the Yellow Bus Company by Wednesday, before the proposal deadline (XVI.1)")
     square = ctx.state.square(cmd.square)
@@ -58,7 +63,7 @@ def ride(ctx, player: Player, cmd: Ride) -> str:
     if player.money < half + fare:
         raise IllegalAction(f"the ride costs {ctx.state.money(half + fare)} and you have "
                             f"{ctx.state.money(player.money)}")
-    if half:
+    if half and owner is not None:  # half is 0 unless another player owns the square
         ctx.transfer(player.name, owner, half, rule="XVI.3", reason=f"the bus to square {cmd.square}", voluntary=True, kind="purchase")
     ctx.transfer(player.name, BANK, fare, rule="XVI.3", reason="the Yellow Bus Company's fare", voluntary=True, kind="purchase")
     drive(ctx, player, cmd.square, rule="VI.4", reason="the Yellow Bus Company")

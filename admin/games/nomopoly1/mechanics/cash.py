@@ -5,11 +5,16 @@ random squares at the start of each week, for whoever lands there first."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.context import BANK
 from admin.engine.module import Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.model import GameState
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Player, Square
 
 
 def is_rich(state: GameState) -> bool:
@@ -35,7 +40,7 @@ class CashStacksModule(Mechanic[CashState, None]):
     summary = "A rich Admin scatters five $100 stacks of cash on the board each week."
     State = CashState
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The start of a week, before anyone moves (XXII.5)."""
         if not ctx.slot.moves or not is_rich(ctx.state):
             return
@@ -49,7 +54,7 @@ class CashStacksModule(Mechanic[CashState, None]):
         ctx.emit("cash", f"The Admin is rich: stacks of cash were put on squares "
                          f"{', '.join(map(str, placed))}.", rule="XXII.5", data={"squares": placed})
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         cs = self.of(ctx.state)
         count = cs.stacks.pop(square.number, 0)
         if count:
@@ -58,10 +63,10 @@ class CashStacksModule(Mechanic[CashState, None]):
             ctx.emit("cash", f"{player.name} picked up {ctx.state.money(amount)} in cash on square "
                              f"{square.number}.", player=player.name, rule="XXII.5")
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         self.of(state).stacks.pop(square.number, None)
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "cash_stacks":
             return False
         if int(value):
@@ -70,10 +75,10 @@ class CashStacksModule(Mechanic[CashState, None]):
             self.of(state).stacks.pop(square.number, None)
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("cash_stacks", self.of(state).stacks.get(square.number, 0))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         n = self.of(state).stacks.get(square.number, 0)
         if not n:
             return None

@@ -6,13 +6,13 @@ themselves or their square (RECOLOUR)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 from admin.engine.board import successor
 from admin.engine.context import BANK
 from admin.engine.declare import As, command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1 import api
@@ -20,6 +20,10 @@ from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.grease import fresh
 from admin.games.nomopoly1.mechanics.store import COLOURS
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
 
 #: size -> (pounds, price)
 SIZES = {"small": (2, 25), "medium": (4, 50), "large": (6, 75), "xl": (8, 100)}
@@ -110,22 +114,22 @@ class ChiliModule(Mechanic[ChiliState, None]):
     State = ChiliState
     requires = ("health",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuyChili, buy_chili), (FeedFart, feed_fart), (Recolour, recolour))
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         self.on_pass_over(ctx, player, square.number)
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         if number in [int(n) for n in ctx.params(self.name)["marts"]]:
             self.of(ctx.state).offers[player.name] = ctx.state.update
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         offers = self.of(ctx.state).offers
         if offers.get(player.name, ctx.state.update) < ctx.state.update:
             del offers[player.name]
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end: the eruption (XXIII.4)."""
         if not ctx.slot.week_end:
             return
@@ -151,18 +155,18 @@ class ChiliModule(Mechanic[ChiliState, None]):
                 if pounds > ERUPTIONS[3][0] and p.active:
                     cs.recolour.append(p.name)
 
-    def worth(self, state, player) -> int:  # III.5: an item is worth its price
+    def worth(self, state: GameState, player: Player) -> int:  # III.5: an item is worth its price
         return sum(SIZES[size][1] * n for size, n in self.of(state).chilis.items(player.name).items())
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.of(ctx.state).chilis.clear(player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         cs = self.of(state)
         cs.chilis.clear(player.name)
         cs.offers.pop(player.name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "chilis":
             return False
         inv = self.of(state).chilis
@@ -172,15 +176,15 @@ class ChiliModule(Mechanic[ChiliState, None]):
                 inv.give(player.name, str(size), int(n))
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("chilis", self.of(state).chilis.items(player.name))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if square.number not in [int(n) for n in state.params(self.name).get("marts", self.defaults["marts"])]:
             return None
         return SquareLook(notes=((56, "a Chili Mart"),), flags=((56, "CM", "Chili Mart"),))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         held = self.of(state).chilis.items(player.name)
         lines = [(68, "  Chili: " + (", ".join(f"{s} x{n}" for s, n in held.items()) or "none"))]
         if player.name in self.of(state).recolour:
@@ -200,7 +204,7 @@ def feed_pounds(state: GameState, pounds: int) -> None:
     ChiliModule.of(state).pounds += pounds
 
 
-def buy_chili(ctx, player: Player, cmd: BuyChili) -> str:
+def buy_chili(ctx: UpdateContext, player: Player, cmd: BuyChili) -> str:
     cs = ChiliModule.of(ctx.state)
     p = ctx.params("chili")
     if player.name not in cs.offers:
@@ -215,7 +219,7 @@ def buy_chili(ctx, player: Player, cmd: BuyChili) -> str:
     return f"{player.name} bought {cmd.count} {cmd.size} chili for {ctx.state.money(price * cmd.count)}."
 
 
-def feed_fart(ctx, player: Player, cmd: FeedFart) -> str:
+def feed_fart(ctx: UpdateContext, player: Player, cmd: FeedFart) -> str:
     cs = ChiliModule.of(ctx.state)
     if cs.fed.get(player.name, 0) >= int(ctx.params("chili")["feed_per_week"]):
         raise IllegalAction("you fed the Big Fart two chilis this week already (XXIII.3)")
@@ -227,7 +231,7 @@ def feed_fart(ctx, player: Player, cmd: FeedFart) -> str:
     return f"{player.name} fed the Big Fart a {cmd.size} chili ({SIZES[cmd.size][0]} lb)."
 
 
-def recolour(ctx, player: Player, cmd: Recolour) -> str:
+def recolour(ctx: UpdateContext, player: Player, cmd: Recolour) -> str:
     cs = ChiliModule.of(ctx.state)
     if player.name not in cs.recolour:
         raise IllegalAction("only a player the atomic bomb caught this week may recolour for free (XXIII.4)")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.declare import Square, command, handled
 from admin.engine.interactions import accept_or_decline
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -19,6 +19,10 @@ from admin.library.interactions import ask
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square as BoardSquare
 
 _OFFER = re.compile(r"^(\S+)\s+for\s+(\S+)\s+to\s+(\S+)$", re.IGNORECASE)
 
@@ -70,13 +74,13 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
     State = CoOwnState
     requires = ("interactions", "ownership")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((CoOwn, co_own))
 
-    def check_answer(self, ctx, interaction, player, value) -> Any:
+    def check_answer(self, ctx: UpdateContext, interaction: Any, player: Player, value: Any) -> Any:
         return accept_or_decline(interaction, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Any, answers: dict[str, Any]) -> str:
         p = interaction.payload
         a, b = interaction.proposer, p["to"]
         if answers.get(b) != "accept":
@@ -87,11 +91,11 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
         self.of(ctx.state).agreements.append(Agreement(a, int(p["mine"]), b, int(p["theirs"]), ctx.state.week + 1))
         return f"{a} and {b} will co-own squares {p['mine']} and {p['theirs']} from week {ctx.state.week + 1}"
 
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: BoardSquare, rent: int) -> int:
         """XXVIII.2: a co-owner lands free."""
         return 0 if payer.name in co_owners(ctx.state, square.number) else rent
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: BoardSquare) -> None:
         """XXVIII.2: half of the rent another player just paid goes to the co-owner."""
         partners = co_owners(ctx.state, square.number)
         if not partners or player.name in partners:
@@ -108,7 +112,7 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
             ctx.emit("co-own", f"{other}, co-owner of square {square.number}, received half the rent: "
                                f"{ctx.state.money(half)}.", player=other, rule="XXVIII.2")
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """III.5: a co-owned square's value is split between its co-owners."""
         price = int(state.params("ownership").get("price_per_number", 25))
         total = 0
@@ -118,23 +122,23 @@ class CoOwnershipModule(Mechanic[CoOwnState, None]):
                 total += half if player.name == partner else -half if player.name == owner else 0
         return total
 
-    def on_square_added(self, state, square) -> None:  # a destroyed square ends its agreement
+    def on_square_added(self, state: GameState, square: BoardSquare) -> None:  # a destroyed square ends its agreement
         cs = self.of(state)
         cs.agreements = [ag for ag in cs.agreements if square.number not in (ag.a_square, ag.b_square)]
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         cs = self.of(state)
         cs.agreements = [ag for ag in cs.agreements if player.name not in (ag.a, ag.b)]
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.on_player_removed(ctx.state, player)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         shared = sorted(sq for ag in active(state) for sq in (ag.a_square, ag.b_square)
                         if player.name in (ag.a, ag.b) and owner_of(state, sq) != player.name)
         return [Fact("co_owns", shared, label="Co-owns", kind="squares")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: BoardSquare) -> SquareLook | None:
         partners = co_owners(state, square.number)
         if not partners:
             return None
@@ -170,7 +174,7 @@ def _problem(state: GameState, a: str, mine: int, b: str, theirs: int, per_pair:
     return None
 
 
-def co_own(ctx, player: Player, cmd: CoOwn) -> str:
+def co_own(ctx: UpdateContext, player: Player, cmd: CoOwn) -> str:
     cs = CoOwnershipModule.of(ctx.state)
     if cmd.act == "end":
         ag = next((x for x in cs.agreements if cmd.mine in (x.a_square, x.b_square) and player.name in (x.a, x.b)), None)

@@ -6,10 +6,11 @@ Sprinkles (FEED BUBBLE). Firing paint at it (XXX.4) needs the paint guns of XXIX
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.board import grid_move
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import IllegalAction
@@ -17,6 +18,10 @@ from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.latex import break_suit, wearing
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 
 def _parse_feed(rest: str, _line: object) -> FeedBubble:
@@ -49,15 +54,15 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
     summary = "The Dirty Bubble drifts over the grid twice a week and traps a player where it lands."
     State = DirtyBubbleState
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((FeedBubble, feed_bubble))
 
-    def misses_turn(self, ctx, player) -> str | None:
+    def misses_turn(self, ctx: UpdateContext, player: Player) -> str | None:
         if self.of(ctx.state).prisoner == player.name:
             return "trapped in the Dirty Bubble, they travel with it (XXX.2)"
         return None
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """After the players' moves of the week: the Bubble's moves (XXX.1)."""
         if not ctx.slot.moves or not ctx.state.live_squares():
             return
@@ -73,7 +78,7 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
                      data={"from": start, "to": db.square, "east": right, "north": up})
             self._catch(ctx, k)
 
-    def _catch(self, ctx, k: int) -> None:
+    def _catch(self, ctx: UpdateContext, k: int) -> None:
         db = self.of(ctx.state)
         prisoner = ctx.state.players.get(db.prisoner or "")
         if prisoner is not None:
@@ -100,17 +105,17 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
                            + (f" and coloured them {db.colour}" if db.colour else "") + ".",
                  player=caught, rule="XXX.2")
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         db = self.of(state)
         if db.prisoner == player.name:
             db.prisoner = None
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         db = self.of(ctx.state)
         if db.prisoner == player.name:  # a reset player starts again outside it
             db.prisoner = None
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "in_bubble":
             return False
         db = self.of(state)
@@ -120,24 +125,24 @@ class DirtyBubbleModule(Mechanic[DirtyBubbleState, None]):
             db.prisoner = None
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("in_bubble", self.of(state).prisoner == player.name, label="In the Dirty Bubble",
                      kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         db = self.of(state)
         if square.number != db.square:
             return None
         inside = f", holding {db.prisoner}" if db.prisoner else ""
         return SquareLook(notes=((70, f"the Dirty Bubble{inside}"),), flags=((70, "DB", "Dirty Bubble"),))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         if self.of(state).prisoner != player.name:
             return []
         return [(67, "  You are trapped in the Dirty Bubble: FEED BUBBLE (a Donut with Sprinkles) frees you")]
 
 
-def feed_bubble(ctx, player: Player, cmd: FeedBubble) -> str:
+def feed_bubble(ctx: UpdateContext, player: Player, cmd: FeedBubble) -> str:
     db = DirtyBubbleModule.of(ctx.state)
     if db.prisoner != player.name:
         raise IllegalAction("you are not in the Dirty Bubble")

@@ -5,25 +5,29 @@ a lucky donut is worth $500 or a gift; sprinkles do nothing here, but feed the D
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import name_arg, no_args
 from admin.engine.errors import IllegalAction
 from admin.library.health import change_health
 from admin.engine.model import Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
+
 #: the three donuts, in the order of the d3 that picks one (XII.2)
 DONUTS = ("poison donut", "lucky donut", "sprinkles donut")
 ANTIDOTE = "antidote"
 
 
-def _bare(keyword: str, make: Callable[[], object]):
-    def parse(rest: str, _line: object):
+def _bare(keyword: str, make: Callable[[], object]) -> Callable[[str, object], object]:
+    def parse(rest: str, _line: object) -> object:
         no_args(keyword, rest)
         return make()
     return parse
@@ -86,15 +90,15 @@ class DonutsModule(Mechanic[DonutsState, None]):
     State = DonutsState
     requires = ("health",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuyAntidote, buy_antidote), (UseAntidote, use_antidote), (CashDonut, cash_donut),
                        (GiveDonut, give_donut))
 
     # -- the board -------------------------------------------------------------------------
-    def _digit(self, state, key: str, number: int) -> bool:
+    def _digit(self, state: GameState, key: str, number: int) -> bool:
         return number % 10 == int(state.params(self.name).get(key, self.defaults[key]))
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if self._digit(ctx.state, "place_digit", square.number):
             face = ctx.dice.roll(f"donut/{player.name}/{ctx.landing_order}", len(DONUTS))
             donut = DONUTS[face - 1]
@@ -105,19 +109,19 @@ class DonutsModule(Mechanic[DonutsState, None]):
         if ctx.params(self.name)["antidote_on_landing"]:
             self.on_pass_over(ctx, player, square.number)
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         if self._digit(ctx.state, "shop_digit", number):
             self.of(ctx.state).antidote_offer[player.name] = ctx.state.update
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         offers = self.of(ctx.state).antidote_offer
         if offers.get(player.name, ctx.state.update) < ctx.state.update:  # lapses at the next move
             del offers[player.name]
 
-    def moves_backwards(self, ctx, player) -> bool:
+    def moves_backwards(self, ctx: UpdateContext, player: Player) -> bool:
         return poisoned_backwards(ctx.state, player.name)
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """At the end of each week, before the next week's moves: poison hurts (XII.3)."""
         if not ctx.slot.week_end:
             return
@@ -132,11 +136,12 @@ class DonutsModule(Mechanic[DonutsState, None]):
             change_health(ctx, player, -loss * poisons, rule="XII.3",
                           reason=f"{poisons} poison donut{'s' if poisons > 1 else ''}")
 
-    def trade_inventory(self, state, player, item):  # XX.1: a trade gives donuts and antidotes from here
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
+        # XX.1: a trade gives donuts and antidotes from here
         inv = self.of(state).held
         return inv if inv.count(player, item) > 0 else None
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """III.5: a lucky donut is worth what it cashes for, an antidote its price; the others nothing."""
         p = {**self.defaults, **state.params(self.name)}
         held = self.of(state).held
@@ -144,19 +149,19 @@ class DonutsModule(Mechanic[DonutsState, None]):
                 + held.count(player.name, ANTIDOTE) * int(p["antidote_price"]))
 
     # -- lives -----------------------------------------------------------------------------
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self._forget(ctx.state, player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self._forget(state, player.name)
 
-    def _forget(self, state, name: str) -> None:
+    def _forget(self, state: GameState, name: str) -> None:
         ds = self.of(state)
         ds.held.clear(name)
         ds.poisoned_weeks.pop(name, None)
         ds.antidote_offer.pop(name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         ds = self.of(state)
         if key == "donuts":  # {"poison donut": 1, ...}
             ds.held.clear(player.name)
@@ -170,20 +175,20 @@ class DonutsModule(Mechanic[DonutsState, None]):
         return True
 
     # -- how it shows ----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         held = self.of(state).held.items(player.name)
         text = ", ".join(f"{n} {item}{'s' if n > 1 else ''}" for item, n in held.items()) or "none"
         return [Fact("donuts", held),
                 Fact("donuts_text", text, label="Donuts and antidotes", column="Donuts", order=70, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if self._digit(state, "place_digit", square.number):
             return SquareLook(notes=((60, "a donut place"),), flags=((60, "DN", "donut place"),))
         if self._digit(state, "shop_digit", square.number):
             return SquareLook(notes=((60, "an antidote shop"),), flags=((60, "AN", "antidote shop"),))
         return None
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         ds = self.of(state)
         held = ds.held.items(player.name)
         lines = [(60, "  Donuts: " + (", ".join(f"{item} x{n}" for item, n in held.items()) or "none"))]
@@ -194,14 +199,14 @@ class DonutsModule(Mechanic[DonutsState, None]):
         return lines
 
 
-def poisoned_backwards(state, name: str) -> bool:
+def poisoned_backwards(state: GameState, name: str) -> bool:
     """XII.3: a poison donut held for an odd number of finished weeks turns this week's moves back
     (the week after it was taken, then every second week)."""
     ds = DonutsModule.of(state)
     return bool(ds.held.count(name, DONUTS[0])) and ds.poisoned_weeks.get(name, 0) % 2 == 1
 
 
-def buy_antidote(ctx, player: Player, cmd: BuyAntidote) -> str:
+def buy_antidote(ctx: UpdateContext, player: Player, cmd: BuyAntidote) -> str:
     ds = DonutsModule.of(ctx.state)
     if player.name not in ds.antidote_offer:
         raise IllegalAction("you have not passed an antidote shop (a square ending in 8) since your "
@@ -212,7 +217,7 @@ def buy_antidote(ctx, player: Player, cmd: BuyAntidote) -> str:
     return f"{player.name} bought an antidote for {ctx.state.money(price)}."
 
 
-def use_antidote(ctx, player: Player, cmd: UseAntidote) -> str:
+def use_antidote(ctx: UpdateContext, player: Player, cmd: UseAntidote) -> str:
     ds = DonutsModule.of(ctx.state)
     if not ds.held.count(player.name, ANTIDOTE):
         raise IllegalAction("you have no antidote; buy one after passing an antidote shop (BUY ANTIDOTE)")
@@ -225,7 +230,7 @@ def use_antidote(ctx, player: Player, cmd: UseAntidote) -> str:
     return f"{player.name} used an antidote and is cured of a poison donut."
 
 
-def cash_donut(ctx, player: Player, cmd: CashDonut) -> str:
+def cash_donut(ctx: UpdateContext, player: Player, cmd: CashDonut) -> str:
     ds = DonutsModule.of(ctx.state)
     if not ds.held.count(player.name, DONUTS[1]):
         raise IllegalAction("you hold no lucky donut")
@@ -235,7 +240,7 @@ def cash_donut(ctx, player: Player, cmd: CashDonut) -> str:
     return f"{player.name} cashed in a lucky donut for {ctx.state.money(amount)}."
 
 
-def give_donut(ctx, player: Player, cmd: GiveDonut) -> str:
+def give_donut(ctx: UpdateContext, player: Player, cmd: GiveDonut) -> str:
     ds = DonutsModule.of(ctx.state)
     target = ctx.state.players.get(cmd.to)
     if target is None or not target.active:

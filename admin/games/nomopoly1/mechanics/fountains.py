@@ -7,16 +7,21 @@ where they were."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 FOUNTAINS = ("health", "wealth", "spacetime")
 
@@ -58,10 +63,10 @@ class FountainsModule(Mechanic[FountainsState, None]):
     State = FountainsState
     requires = ("health",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Donate, donate))
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end, before the next week's moves: a d6 for each player at each fountain."""
         if not ctx.slot.week_end:
             return
@@ -77,19 +82,19 @@ class FountainsModule(Mechanic[FountainsState, None]):
                     break
         fs.donations.clear()
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).donations.pop(player.name, None)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("fountain", self.of(state).donations.get(player.name, "none"), label="Fountain this week",
                      kind="text")]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         gave = self.of(state).donations.get(player.name)
         return [(65, f"  Fountain this week: {gave or 'none (DONATE HEALTH, WEALTH or SPACETIME)'}")]
 
 
-def _effect(ctx, player: Player, fountain: str, donor: bool, face: int, p: dict) -> None:
+def _effect(ctx: UpdateContext, player: Player, fountain: str, donor: bool, face: int, p: dict[str, Any]) -> None:
     high = face >= 4
     said = f"the Fountain of {fountain.capitalize()} rolled {face}"
     if fountain == "health":
@@ -117,7 +122,7 @@ def _effect(ctx, player: Player, fountain: str, donor: bool, face: int, p: dict)
                           "game has no Parallel Universe: the Admin decides.", rule="XV.2")
 
 
-def donate(ctx, player: Player, cmd: Donate) -> str:
+def donate(ctx: UpdateContext, player: Player, cmd: Donate) -> str:
     fs = FountainsModule.of(ctx.state)
     if player.name in fs.donations:
         raise IllegalAction(f"you gave to the Fountain of {fs.donations[player.name].capitalize()} this "

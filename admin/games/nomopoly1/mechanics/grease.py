@@ -6,11 +6,12 @@ and shelter from the Big Fart)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.board import successor
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -20,6 +21,10 @@ from admin.games.nomopoly1.mechanics.store import items_of, take_item
 from admin.library.ownership import owner_of
 from admin.library.turns import transport_of
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
 
 
 def _parse_grease(rest: str, _line: object) -> Grease:
@@ -78,10 +83,10 @@ class GreaseModule(Mechanic[GreaseState, None]):
     State = GreaseState
     requires = ("store",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Grease, grease), (Degrease, degrease), (Freshen, freshen))
 
-    def redirect_landing(self, ctx, player, square) -> int | None:
+    def redirect_landing(self, ctx: UpdateContext, player: Player, square: Square) -> int | None:
         if square.number not in self.of(ctx.state).greased:
             return None
         p = ctx.params(self.name)
@@ -90,22 +95,22 @@ class GreaseModule(Mechanic[GreaseState, None]):
         return slide(ctx, player, square.number, loss=int(p["slide_health"]),
                      cap=int(p["max_health_per_move"]), rule="XVII.3")
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         end_of_move(ctx, player)
         if fresh(ctx.state, square.number):
             change_health(ctx, player, int(ctx.params(self.name)["fresh_health"]), rule="XVII.3",
                           reason=f"the air freshener on square {square.number}")
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         gs = self.of(ctx.state)
         gs.fresh_until = {n: w for n, w in gs.fresh_until.items() if w > ctx.state.week}
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         gs = self.of(state)
         gs.greased = [n for n in gs.greased if n != square.number]
         gs.fresh_until.pop(square.number, None)
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         gs = self.of(state)
         if key == "greased":
             gs.greased = sorted((set(gs.greased) | {square.number}) if value else (set(gs.greased) - {square.number}))
@@ -115,11 +120,11 @@ class GreaseModule(Mechanic[GreaseState, None]):
             return False
         return True
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("greased", square.number in self.of(state).greased),
                 Fact("freshened", fresh(state, square.number))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         flags, notes = [], []
         if square.number in self.of(state).greased:
             flags.append((80, "GR", "greased"))
@@ -130,7 +135,7 @@ class GreaseModule(Mechanic[GreaseState, None]):
         return SquareLook(notes=tuple(notes), flags=tuple(flags)) if flags else None
 
 
-def slide(ctx, player: Player, number: int, *, loss: int, cap: int, rule: str) -> int | None:
+def slide(ctx: UpdateContext, player: Player, number: int, *, loss: int, cap: int, rule: str) -> int | None:
     """A player landing on greased square ``number`` loses ``loss`` health (but no more than
     ``cap`` in one move, counting every greased square of the move) and slides on to the next
     square, where they land instead (or slide again). Shared by both games' grease (the first
@@ -149,7 +154,7 @@ def slide(ctx, player: Player, number: int, *, loss: int, cap: int, rule: str) -
     return nxt
 
 
-def end_of_move(ctx, player: Player) -> None:
+def end_of_move(ctx: UpdateContext, player: Player) -> None:
     """The move is over (the player landed): the next move may hurt again (see :func:`slide`)."""
     lost = api.GREASE_LOST.peek(ctx)
     if lost is not None:
@@ -160,7 +165,7 @@ def fresh(state: GameState, number: int) -> bool:
     return GreaseModule.of(state).fresh_until.get(number, 0) > state.week
 
 
-def grease(ctx, player: Player, cmd: Grease) -> str:
+def grease(ctx: UpdateContext, player: Player, cmd: Grease) -> str:
     gs = GreaseModule.of(ctx.state)
     p = ctx.params("grease")
     number = cmd.square if cmd.square is not None else player.square
@@ -190,7 +195,7 @@ def grease(ctx, player: Player, cmd: Grease) -> str:
     return f"{player.name} greased square {number}" + (f" (a {ctx.state.money(fee)} fee)" if fee else "") + "."
 
 
-def degrease(ctx, player: Player, cmd: Degrease) -> str:
+def degrease(ctx: UpdateContext, player: Player, cmd: Degrease) -> str:
     gs = GreaseModule.of(ctx.state)
     owner = owner_of(ctx.state, cmd.square)
     if owner is not None and owner != player.name:
@@ -202,7 +207,7 @@ def degrease(ctx, player: Player, cmd: Degrease) -> str:
     return f"{player.name} took the grease off square {cmd.square}."
 
 
-def freshen(ctx, player: Player, cmd: Freshen) -> str:
+def freshen(ctx: UpdateContext, player: Player, cmd: Freshen) -> str:
     take_item(ctx, player, "air freshener", "buy one at a General Store (BUY AIR FRESHENER)")
     until = ctx.state.week + int(ctx.params("grease")["fresh_weeks"])
     GreaseModule.of(ctx.state).fresh_until[player.square] = until

@@ -5,6 +5,7 @@ everyone on their square."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.board import nearest_ahead as board_nearest
 from admin.engine.module import Mechanic
@@ -14,6 +15,10 @@ from admin.library.trading import RefusesTrade
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.blob import BLOB, blob_square, hurt
 from admin.engine.model import GameState
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Player
 
 
 @dataclass
@@ -41,7 +46,7 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
     State = HotPotatoState
     requires = ("health",)
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         """A new potato for a random player when there is none (at the start; after its holder left)."""
         hp = self.of(ctx.state)
         names = sorted(p.name for p in ctx.state.active_players())
@@ -51,7 +56,7 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
         ctx.emit("hot-potato", f"A new Hot Potato was made and given to {hp.holder}.", player=hp.holder,
                  rule="XIX.4")
 
-    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None:
         hp = self.of(ctx.state)
         if hp.holder != player.name or not player.active:
             return
@@ -59,14 +64,14 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
                       reason="holding the Hot Potato as they moved")
         self._pass(ctx, player.name, f"hot-potato/{player.name}/{turn}")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """The Blob holding it moved this update (XXXI.5): it pays and passes it as a player would."""
         hp = self.of(ctx.state)
         if hp.holder == BLOB and api.BLOB_MOVED.peek(ctx):
             hurt(ctx, int(ctx.params(self.name)["move_loss"]), "holding the Hot Potato as it moved")
             self._pass(ctx, BLOB, "hot-potato/blob")
 
-    def _pass(self, ctx, holder: str, label: str) -> None:
+    def _pass(self, ctx: UpdateContext, holder: str, label: str) -> None:
         nearest = nearest_ahead(ctx.state, holder)
         if not nearest:
             return
@@ -76,7 +81,7 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
                                f"{'the Blob' if pick == BLOB else pick}.",
                  player=None if holder == BLOB else holder, rule="XIX.2", data={"to": pick})
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """At the week's end, before the next week's moves: it burns (XIX.3)."""
         hp = self.of(ctx.state)
         if not ctx.slot.week_end:
@@ -97,12 +102,12 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
                               else f"sharing square {square} with the Hot Potato")
 
     # XIX.5: a reset holder keeps it (nothing to do); a holder who leaves takes it out of the game
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         hp = self.of(state)
         if hp.holder == player.name:
             hp.holder = None
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "hot_potato":
             return False
         hp = self.of(state)
@@ -112,18 +117,18 @@ class HotPotatoModule(Mechanic[HotPotatoState, None], RefusesTrade):
             hp.holder = None
         return True
 
-    def refuses_trade(self, state, kind, value) -> str | None:
+    def refuses_trade(self, state: GameState, kind: str, value: Any) -> str | None:
         """XIX.1: the Hot Potato cannot be traded (admin.library.trading's RefusesTrade)."""
         if kind == "item" and str(value).lower().replace("-", " ").strip() in ("hot potato", "hot potatoes"):
             return "the Hot Potato cannot be used, given away or traded (XIX.1)"
         return None
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         held = self.of(state).holder == player.name
         return [Fact("hot_potato", held, label="Holds the Hot Potato", column="Hot Potato", order=75,
                      kind="text")]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         if self.of(state).holder != player.name:
             return []
         return [(66, "  You hold the Hot Potato: it costs you 1 health each move and 5 at the week's end")]

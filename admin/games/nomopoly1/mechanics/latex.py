@@ -5,14 +5,18 @@ paint or a weapon hits its wearer, and wears out one week in eighty, costing 3 h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.errors import IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1.mechanics.store import items_of, take_item
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 SUIT = "latex body suit"
 
@@ -46,10 +50,10 @@ class LatexModule(Mechanic[LatexState, None]):
     State = LatexState
     requires = ("store",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Suit, suit))
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """Each week, before the moves: one chance in eighty that a worn suit wears out (XXXV.4)."""
         if not ctx.slot.week_end:
             return
@@ -62,17 +66,17 @@ class LatexModule(Mechanic[LatexState, None]):
                 break_suit(ctx, player, "it wore out")
                 change_health(ctx, player, -int(p["wear_out_health"]), rule="XXXV.4", reason="a suit that broke")
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self._off(ctx.state, player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self._off(state, player.name)
 
-    def _off(self, state, name: str) -> None:
+    def _off(self, state: GameState, name: str) -> None:
         ls = self.of(state)
         ls.wearing = [n for n in ls.wearing if n != name]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "suit":
             return False
         self._off(state, player.name)
@@ -80,7 +84,7 @@ class LatexModule(Mechanic[LatexState, None]):
             self.of(state).wearing = sorted(self.of(state).wearing + [player.name])
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("suit", wearing(state, player.name), label="Wears a latex body suit", kind="text")]
 
 
@@ -88,7 +92,7 @@ def wearing(state: GameState, name: str) -> bool:
     return state.enabled(LatexModule.name) and name in LatexModule.of(state).wearing
 
 
-def break_suit(ctx, player: Player, why: str) -> None:
+def break_suit(ctx: UpdateContext, player: Player, why: str) -> None:
     """The player's suit is gone (XXXV.3, XXXV.5)."""
     ls = LatexModule.of(ctx.state)
     if player.name in ls.wearing:
@@ -96,7 +100,7 @@ def break_suit(ctx, player: Player, why: str) -> None:
         ctx.emit("suit", f"{player.name}'s latex body suit broke: {why}.", player=player.name, rule="XXXV.3")
 
 
-def suit(ctx, player: Player, cmd: Suit) -> str:
+def suit(ctx: UpdateContext, player: Player, cmd: Suit) -> str:
     ls = LatexModule.of(ctx.state)
     if cmd.on:
         if player.name in ls.wearing:

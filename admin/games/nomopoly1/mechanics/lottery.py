@@ -7,16 +7,21 @@ the Admin in debt."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly1 import api
 from admin.games.nomopoly1.mechanics.cash import in_debt, is_rich
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 
 def _parse(rest: str, _line: object) -> BuyTickets:
@@ -41,7 +46,7 @@ class LotteryState:
     #: whether this week has a draw (XXVI.6: none after a week that ended with the Admin in debt)
     open: bool = True
     #: the draws so far: week, winner, prize (public once drawn)
-    draws: list[list] = field(default_factory=list)
+    draws: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -60,10 +65,10 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     State = LotteryState
     Private = LotteryPrivate
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuyTickets, buy_tickets))
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end: the draw (XXVI.1, XXVI.4, XXVI.5), then whether next week has one (XXVI.6)."""
         if not ctx.slot.week_end:
             return
@@ -73,7 +78,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
         if tickets:
             self._draw(ctx, tickets)
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         """XXVI.6: as the week ends, after all its payments: a debt means no draw next week."""
         if not ctx.slot.week_end:
             return
@@ -82,7 +87,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
         if not ls.open:
             ctx.emit("lottery", "The Admin is in debt: there is no lottery next week (XXVI.6).", rule="XXVI.6")
 
-    def _draw(self, ctx, tickets: list[tuple[str, int]]) -> None:
+    def _draw(self, ctx: UpdateContext, tickets: list[tuple[str, int]]) -> None:
         p = ctx.params(self.name)
         pot = sum(c for _, c in tickets) * int(p["price"])
         drum = [name for name, count in tickets for _ in range(count)]
@@ -104,23 +109,23 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
                             f"{ctx.state.money(prize)}.", player=winner, rule="XXVI.4",
                  data={"winner": winner, "prize": prize, "tickets": len(drum)})
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.private_of(state).tickets.pop(player.name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "tickets":
             return False
         self.private_of(state).tickets[player.name] = int(value)
         return True
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("tickets", self.private_of(state).tickets.get(player.name, 0))]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         mine = self.private_of(state).tickets.get(player.name, 0)
         return [(71, f"  Lottery tickets this week: {mine}" + ("" if self.of(state).open else " (no draw this week)"))]
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         ls = self.of(state)
         rows = tuple((w, who, state.money(prize)) for w, who, prize in reversed(ls.draws[-20:]))
         intro = ("Tickets cost $100, three a week at most, and stay secret until the draw at the week's end. "
@@ -129,7 +134,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
                       order=26)]
 
 
-def buy_tickets(ctx, player: Player, cmd: BuyTickets) -> str:
+def buy_tickets(ctx: UpdateContext, player: Player, cmd: BuyTickets) -> str:
     ls, priv = LotteryModule.of(ctx.state), LotteryModule.private_of(ctx.state)
     p = ctx.params(LotteryModule.name)
     if not ls.open:

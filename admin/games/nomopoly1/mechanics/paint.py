@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -18,12 +19,16 @@ from admin.library.api import OWNERSHIP
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
+
 #: how each colour shows on the board (a band along the square's foot)
 HEX = {"red": "#d32f2f", "blue": "#1f4fa8", "yellow": "#e6c619", "green": "#2e9e4f", "orange": "#f08a24",
        "purple": "#7b3fa0", "brown": "#8d5a2b", "pink": "#e07aa8", "grey": "#8a8a8a"}
 
 
-def _parse(thinner: bool):
+def _parse(thinner: bool) -> Callable[[str, object], Paint]:
     keyword = "THIN" if thinner else "PAINT"
     example = f"{keyword} SQUARE{'' if thinner else ' RED'}, {keyword} SQUARE 14{'' if thinner else ' RED'}, " \
               f"{keyword} ME{'' if thinner else ' RED'} or {keyword} bob{'' if thinner else ' RED'}"
@@ -85,10 +90,10 @@ class PaintModule(Mechanic[PaintState, None]):
     State = PaintState
     requires = ("store",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Paint, paint))
 
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: Square, rent: int) -> int:
         """X.4: 20% off when the square is painted the lander's colour."""
         ps = self.of(ctx.state)
         colour = ps.squares.get(square.number)
@@ -97,7 +102,7 @@ class PaintModule(Mechanic[PaintState, None]):
         p = ctx.params(self.name)
         return percent_of(rent, 100 - int(p["own_colour_discount_percent"]), str(p["rounding"]))
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """III.5: paint on a square one owns is an improvement, worth a can's price."""
         ownership = OWNERSHIP.get(state)
         if ownership is None or not api.STORE.on(state):
@@ -106,42 +111,45 @@ class PaintModule(Mechanic[PaintState, None]):
         owners = ownership.owners
         return sum(price for n in self.of(state).squares if owners.get(n) == player.name)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         self.of(state).squares.pop(square.number, None)
 
-    def on_player_reset(self, ctx, player) -> None:  # XIV.1: status goes, colour with it
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:  # XIV.1: status goes, colour with it
         self.of(ctx.state).players.pop(player.name, None)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).players.pop(player.name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "colour":
             return False
         _set(self.of(state).players, player.name, value)
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "colour":
             return False
         _set(self.of(state).squares, square.number, value)
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("colour", self.of(state).players.get(player.name), label="Colour", column="Colour",
                      order=65, kind="text")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("colour", self.of(state).squares.get(square.number), column="Colour", order=15, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         colour = self.of(state).squares.get(square.number)
         if colour is None:
             return None
         return SquareLook(notes=((15, f"painted {colour}"),), band=HEX.get(colour))
 
 
-def _set(table: dict, key, value) -> None:
+K = TypeVar("K")
+
+
+def _set(table: dict[K, str], key: K, value: object) -> None:
     if value:
         table[key] = str(value)
     else:
@@ -163,7 +171,7 @@ def colour_of(state: GameState, square: int | None = None, player: str | None = 
     return ps.squares.get(square) if square is not None else ps.players.get(player or "")
 
 
-def paint(ctx, player: Player, cmd: Paint) -> str:
+def paint(ctx: UpdateContext, player: Player, cmd: Paint) -> str:
     ps = PaintModule.of(ctx.state)
     what = f"paint ({cmd.colour})" if cmd.colour else "paint thinner"
     how = f"buy it at a General Store (BUY PAINT {(cmd.colour or 'THINNER').upper()})"

@@ -6,10 +6,11 @@ them the colour. A player trapped in the Dirty Bubble may shoot the Bubble to ge
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from admin.engine.board import live_numbers
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import land
 from admin.engine.errors import IllegalAction
 from admin.library.health import change_health
@@ -20,6 +21,9 @@ from admin.games.nomopoly1.mechanics.latex import break_suit
 from admin.games.nomopoly1.mechanics.paint import PaintModule
 from admin.games.nomopoly1.mechanics.store import COLOURS, items_of, paint_item, take_item
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 
 @command(f"SHOOT <target> WITH <colour:{'|'.join(c.upper() for c in COLOURS)}> [PAINT]",
@@ -51,7 +55,7 @@ class PaintGunsModule(Mechanic[PaintGunsState, None]):
     State = PaintGunsState
     requires = ("paint",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Shoot, shoot))
 
 
@@ -64,7 +68,7 @@ def distance_along(state: GameState, a: int, b: int) -> int:
     return min(d, len(numbers) - d)
 
 
-def shoot(ctx, player: Player, cmd: Shoot) -> str:
+def shoot(ctx: UpdateContext, player: Player, cmd: Shoot) -> str:
     what = paint_item(cmd.colour)
     inv = items_of(ctx.state)
     if not inv.count(player.name, "paint gun"):
@@ -110,7 +114,7 @@ def shoot(ctx, player: Player, cmd: Shoot) -> str:
     return f"{player.name} hit {target.name} with {cmd.colour} paint from {gap} squares away."
 
 
-def _shoot_bubble(ctx, player: Player, cmd: Shoot, what: str) -> str:
+def _shoot_bubble(ctx: UpdateContext, player: Player, cmd: Shoot, what: str) -> str:
     bubble = api.DIRTY_BUBBLE.get(ctx.state)
     if bubble is None or bubble.prisoner != player.name:
         raise IllegalAction("you may fire at the Dirty Bubble only from inside it (XXX.4)")

@@ -12,18 +12,24 @@ reaches them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.board import live_numbers, lowest
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
 from admin.engine.events import Ruling
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import check_text, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.nomopoly1 import api
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
+    from admin.engine.module import RulingHandler
 
 TRACK = 20
 
@@ -98,25 +104,25 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
     State = ParallelState
     Private = ParallelPrivate
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((PuAct, pu_act))
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"pu-rule": _judge}
 
-    def setup(self, state) -> None:
+    def setup(self, state: GameState) -> None:
         super().setup(state)
         for square in state.squares:  # enabled on a board that has square 22 already
             self.on_square_added(state, square)
 
-    def can_own(self, state, square) -> bool:
+    def can_own(self, state: GameState, square: Square) -> bool:
         return square.number != 22  # XXVII.2: the first Wormhole is nobody's
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if square.number in self.of(ctx.state).wormholes:
             warp_in(ctx, player, Traveller("wormhole", square.number), f"the Wormhole on square {square.number}")
 
-    def move_instead(self, ctx, player, steps) -> bool:
+    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool:
         ps = self.of(ctx.state)
         if player.name not in ps.inside:
             return False
@@ -136,22 +142,22 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
                  player=player.name, rule="XXVII.3", data={"from": start, "to": here})
         return True
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.of(ctx.state).inside.pop(player.name, None)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ps = self.of(state)
         ps.inside.pop(player.name, None)
         ps.may_add_rule = [n for n in ps.may_add_rule if n != player.name]
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         ps = self.of(state)
         if square.destroyed:  # a destroyed Wormhole is gone (XXVII.4: back to square 1 instead)
             ps.wormholes = [n for n in ps.wormholes if n != square.number]
         elif square.number == 22 and 22 in ps.wormholes and not square.name:
             square.name = "Wormhole"  # XXVII.2: square 22 is named Wormhole
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "in_pu":
             return False
         ps = self.of(state)
@@ -162,18 +168,18 @@ class ParallelModule(Mechanic[ParallelState, ParallelPrivate]):
             ps.inside.pop(player.name, None)
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("in_pu", player.name in self.of(state).inside, label="In the Parallel Universe", kind="text")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("wormhole", square.number in self.of(state).wormholes)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if square.number not in self.of(state).wormholes:
             return None
         return SquareLook(notes=((59, "a Wormhole"),), flags=((59, "WH", "Wormhole"),))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         ps = self.of(state)
         lines = []
         if player.name in ps.inside:
@@ -187,7 +193,7 @@ def wormholes(state: GameState) -> list[int]:
     return ParallelModule.of(state).wormholes if state.enabled(ParallelModule.name) else []
 
 
-def warp_in(ctx, player: Player, traveller: Traveller, how: str) -> None:
+def warp_in(ctx: UpdateContext, player: Player, traveller: Traveller, how: str) -> None:
     """Take the player off the board onto square -20 (XXVII.3), to come back as ``traveller`` says."""
     ps = ParallelModule.of(ctx.state)
     if player.name in ps.inside:
@@ -198,7 +204,7 @@ def warp_in(ctx, player: Player, traveller: Traveller, how: str) -> None:
              rule="XXVII.3")
 
 
-def warp_out(ctx, player: Player) -> None:
+def warp_out(ctx: UpdateContext, player: Player) -> None:
     """Back to the board, without landing (XXVII.4), where the way in says; then a rule to add."""
     ps = ParallelModule.of(ctx.state)
     traveller = ps.inside.pop(player.name)
@@ -217,7 +223,7 @@ def warp_out(ctx, player: Player) -> None:
              player=player.name, rule="XXVII.4")
 
 
-def pu_act(ctx, player: Player, cmd: PuAct) -> str:
+def pu_act(ctx: UpdateContext, player: Player, cmd: PuAct) -> str:
     ps = ParallelModule.of(ctx.state)
     if cmd.act == "wormhole":
         if owner_of(ctx.state, cmd.square) != player.name:
@@ -243,7 +249,7 @@ def pu_act(ctx, player: Player, cmd: PuAct) -> str:
     return f"{player.name} sent the Admin a secret rule for the Parallel Universe (number {rule.number})."
 
 
-def _judge(ctx, r: Ruling) -> str:
+def _judge(ctx: UpdateContext, r: Ruling) -> str:
     """``nomopoly ruling pu-rule accept|reject N [--note why]`` (XXVII.4)."""
     priv = ParallelModule.private_of(ctx.state)
     verdict = str(r.args.get("verdict", "")).lower()

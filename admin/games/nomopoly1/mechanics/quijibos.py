@@ -6,11 +6,12 @@ board and the Parallel Universe, a banana does nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.board import lowest, step
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly1 import api
@@ -18,6 +19,10 @@ from admin.games.nomopoly1.mechanics.donuts import DONUTS, DonutsModule
 from admin.games.nomopoly1.mechanics.parallel import Traveller, warp_in
 from admin.games.nomopoly1.mechanics.store import items_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 QUIJIBO = "quijibo"
 FOODS = {"banana": "banana", "lucky donut": DONUTS[1], "poison donut": DONUTS[0],
@@ -75,10 +80,10 @@ class QuijiboModule(Mechanic[QuijiboState, None]):
     State = QuijiboState
     requires = ("store", "donuts")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((FeedQuijibo, feed), (BuyBananas, buy_bananas))
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end: every Quijibo that did not eat dies (XXXIV.7)."""
         if not ctx.slot.week_end:
             return
@@ -92,18 +97,18 @@ class QuijiboModule(Mechanic[QuijiboState, None]):
                          player=player.name, rule="XXXIV.7")
         qs.fed = {}
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).fed.pop(player.name, None)
 
 
-def buy_bananas(ctx, player: Player, cmd: BuyBananas) -> str:
+def buy_bananas(ctx: UpdateContext, player: Player, cmd: BuyBananas) -> str:
     price = int(ctx.params("quijibos")["banana_price"]) * cmd.count
     ctx.transfer(player.name, BANK, price, rule="XXXIV.2", reason="bananas", voluntary=True, kind="purchase")
     items_of(ctx.state).give(player.name, "banana", cmd.count)
     return f"{player.name} bought {cmd.count} banana{'s' if cmd.count > 1 else ''} for {ctx.state.money(price)}."
 
 
-def feed(ctx, player: Player, cmd: FeedQuijibo) -> str:
+def feed(ctx: UpdateContext, player: Player, cmd: FeedQuijibo) -> str:
     qs = QuijiboModule.of(ctx.state)
     inv = items_of(ctx.state)
     if inv.count(player.name, QUIJIBO) <= qs.fed.get(player.name, 0):
@@ -135,7 +140,7 @@ def feed(ctx, player: Player, cmd: FeedQuijibo) -> str:
     return f"{player.name} fed their Quijibo a banana."  # XXXIV.6
 
 
-def _rabid(ctx, player: Player, p: dict) -> str:
+def _rabid(ctx: UpdateContext, player: Player, p: dict[str, Any]) -> str:
     change_health(ctx, player, -int(p["rabid_bite"]), rule="XXXIV.4", reason="bitten by their rabid Quijibo")
     directions = ("north", "south", "east", "west")
     direction = directions[ctx.dice.roll(f"quijibo/{player.name}/direction", 4) - 1]

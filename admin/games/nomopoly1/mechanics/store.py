@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
 from admin.engine.board import lowest
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.movement import jump
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health, health_of
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
 
 COLOURS = ("red", "blue", "yellow", "green", "orange", "purple", "brown", "pink", "grey")
 GIFTS = ("rose", "chocolate bar", "big mac")
@@ -55,7 +59,7 @@ def _split_count(rest: str) -> tuple[str, int]:
     return text.strip().lower(), count
 
 
-def _buy_parser(word: str):
+def _buy_parser(word: str) -> Callable[[str, object], BuyItem]:
     """A parser for ``BUY <word> ...``: which item the rest of the line names, and how many."""
     def parse(rest: str, _line: object) -> BuyItem:
         text, count = _split_count(rest)
@@ -199,36 +203,36 @@ class StoreModule(Mechanic[StoreState, None]):
     State = StoreState
     requires = ("health",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuyItem, buy_item), (UseFirstAid, use_first_aid), (GiveGift, give_gift),
                        (UseJetpack, use_jetpack))
 
     # -- the stores ------------------------------------------------------------------------
-    def can_own(self, state, square) -> bool:
+    def can_own(self, state: GameState, square: Square) -> bool:
         return not is_store(square.number)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if is_store(square.number):
             self.of(ctx.state).offers[player.name] = ctx.state.update
 
-    def on_pass_over(self, ctx, player, number) -> None:
-        self.on_land(ctx, player, ctx.state.square(number))
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
+        self.on_land(ctx, player, cast("Square", ctx.state.square(number)))  # a square passed over is on the board
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         offers = self.of(ctx.state).offers
         if offers.get(player.name, ctx.state.update) < ctx.state.update:  # lapses at the next move
             del offers[player.name]
 
     # -- lives -----------------------------------------------------------------------------
-    def on_player_reset(self, ctx, player) -> None:  # XIV.1: items go
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:  # XIV.1: items go
         self.of(ctx.state).items.clear(player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         st = self.of(state)
         st.items.clear(player.name)
         st.offers.pop(player.name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "items":
             return False
         inv = self.of(state).items
@@ -238,27 +242,28 @@ class StoreModule(Mechanic[StoreState, None]):
                 inv.give(player.name, str(item), int(n))
         return True
 
-    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
+        # XX.1: a trade gives items from here
         inv = self.of(state).items
         return inv if inv.count(player, item) > 0 else None
 
-    def worth(self, state, player) -> int:  # III.5: an item is worth its price
+    def worth(self, state: GameState, player: Player) -> int:  # III.5: an item is worth its price
         p = {**self.defaults, **state.params(self.name)}
         return sum(price_of(p, item) * n for item, n in self.of(state).items.items(player.name).items())
 
     # -- how it shows ----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         held = self.of(state).items.items(player.name)
         return [Fact("items", held),
                 Fact("items_text", ", ".join(f"{item} x{n}" for item, n in held.items()) or "none",
                      label="Items", order=72, kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         if not is_store(square.number):
             return None
         return SquareLook(notes=((55, "a General Store"),), flags=((55, "GS", "General Store"),))
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = {**self.defaults, **state.params(self.name)}
         rows = [(f"paint ({', '.join(COLOURS)})", state.money(int(p["paint_price"])), "colours a square or a player"),
                 (f"a gift ({', '.join(GIFTS)})", state.money(int(p["gift_price"])), "to give to another player")]
@@ -270,7 +275,7 @@ class StoreModule(Mechanic[StoreState, None]):
         return [Panel("store", "The General Store", intro, (Table("What it sells", ("Item", "Price", "What for"),
                                                                   tuple(rows)),), order=17)]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         st = self.of(state)
         held = st.items.items(player.name)
         lines = [(63, "  Items: " + (", ".join(f"{item} x{n}" for item, n in held.items()) or "none"))]
@@ -284,7 +289,7 @@ def is_store(number: int) -> bool:
     return number % 20 == 19
 
 
-def price_of(params: dict, item: str) -> int:
+def price_of(params: dict[str, Any], item: str) -> int:
     """An item's price at the store (its value in a net worth, III.5)."""
     if item.startswith("paint ("):
         return int(params["paint_price"])
@@ -297,7 +302,7 @@ def items_of(state: GameState) -> Inventory:
     return StoreModule.of(state).items
 
 
-def take_item(ctx, player: Player, item: str, how: str) -> None:
+def take_item(ctx: UpdateContext, player: Player, item: str, how: str) -> None:
     """Use up one of the player's ``item`` (XI.2), or refuse saying how to get one."""
     inv = items_of(ctx.state)
     if not inv.count(player.name, item):
@@ -305,14 +310,14 @@ def take_item(ctx, player: Player, item: str, how: str) -> None:
     inv.take(player.name, item)
 
 
-def _player(ctx, name: str) -> Player:
+def _player(ctx: UpdateContext, name: str) -> Player:
     target = ctx.state.players.get(name)
     if target is None or not target.active:
         raise IllegalAction(f"there is no player {name!r} in the game")
     return target
 
 
-def buy_item(ctx, player: Player, cmd: BuyItem) -> str:
+def buy_item(ctx: UpdateContext, player: Player, cmd: BuyItem) -> str:
     st = StoreModule.of(ctx.state)
     if player.name not in st.offers:
         raise IllegalAction("you have not landed on or passed a General Store (squares 19, 39, 59 ...) "
@@ -324,7 +329,7 @@ def buy_item(ctx, player: Player, cmd: BuyItem) -> str:
     return f"{player.name} bought {cmd.count} x {cmd.item} for {ctx.state.money(price * cmd.count)}."
 
 
-def use_first_aid(ctx, player: Player, cmd: UseFirstAid) -> str:
+def use_first_aid(ctx: UpdateContext, player: Player, cmd: UseFirstAid) -> str:
     target = _player(ctx, cmd.target) if cmd.target else player
     if target.square != player.square:
         raise IllegalAction(f"{target.name} is on square {target.square} and you on {player.square}; "
@@ -337,7 +342,7 @@ def use_first_aid(ctx, player: Player, cmd: UseFirstAid) -> str:
     return f"{player.name} used a first aid kit on {target.name} (+{gain} health)."
 
 
-def give_gift(ctx, player: Player, cmd: GiveGift) -> str:
+def give_gift(ctx: UpdateContext, player: Player, cmd: GiveGift) -> str:
     target = _player(ctx, cmd.to)
     if target.name == player.name:
         raise IllegalAction("a gift is for another player")
@@ -346,7 +351,7 @@ def give_gift(ctx, player: Player, cmd: GiveGift) -> str:
     return f"{player.name} gave {target.name} a {cmd.gift}."
 
 
-def use_jetpack(ctx, player: Player, cmd: UseJetpack) -> str:
+def use_jetpack(ctx: UpdateContext, player: Player, cmd: UseJetpack) -> str:
     item = "robotic jetpack" if cmd.target else "jetpack"
     target = _player(ctx, cmd.target) if cmd.target else player
     take_item(ctx, player, item, f"buy one at a General Store (BUY {item.upper()})")

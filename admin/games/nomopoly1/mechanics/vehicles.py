@@ -7,11 +7,11 @@ paying rent on another player's square, and picked up again by passing over it."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 from admin.engine.context import BANK
 from admin.engine.declare import As, command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import no_args
 from admin.engine.errors import CommandError, IllegalAction
@@ -21,6 +21,10 @@ from admin.games.nomopoly1.mechanics.coownership import co_owners
 from admin.library.ownership import owner_of
 from admin.library.turns import parse_dice, roll_turn_dice, transport_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 METHODS = {"foot": 0, "clogs": 100, "roller skates": 500, "car": 2000, "rocket sled": 3000}
 CARRIED = ("clogs", "roller skates")
@@ -78,7 +82,7 @@ class VehiclesState:
     #: clogs and roller skates each player carries (XXIV.4)
     kit: dict[str, list[str]] = field(default_factory=dict)
     #: a parked car or sled: player -> [method, square] (XXIV.5)
-    parked: dict[str, list] = field(default_factory=dict)
+    parked: dict[str, list[Any]] = field(default_factory=dict)
     #: bananas fed to each player's monkey for the coming week (XXIV.2)
     bananas: dict[str, int] = field(default_factory=dict)
 
@@ -98,17 +102,17 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
     State = VehiclesState
     requires = ("turns",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Vehicle, vehicle))
 
-    def dice_for(self, state, player) -> str | None:
+    def dice_for(self, state: GameState, player: Player) -> str | None:
         bananas = self.of(state).bananas.get(player.name, 0)
         if transport_of(state, player.name) != "rocket sled" or not bananas:
             return None
         count, sides = parse_dice(state.params("turns").get("dice", {}).get("rocket sled", "1d24"))
         return f"{count}d{sides + bananas}"
 
-    def check_roll(self, ctx, player, turn, faces) -> list[int] | None:
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
         method = transport_of(ctx.state, player.name)
         p = ctx.params(self.name)
         if method == "roller skates" and sum(faces) == int(p["skates_fall_total"]):
@@ -126,7 +130,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
                 return roll_turn_dice(ctx, player, turn, ctx.params("turns")["dice"].get("foot", "2d6"), "foot")
         return None
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end: rent for cars and sleds parked on other players' squares; bananas eaten."""
         if not ctx.slot.week_end:
             return
@@ -141,11 +145,11 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
             ctx.emit("vehicle", f"{name} paid {ctx.state.money(rent)} rent to {owner} for the {method} parked "
                                 f"on square {square}.", player=name, rule="XXIV.5")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.moves:  # the bananas fed for these moves are eaten: "for one turn only" (XXIV.2)
             self.of(ctx.state).bananas.clear()
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """III.5: what the player's means of transport cost."""
         vs = self.of(state)
         prices = {**self.defaults, **state.params(self.name)}["prices"]
@@ -155,7 +159,7 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
             owned.add(vs.parked[player.name][0])
         return sum(int(prices.get(m, 0)) for m in owned)
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         vs = self.of(ctx.state)
         parked = vs.parked.get(player.name)
         if parked and parked[1] == number:  # XXIV.5: passing over the parked square takes it back
@@ -164,19 +168,19 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
             ctx.emit("vehicle", f"{player.name} took back their {parked[0]} from square {number}.",
                      player=player.name, rule="XXIV.5")
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self._forget(ctx.state, player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self._forget(state, player.name)
 
-    def _forget(self, state, name: str) -> None:
+    def _forget(self, state: GameState, name: str) -> None:
         vs = self.of(state)
         vs.kit.pop(name, None)
         vs.parked.pop(name, None)
         vs.bananas.pop(name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "parked":
             return False
         if value:
@@ -185,20 +189,20 @@ class VehiclesModule(Mechanic[VehiclesState, None]):
             self.of(state).parked.pop(player.name, None)
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         vs = self.of(state)
         parked = vs.parked.get(player.name)
         return [Fact("carries", vs.kit.get(player.name, []), label="Carries", kind="text"),
                 Fact("parked", f"{parked[0]} on square {parked[1]}" if parked else None, label="Parked", kind="text")]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         here = sorted(f"{n}'s {m}" for n, (m, s) in self.of(state).parked.items() if s == square.number)
         if not here:
             return None
         return SquareLook(notes=((87, "parked: " + ", ".join(here)),), flags=((87, "P", "a parked car or sled"),))
 
 
-def vehicle(ctx, player: Player, cmd: Vehicle) -> str:
+def vehicle(ctx: UpdateContext, player: Player, cmd: Vehicle) -> str:
     vs = VehiclesModule.of(ctx.state)
     transport = TURNS.of(ctx.state).transport
     p = ctx.params(VehiclesModule.name)

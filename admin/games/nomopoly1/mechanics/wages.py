@@ -5,10 +5,11 @@ suffer half, politicians hand out money, dodge rent and give a gift a week)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.declare import command, handled
 from admin.engine.context import BANK
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.capabilities import EasesHealthLoss
 from admin.engine.errors import CommandError, IllegalAction
@@ -16,6 +17,10 @@ from admin.library.health import change_health, health_of
 from admin.games.nomopoly1.mechanics.paint import percent_of
 from admin.games.nomopoly1.mechanics.store import GIFTS, items_of
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 #: course -> (prerequisite, cost, weeks, wage)
 COURSES: dict[str, tuple[str | None, int, int, int]] = {
@@ -70,7 +75,7 @@ class WagesState:
     #: each player's career (none: the starting wage)
     career: dict[str, str] = field(default_factory=dict)
     #: courses under way: player -> [course, weeks left]
-    studying: dict[str, list] = field(default_factory=dict)
+    studying: dict[str, list[Any]] = field(default_factory=dict)
     #: the week each once-a-week act was last done: "player/act" -> week
     done: dict[str, int] = field(default_factory=dict)
 
@@ -91,10 +96,10 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
     State = WagesState
     requires = ("health",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Enrol, enrol), (CareerAct, career_act))
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """The week's end, before the next week's moves: courses advance, healers heal, wages paid."""
         if not ctx.slot.week_end:
             return
@@ -118,12 +123,12 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
             ctx.emit("wage", f"{player.name} was paid a wage of {ctx.state.money(wage)}.", player=player.name,
                      rule="XXXVI.1", data={"amount": wage})
 
-    def wage(self, state, name: str) -> int:
+    def wage(self, state: GameState, name: str) -> int:
         p = {**self.defaults, **state.params(self.name)}
         career = self.of(state).career.get(name)
         return int(p["courses"][career][3]) if career else int(p["base_wage"])
 
-    def adjust_health_loss(self, ctx, player, loss: int, reason: str) -> int:
+    def adjust_health_loss(self, ctx: UpdateContext, player: Player, loss: int, reason: str) -> int:
         career = self.of(ctx.state).career.get(player.name)
         if career == "thief":
             n = int(ctx.params(self.name)["dodge_in"])
@@ -135,7 +140,7 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
             return percent_of(loss, 50, str(ctx.params(self.name)["rounding"]))
         return loss
 
-    def adjust_rent_paid(self, ctx, payer, square, rent: int) -> int:
+    def adjust_rent_paid(self, ctx: UpdateContext, payer: Player, square: Square, rent: int) -> int:
         if rent <= 0 or self.of(ctx.state).career.get(payer.name) != "politician":
             return rent
         n = int(ctx.params(self.name)["dodge_in"])
@@ -145,17 +150,17 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
             return 0
         return rent
 
-    def on_player_reset(self, ctx, player) -> None:  # XIV.1: status goes
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:  # XIV.1: status goes
         ws = self.of(ctx.state)
         ws.career.pop(player.name, None)
         ws.studying.pop(player.name, None)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ws = self.of(state)
         ws.career.pop(player.name, None)
         ws.studying.pop(player.name, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "career":
             return False
         if value:
@@ -164,7 +169,7 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
             self.of(state).career.pop(player.name, None)
         return True
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = {**self.defaults, **state.params(self.name)}
         courses = tuple((name, needs or "none", state.money(int(cost)), int(weeks), state.money(int(wage)))
                         for name, (needs, cost, weeks, wage) in p["courses"].items())
@@ -179,7 +184,7 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
                       (Table("Courses", ("Course", "Needs", "Cost", "Weeks", "Wage"), courses),
                        Table("Careers", ("Player", "Career", "Studying", "Wage"), people)), order=36)]
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         ws = self.of(state)
         studying = ws.studying.get(player.name)
         return [Fact("career", ws.career.get(player.name, "none"), label="Career", column="Career", order=80,
@@ -189,7 +194,7 @@ class WagesModule(Mechanic[WagesState, None], EasesHealthLoss):
                 Fact("wage", self.wage(state, player.name), label="Wage")]
 
 
-def _once_a_week(ctx, player: Player, act: str) -> None:
+def _once_a_week(ctx: UpdateContext, player: Player, act: str) -> None:
     done = WagesModule.of(ctx.state).done
     key = f"{player.name}/{act}"
     if done.get(key) == ctx.state.week:
@@ -197,14 +202,14 @@ def _once_a_week(ctx, player: Player, act: str) -> None:
     done[key] = ctx.state.week
 
 
-def _career(ctx, player: Player, needed: str) -> None:
+def _career(ctx: UpdateContext, player: Player, needed: str) -> None:
     have = WagesModule.of(ctx.state).career.get(player.name)
     if have != needed:
         raise IllegalAction(f"only a {needed} may do that; you are {'a ' + have if have else 'not trained'} "
                             f"(ENROL {needed.upper()})")
 
 
-def enrol(ctx, player: Player, cmd: Enrol) -> str:
+def enrol(ctx: UpdateContext, player: Player, cmd: Enrol) -> str:
     ws = WagesModule.of(ctx.state)
     courses = ctx.params("wages")["courses"]
     needs, cost, weeks, wage = courses[cmd.course]
@@ -222,7 +227,7 @@ def enrol(ctx, player: Player, cmd: Enrol) -> str:
             f"{weeks} weeks, then a wage of {ctx.state.money(int(wage))}.")
 
 
-def career_act(ctx, player: Player, cmd: CareerAct) -> str:
+def career_act(ctx: UpdateContext, player: Player, cmd: CareerAct) -> str:
     p = ctx.params("wages")
     if cmd.act == "steal":
         _career(ctx, player, "thief")
@@ -264,7 +269,7 @@ def career_act(ctx, player: Player, cmd: CareerAct) -> str:
     return f"{player.name} gave {target.name} a {cmd.gift}, free."
 
 
-def _other(ctx, player: Player, name: str | None) -> Player:
+def _other(ctx: UpdateContext, player: Player, name: str | None) -> Player:
     target = ctx.state.players.get(name or "")
     if target is None or not target.active:
         raise IllegalAction(f"there is no player {name!r} in the game")

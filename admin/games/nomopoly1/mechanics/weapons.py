@@ -6,14 +6,14 @@ these weapons as a player does (XXXII.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from admin.engine import hooks
 from admin.engine.board import Direction, destroy_square, live_numbers, lowest, neighbours, step
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
 from admin.engine.inventory import Inventory
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.syntax import parse_square
 from admin.engine.errors import CommandError, IllegalAction
@@ -23,6 +23,10 @@ from admin.games.nomopoly1.mechanics.blob import hurt
 from admin.games.nomopoly1.mechanics.latex import break_suit
 from admin.games.nomopoly1.mechanics.store import take_item
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Square
 
 #: weapon -> price
 WEAPONS = {"time bomb": 300, "flame thrower": 1100, "nuclear missile": 3000}
@@ -121,23 +125,23 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
     Private = WeaponsPrivate
     requires = ("store",)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((BuyWeapon, buy_weapon), (UseWeapon, use_weapon))
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if square.number == int(ctx.params(self.name)["shop"]):
             self.of(ctx.state).offers[player.name] = ctx.state.update
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         if number == int(ctx.params(self.name)["shop"]):
             self.of(ctx.state).offers[player.name] = ctx.state.update
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         offers = self.of(ctx.state).offers
         if offers.get(player.name, ctx.state.update) < ctx.state.update:
             del offers[player.name]
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """At the end of a week: the time bombs whose two weeks are up go off (XXXII.2)."""
         if not ctx.slot.week_end:
             return
@@ -155,23 +159,23 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
             if (blob := api.BLOB.get(ctx.state)) is not None and blob.square in near:
                 hurt(ctx, int(p["bomb_damage"]), f"a time bomb on square {bomb.square}")
 
-    def worth(self, state, player) -> int:  # III.5: an item is worth its price
+    def worth(self, state: GameState, player: Player) -> int:  # III.5: an item is worth its price
         prices = {**self.defaults, **state.params(self.name)}["prices"]
         return sum(int(prices.get(w, 0)) * n for w, n in self.of(state).weapons.items(player.name).items())
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.of(ctx.state).weapons.clear(player.name)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         ws = self.of(state)
         ws.weapons.clear(player.name)
         ws.offers.pop(player.name, None)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         ws = self.of(state)
         ws.guns = [n for n in ws.guns if n != square.number]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "weapons":
             return False
         inv = self.of(state).weapons
@@ -181,20 +185,20 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
                 inv.give(player.name, str(w), int(n))
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "anti_missile_gun":
             return False
         ws = self.of(state)
         ws.guns = sorted((set(ws.guns) | {square.number}) if value else (set(ws.guns) - {square.number}))
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("weapons", self.of(state).weapons.items(player.name))]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("missile_protection", protection(state, square.number))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         notes, flags = [], []
         if square.number == int(state.params(self.name).get("shop", self.defaults["shop"])):
             notes.append((57, "the Weapons of Mass Destruction Shop"))
@@ -204,7 +208,7 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
             flags.append((86, "AM", "anti-missile gun"))
         return SquareLook(notes=tuple(notes), flags=tuple(flags)) if flags else None
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         mine = [b for b in self.private_of(state).bombs if b.owner == player.name]
         lines = [(70, f"  Your time bomb on square {b.square} goes off at the end of week {b.week}")
                  for b in mine]
@@ -213,7 +217,7 @@ class WeaponsModule(Mechanic[WeaponsState, WeaponsPrivate]):
             lines.append((69, "  Weapons: " + ", ".join(f"{w} x{n}" for w, n in held.items())))
         return lines
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("time_bombs", [b.square for b in self.private_of(state).bombs if b.owner == player.name])]
 
 
@@ -232,12 +236,12 @@ def _within(state: GameState, centre: int, reach: int) -> set[int]:
     return {numbers[(i + k) % len(numbers)] for k in range(-reach, reach + 1)}
 
 
-def _harm(ctx, victim: Player, damage: int, why: str) -> None:
+def _harm(ctx: UpdateContext, victim: Player, damage: int, why: str) -> None:
     break_suit(ctx, victim, f"{why} hit it")
     change_health(ctx, victim, -damage, rule="XXXII.2", reason=why)
 
 
-def buy_weapon(ctx, player: Player, cmd: BuyWeapon) -> str:
+def buy_weapon(ctx: UpdateContext, player: Player, cmd: BuyWeapon) -> str:
     ws = WeaponsModule.of(ctx.state)
     p = ctx.params(WeaponsModule.name)
     if player.name not in ws.offers:
@@ -249,14 +253,14 @@ def buy_weapon(ctx, player: Player, cmd: BuyWeapon) -> str:
     return f"{player.name} bought a {cmd.weapon} for {ctx.state.money(price)}."
 
 
-def _take_weapon(ctx, player: Player, weapon: str) -> None:
+def _take_weapon(ctx: UpdateContext, player: Player, weapon: str) -> None:
     ws = WeaponsModule.of(ctx.state)
     if not ws.weapons.count(player.name, weapon):
         raise IllegalAction(f"you have no {weapon}; buy one at the Weapons of Mass Destruction Shop (BUY {weapon.upper()})")
     ws.weapons.take(player.name, weapon)
 
 
-def use_weapon(ctx, player: Player, cmd: UseWeapon) -> str:
+def use_weapon(ctx: UpdateContext, player: Player, cmd: UseWeapon) -> str:
     p = ctx.params(WeaponsModule.name)
     ws = WeaponsModule.of(ctx.state)
     if cmd.weapon == "anti-missile gun":
@@ -278,7 +282,7 @@ def use_weapon(ctx, player: Player, cmd: UseWeapon) -> str:
     return _missile(ctx, player, cmd.square or 0, int(p["missile_damage"]))
 
 
-def _flame(ctx, player: Player, direction: str, damage: int) -> str:
+def _flame(ctx: UpdateContext, player: Player, direction: str, damage: int) -> str:
     columns = int(ctx.params("board").get("columns", 10))
     here = player.square
     the_blob = api.BLOB.get(ctx.state)
@@ -300,7 +304,7 @@ def _flame(ctx, player: Player, direction: str, damage: int) -> str:
     return f"{player.name} fired a flame thrower {direction}; it found nobody."
 
 
-def _missile(ctx, player: Player, target: int, damage: int) -> str:
+def _missile(ctx: UpdateContext, player: Player, target: int, damage: int) -> str:
     square = ctx.state.square(target)
     if square is None or square.destroyed:
         raise IllegalAction(f"there is no square {target} on the board to aim at")

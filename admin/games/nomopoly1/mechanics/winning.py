@@ -4,6 +4,8 @@ tied all win); a game ended without a winner goes to the highest net worth (III.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from admin.engine.module import Mechanic
 from admin.engine.errors import RuleError
 from admin.library.api import OWNERSHIP
@@ -13,6 +15,12 @@ from admin.games.nomopoly1.mechanics.blocks import blocks
 from admin.games.nomopoly1.mechanics.donuts import DONUTS
 from admin.games.nomopoly1.mechanics.store import COLOURS
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.events import Ruling
+    from admin.engine.model import Square
+    from admin.engine.module import RulingHandler
 
 CONDITIONS = ("110% of everyone's money", "two blocks", "a block of three", "the most squares",
               "their colour is a block's", "a painted square of every colour", "every square this week")
@@ -28,20 +36,20 @@ class WinningModule(Mechanic[None, None]):
     defaults = {"needed": 5, "money_percent": 110, "min_health": 50}
     summary = "Five of seven winning conditions, and none of seven bars, wins after any update."
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         self.on_pass_over(ctx, player, square.number)
 
-    def on_pass_over(self, ctx, player, number) -> None:
+    def on_pass_over(self, ctx: UpdateContext, player: Player, number: int) -> None:
         """III.2's seventh condition: the squares each player passed or landed on this update."""
         api.VISITED.of(ctx).setdefault(player.name, set()).add(number)
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         api.BOARD_AT_START.put(ctx, {s.number for s in ctx.state.live_squares()})
 
-    def rulings(self):
+    def rulings(self) -> dict[str, RulingHandler]:
         return {"end-game": _end_game}
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         state = ctx.state
         if state.ended:
             return
@@ -67,7 +75,7 @@ def _owned(state: GameState, name: str) -> list[int]:
     return [s.number for s in OWNERSHIP.of(state).owned_by(state, name)]
 
 
-def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[bool]:
+def conditions(ctx: UpdateContext, player: Player, visited: set[int], board: set[int]) -> list[bool]:
     state = ctx.state
     p = ctx.params(WinningModule.name)
     others = [o for o in state.active_players() if o.name != player.name]
@@ -87,7 +95,7 @@ def conditions(ctx, player: Player, visited: set[int], board: set[int]) -> list[
     ]
 
 
-def bars(ctx, player: Player) -> list[bool]:
+def bars(ctx: UpdateContext, player: Player) -> list[bool]:
     state = ctx.state
     p = ctx.params(WinningModule.name)
     paint = api.PAINT.get(state)
@@ -106,7 +114,7 @@ def bars(ctx, player: Player) -> list[bool]:
     ]
 
 
-def _end_game(ctx, r) -> str:
+def _end_game(ctx: UpdateContext, r: Ruling) -> str:
     """``nomopoly ruling end-game``: with no winner named, the highest net worth wins (III.5)."""
     state = ctx.state
     if r.args.get("winner") and r.args["winner"] not in state.players:
