@@ -9,18 +9,22 @@ card was the inventor's own (V.2, V.3)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import ask
 from admin.games.technopoly.mechanics.objects import (
-    FUEL_CARDS, WORLD, FuelSlot, ObjectType, card_text, find_object, fuels,
+    FUEL_CARDS, WORLD, FuelSlot, ObjectType, TechnoState, card_text, find_object, fuels,
     machine_kind, parse_card, play_cards, private, take_cards, world,
 )
 from admin.games.technopoly.mechanics.tasks import Turn, use_robots
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
 
-def check_fuel_named(st, card: str, fuel: str | None) -> str | None:
+
+def check_fuel_named(st: TechnoState, card: str, fuel: str | None) -> str | None:
     """The Fuel a Synthetic, Synthesiser or Fuel: 1A*/1C* card names must be a known Fuel."""
     if fuel is None or card == "Polluting":  # Polluting names its Waste, not a Fuel
         return None
@@ -37,7 +41,7 @@ def respondable(cards: list[tuple[str, str | None]]) -> int:
     return max(n, 1 if not cards else 0)
 
 
-def invent(ctx, turn: Turn, name: str, cards: tuple[tuple[str, str | None], ...]) -> str:
+def invent(ctx: UpdateContext, turn: Turn, name: str, cards: tuple[tuple[str, str | None], ...]) -> str:
     st, priv = world(ctx.state), private(ctx.state)
     player = turn.player
     if any(o.name.lower() == name.lower() for o in st.objects.values()):
@@ -63,7 +67,7 @@ def invent(ctx, turn: Turn, name: str, cards: tuple[tuple[str, str | None], ...]
             f"RESPOND {inter.id} WITH <card> (up to {k} each) before the next update.")
 
 
-def add_attribute(st, obj: ObjectType, card: str, fuel: str | None, by: str) -> None:
+def add_attribute(st: TechnoState, obj: ObjectType, card: str, fuel: str | None, by: str) -> None:
     obj.attributes.append(card)
     if card == "Synthetic":
         obj.synthetic_of = fuel
@@ -88,7 +92,7 @@ def parse_response(rest: str, line: object) -> tuple[int, tuple[tuple[str, str |
     return int(m.group(1)), cards
 
 
-def check_response(ctx, inter, player: str, cards: Sequence[Sequence[Any]]) -> list[str]:
+def check_response(ctx: UpdateContext, inter: Interaction, player: str, cards: Sequence[Sequence[Any]]) -> list[str]:
     st, priv = world(ctx.state), private(ctx.state)
     if inter.kind != "response" or inter.module != WORLD:
         raise IllegalAction(f"#{inter.id} is not an invention taking responses")
@@ -101,7 +105,7 @@ def check_response(ctx, inter, player: str, cards: Sequence[Sequence[Any]]) -> l
     return [card_text(c, f) for c, f in cards]
 
 
-def resolve(ctx, inter, answers: dict[str, Any]) -> str:
+def resolve(ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
     """The window closes: each opponent's cards (in seat order) go on the Object, if still held."""
     st, priv = world(ctx.state), private(ctx.state)
     obj = st.objects.get(str(inter.payload["object"]))
@@ -126,7 +130,7 @@ def resolve(ctx, inter, answers: dict[str, Any]) -> str:
     return f"{obj.name} is invented" + (f" with responses ({'; '.join(played)})" if played else " (no responses)")
 
 
-def finish(ctx, obj: ObjectType) -> None:
+def finish(ctx: UpdateContext, obj: ObjectType) -> None:
     obj.status = "known"
     obj.rights = [obj.inventor] if obj.inventor else []
     what = "Technology" if obj.kind == "machine" else "Mining Rights (a Fuel discovered)"
@@ -139,14 +143,14 @@ def finish(ctx, obj: ObjectType) -> None:
                            "<fuel>, ... (V.2).", player=obj.inventor, rule="V.2")
 
 
-def eligible(st, obj: ObjectType, slot: FuelSlot) -> list[str]:
+def eligible(st: TechnoState, obj: ObjectType, slot: FuelSlot) -> list[str]:
     """The Fuels the inventor may nominate for ``slot`` (V.2, V.3): discovered, not Inert, not
     this object; for an opponent's card, not discovered by the inventor."""
     return [f.name for f in fuels(st) if f.name != obj.name and not f.has("Inert") and f.kind == "fuel"
             and (slot.own or f.inventor != obj.inventor)]
 
 
-def nominate(ctx, player: str, name: str, chosen: list[str]) -> str:
+def nominate(ctx: UpdateContext, player: str, name: str, chosen: list[str]) -> str:
     """``FUEL <object> = <fuel>, ...``: every pending "requires Fuel" card's Fuel at once, in the
     order the cards were played; copies of one Fuel or a mix (V.4)."""
     st = world(ctx.state)
@@ -182,7 +186,7 @@ def nominate(ctx, player: str, name: str, chosen: list[str]) -> str:
     return f"{player} nominated the Fuel of {obj.name}: {', '.join(names)} (V.2)."
 
 
-def replace_mysterious(ctx, turn: Turn, name: str, card: tuple[str, str | None]) -> str:
+def replace_mysterious(ctx: UpdateContext, turn: Turn, name: str, card: tuple[str, str | None]) -> str:
     """IX.2: skip the turn to swap an object's Mysterious attribute for a card from the hand."""
     st, priv = world(ctx.state), private(ctx.state)
     obj = find_object(st, name)

@@ -6,7 +6,7 @@ Unpredictable Machine's choices are its owner's named opponent's, answered by th
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from admin.engine.errors import IllegalAction, NomopolyError
 from admin.library.interactions import ask
@@ -15,6 +15,14 @@ from admin.games.technopoly.mechanics.objects import (
 )
 from admin.games.technopoly.mechanics.tasks import Turn, attack, can_make, hazard, noisy, owned, parse_task
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
+
+#: carries out a task line in a turn (the world's ``run``, reading the line again)
+RunTask = Callable[[Turn, str, str], str]
+#: what an ability does once its checks have passed, in words
+Effect = Callable[[], str]
 
 ABILITY_WORDS = {"ANALYSE": "Analyser", "ANALYZE": "Analyser", "ATTACK": "Attacker", "CONVERT": "Convertor",
                  "COPY": "Copier", "DESTROY": "Destroyer", "STEAL": "Liberator", "MINE": "Miner",
@@ -33,7 +41,7 @@ def split_machine(st: TechnoState, text: str) -> tuple[ObjectType, str]:
                         f"{', '.join(o.name for o in known if o.kind == 'machine') or 'none yet'}")
 
 
-def activate(ctx, turn: Turn, text: str, run_task: Callable[[Turn, str, str], str]) -> str:
+def activate(ctx: UpdateContext, turn: Turn, text: str, run_task: Callable[[Turn, str, str], str]) -> str:
     """ACTIVATE a Machine (IV.6): a Robot's task, or none if it is Automatic (VIII.1); once a
     turn for each unit owned (twice if Rapid-Fire, VIII.6), not two turns running if Slow (X.23);
     its activation Fuel burnt (Ecological: any Fuel); then what it does, then Hazardous (X.14),
@@ -106,7 +114,7 @@ def choose_ability(obj: ObjectType, rest: str) -> tuple[str, str]:
     return ability, rest if whole else (words[1].strip() if len(words) > 1 else "")
 
 
-def ask_opponent(ctx, turn: Turn, obj: ObjectType, opponent: str) -> str:
+def ask_opponent(ctx: UpdateContext, turn: Turn, obj: ObjectType, opponent: str) -> str:
     """X.25: the activation is made now (its Robot, Fuel and drawbacks); what it does is the
     named opponent's choice, answered ``ANSWER <n> <words>`` before the next update."""
     inter = ask(ctx, kind="response", module=WORLD, parties=[opponent], silence="none", proposer=turn.player,
@@ -115,7 +123,8 @@ def ask_opponent(ctx, turn: Turn, obj: ObjectType, opponent: str) -> str:
             f"({'; '.join(USAGE[a] for a in obj.attributes if a in USAGE)}) before the next update (X.25).")
 
 
-def resolve_unpredictable(ctx, inter, answers: dict[str, Any], run_task: Callable[[Turn, str, str], str]) -> str:
+def resolve_unpredictable(ctx: UpdateContext, inter: Interaction, answers: dict[str, Any],
+                          run_task: Callable[[Turn, str, str], str]) -> str:
     """The opponent's words carried out for the owner; silence or words that cannot be done: nothing."""
     st = world(ctx.state)
     owner, opponent = str(inter.payload["owner"]), inter.parties[0]
@@ -140,7 +149,7 @@ USAGE = {"Analyser": "ANALYSE <your machine>", "Attacker": "ATTACK <player>'s <o
          "Synthesiser": "GENERATE", "Transmitter": "PLUS or MINUS"}
 
 
-def _analyse(ctx, turn, obj, rest, run_task):
+def _analyse(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     st = world(ctx.state)
     target = find_object(st, rest)
     if target.kind != "machine" or held(st, turn.player, target.name) < 1:
@@ -154,13 +163,13 @@ def _analyse(ctx, turn, obj, rest, run_task):
     return go
 
 
-def _attack(ctx, turn, obj, rest, run_task, steal: bool = False):
+def _attack(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask, steal: bool = False) -> Effect:
     owner, target = owned(rest, "STEAL" if steal else "ATTACK")
     attack(ctx, turn, owner, target, with_=obj.name, steal=steal, check=True)
     return lambda: attack(ctx, turn, owner, target, with_=obj.name, steal=steal)
 
 
-def _convert(ctx, turn, obj, rest, run_task):
+def _convert(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     st = world(ctx.state)
     m = re.fullmatch(r"(.+?)\s+to\s+(.+)", rest, re.IGNORECASE)
     if not m:
@@ -178,7 +187,7 @@ def _convert(ctx, turn, obj, rest, run_task):
     return go
 
 
-def _copy(ctx, turn, obj, rest, run_task):
+def _copy(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     st = world(ctx.state)
     target = find_object(st, rest)
     if held(st, turn.player, target.name) < 1:
@@ -186,7 +195,7 @@ def _copy(ctx, turn, obj, rest, run_task):
     return lambda: f"{create(ctx, turn.player, target.name, 1, 'copied', rule='VIII.14')} {target.name} made (VIII.14)."
 
 
-def _destroy(ctx, turn, obj, rest, run_task):
+def _destroy(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     st = world(ctx.state)
     owner, name = owned(rest, "DESTROY")
     target = find_object(st, name)
@@ -195,7 +204,7 @@ def _destroy(ctx, turn, obj, rest, run_task):
     return lambda: f"{destroy(ctx, owner, target.name, 1, f'{turn.player} fired {obj.name}', rule='VIII.15')} destroyed."
 
 
-def _miner(ctx, turn, obj, rest, run_task):
+def _miner(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     st = world(ctx.state)
     if re.match(r"\d", rest):
         raise IllegalAction("a Miner mines two of one Fuel: write MINE <fuel>")
@@ -206,7 +215,7 @@ def _miner(ctx, turn, obj, rest, run_task):
     return lambda: f"{create(ctx, turn.player, fuel.name, 2, 'mined with a Miner', rule='VIII.18')} {fuel.name} mined."
 
 
-def _monitor(ctx, turn, obj, rest, run_task):
+def _monitor(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     m = re.fullmatch(r"(?:at\s+)?(\S+)(?:'s hand)?", rest, re.IGNORECASE)
     who = m.group(1) if m else rest
     if who not in world(ctx.state).holdings or who == turn.player:
@@ -220,14 +229,14 @@ def _monitor(ctx, turn, obj, rest, run_task):
     return go
 
 
-def _research(ctx, turn, obj, rest, run_task):
+def _research(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     def go() -> str:
         turn.research = True
         return f"{turn.player} will draw an Attribute card at the end of the turn (VIII.20)."
     return go
 
 
-def _scavenge(ctx, turn, obj, rest, run_task):
+def _scavenge(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     st = world(ctx.state)
     owner, name = owned(rest, "SCAVENGE")
     target = find_object(st, name)
@@ -238,14 +247,14 @@ def _scavenge(ctx, turn, obj, rest, run_task):
     return lambda: f"{create(ctx, turn.player, target.name, 1, 'scavenged', rule='VIII.21')} {target.name} scavenged."
 
 
-def _synthesise(ctx, turn, obj, rest, run_task):
+def _synthesise(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     fuel = obj.synthesises
     if not fuel:
         raise IllegalAction(f"{obj.name} names no Fuel to synthesise")
     return lambda: f"{create(ctx, turn.player, fuel, 1, 'synthesised', rule='VIII.22')} {fuel} made."
 
 
-def _transmit(ctx, turn, obj, rest, run_task):
+def _transmit(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     word = rest.strip().upper()
     if word not in ("PLUS", "MINUS", ""):
         raise IllegalAction("a Transmitter adds or subtracts ten: PLUS or MINUS")
@@ -257,7 +266,7 @@ def _transmit(ctx, turn, obj, rest, run_task):
     return go
 
 
-def _manipulate(ctx, turn, obj, rest, run_task):
+def _manipulate(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     words = rest.split(None, 1)
     if not words or words[0].upper() not in ("INVENT", "CREATE", "MINE", "ACTIVATE", "ATTACK"):
         raise IllegalAction(f"a Manipulator does a Robot's task: {USAGE['Manipulator']}")
@@ -273,7 +282,7 @@ def _manipulate(ctx, turn, obj, rest, run_task):
     return go
 
 
-def _liberate(ctx, turn, obj, rest, run_task):
+def _liberate(ctx: UpdateContext, turn: Turn, obj: ObjectType, rest: str, run_task: RunTask) -> Effect:
     """A Liberator rolls as if attacking an Object and, if it wins, takes it (STEAL)."""
     return _attack(ctx, turn, obj, rest, run_task, steal=True)
 

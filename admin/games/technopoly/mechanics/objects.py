@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from admin.engine.decks import DeckSpec, DeckState, discard
 from admin.engine.errors import CommandError, IllegalAction
 from admin.engine.model import GameState
 from admin.games.technopoly.api import TECHNO, TECHNO_PRIVATE
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 WORLD, TRADING = "techno", "techno-trading"
 ROBOT = "Robot"
@@ -215,11 +220,11 @@ def machine_kind(attributes: list[str]) -> str:
     return "machine" if any(a in ACTIVATE for a in attributes) else "fuel"
 
 
-def turn_number(ctx) -> int:
+def turn_number(ctx: UpdateContext) -> int:
     return world(ctx.state).turns
 
 
-def destroy(ctx, owner: str, name: str, n: int, why: str, *, rule: str = "II.1") -> int:
+def destroy(ctx: UpdateContext, owner: str, name: str, n: int, why: str, *, rule: str = "II.1") -> int:
     """Destroy ``n`` of ``owner``'s ``name`` (fewer if they hold fewer). Invulnerable objects are
     never destroyed (VIII.3); destroying an Unstable one destroys all its owner's others (X.26).
     Returns how many went."""
@@ -241,7 +246,7 @@ def destroy(ctx, owner: str, name: str, n: int, why: str, *, rule: str = "II.1")
     return gone
 
 
-def create(ctx, player: str, name: str, times: int, how: str, *, rule: str = "IV.5") -> int:
+def create(ctx: UpdateContext, player: str, name: str, times: int, how: str, *, rule: str = "IV.5") -> int:
     """``times`` creations of ``name`` for ``player``: two each if Plentiful (VIII.4), a Waste each
     if Polluting (X.22), then the Unique excess destroyed (X.24). Returns the units made."""
     st = world(ctx.state)
@@ -259,7 +264,7 @@ def create(ctx, player: str, name: str, times: int, how: str, *, rule: str = "IV
     return made
 
 
-def pollute(ctx, player: str, obj: ObjectType, times: int) -> None:
+def pollute(ctx: UpdateContext, player: str, obj: ObjectType, times: int) -> None:
     st = world(ctx.state)
     waste = obj.waste or f"{obj.name} Waste"
     if waste in st.objects and st.objects[waste].kind != "waste":  # a name taken since: never a real object
@@ -269,14 +274,14 @@ def pollute(ctx, player: str, obj: ObjectType, times: int) -> None:
     ctx.emit("techno", f"{player}'s {obj.name} made {times} {waste} (Polluting).", player=player, rule="X.22")
 
 
-def enforce_unique(ctx, player: str) -> None:
+def enforce_unique(ctx: UpdateContext, player: str) -> None:
     st = world(ctx.state)
     for name, n in sorted(st.holdings.get(player, {}).items()):
         if n > 1 and st.objects[name].has("Unique"):
             destroy(ctx, player, name, n - 1, "Unique: a player may own only one", rule="X.24")
 
 
-def burn(ctx, player: str, needs: list[str], *, ecological: bool = False, check: bool = False) -> list[str]:
+def burn(ctx: UpdateContext, player: str, needs: list[str], *, ecological: bool = False, check: bool = False) -> list[str]:
     """Burn one unit for each Fuel named in ``needs`` from ``player``'s own stock (V.5): the Fuel
     itself, or a Synthetic form of it (VIII.10), or, for an Ecological Machine, any Fuel
     (VIII.2); never an Inert one (X.17). An Invulnerable Fuel burns without being destroyed.
@@ -332,7 +337,7 @@ def illegal(st: TechnoState, player: str) -> bool:
     return any(st.objects[n].has("Illegal") for n, k in st.holdings.get(player, {}).items() if k > 0)
 
 
-def airdrop(ctx) -> None:
+def airdrop(ctx: UpdateContext) -> None:
     """A player with no Robot is airdropped one at once (III.1)."""
     st = world(ctx.state)
     for name in st.seats:

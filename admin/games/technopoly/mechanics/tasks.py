@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.decks import draw
 from admin.engine.errors import CommandError, IllegalAction
@@ -18,6 +18,9 @@ from admin.games.technopoly.mechanics.objects import (
     ROBOT, WORLD, ObjectType, TechnoState, add_units, airdrop, burn, cards_out, create, deck_spec, destroy, enforce_unique,
     find_object, give_card, held, parse_card, private, world,
 )
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class Turn:
     mode: str = "tasks"  # tasks, draw, replace
 
 
-def orders(ctx) -> dict[str, list[tuple[str, Task, int]]]:
+def orders(ctx: UpdateContext) -> dict[str, list[tuple[str, Task, int]]]:
     return ORDERS.of(ctx)
 
 
@@ -121,7 +124,7 @@ def noisy(st: TechnoState, turn: Turn, name: str) -> None:
 
 
 # -- creating and mining -------------------------------------------------------------------------
-def can_make(ctx, player: str, obj: ObjectType, verb: str) -> None:
+def can_make(ctx: UpdateContext, player: str, obj: ObjectType, verb: str) -> None:
     st = world(ctx.state)
     if obj.kind == "robot":
         if verb == "MINE":
@@ -146,7 +149,7 @@ def can_make(ctx, player: str, obj: ObjectType, verb: str) -> None:
                             f"{obj.round + 3} (X.18)")
 
 
-def make(ctx, turn: Turn, verb: str, count: int, name: str) -> str:
+def make(ctx: UpdateContext, turn: Turn, verb: str, count: int, name: str) -> str:
     """CREATE / MINE ``count``: one Robot each (three if Elaborate, X.10), creation Fuel each."""
     st = world(ctx.state)
     obj = find_object(st, name)
@@ -169,7 +172,7 @@ def make(ctx, turn: Turn, verb: str, count: int, name: str) -> str:
     return ""  # create() has said what was made
 
 
-def hazard(ctx, turn: Turn, burnt: list[str], machine: ObjectType | None = None, robot: bool = True) -> None:
+def hazard(ctx: UpdateContext, turn: Turn, burnt: list[str], machine: ObjectType | None = None, robot: bool = True) -> None:
     """X.14: a Hazardous Machine destroys the Robot activating it; a Hazardous Fuel, the Robot
     activating the Machine it feeds (here: whose work burnt it)."""
     st = world(ctx.state)
@@ -181,7 +184,7 @@ def hazard(ctx, turn: Turn, burnt: list[str], machine: ObjectType | None = None,
 
 
 # -- attacks -------------------------------------------------------------------------------------
-def attack(ctx, turn: Turn, owner: str, target: str, *, with_: str, steal: bool = False,
+def attack(ctx: UpdateContext, turn: Turn, owner: str, target: str, *, with_: str, steal: bool = False,
            check: bool = False) -> str:
     """An attack on one unit (IV.8). The attacker and the defender each roll a d6; the attacker
     wins on a higher roll (a standing ruling: the seed lost how attacks are rolled). A Fragile
@@ -225,7 +228,7 @@ def attack(ctx, turn: Turn, owner: str, target: str, *, with_: str, steal: bool 
 
 
 # -- the start and end of a turn -----------------------------------------------------------------
-def start_of_turn(ctx, turn: Turn) -> None:
+def start_of_turn(ctx: UpdateContext, turn: Turn) -> None:
     st = world(ctx.state)
     player = turn.player
     for name in sorted(st.holdings.get(player, {})):  # X.9: Fuel every turn, or destroyed
@@ -251,7 +254,7 @@ def start_of_turn(ctx, turn: Turn) -> None:
                                  player=player, rule="X.27")
 
 
-def end_of_turn(ctx, turn: Turn) -> None:
+def end_of_turn(ctx: UpdateContext, turn: Turn) -> None:
     st = world(ctx.state)
     player = turn.player
     for name in sorted(st.holdings.get(player, {})):  # VIII.9: a copy of each Self-Replicating type
@@ -274,7 +277,7 @@ def end_of_turn(ctx, turn: Turn) -> None:
     airdrop(ctx)
 
 
-def draw_card(ctx, player: str, rule: str) -> str:
+def draw_card(ctx: UpdateContext, player: str, rule: str) -> str:
     st, priv = world(ctx.state), private(ctx.state)
     card = draw(deck_spec(), ctx.dice, f"{player}/{st.turns}/{len(priv.hands.get(player, []))}", priv.pile,
                 player=player, whole_deck=not cards_out(priv))

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import ask
 from admin.games.technopoly.mechanics.objects import (
     TRADING, add_units, card_name, enforce_unique, find_object, give_card, held, private, take_cards, world,
 )
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
 
 
 @dataclass(frozen=True)
@@ -102,8 +107,8 @@ def terms(rest: str) -> Terms:
     if not m:
         raise CommandError("write TRADE WITH <player>: GIVE <things> FOR <things>, like "
                            "TRADE WITH bob: GIVE 3 Titanium FOR MINING RIGHTS Coal SHARED")
-    unmask = lambda s: re.sub(r"\x00(\d+)\x00", lambda q: quoted[int(q.group(1))], s)  # noqa: E731
-    split = lambda s: [unmask(x) for x in re.split(r"\s*,\s*", s) if x.strip()]  # noqa: E731
+    unmask: Callable[[str], str] = lambda s: re.sub(r"\x00(\d+)\x00", lambda q: quoted[int(q.group(1))], s)  # noqa: E731
+    split: Callable[[str], list[str]] = lambda s: [unmask(x) for x in re.split(r"\s*,\s*", s) if x.strip()]  # noqa: E731
     give = tuple(i for i in (parse_item(x, "GIVE") for x in split(m.group(2))) if i.what != "nothing")
     get = tuple(i for i in (parse_item(x, "FOR") for x in split(m.group(3))) if i.what != "nothing")
     return Terms(m.group(1), give, get)
@@ -122,7 +127,7 @@ def shown(item: Item) -> str:
     return f"a promise: {item.name}"
 
 
-def check(ctx, giver: str, items: list[Item], hidden: list[str]) -> None:
+def check(ctx: UpdateContext, giver: str, items: list[Item], hidden: list[str]) -> None:
     """``giver`` holds everything they would give (raises with what is missing)."""
     st, priv = world(ctx.state), private(ctx.state)
     need: dict[str, int] = {}
@@ -156,12 +161,13 @@ class TechnoTradingModule(Mechanic[None, TradingPrivate]):
     Private = TradingPrivate
     requires = ("interactions", "techno")
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return handled((Trade, offer))
 
-    def resolve_interaction(self, ctx, inter, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
         hidden = self.private_of(ctx.state).hidden.pop(inter.id, [])
-        giver, taker = inter.proposer, inter.parties[0]
+        # the trade's proposer: offer() opens every trade with one
+        giver, taker = cast(str, inter.proposer), inter.parties[0]
         if answers.get(taker) != "accept":
             return f"{taker} declined {giver}'s trade"
         give = [Item(**i) for i in inter.payload["give_items"]]
@@ -181,7 +187,7 @@ class TechnoTradingModule(Mechanic[None, TradingPrivate]):
         return f"{taker} accepted {giver}'s trade"
 
 
-def _carry(ctx, giver: str, taker: str, items: list[Item], hidden: list[str]) -> None:
+def _carry(ctx: UpdateContext, giver: str, taker: str, items: list[Item], hidden: list[str]) -> None:
     st, priv = world(ctx.state), private(ctx.state)
     for item in items:
         if item.what == "units":
@@ -208,7 +214,7 @@ def _carry(ctx, giver: str, taker: str, items: list[Item], hidden: list[str]) ->
     enforce_unique(ctx, taker)
 
 
-def offer(ctx, player: Player, trade: Trade) -> str:
+def offer(ctx: UpdateContext, player: Player, trade: Trade) -> str:
     st = world(ctx.state)
     cmd = terms(trade.text)
     partner = ctx.state.players.get(cmd.partner)
@@ -222,7 +228,7 @@ def offer(ctx, player: Player, trade: Trade) -> str:
     for item in cmd.get:  # what is asked for must at least exist
         if item.what in ("units", "technology", "mining"):
             find_object(st, item.name)
-    strip = lambda i: {"what": i.what, "name": "" if i.what == "card" and i.how != "shown" else i.name,  # noqa: E731
+    strip: Callable[[Item], dict[str, Any]] = lambda i: {"what": i.what, "name": "" if i.what == "card" and i.how != "shown" else i.name,  # noqa: E731
                        "count": i.count, "how": i.how}
     inter = ask(ctx, kind="offer", module=TRADING, parties=[partner.name], silence="decline",
                 proposer=player.name,

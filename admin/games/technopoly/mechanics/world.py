@@ -7,11 +7,11 @@ Transmitters' +/-10): at or under the round number, the game ends and the highes
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from admin.engine.declare import command, handled
 from admin.engine.decks import draw
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.turnorder import round_ends
 from admin.engine.errors import CommandError, IllegalAction, NomopolyError
@@ -20,16 +20,20 @@ from admin.games.technopoly.api import TECHNO_PRIVATE
 from admin.games.technopoly.mechanics import invention
 from admin.games.technopoly.mechanics.objects import (
     ROBOT, WORLD, EndRoll, TechnoPrivate, TechnoState, add_units, card_name, cards_out, deck_spec, describe,
-    find_object, fuel_text, give_card, held, illegal, score, world,
+    find_object, fuel_text, give_card, held, illegal, parse_card, score, world,
 )
 from admin.games.technopoly.mechanics.machines import activate, resolve_unpredictable
 from admin.games.technopoly.mechanics.tasks import (
     Task, Turn, attack, draw_card, end_of_turn, make, orders, parse_task, start_of_turn, use_robots,
 )
-from admin.engine.model import Player
+from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
 
 
-def _task_parser(verb: str):
+def _task_parser(verb: str) -> Callable[[str, object], TechnoOrder]:
     def parse(rest: str, line: object) -> TechnoOrder:
         parse_task(verb, rest)  # its syntax now; it is read again in the player's turn
         return TechnoOrder(verb, rest.strip())
@@ -118,13 +122,13 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
     Private = TechnoPrivate
     requires = ("interactions",)
 
-    def face_down_piles(self, state) -> dict:
+    def face_down_piles(self, state: GameState) -> dict[str, Any]:
         return {deck_spec().name: self.private_of(state).pile}
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return handled((TechnoOrder, order_task), (Respond, respond), (NominateFuel, nominate_fuel))
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         st = self.of(state)
         if player.name not in st.seats:
             st.seats.append(player.name)
@@ -133,11 +137,11 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             st.hand_size.setdefault(player.name, 0)
             self.private_of(state).hands.setdefault(player.name, [])
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         st = self.of(state)
         st.seats = [s for s in st.seats if s != player.name]
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         """III.1: each new player's starting hand, drawn face down with the hidden seed."""
         st, priv = self.of(ctx.state), self.private_of(ctx.state)
         n = int(ctx.params(self.name)["hand"])
@@ -157,7 +161,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
                 ctx.emit("techno", f"{name} was dealt {dealt} Attribute cards{short}.", player=name, rule="III.1",
                          private=f"Your hand: {', '.join(priv.hands.get(name, [])) or 'no cards'}.")
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         st = self.of(ctx.state)
         queued = orders(ctx)
         for name in list(st.seats):
@@ -185,20 +189,20 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
         st.round += 1
         end_of_round(ctx)
 
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> Any:
         if "machine" in interaction.payload:  # an Unpredictable Machine's choices, read at the close
             return str(value)
         if isinstance(value, str):  # ANSWER <n> <card>, <card>
-            value = [invention.parse_card(c) for c in value.split(",") if c.strip()]
+            value = [parse_card(c) for c in value.split(",") if c.strip()]
         return invention.check_response(ctx, interaction, player.name, list(value))
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         if "machine" in interaction.payload:
             return resolve_unpredictable(ctx, interaction, answers, lambda t, v, rest: run(ctx, t, parse_task(v, rest)))
         return invention.resolve(ctx, interaction, answers)
 
     # -- how it shows -----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         st = self.of(state)
         hold = st.holdings.get(player.name, {})
         things = ", ".join(f"{n} {name}" for name, n in sorted(hold.items()) if name != ROBOT) or "nothing"
@@ -211,14 +215,14 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
                 Fact("cards_held", st.hand_size.get(player.name, 0), label="Attribute cards held",
                      column="Cards", order=34)]
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         """The standings' net worth is the score (III.4): there is no money."""
         return score(self.of(state), player.name)
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("hand", list(self.private_of(state).hands.get(player.name, [])))]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         st = self.of(state)
         priv = TECHNO_PRIVATE.get(state)
         hand = priv.hands.get(player.name, []) if priv is not None else []
@@ -230,14 +234,14 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
                 lines.append((33, f"  {obj.name} waits for its Fuel: send FUEL {obj.name} = <fuel>, ..."))
         return lines
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         st = self.of(state)
         hand = self.private_of(state).hands.get(player.name, [])
         return [(30, f"; round {st.round}; score {score(st, player.name)}; objects: "
                      + (", ".join(f"{n} {k}" for k, n in sorted(st.holdings.get(player.name, {}).items())) or "none")
                      + f"; hand: {', '.join(hand) or 'no cards'}")]
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         st = self.of(state)
         objects = tuple((o.name, o.kind.title(), describe(o), fuel_text(o), o.inventor or "everyone",
                          "everyone" if o.kind == "robot" else (", ".join(o.rights) or "nobody"),
@@ -257,7 +261,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
             Table("Scores", ("Player", "Score", "Owns an Illegal object"), scores),
             Table("End rolls", ("After round", "d20", "Transmitters", "Total", "Result"), rolls)), order=20)]
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         st, priv = self.of(state), self.private_of(state)
         if key == "hand":
             priv.hands[player.name] = [card_name(str(c)) for c in value or []]
@@ -272,7 +276,7 @@ class TechnoModule(Mechanic[TechnoState, TechnoPrivate]):
         return False
 
 
-def order_task(ctx, player: Player, cmd: TechnoOrder) -> str:
+def order_task(ctx: UpdateContext, player: Player, cmd: TechnoOrder) -> str:
     """A task line waits for the player's turn, when the round is played in seat order."""
     text = f"{cmd.verb} {cmd.rest}".strip()
     # where the line's own verdict will be: its outcome in the turn is added to that line's answer
@@ -280,14 +284,14 @@ def order_task(ctx, player: Player, cmd: TechnoOrder) -> str:
     return f"{player.name} queued: {text} (in {player.name}'s turn this round; the outcome follows)."
 
 
-def _line_of(ctx, name: str, at: int) -> str | None:
+def _line_of(ctx: UpdateContext, name: str, at: int) -> str | None:
     """The email line (``ref``) of the task queued when the update had ``at`` events: the first
     accepted task line of ``name``'s after it."""
     return next((e.ref for e in ctx.events[at:] if e.kind == "action" and e.player == name and e.ok
                  and e.data.get("cmd") == TechnoOrder.cmd), None)
 
 
-def respond(ctx, player: Player, cmd: Respond) -> str:
+def respond(ctx: UpdateContext, player: Player, cmd: Respond) -> str:
     from admin.engine.interactions import answer, find
     state, sealed = INTERACTIONS.of(ctx.state), SEALED_ANSWERS.of(ctx.state)
     inter = find(state, cmd.number)
@@ -299,11 +303,11 @@ def respond(ctx, player: Player, cmd: Respond) -> str:
     return f"{player.name} responded to {inter.payload['object']} (#{inter.id}) with {', '.join(value)}."
 
 
-def nominate_fuel(ctx, player: Player, cmd: NominateFuel) -> str:
+def nominate_fuel(ctx: UpdateContext, player: Player, cmd: NominateFuel) -> str:
     return invention.nominate(ctx, player.name, cmd.object, list(cmd.fuels))
 
 
-def run(ctx, turn: Turn, task: Task, robot: bool = True) -> str:
+def run(ctx: UpdateContext, turn: Turn, task: Task, robot: bool = True) -> str:
     """Carry out one task in the player's turn."""
     verb = task.verb
     if turn.mode != "tasks":
@@ -342,7 +346,7 @@ def run(ctx, turn: Turn, task: Task, robot: bool = True) -> str:
     raise IllegalAction(f"{verb} is not a task")
 
 
-def end_of_round(ctx) -> None:
+def end_of_round(ctx: UpdateContext) -> None:
     """III.3: after every round past the tenth, a d20 (with the Transmitters' +/-10, VIII.23)."""
     st = world(ctx.state)
     params = ctx.params(WORLD)
@@ -362,7 +366,7 @@ def end_of_round(ctx) -> None:
         finish_game(ctx)
 
 
-def finish_game(ctx) -> None:
+def finish_game(ctx: UpdateContext) -> None:
     """III.4: the highest score wins; a player owning an Illegal object cannot (X.16)."""
     st = world(ctx.state)
     st.scores = {p: score(st, p) for p in st.seats}

@@ -9,16 +9,18 @@ By email a turn cannot wait for a decision, so what a jailed player does is said
 
 from __future__ import annotations
 
+from typing import Any
+
 from admin.engine.board import add_square
-from admin.engine.context import BANK
+from admin.engine.context import BANK, UpdateContext
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.movement import move
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.timopoly.mechanics.holdings import TimoBoardState, return_jail_card, send_to_jail, settle
 from admin.games.timopoly.mechanics.spaces import first_of, space, spaces
-from admin.engine.model import GameState, Player
+from admin.engine.model import GameState, Player, Square
 
 
 def _parse_jail(rest: str, line: object, how: str, word: str) -> JailChoice:
@@ -56,7 +58,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
     summary = "Forty spaces round a loop; turns pass to the left; Fn 20 each time round; tax; jail."
     State = TimoBoardState
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return handled((JailChoice, choose_leave))
 
     def setup(self, state: GameState) -> None:
@@ -66,16 +68,16 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
             square.name = spec.name
         super().setup(state)
 
-    def on_player_added(self, state, player) -> None:
+    def on_player_added(self, state: GameState, player: Player) -> None:
         self.of(state).seats.seat(player.name)
         player.square = 1  # every token starts on HUGE-O (V.1)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         st = self.of(state)
         st.jail.pop(player.name, None)
         st.jail_cards.pop(player.name, None)
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         st = self.of(ctx.state)
         active = {p.name for p in ctx.state.active_players()}
         if not active:
@@ -90,27 +92,27 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
             if player.active and not ctx.state.ended:
                 take_turn(ctx, player)
 
-    def on_pass_end(self, ctx, player) -> None:
+    def on_pass_end(self, ctx: UpdateContext, player: Player) -> None:
         bonus = int(ctx.params(self.name)["huge_o"])
         ctx.transfer(BANK, player.name, bonus, rule="VI.1", reason="passing HUGE-O", kind="bonus")
         ctx.emit("pass-bonus", f"{player.name} passed HUGE-O and collected {ctx.state.money(bonus)}.",
                  player=player.name, rule="VI.1", data={"amount": bonus})
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         spec = space(ctx.state, square.number)
         if spec.kind == "tax":
             settle(ctx, player, BANK, spec.tax, rule="X.1", reason=f"{spec.name} (tax)", kind="tax")
         elif spec.kind == "gotojail":
             send_to_jail(ctx, player, f"landing on {spec.name}")
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         st = self.of(state)
         facts = [Fact("in_jail", player.name in st.jail, label="In Social Media Jail", order=25, kind="text")]
         facts.append(Fact("jail_cards", len(st.jail_cards.get(player.name, [])), label="Get Out of Jail cards",
                           order=26))
         return facts
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         st = self.of(state)
         lines = []
         if player.name in st.jail:
@@ -118,7 +120,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
                               "send PAY JAIL FINE or USE JAIL CARD, or throw for doubles"))
         return lines
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         st = self.of(state)
         if key == "in_jail":
             if value:
@@ -135,7 +137,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
         return True
 
 
-def choose_leave(ctx, player: Player, cmd: JailChoice) -> str:
+def choose_leave(ctx: UpdateContext, player: Player, cmd: JailChoice) -> str:
     st = TimoBoardModule.of(ctx.state)
     if cmd.how == "card" and not st.jail_cards.get(player.name):
         raise IllegalAction("you hold no Get Out of Social Media Jail Free card")
@@ -145,7 +147,7 @@ def choose_leave(ctx, player: Player, cmd: JailChoice) -> str:
     return f"{player.name} will {what} {when}."
 
 
-def _opening_throw(ctx, st: TimoBoardState, active: set[str]) -> None:
+def _opening_throw(ctx: UpdateContext, st: TimoBoardState, active: set[str]) -> None:
     """V.2: everyone throws; the highest total starts (ties throw again)."""
     contenders, round_ = sorted(active, key=st.seats.seats.index), 0
     while len(contenders) > 1 and round_ < 10:
@@ -161,7 +163,7 @@ def _opening_throw(ctx, st: TimoBoardState, active: set[str]) -> None:
              data={"first": first})
 
 
-def _throw(ctx, player: Player, label: str) -> tuple[int, int]:
+def _throw(ctx: UpdateContext, player: Player, label: str) -> tuple[int, int]:
     a = ctx.dice.roll(f"turn/{player.name}/{label}/d0", 6)
     b = ctx.dice.roll(f"turn/{player.name}/{label}/d1", 6)
     TimoBoardModule.of(ctx.state).last_roll[player.name] = a + b
@@ -170,7 +172,7 @@ def _throw(ctx, player: Player, label: str) -> tuple[int, int]:
     return a, b
 
 
-def take_turn(ctx, player: Player) -> None:
+def take_turn(ctx: UpdateContext, player: Player) -> None:
     st = TimoBoardModule.of(ctx.state)
     if player.name in st.jail and not _leave_jail(ctx, player):
         return
@@ -185,7 +187,7 @@ def take_turn(ctx, player: Player) -> None:
             return
 
 
-def _leave_jail(ctx, player: Player) -> bool:
+def _leave_jail(ctx: UpdateContext, player: Player) -> bool:
     """A jailed player's turn: True if they are out and take an ordinary turn now."""
     st = TimoBoardModule.of(ctx.state)
     params = ctx.params(TimoBoardModule.name)

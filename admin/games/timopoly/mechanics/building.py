@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING, Any, Callable
 
-from admin.engine.context import BANK
+from admin.engine.context import BANK, UpdateContext
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import replace_offer, replaced_text
 from admin.games.timopoly.mechanics.deeds import TimoDeedsModule
@@ -20,8 +21,11 @@ from admin.games.timopoly.mechanics.holdings import (
 from admin.games.timopoly.mechanics.spaces import Space, find, group, space
 from admin.engine.model import Player
 
+if TYPE_CHECKING:
+    from admin.engine.interactions import Interaction
 
-def _build_parser(action: str):
+
+def _build_parser(action: str) -> Callable[[str, object], Build]:
     def parse(rest: str, line: object) -> Build:
         m = re.fullmatch(r"(?:on\s+)?(.+?)(?:\s+x\s*(\d{1,2}))?", rest.strip(), re.IGNORECASE)
         if not rest.strip() or not m:
@@ -81,10 +85,10 @@ class TimoBuildingModule(Mechanic[None, None]):
     summary = "Noms and Rockets built evenly on complete groups; selling back; selling deeds; mortgages."
     requires = ("timo-deeds",)
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return handled((Build, build), (SellDeed, sell_deed))
 
-    def resolve_interaction(self, ctx, inter, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
         p = inter.payload
         spec, buyer, seller = space(ctx.state, int(p["space"])), p["buyer"], inter.proposer
         deeds = TimoDeedsModule.of(ctx.state).deeds
@@ -100,7 +104,7 @@ class TimoBuildingModule(Mechanic[None, None]):
         return f"{buyer} bought {spec.name} from {seller} for {ctx.state.money(p['amount'])}"
 
 
-def _mine(ctx, player: Player, text: str) -> tuple[Space, Deed]:
+def _mine(ctx: UpdateContext, player: Player, text: str) -> tuple[Space, Deed]:
     spec = find(ctx.state, text)
     deed = TimoDeedsModule.of(ctx.state).deeds.get(spec.number)
     if deed is None or deed.owner != player.name:
@@ -108,14 +112,14 @@ def _mine(ctx, player: Player, text: str) -> tuple[Space, Deed]:
     return spec, deed
 
 
-def build(ctx, player: Player, cmd: Build) -> str:
+def build(ctx: UpdateContext, player: Player, cmd: Build) -> str:
     spec, deed = _mine(ctx, player, cmd.space)
     fn = {"buy-nom": _buy_nom, "sell-nom": _sell_nom, "buy-rocket": _buy_rocket,
           "sell-rocket": _sell_rocket, "mortgage": _mortgage, "unmortgage": _unmortgage}[cmd.action]
     return "; ".join(fn(ctx, player, spec, deed) for _ in range(cmd.count if cmd.action == "buy-nom" else 1)) + "."
 
 
-def _buy_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
+def _buy_nom(ctx: UpdateContext, player: Player, spec: Space, deed: Deed) -> str:
     p = ctx.params(TimoBuildingModule.name)
     if spec.kind != "category" or not owns_group(ctx.state, player.name, spec):
         raise IllegalAction(f"Noms go only on categories of a colour group you control whole (XIII.1); "
@@ -132,7 +136,7 @@ def _buy_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} put a Nom on {spec.name} for {ctx.state.money(spec.nom)} ({deed.noms} now)"
 
 
-def _buy_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
+def _buy_rocket(ctx: UpdateContext, player: Player, spec: Space, deed: Deed) -> str:
     max_noms = int(ctx.params(TimoBuildingModule.name)["max_noms"])
     if deed.rocket:
         raise IllegalAction(f"{spec.name} has a Rocket already; one to a category (XIV.1)")
@@ -143,7 +147,7 @@ def _buy_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} put a Rocket on {spec.name} for {ctx.state.money(spec.nom)}, returning its five Noms"
 
 
-def _unmortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
+def _unmortgage(ctx: UpdateContext, player: Player, spec: Space, deed: Deed) -> str:
     if not deed.mortgaged:
         raise IllegalAction(f"{spec.name} is not mortgaged")
     value = mortgage_value(ctx, spec)
@@ -153,7 +157,7 @@ def _unmortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} lifted the mortgage of {spec.name} for {ctx.state.money(cost)}"
 
 
-def sell_deed(ctx, player: Player, cmd: SellDeed) -> str:
+def sell_deed(ctx: UpdateContext, player: Player, cmd: SellDeed) -> str:
     spec, deed = _mine(ctx, player, cmd.space)
     buyer = ctx.state.players.get(cmd.buyer)
     if buyer is None or not buyer.active or buyer.name == player.name:

@@ -14,20 +14,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from admin.engine import hooks
-from admin.engine.context import BANK
+from admin.engine.context import BANK, UpdateContext
 from admin.engine.declare import command, handled
 from admin.engine.decks import DeckSpec, DeckState, shuffle, take_top
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import jump, move
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.interactions import replace_offer, replaced_text
 from admin.games.timopoly.mechanics.deeds import land_on_deed
 from admin.games.timopoly.mechanics.holdings import board_of, deeds_of, send_to_jail, settle
 from admin.games.timopoly.mechanics.spaces import nearest, space, spaces
-from admin.engine.model import Player
+from admin.engine.model import GameState, Player, Square
+
+if TYPE_CHECKING:
+    from admin.engine.interactions import Interaction
 
 
 @dataclass
@@ -63,19 +66,20 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
     Private = TimoCardsPrivate
     requires = ("timo-deeds",)
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return handled((SellJailCard, sell_jail_card))
 
-    def face_down_piles(self, state) -> dict[str, DeckState]:
+    def face_down_piles(self, state: GameState) -> dict[str, DeckState]:
         return dict(self.private_of(state).piles)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         spec = space(ctx.state, square.number)
         if spec.kind == "card" and spec.deck:
             draw_and_do(ctx, player, spec.deck)
 
-    def resolve_interaction(self, ctx, inter, answers) -> str:
-        buyer, seller, amount = inter.payload["buyer"], inter.proposer, int(inter.payload["amount"])
+    def resolve_interaction(self, ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
+        # the card's seller: sell_jail_card() opens every such offer with one
+        buyer, seller, amount = inter.payload["buyer"], cast(str, inter.proposer), int(inter.payload["amount"])
         board = board_of(ctx.state)
         if answers[buyer] != "accept":
             return f"{buyer} did not buy {seller}'s Get Out of Social Media Jail Free card"
@@ -86,14 +90,14 @@ class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
         return f"{buyer} bought {seller}'s Get Out of Social Media Jail Free card for {ctx.state.money(amount)}"
 
 
-def deck_spec(ctx, name: str) -> DeckSpec:
+def deck_spec(ctx: UpdateContext, name: str) -> DeckSpec:
     cards = (ctx.params(TimoCardsModule.name)["decks"] or {}).get(name) or []
     if not cards:
         raise IllegalAction(f"the game has no {name!r} deck")
     return DeckSpec(name, tuple(str(i) for i in range(len(cards))), policy="pile", hidden=True)
 
 
-def draw_and_do(ctx, player: Player, deck: str) -> None:
+def draw_and_do(ctx: UpdateContext, player: Player, deck: str) -> None:
     piles = TimoCardsModule.private_of(ctx.state).piles
     pile = piles.setdefault(deck, DeckState())
     spec = deck_spec(ctx, deck)
@@ -114,7 +118,7 @@ def draw_and_do(ctx, player: Player, deck: str) -> None:
     do(ctx, player, effect, card["text"])
 
 
-def do(ctx, player: Player, effect: dict[str, Any], text: str) -> None:
+def do(ctx: UpdateContext, player: Player, effect: dict[str, Any], text: str) -> None:
     """Carry out a card's effect."""
     reason = f"the card: {text}"
     if "collect" in effect:
@@ -148,7 +152,7 @@ def do(ctx, player: Player, effect: dict[str, Any], text: str) -> None:
         jump(ctx, player, (player.square - 1 + int(effect["move"])) % count + 1, rule="IX.1", reason=text)
 
 
-def _advance(ctx, player: Player, target: int, *, land: bool = True) -> None:
+def _advance(ctx: UpdateContext, player: Player, target: int, *, land: bool = True) -> None:
     """Move forward to ``target`` (Fn 20 when passing HUGE-O), landing there unless told not to."""
     count = len(spaces(ctx.state))
     steps = (target - player.square) % count or count
@@ -163,7 +167,7 @@ def _advance(ctx, player: Player, target: int, *, land: bool = True) -> None:
              rule="IX.1", data={"to": target})
 
 
-def sell_jail_card(ctx, player: Player, cmd: SellJailCard) -> str:
+def sell_jail_card(ctx: UpdateContext, player: Player, cmd: SellJailCard) -> str:
     if not board_of(ctx.state).jail_cards.get(player.name):
         raise IllegalAction("you hold no Get Out of Social Media Jail Free card")
     buyer = ctx.state.players.get(cmd.buyer)

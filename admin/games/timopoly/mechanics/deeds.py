@@ -12,11 +12,12 @@ auction), ``ORDER ASK`` (the default: ask each time)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from admin.engine.context import BANK
+from admin.engine.context import BANK, UpdateContext
 from admin.engine.declare import command, handled
-from admin.engine.interactions import auction_winner, close
-from admin.engine.module import Mechanic
+from admin.engine.interactions import Interaction, auction_winner, close
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.library.api import INTERACTIONS, SEALED_ANSWERS
@@ -25,7 +26,7 @@ from admin.games.timopoly.mechanics.holdings import (  # noqa: F401 - settle and
     Deed, TimoDeedsState, auction, board_of, fandomrupt, owns_group, settle,
 )
 from admin.games.timopoly.mechanics.spaces import Space, group, space
-from admin.engine.model import GameState, Player
+from admin.engine.model import GameState, Player, Square
 
 
 def _parse_order(rest: str, line: object) -> BuyOrder:
@@ -79,22 +80,22 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
     State = TimoDeedsState
     requires = ("interactions", "timo-board")
 
-    def commands(self):
+    def commands(self) -> tuple[CommandSpec, ...]:
         return handled((BuyDeed, buy_offered), (BuyOrder, set_order))
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         spec = space(ctx.state, square.number)
         if spec.is_deed:
             land_on_deed(ctx, player, spec)
 
-    def check_answer(self, ctx, inter, player, value):
+    def check_answer(self, ctx: UpdateContext, inter: Interaction, player: Player, value: Any) -> Any:
         if inter.kind == "auction" and not (isinstance(value, int) and value >= 0):
             raise IllegalAction("an auction takes BID <number> <amount>, a whole number of fans")
         if inter.kind == "auction" and value > player.money:
             raise IllegalAction(f"you bid {ctx.state.money(value)} and have {ctx.state.money(player.money)}")
         return value
 
-    def resolve_interaction(self, ctx, inter, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
         spec = space(ctx.state, int(inter.payload["space"]))
         if inter.kind == "offer":
             who = inter.parties[0]
@@ -118,21 +119,21 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
         self.of(ctx.state).deeds[spec.number] = Deed(owner=winner)
         return f"{winner} bought {spec.name} at auction for {ctx.state.money(price)}"
 
-    def worth(self, state, player) -> int:
+    def worth(self, state: GameState, player: Player) -> int:
         return sum(space(state, n).price for n, d in self.of(state).deeds.items() if d.owner == player.name)
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         mine = [n for n, d in sorted(self.of(state).deeds.items()) if d.owner == player.name]
         return [Fact("squares", mine, column="Deeds", order=30, kind="squares")]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         deed = self.of(state).deeds.get(square.number)
         return [Fact("owner", deed.owner if deed else None, column="Controlled by", order=10, kind="player"),
                 Fact("noms", deed.noms if deed else 0, column="Noms", order=20),
                 Fact("rocket", bool(deed and deed.rocket)),
                 Fact("mortgaged", bool(deed and deed.mortgaged))]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         deed = self.of(state).deeds.get(square.number)
         spec = space(state, square.number)
         notes = [(5, spec.group)] if spec.group else []
@@ -151,13 +152,13 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
                                                         + [(o, long) for o, _, long in flags]),
                           flags=tuple(flags), band=band)
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         mine = [f"{space(state, n).name}" + (" (mortgaged)" if d.mortgaged else "")
                 + (f" ({d.noms} Noms)" if d.noms else "") + (" (a Rocket)" if d.rocket else "")
                 for n, d in sorted(self.of(state).deeds.items()) if d.owner == player.name]
         return [(40, f"  Deeds: {', '.join(mine) or 'none'}")]
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         deeds = self.of(state).deeds
         if key == "owner":
             if value is None:
@@ -170,13 +171,13 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
             return True
         return False
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "buy_under":
             return False
         self.of(state).buy_under[player.name] = int(value)
         return True
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         alive = ctx.state.active_players()
         if len(alive) == 1 and not ctx.state.ended and len(ctx.state.players) > 1:
             ctx.state.ended, ctx.state.winner = True, alive[0].name
@@ -185,7 +186,7 @@ class TimoDeedsModule(Mechanic[TimoDeedsState, None]):
                      player=alive[0].name, rule="XVII.4")
 
 
-def land_on_deed(ctx, player: Player, spec: Space, *, multiplier: int = 1,
+def land_on_deed(ctx: UpdateContext, player: Player, spec: Space, *, multiplier: int = 1,
                  throw_times: int | None = None) -> None:
     """Landing on a deed: offered to buy if nobody controls it, else the rant to its owner (none
     while it is mortgaged). A card may double a web presence's rant (``multiplier``) or make a
@@ -216,7 +217,7 @@ def _controlled(state: GameState, spec: Space, owner: str) -> int:
                if s.number in deeds and deeds[s.number].owner == owner and not deeds[s.number].mortgaged)
 
 
-def rant(ctx, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, throw: int | None = None,
+def rant(ctx: UpdateContext, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, throw: int | None = None,
          times: int | None = None) -> int:
     """What landing on ``spec`` costs (the Category Table): by Noms and Rocket; double for an
     unimproved category of a complete colour group; 2 per web site the owner controls; 5 times
@@ -236,13 +237,13 @@ def rant(ctx, spec: Space, deed: Deed, lander: str, *, multiplier: int = 1, thro
     return spec.rents[0] * (2 if owns_group(state, deed.owner, spec) else 1)
 
 
-def _open_on(state: GameState, number: int):
+def _open_on(state: GameState, number: int) -> Interaction | None:
     """The offer or auction still open for the deed on square ``number``, if any."""
     return next((i for i in INTERACTIONS.of(state).open
                  if i.module == TimoDeedsModule.name and int(i.payload.get("space", -1)) == number), None)
 
 
-def offer(ctx, player: Player, spec: Space) -> None:
+def offer(ctx: UpdateContext, player: Player, spec: Space) -> None:
     pending = _open_on(ctx.state, spec.number)
     if pending is not None:
         # VII.1: the first lander has the right to buy it until the offer ends (and then the
@@ -265,7 +266,7 @@ def offer(ctx, player: Player, spec: Space) -> None:
              player=player.name, rule="VII.1", data={"square": spec.number})
 
 
-def _buy(ctx, player: Player, spec: Space, standing: bool = False, *, say: bool = True) -> bool:
+def _buy(ctx: UpdateContext, player: Player, spec: Space, standing: bool = False, *, say: bool = True) -> bool:
     deeds = TimoDeedsModule.of(ctx.state).deeds
     if spec.number in deeds or player.money < spec.price:
         return False
@@ -278,7 +279,7 @@ def _buy(ctx, player: Player, spec: Space, standing: bool = False, *, say: bool 
     return True
 
 
-def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
+def buy_offered(ctx: UpdateContext, player: Player, cmd: BuyDeed) -> str:
     inters = INTERACTIONS.of(ctx.state)
     mine = [i for i in inters.open if i.module == TimoDeedsModule.name and i.kind == "offer"
             and i.parties == [player.name]]
@@ -298,7 +299,7 @@ def buy_offered(ctx, player: Player, cmd: BuyDeed) -> str:
     return f"{player.name} bought {spec.name} for {ctx.state.money(spec.price)}."
 
 
-def set_order(ctx, player: Player, cmd: BuyOrder) -> str:
+def set_order(ctx: UpdateContext, player: Player, cmd: BuyOrder) -> str:
     if cmd.what in ("pay-jail-fine", "use-jail-card"):
         board_of(ctx.state).standing[player.name] = "fine" if cmd.what == "pay-jail-fine" else "card"
         return f"{player.name}'s standing order: {cmd.what.replace('-', ' ')} whenever in jail."

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from admin.engine import hooks
-from admin.engine.context import BANK
+from admin.engine.context import BANK, UpdateContext
 from admin.engine.decks import DeckState
 from admin.engine.turnorder import FixedOrder
 from admin.engine.errors import IllegalAction
@@ -68,18 +68,18 @@ def owns_group(state: GameState, owner: str, spec: Space) -> bool:
                for s in group(state, spec.group))
 
 
-def _improved(state, spec: Space) -> bool:
+def _improved(state: GameState, spec: Space) -> bool:
     deeds = deeds_of(state).deeds
     return any(deeds[s.number].noms or deeds[s.number].rocket for s in group(state, spec.group) if s.number in deeds)
 
 
-def _levels(state, spec: Space) -> list[int]:
+def _levels(state: GameState, spec: Space) -> list[int]:
     """Each category of the group's level: its Noms, a Rocket counting as one more than five."""
     deeds = deeds_of(state).deeds
     return [6 if deeds[s.number].rocket else deeds[s.number].noms for s in group(state, spec.group)]
 
 
-def _sell_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
+def _sell_nom(ctx: UpdateContext, player: Player, spec: Space, deed: Deed) -> str:
     if deed.rocket or not deed.noms:
         raise IllegalAction(f"{spec.name} has {'a Rocket: SELL ROCKET ON it' if deed.rocket else 'no Nom'}")
     if deed.noms < max(_levels(ctx.state, spec)):
@@ -90,7 +90,7 @@ def _sell_nom(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} sold a Nom of {spec.name} back for {ctx.state.money(back)}"
 
 
-def _sell_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
+def _sell_rocket(ctx: UpdateContext, player: Player, spec: Space, deed: Deed) -> str:
     if not deed.rocket:
         raise IllegalAction(f"{spec.name} has no Rocket")
     back = spec.nom * int(ctx.params(BUILDING)["sell_back"]) // 100
@@ -99,11 +99,11 @@ def _sell_rocket(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} sold the Rocket of {spec.name} back for {ctx.state.money(back)}; its five Noms stand again"
 
 
-def mortgage_value(ctx, spec: Space) -> int:
+def mortgage_value(ctx: UpdateContext, spec: Space) -> int:
     return spec.price * int(ctx.params(BUILDING)["mortgage"]) // 100
 
 
-def _mortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
+def _mortgage(ctx: UpdateContext, player: Player, spec: Space, deed: Deed) -> str:
     if deed.mortgaged:
         raise IllegalAction(f"{spec.name} is mortgaged already")
     if _improved(ctx.state, spec):
@@ -114,7 +114,7 @@ def _mortgage(ctx, player: Player, spec: Space, deed: Deed) -> str:
     return f"{player.name} mortgaged {spec.name} for {ctx.state.money(value)}"
 
 
-def send_to_jail(ctx, player: Player, why: str) -> None:
+def send_to_jail(ctx: UpdateContext, player: Player, why: str) -> None:
     st = board_of(ctx.state)
     player.square = first_of(ctx.state, "jail")
     st.jail[player.name] = 0
@@ -122,7 +122,7 @@ def send_to_jail(ctx, player: Player, why: str) -> None:
              player=player.name, rule="XI.1")
 
 
-def return_jail_card(ctx, deck: str) -> None:
+def return_jail_card(ctx: UpdateContext, deck: str) -> None:
     """A used Get Out of Social Media Jail Free card goes back under its deck."""
     pile = TIMO_CARDS_PRIVATE.of(ctx.state).piles.setdefault(deck, DeckState())
     for i, card in enumerate((ctx.params(CARDS)["decks"] or {}).get(deck) or []):
@@ -131,7 +131,7 @@ def return_jail_card(ctx, deck: str) -> None:
             return
 
 
-def auction(ctx, spec: Space, why: str) -> None:
+def auction(ctx: UpdateContext, spec: Space, why: str) -> None:
     """The Fandom auctions a deed it still holds (VII.2, IV.1): never one a player has bought
     meanwhile, nor a second time while its auction is open (two landers both silent)."""
     if spec.number in deeds_of(ctx.state).deeds:
@@ -146,7 +146,7 @@ def auction(ctx, spec: Space, why: str) -> None:
                         f"BID {inter.id} <amount>.", rule="VII.2", data={"square": spec.number, "id": inter.id})
 
 
-def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: str, kind: str = "other") -> None:
+def settle(ctx: UpdateContext, payer: Player, payee: str, amount: int, *, rule: str, reason: str, kind: str = "other") -> None:
     """Pay what is owed; one who cannot, even by selling Noms and Rockets back and mortgaging, is
     Fandomrupt (XVII)."""
     if amount <= 0:
@@ -159,7 +159,7 @@ def settle(ctx, payer: Player, payee: str, amount: int, *, rule: str, reason: st
     fandomrupt(ctx, payer, payee, reason)
 
 
-def fandomrupt(ctx, player: Player, creditor: str, reason: str) -> None:
+def fandomrupt(ctx: UpdateContext, player: Player, creditor: str, reason: str) -> None:
     deeds = deeds_of(ctx.state).deeds
     mine = sorted(n for n, d in deeds.items() if d.owner == player.name)
     if player.money > 0:
@@ -183,7 +183,7 @@ def fandomrupt(ctx, player: Player, creditor: str, reason: str) -> None:
             auction(ctx, space(ctx.state, n), f"{player.name} went Fandomrupt")
 
 
-def raise_cash(ctx, player: Player, amount: int) -> None:
+def raise_cash(ctx: UpdateContext, player: Player, amount: int) -> None:
     """Before Fandomruptcy (XVII.1): sell Noms and Rockets back, evenly, then mortgage deeds, in
     board order, until ``amount`` can be paid."""
     deeds = deeds_of(ctx.state).deeds
