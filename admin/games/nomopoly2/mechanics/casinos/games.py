@@ -17,7 +17,7 @@ from admin.games.nomopoly2.mechanics.casinos.syntax import CasinoMove, PlayCasin
 from admin.games.nomopoly2.mechanics.casinos.state import (
     NAME, private_of, casino_here, check_play, note_play, pay_out, take_in,
 )
-from admin.library.payment import charge
+from admin.games.nomopoly2.mechanics.shared import charge
 from admin.engine.model import GameState, Player
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly2.api import AUTO_SHUFFLES, GivesJokers, RollsByMethod
 from admin.games.nomopoly2.mechanics.casinos.state import NAME, casino_here, of, take_in
-from admin.library.payment import charge, split_on_credit
+from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
 
