@@ -86,7 +86,8 @@ def award(ctx: UpdateContext, player: str, matched: int, ticket: int) -> str:
     return words
 
 
-def _ask(ctx: UpdateContext, player: str, ticket: int, matched: int, *, two_votes: bool, silence: str, week: int) -> None:
+def _ask(ctx: UpdateContext, player: str, ticket: int, matched: int, *, two_votes: bool, silence: str,
+         week: int) -> None:
     inter = ask(ctx, kind="prize", module="lottery", parties=[player], silence=silence, proposer=None,
                 payload={"winner": player, "ticket": ticket, "matched": matched, "two_votes": two_votes,
                          "week": week})

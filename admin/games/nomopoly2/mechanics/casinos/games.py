@@ -207,7 +207,8 @@ def _step_blackjack(ctx: UpdateContext, player: Player, inter: Interaction, hole
     return f"{player.name} drew {card}; the hand goes on as #{nxt.id}"
 
 
-def _finish_blackjack(ctx: UpdateContext, player: Player, payload: dict[str, Any], hole: str, used: list[str], label: str) -> str:
+def _finish_blackjack(ctx: UpdateContext, player: Player, payload: dict[str, Any], hole: str, used: list[str],
+                      label: str) -> str:
     """The hand ends: the dealer turns his hole card, draws to 17 unless the player went over 21,
     and the bet is settled (XXXIII.2), said in full as an event. Returns the outcome, briefly."""
     p = ctx.params(NAME)

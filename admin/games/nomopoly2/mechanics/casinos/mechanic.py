@@ -133,7 +133,8 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         return [face, *faces[1:]]
 
     # -- scenarios and tests -----------------------------------------------------------------
-    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:  # XX.1: a trade gives items from here
+    # XX.1: a trade gives items from here
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
         inv = self.of(state).items
         return inv if inv.count(player, item) > 0 else None
 

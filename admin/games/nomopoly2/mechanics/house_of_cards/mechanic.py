@@ -119,7 +119,8 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         return handled((Exchange, exchange), (it.UseItem, it.use_item), (it.PlaceTimeBomb, it.use_item))
 
     # -- the square, and what happens on it ------------------------------------------------
-    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:  # XX.1: a trade gives items from here
+    # XX.1: a trade gives items from here
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
         inv = self.of(state).items
         return inv if inv.count(player, item) > 0 else None
 
