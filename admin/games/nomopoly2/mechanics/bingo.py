@@ -16,18 +16,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine import hooks
 from admin.engine.board import live_numbers
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.games.nomopoly2.api import BINGO_TURN, CONDITIONS, HOUSE_OF_CARDS, DealsBingoCards
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 COLUMNS = "BINGO"
 #: pattern -> (the prize in words, the cells (column, row) it needs; None: computed)
@@ -107,19 +112,19 @@ class BingoModule(Mechanic[BingoState, BingoPrivate], DealsBingoCards):
     Private = BingoPrivate
     requires = ("house-of-cards", "conditions")
 
-    def new_bingo_card(self, ctx, player: Player) -> int:
+    def new_bingo_card(self, ctx: UpdateContext, player: Player) -> int:
         return new_card(ctx, player)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Bingo, bingo), (StealSquare, steal))
 
-    def on_turn_start(self, ctx, player, turn) -> None:
+    def on_turn_start(self, ctx: UpdateContext, player: Player, turn: int) -> None:
         BINGO_TURN.of(ctx).add(player.name)
 
-    def on_turn_end(self, ctx, player, turn, wrapped) -> None:
+    def on_turn_end(self, ctx: UpdateContext, player: Player, turn: int, wrapped: int) -> None:
         BINGO_TURN.of(ctx).discard(player.name)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if player.name not in (BINGO_TURN.peek(ctx) or ()):
             return  # only a normal turn's landing marks (XXXI.2)
         if not shared.marks_bingo(ctx.state, player.name):
@@ -134,15 +139,15 @@ class BingoModule(Mechanic[BingoState, BingoPrivate], DealsBingoCards):
                      private=f"You marked {square.number} on bingo card{'s' if len(hits) > 1 else ''} "
                              f"{', '.join(map(str, hits))}.")
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.on_player_removed(ctx.state, player)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.private_of(state).cards.pop(player.name, None)
         self.of(state).steals.pop(player.name, None)
         _sync(state, player.name)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key == "bingo_cards":  # a list of {columns: [[...] x5], marked: [...]}
             bs = self.of(state)
             cards = []
@@ -158,19 +163,19 @@ class BingoModule(Mechanic[BingoState, BingoPrivate], DealsBingoCards):
             return False
         return True
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("bingo_cards", self.of(state).held.get(player.name, 0), label="Bingo cards", order=66)]
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("bingo", [{"card": c.number, "columns": c.columns, "marked": c.marked}
                                for c in self.private_of(state).cards.get(player.name, [])])]
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         cards = self.private_of(state).cards.get(player.name, [])
         listed = ", ".join(f"{c.number} ({len(c.marked)} marked)" for c in cards)
         return [(66, f"; bingo cards: {listed}")] if cards else []
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         lines = []
         for card in self.private_of(state).cards.get(player.name, []):
             lines.append((70, f"  Bingo card {card.number} (only you see it; * marked):"))
@@ -189,7 +194,7 @@ def _numbers(card: BingoCard) -> set[int]:
     return {n for column in card.columns for n in column}
 
 
-def _sync(state, name: str) -> None:
+def _sync(state: GameState, name: str) -> None:
     held = len(BingoModule.private_of(state).cards.get(name, []))
     bs = BingoModule.of(state)
     if held:
@@ -198,7 +203,7 @@ def _sync(state, name: str) -> None:
         bs.held.pop(name, None)
 
 
-def draw_column(ctx, label: str, pool: list[int], low: int, high: int, player: str) -> list[int]:
+def draw_column(ctx: UpdateContext, label: str, pool: list[int], low: int, high: int, player: str) -> list[int]:
     """Five numbers for one column: different ones from ``pool`` if it has five, else with repeats
     from it; from the whole range ``low``-``high`` if it is empty (XXXI.1). Drawn in secret."""
     if not pool:
@@ -214,7 +219,7 @@ def draw_column(ctx, label: str, pool: list[int], low: int, high: int, player: s
     return out
 
 
-def new_card(ctx, player: Player) -> int:
+def new_card(ctx: UpdateContext, player: Player) -> int:
     """Give ``player`` a new bingo card (XXXI.1); returns its number."""
     bs = BingoModule.of(ctx.state)
     number = bs.next_card
@@ -254,7 +259,7 @@ def makes(card: BingoCard, pattern: str) -> bool:
     return any(all(card.columns[c][r] in marked for c, r in cells) for cells in _cells(pattern))
 
 
-def bingo(ctx, player: Player, cmd: Bingo) -> str:
+def bingo(ctx: UpdateContext, player: Player, cmd: Bingo) -> str:
     cards = BingoModule.private_of(ctx.state).cards.get(player.name, [])
     card = next((c for c in cards if c.number == cmd.card), None)
     if card is None:
@@ -292,7 +297,7 @@ def bingo(ctx, player: Player, cmd: Bingo) -> str:
     return f"{player.name} called BINGO with the {cmd.pattern} of bingo card {card.number} and won {prize}."
 
 
-def steal(ctx, player: Player, cmd: StealSquare) -> str:
+def steal(ctx: UpdateContext, player: Player, cmd: StealSquare) -> str:
     from admin.library.ownership import owner_of, set_owner
 
     bs = BingoModule.of(ctx.state)

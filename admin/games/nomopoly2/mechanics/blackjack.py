@@ -15,17 +15,22 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from admin.engine.playingcards import card_name, card_rank
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.cards import draw_card, hand, take
 from admin.games.nomopoly2.mechanics.shared import is_blackjack
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 
 def _parse(rest: str, _line: object) -> CashBlackjack:
@@ -78,13 +83,13 @@ class BlackjackModule(Mechanic[BlackjackState, None]):
     State = BlackjackState
     requires = ("board", "cards")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((CashBlackjack, cash))
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.of(state).landed.pop(player.name, None)
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         if not is_blackjack(square):
             return
         n = int(ctx.params(self.name)["cards_dealt"])
@@ -97,16 +102,16 @@ class BlackjackModule(Mechanic[BlackjackState, None]):
                               f"{ctx.params(self.name)['bonus_percent']}% bonus (XVI.1).",
                  player=player.name, rule="XVI.1")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         window = int(ctx.params(self.name)["cash_updates"])
         landed = self.of(ctx.state).landed
         for name in [n for n, u in landed.items() if ctx.state.update >= u + window]:
             del landed[name]
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("blackjack_option", player.name in self.of(state).landed)]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         if player.name not in self.of(state).landed:
             return []
         return [(52, "  You landed on Blackjack: CASH BLACKJACK <cards> trades in cards totalling 21 "
@@ -122,7 +127,7 @@ def _bonus(money: int, percent: int, rounding: str) -> int:
     return whole
 
 
-def cash(ctx, player: Player, cmd: CashBlackjack) -> str:
+def cash(ctx: UpdateContext, player: Player, cmd: CashBlackjack) -> str:
     p = ctx.params(BlackjackModule.name)
     if player.name not in BlackjackModule.of(ctx.state).landed:
         raise IllegalAction("you may cash in 21 only after landing on the square named Blackjack, until "

@@ -15,15 +15,21 @@ Other sections give Jokers with :func:`give_joker` (they list "jokers" in their 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence
+
 from admin.engine.playingcards import card_name
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.cards import give
 from admin.engine.model import Player
 from admin.games.nomopoly2.api import GivesJokers
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 
 def _parse(rest: str, _line: object) -> DeclareJoker:
@@ -48,7 +54,7 @@ class JokersPrivate:
     #: player -> how many undeclared Jokers they hold
     held: dict[str, int] = field(default_factory=dict)
     #: every declaration so far: [player, card, update]
-    declared: list[list] = field(default_factory=list)
+    declared: list[list[str | int]] = field(default_factory=list)
 
 
 class JokersModule(Mechanic[None, JokersPrivate], GivesJokers):
@@ -58,19 +64,19 @@ class JokersModule(Mechanic[None, JokersPrivate], GivesJokers):
     Private = JokersPrivate
     requires = ("cards",)
 
-    def give_joker(self, ctx, player: str, rule: str) -> None:
+    def give_joker(self, ctx: UpdateContext, player: str, rule: str) -> None:
         give_joker(ctx, player, rule)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((DeclareJoker, declare))
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         self.private_of(state).held.pop(player.name, None)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.on_player_removed(ctx.state, player)  # a reset loses the hand, Jokers with it
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "jokers":
             return False
         held = self.private_of(state).held
@@ -80,26 +86,26 @@ class JokersModule(Mechanic[None, JokersPrivate], GivesJokers):
             held.pop(player.name, None)
         return True
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("jokers", jokers_of(state, player.name))]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         n = jokers_of(state, player.name)
         return [(51, f"  Undeclared Jokers (only you see them): {n}; DECLARE JOKER AS <card> to use one")] if n else []
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         n = jokers_of(state, player.name)
         return [(41, f"; jokers: {n}")] if n else []
 
 
-def jokers_of(state, player: str) -> int:
+def jokers_of(state: GameState, player: str) -> int:
     """How many undeclared Jokers ``player`` holds (private)."""
     if not state.enabled(JokersModule.name):
         return 0
     return int(JokersModule.private_of(state).held.get(player, 0))
 
 
-def give_joker(ctx, player: str, rule: str) -> None:
+def give_joker(ctx: UpdateContext, player: str, rule: str) -> None:
     """Give ``player`` an undeclared Joker (XIX.3: the Skunk on the House of Cards; XXXIII.5: one
     bought at a Casino). Told to the player only."""
     held = JokersModule.private_of(ctx.state).held
@@ -109,7 +115,7 @@ def give_joker(ctx, player: str, rule: str) -> None:
                      "for good.")
 
 
-def declare(ctx, player: Player, cmd: DeclareJoker) -> str:
+def declare(ctx: UpdateContext, player: Player, cmd: DeclareJoker) -> str:
     priv = JokersModule.private_of(ctx.state)
     have = priv.held.get(player.name, 0)
     if have < 1:

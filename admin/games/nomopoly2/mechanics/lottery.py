@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from admin.engine.playingcards import card_name, card_rank
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, Table
 from admin.engine.syntax import parse_card_arg
 from admin.engine.errors import CommandError, IllegalAction
@@ -30,6 +31,11 @@ from admin.library.cards import hand, take
 from admin.games.nomopoly2.mechanics.prizes import award, carry_out_choice, check_choice, prize_commands
 from admin.games.nomopoly2.mechanics.shared import is_terrorist
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
+    from admin.engine.model import GameState
 
 
 _TICKET = re.compile(r"^(\S+)(?:\s+(?:with\s+)?bonus\s+(\S+))?$", re.IGNORECASE)
@@ -122,24 +128,24 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
     Private = LotteryPrivate
     requires = ("cards", "ownership", "proposals", "interactions", "conditions")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (*handled((LotteryTicket, buy_ticket)), *prize_commands())
 
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> str:
         return check_choice(ctx, interaction, player, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         return carry_out_choice(ctx, interaction, answers)
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         priv = self.private_of(state)
         priv.tickets = [t for t in priv.tickets if t.player != player.name]
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.week_end:
             draw(ctx)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         """``lottery_tickets``: the player's tickets, each a list of lines (a scenario's set-up)."""
         if key != "lottery_tickets":
             return False
@@ -152,11 +158,11 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
             priv.next_id += 1
         return True
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         mine = [t for t in self.private_of(state).tickets if t.player == player.name]
         return [Fact("lottery_tickets", [t.lines for t in mine])]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         mine = [t for t in self.private_of(state).tickets if t.player == player.name]
         out = []
         for t in mine:
@@ -164,7 +170,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
             out.append((72, f"  Your lottery ticket #{t.id} (only you see it{', bonus number' if t.bonus else ''}): {lines}"))
         return out
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = {**self.defaults, **state.params(self.name)}
         draws = self.of(state).draws
         rows = tuple((d.week, " ".join(str(n) for n in d.numbers), d.tickets,
@@ -181,7 +187,7 @@ class LotteryModule(Mechanic[LotteryState, LotteryPrivate]):
                       (Table("The draws", ("Week", "Numbers drawn", "Tickets", "Winners"), rows),), order=18)]
 
 
-def _numbers(roll, label: str, count: int, highest: int, distinct: bool) -> list[int]:
+def _numbers(roll: Callable[[str, int], int], label: str, count: int, highest: int, distinct: bool) -> list[int]:
     """``count`` numbers from 1 to ``highest`` (distinct: a repeat is rolled again), sorted;
     distinct ones are never more than ``highest`` (asking more would roll for ever)."""
     if distinct:
@@ -198,7 +204,7 @@ def _numbers(roll, label: str, count: int, highest: int, distinct: bool) -> list
     return sorted(out)
 
 
-def buy_ticket(ctx, player: Player, cmd: LotteryTicket) -> str:
+def buy_ticket(ctx: UpdateContext, player: Player, cmd: LotteryTicket) -> str:
     p = ctx.params(LotteryModule.name)
     if is_terrorist(ctx.state, player.name):
         raise IllegalAction("a terrorist may not buy lottery tickets (XXIII.2)")
@@ -238,7 +244,7 @@ def best_match(lines: list[list[int]], numbers: list[int]) -> int:
     return max((len(set(line) & drawn) for line in lines), default=0)
 
 
-def draw(ctx) -> None:
+def draw(ctx: UpdateContext) -> None:
     """The week's draw (XVIII.1) and its prizes (XVIII.4)."""
     p = ctx.params(LotteryModule.name)
     state = ctx.state

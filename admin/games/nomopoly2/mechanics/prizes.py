@@ -10,10 +10,10 @@ may not choose themselves. Silence: nothing for a 6 or 7 (the votes are theirs a
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from admin.engine.context import BANK
-from admin.engine.interactions import answer
+from admin.engine.interactions import Interaction, answer
 from admin.engine.declare import As, command, handled
 from admin.engine.module import CommandSpec
 from admin.engine.errors import IllegalAction
@@ -21,6 +21,9 @@ from admin.library.interactions import InteractionsModule, ask
 from admin.games.nomopoly2.mechanics.conditions import grant, grant_weeks
 from admin.library.ownership import OwnershipModule, set_owner
 from admin.engine.model import Player, VoteGrant
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 _REASON = "the lottery (XVIII.4)"
 
@@ -47,14 +50,14 @@ def prize_commands() -> tuple[CommandSpec, ...]:
     return handled((PrizeChoice, choose))
 
 
-def _two_votes(ctx, player: str, week: int) -> None:
+def _two_votes(ctx: UpdateContext, player: str, week: int) -> None:
     """Two votes on every proposal of ``week`` (XVIII.4); a second grant adds nothing."""
     if not any(g.player == player and g.week == week and g.reason == _REASON for g in ctx.state.vote_grants):
         ctx.state.vote_grants.append(VoteGrant(player=player, extra=1, week=week, reason=_REASON))
     grant_weeks(ctx.state, player, "double-votes", week)
 
 
-def award(ctx, player: str, matched: int, ticket: int) -> str:
+def award(ctx: UpdateContext, player: str, matched: int, ticket: int) -> str:
     """Give the prize for a ticket with ``matched`` numbers right; the prize in words ("" if none)."""
     state, week = ctx.state, ctx.state.week + 1
     p = ctx.params("lottery")
@@ -83,7 +86,8 @@ def award(ctx, player: str, matched: int, ticket: int) -> str:
     return words
 
 
-def _ask(ctx, player: str, ticket: int, matched: int, *, two_votes: bool, silence: str, week: int) -> None:
+def _ask(ctx: UpdateContext, player: str, ticket: int, matched: int, *, two_votes: bool, silence: str,
+         week: int) -> None:
     inter = ask(ctx, kind="prize", module="lottery", parties=[player], silence=silence, proposer=None,
                 payload={"winner": player, "ticket": ticket, "matched": matched, "two_votes": two_votes,
                          "week": week})
@@ -96,7 +100,7 @@ def _ask(ctx, player: str, ticket: int, matched: int, *, two_votes: bool, silenc
 _ANSWER = re.compile(r"^(eliminate|take\s+over)\s+(\S+)$|^(two\s+votes|nothing)$", re.IGNORECASE)
 
 
-def check_choice(ctx, inter, player: Player, value: Any) -> str:
+def check_choice(ctx: UpdateContext, inter: Interaction, player: Player, value: Any) -> str:
     """A winner's answer as it is kept: "eliminate bob", "take over bob", "two votes", "nothing"."""
     m = _ANSWER.match(" ".join(str(value).split()).rstrip(".!"))
     two = bool(inter.payload.get("two_votes"))
@@ -118,7 +122,7 @@ def check_choice(ctx, inter, player: Player, value: Any) -> str:
     return f"{verb} {other.name}"
 
 
-def choose(ctx, player: Player, cmd: PrizeChoice) -> str:
+def choose(ctx: UpdateContext, player: Player, cmd: PrizeChoice) -> str:
     """``ELIMINATE bob`` / ``TAKE OVER bob``: the answer to the player's oldest open prize question."""
     state, sealed = InteractionsModule.of(ctx.state), InteractionsModule.private_of(ctx.state)
     mine = [i for i in state.open if i.module == "lottery" and i.kind == "prize" and player.name in i.parties]
@@ -132,7 +136,7 @@ def choose(ctx, player: Player, cmd: PrizeChoice) -> str:
     return f"{player.name} chose their lottery prize #{inter.id}: {value} (XVIII.5), done at update {inter.deadline}."
 
 
-def carry_out_choice(ctx, inter, answers: dict[str, Any]) -> str:
+def carry_out_choice(ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
     winner = inter.payload["winner"]
     choice = str(answers.get(winner, inter.silence))
     me = ctx.state.players.get(winner)

@@ -10,14 +10,18 @@ round is drawn again under the next label. These are not XIV's cards: nobody's h
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from admin.engine.playingcards import DECK, RANKS, card_rank
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 #: the wheel's colours (XXXIII.2): 0 green, even numbers black, odd numbers red
 GREEN, BLACK, RED = "green", "black", "red"
 
 
-def draw(ctx, used: list[str], label: str) -> str:
+def draw(ctx: UpdateContext, used: list[str], label: str) -> str:
     """One card of this round's deck that is not in ``used`` (added to it); a hidden roll."""
     if len(used) >= len(DECK):
         raise ValueError("the round's deck is empty")
@@ -49,7 +53,7 @@ def blackjack_total(cards: list[str]) -> int:
     return total
 
 
-def dealer_plays(ctx, dealer: list[str], used: list[str], label: str, stand_on: int = 17) -> list[str]:
+def dealer_plays(ctx: UpdateContext, dealer: list[str], used: list[str], label: str, stand_on: int = 17) -> list[str]:
     """The dealer draws until his total is ``stand_on`` or more (XXXIII.2); returns his cards."""
     n = 0
     while blackjack_total(dealer) < stand_on:

@@ -5,6 +5,8 @@ write to play is read in syntax.py."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from admin.engine.context import BANK
 from admin.engine.declare import handled
 from admin.engine.module import CommandSpec
@@ -18,13 +20,17 @@ from admin.games.nomopoly2.mechanics.casinos.state import (
 from admin.games.nomopoly2.mechanics.shared import charge
 from admin.engine.model import GameState, Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
+
 
 def game_commands() -> tuple[CommandSpec, ...]:
     return handled((PlayCasino, play), (CasinoMove, move))
 
 
 # -- playing --------------------------------------------------------------------------------
-def play(ctx, player: Player, cmd: PlayCasino) -> str:
+def play(ctx: UpdateContext, player: Player, cmd: PlayCasino) -> str:
     square = casino_here(ctx.state, player, "play")
     check_play(ctx, player)
     p = ctx.params(NAME)
@@ -49,7 +55,7 @@ def play(ctx, player: Player, cmd: PlayCasino) -> str:
     return _deal_poker(ctx, player, square, cmd.bet, label)
 
 
-def _roulette(ctx, player: Player, square: int, cmd: PlayCasino, label: str) -> str:
+def _roulette(ctx: UpdateContext, player: Player, square: int, cmd: PlayCasino, label: str) -> str:
     p = ctx.params(NAME)
     number = ctx.dice.roll(f"casino/{label}", 37) - 1
     kind = cc.roulette_kind(cmd.target)
@@ -69,7 +75,7 @@ def _cards(cards: list[str]) -> str:
     return " ".join(cards)
 
 
-def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> str:
+def _deal_blackjack(ctx: UpdateContext, player: Player, square: int, bet: int, label: str) -> str:
     from admin.library.interactions import ask
 
     used: list[str] = []
@@ -92,7 +98,7 @@ def _deal_blackjack(ctx, player: Player, square: int, bet: int, label: str) -> s
     return head + f" Answer HIT or STAND by update {inter.deadline} (hand #{inter.id}); no answer stands."
 
 
-def _deal_poker(ctx, player: Player, square: int, bet: int, label: str) -> str:
+def _deal_poker(ctx: UpdateContext, player: Player, square: int, bet: int, label: str) -> str:
     from admin.library.interactions import ask
 
     used: list[str] = []
@@ -107,7 +113,7 @@ def _deal_poker(ctx, player: Player, square: int, bet: int, label: str) -> str:
 
 
 # -- the hand's next steps --------------------------------------------------------------------
-def open_hand(state: GameState, player: str, game: str | None = None):
+def open_hand(state: GameState, player: str, game: str | None = None) -> Interaction | None:
     """The player's open Blackjack or Poker hand (an open ``game`` question), or None: one of
     each game at a time (a standing ruling)."""
     interactions = INTERACTIONS.get(state)
@@ -118,11 +124,11 @@ def open_hand(state: GameState, player: str, game: str | None = None):
                  and (game is None or i.payload.get("game") == game)), None)
 
 
-def _answer_hint(inter) -> str:
+def _answer_hint(inter: Interaction) -> str:
     return "HIT or STAND" if inter.payload.get("game") == "blackjack" else "HOLD <positions>"
 
 
-def move(ctx, player: Player, cmd: CasinoMove) -> str:
+def move(ctx: UpdateContext, player: Player, cmd: CasinoMove) -> str:
     from admin.library.interactions import Answer, give_answer
 
     hand = open_hand(ctx.state, player.name, "poker" if cmd.move.startswith("hold") else "blackjack")
@@ -136,7 +142,7 @@ def move(ctx, player: Player, cmd: CasinoMove) -> str:
     return give_answer(ctx, player, Answer(hand.id, cmd.move))
 
 
-def check_answer(ctx, inter, player: Player, value) -> str:
+def check_answer(ctx: UpdateContext, inter: Interaction, player: Player, value: Any) -> str:
     text = str(value).strip().lower()
     if inter.payload.get("game") == "blackjack":
         if text not in ("hit", "stand"):
@@ -164,7 +170,7 @@ def check_answer(ctx, inter, player: Player, value) -> str:
     return "hold " + " ".join(str(n) for n in sorted(set(positions)))
 
 
-def resolve(ctx, inter, answers: dict) -> str:
+def resolve(ctx: UpdateContext, inter: Interaction, answers: dict[str, Any]) -> str:
     player = ctx.state.players.get(inter.parties[0])
     hole = private_of(ctx.state).hole.pop(inter.id, None)
     if player is None or not player.active:
@@ -176,7 +182,7 @@ def resolve(ctx, inter, answers: dict) -> str:
     return _step_blackjack(ctx, player, inter, hole or "", answer, label)
 
 
-def _step_blackjack(ctx, player: Player, inter, hole: str, answer: str, label: str) -> str:
+def _step_blackjack(ctx: UpdateContext, player: Player, inter: Interaction, hole: str, answer: str, label: str) -> str:
     from admin.library.interactions import ask
 
     payload = {**inter.payload, "cards": list(inter.payload["cards"]), "dealer": list(inter.payload["dealer"])}
@@ -201,7 +207,8 @@ def _step_blackjack(ctx, player: Player, inter, hole: str, answer: str, label: s
     return f"{player.name} drew {card}; the hand goes on as #{nxt.id}"
 
 
-def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[str], label: str) -> str:
+def _finish_blackjack(ctx: UpdateContext, player: Player, payload: dict[str, Any], hole: str, used: list[str],
+                      label: str) -> str:
     """The hand ends: the dealer turns his hole card, draws to 17 unless the player went over 21,
     and the bet is settled (XXXIII.2), said in full as an event. Returns the outcome, briefly."""
     p = ctx.params(NAME)
@@ -233,7 +240,7 @@ def _finish_blackjack(ctx, player: Player, payload: dict, hole: str, used: list[
     return brief
 
 
-def _draw_poker(ctx, player: Player, payload: dict, answer: str, label: str) -> str:
+def _draw_poker(ctx: UpdateContext, player: Player, payload: dict[str, Any], answer: str, label: str) -> str:
     p = ctx.params(NAME)
     cards, bet, square = list(payload["cards"]), int(payload["bet"]), int(payload["square"])
     keep_words = answer.split()[1:]

@@ -5,6 +5,7 @@ goes to the casino (its net profit, XXXIII.6); they are used anywhere."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Callable
 
 from admin.engine import hooks
 from admin.engine.playingcards import card_name
@@ -20,12 +21,15 @@ from admin.games.nomopoly2.mechanics.shared import charge, split_on_credit
 from admin.library.ownership import owner_of
 from admin.engine.model import Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+
 #: the item's name in commands and in the inventory -> how a player writes it after BUY
 _WORDS = {"flower": "FLOWER", "weighted-die": "WEIGHTED DIE", "salad": "SALAD", "auto-shuffler": "AUTO-SHUFFLER",
           "grease": "GREASE", "joker": "JOKER"}
 
 
-def _parse_buy(item: str):
+def _parse_buy(item: str) -> Callable[[str, object], BuyCasinoItem]:
     tail = _WORDS[item].split()[1:]  # BUY WEIGHTED DIE: the keyword is BUY WEIGHTED, then DIE
 
     def parse(rest: str, _line: object) -> BuyCasinoItem:
@@ -131,7 +135,7 @@ def item_commands() -> tuple[CommandSpec, ...]:
                    (EatSalad, eat_salad), (UseAutoShuffler, use_auto_shuffler), (PlaceGrease, place_grease))
 
 
-def _take(ctx, player: Player, item: str) -> None:
+def _take(ctx: UpdateContext, player: Player, item: str) -> None:
     items = of(ctx.state).items
     if not items.count(player.name, item):
         raise IllegalAction(f"you have no {item.replace('-', ' ')}; buy one at a Casino "
@@ -139,7 +143,7 @@ def _take(ctx, player: Player, item: str) -> None:
     items.take(player.name, item)
 
 
-def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
+def buy(ctx: UpdateContext, player: Player, cmd: BuyCasinoItem) -> str:
     square = casino_here(ctx.state, player, f"buy {_WORDS[cmd.item].lower()}")
     jokers = ctx.registry.provider(ctx.state, GivesJokers)  # None while XIX's Joker is not in force
     if cmd.item == "joker" and jokers is None:
@@ -159,7 +163,7 @@ def buy(ctx, player: Player, cmd: BuyCasinoItem) -> str:
     return f"{player.name} bought {what} at the Casino on square {square} for {ctx.state.money(total)}."
 
 
-def give_flower(ctx, player: Player, cmd: GiveFlower) -> str:
+def give_flower(ctx: UpdateContext, player: Player, cmd: GiveFlower) -> str:
     target = next((p for p in ctx.state.players.values() if p.name.lower() == cmd.to.lower()), None)
     if target is None or not target.active:
         raise IllegalAction(f"there is no player {cmd.to!r}; players: "
@@ -171,7 +175,7 @@ def give_flower(ctx, player: Player, cmd: GiveFlower) -> str:
     return f"{player.name} gave a flower to {target.name} as an act of friendship."
 
 
-def die_faces(ctx, player: Player) -> list[int]:
+def die_faces(ctx: UpdateContext, player: Player) -> list[int]:
     """The faces one die of the player's method of transportation can show (XXIX; 1-6 on foot)."""
     method = ctx.registry.provider(ctx.state, RollsByMethod)  # None while XXIX is not in force
     if method is not None:
@@ -183,7 +187,7 @@ def die_faces(ctx, player: Player) -> list[int]:
     return list(range(1, parse_dice(spec)[1] + 1))
 
 
-def use_weighted_die(ctx, player: Player, cmd: UseWeightedDie) -> str:
+def use_weighted_die(ctx: UpdateContext, player: Player, cmd: UseWeightedDie) -> str:
     cs = of(ctx.state)
     if player.name in cs.weighted:
         raise IllegalAction(f"a weighted die ({cs.weighted[player.name]}) is set for your next turn already; "
@@ -197,7 +201,7 @@ def use_weighted_die(ctx, player: Player, cmd: UseWeightedDie) -> str:
     return f"{player.name} used a weighted die: one die of their next turn will show {cmd.face}."
 
 
-def eat_salad(ctx, player: Player, cmd: EatSalad) -> str:
+def eat_salad(ctx: UpdateContext, player: Player, cmd: EatSalad) -> str:
     cs = of(ctx.state)
     if cs.salad.get(player.name) == ctx.state.update:
         raise IllegalAction("you ate a salad in this update already; one salad an update at most (XXXIII.5)")
@@ -208,7 +212,7 @@ def eat_salad(ctx, player: Player, cmd: EatSalad) -> str:
     return f"{player.name} ate a salad."
 
 
-def use_auto_shuffler(ctx, player: Player, cmd: UseAutoShuffler) -> str:
+def use_auto_shuffler(ctx: UpdateContext, player: Player, cmd: UseAutoShuffler) -> str:
     from admin.library.cards import draw_card, hand, take
 
     held = hand(ctx.state, player.name)
@@ -230,7 +234,7 @@ def use_auto_shuffler(ctx, player: Player, cmd: UseAutoShuffler) -> str:
     return (f"You used an Auto-Shuffler: gave up {', '.join(cards)} and drew {', '.join(new)}.")
 
 
-def place_grease(ctx, player: Player, cmd: PlaceGrease) -> str:
+def place_grease(ctx: UpdateContext, player: Player, cmd: PlaceGrease) -> str:
     cs = of(ctx.state)
     here = player.square
     owner = owner_of(ctx.state, here)

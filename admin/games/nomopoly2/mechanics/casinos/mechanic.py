@@ -15,7 +15,9 @@ stands at once."""
 
 from __future__ import annotations
 
-from admin.engine.module import Mechanic
+from typing import TYPE_CHECKING, Any, Sequence
+
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.games.nomopoly2.mechanics.shared import squares_with
 from admin.library.ownership import owner_of
@@ -27,6 +29,12 @@ from admin.games.nomopoly2.mechanics.casinos.state import (  # noqa: F401 - part
     ITEM_PRICES, NAME, CasinosPrivate, CasinosState, casino_here, items_held, of, owner_percent,
     transfer_item, weekly,
 )
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
+    from admin.engine.inventory import Inventory
+    from admin.engine.model import GameState, Player, Square
 
 
 class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
@@ -69,40 +77,40 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
     #: a Casino sells the Skunk's Joker (XXXIII.5), which comes with it
     requires = ("ownership", "health", "cards", "interactions", "jokers")
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return (*games.game_commands(), *item_commands())
 
     # -- the lives of players and squares --------------------------------------------------
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         cs = self.of(state)
         cs.items.clear(player.name)
         cs.weighted.pop(player.name, None)
         cs.salad.pop(player.name, None)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         """XII.2: back as at the start of week 1: no casino items, no Weighted Die set."""
         cs = self.of(ctx.state)
         cs.items.clear(player.name)
         cs.weighted.pop(player.name, None)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         cs = self.of(state)
         cs.greased = [n for n in cs.greased if n != square.number]
 
     # -- the week (XXXIII.1, XXXIII.6) -----------------------------------------------------
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         if ctx.slot.week_end:
             weekly(ctx)
 
     # -- the games' hands over several mails ------------------------------------------------
-    def check_answer(self, ctx, interaction, player, value):
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> str:
         return games.check_answer(ctx, interaction, player, value)
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         return games.resolve(ctx, interaction, answers)
 
     # -- grease and the weighted die (XXXIII.5) ----------------------------------------------
-    def redirect_landing(self, ctx, player, square) -> int | None:
+    def redirect_landing(self, ctx: UpdateContext, player: Player, square: Square) -> int | None:
         if square.number not in self.of(ctx.state).greased:
             return None
         from admin.games.nomopoly1.mechanics.grease import slide
@@ -111,12 +119,12 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         return slide(ctx, player, square.number, loss=int(p["grease_health"]),
                      cap=int(p["grease_max_per_move"]), rule="XXXIII.5")
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         from admin.games.nomopoly1.mechanics.grease import end_of_move
 
         end_of_move(ctx, player)
 
-    def check_roll(self, ctx, player, turn, faces):
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
         face = self.of(ctx.state).weighted.pop(player.name, None)
         if face is None or not faces:
             return None
@@ -125,11 +133,12 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         return [face, *faces[1:]]
 
     # -- scenarios and tests -----------------------------------------------------------------
-    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+    # XX.1: a trade gives items from here
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
         inv = self.of(state).items
         return inv if inv.count(player, item) > 0 else None
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         cs = self.of(state)
         if key == "casino_items":
             cs.items.clear(player.name)
@@ -145,7 +154,7 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
             return False
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key != "greased":
             return False
         cs = self.of(state)
@@ -153,22 +162,22 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         return True
 
     # -- how it shows ------------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         cs = self.of(state)
         held = ", ".join(f"{k} x{v}" for k, v in cs.items.items(player.name).items())
         return [Fact("casino_items", held or "none", label="Casino items", order=70, kind="text"),
                 Fact("weighted_die", cs.weighted.get(player.name))]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("greased", square.number in self.of(state).greased)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         # the Casino itself is a building: the buildings section shows it
         if square.number not in self.of(state).greased:
             return None
         return SquareLook(notes=((80, "greased"),), flags=((80, "GR", "greased"),))
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         cs = self.of(state)
         lines = []
         held = cs.items.items(player.name)
@@ -179,11 +188,11 @@ class CasinosModule(Mechanic[CasinosState, CasinosPrivate]):
         lines += [(72, line) for line in games.open_hand_lines(state, player.name)]
         return lines
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         held = ", ".join(f"{k} x{v}" for k, v in self.of(state).items.items(player.name).items())
         return [(70, f"; casino items: {held}")] if held else []
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         p = {**self.defaults, **state.params(self.name)}
         cs = self.of(state)
         rows = []

@@ -5,7 +5,7 @@ players' plays and items, and the money that goes in and out. A leaf: the module
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.context import BANK
 from admin.engine.inventory import Inventory
@@ -14,6 +14,9 @@ from admin.games.nomopoly2.api import CASINO_PLAYS
 from admin.games.nomopoly2.mechanics.shared import block_of, has_building, squares_with
 from admin.library.ownership import owner_of
 from admin.engine.model import GameState, Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
 #: the module's name, and its state in a game
 NAME = "casinos"
@@ -48,11 +51,13 @@ class CasinosPrivate:
 
 
 def of(state: GameState) -> CasinosState:
-    return state.mods[NAME]
+    cs: CasinosState = state.mods[NAME]
+    return cs
 
 
 def private_of(state: GameState) -> CasinosPrivate:
-    return state.private.mods[NAME]
+    secret: CasinosPrivate = state.private.mods[NAME]
+    return secret
 
 
 def casino_here(state: GameState, player: Player, what: str) -> int:
@@ -63,7 +68,7 @@ def casino_here(state: GameState, player: Player, what: str) -> int:
     return player.square
 
 
-def check_play(ctx, player: Player) -> None:
+def check_play(ctx: UpdateContext, player: Player) -> None:
     """Refuse a fourth play in one update (XXXIII.2)."""
     limit = int(ctx.params(NAME)["plays_per_update"])
     done = (CASINO_PLAYS.peek(ctx) or {}).get(player.name, 0)
@@ -72,7 +77,7 @@ def check_play(ctx, player: Player) -> None:
                             f"{limit} times in a single update (XXXIII.2)")
 
 
-def note_play(ctx, player: Player) -> int:
+def note_play(ctx: UpdateContext, player: Player) -> int:
     """Count a play (after it was made); returns its number in this update (0 first)."""
     plays = CASINO_PLAYS.of(ctx)
     n = plays.get(player.name, 0)
@@ -86,7 +91,7 @@ def take_in(state: GameState, square: int, amount: int) -> None:
     t["in"] = int(t.get("in", 0)) + amount
 
 
-def pay_out(ctx, square: int, player: str, amount: int, *, rule: str, reason: str) -> None:
+def pay_out(ctx: UpdateContext, square: int, player: str, amount: int, *, rule: str, reason: str) -> None:
     """Winnings the casino on ``square`` pays (from the Admin Bank Account)."""
     if amount <= 0:
         return
@@ -104,7 +109,7 @@ def owner_percent(state: GameState, number: int, params: dict[str, Any]) -> tupl
     return block.kind, int(dict(params["owner_percent"]).get(block.kind, 0))
 
 
-def weekly(ctx) -> None:
+def weekly(ctx: UpdateContext) -> None:
     """The week's end: $50 to the owner of each casino's square (XXXIII.1), then each casino's net
     profit shared with (or its loss charged to) its square's owner (XXXIII.6)."""
     state, cs = ctx.state, of(ctx.state)
@@ -131,7 +136,7 @@ def weekly(ctx) -> None:
             share = 0
         if owner is None:
             share = 0
-        if share > 0:
+        elif share > 0:
             ctx.transfer(BANK, owner, share, rule="XXXIII.6", reason=f"{percent}% of the net profit of the Casino on square {n}")
             ctx.emit("casino", f"{owner} received {state.money(share)}, {percent}% of the Casino on square {n}'s "
                                f"net profit of {state.money(net)} this week.", player=owner, rule="XXXIII.6",

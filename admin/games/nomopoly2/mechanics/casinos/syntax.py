@@ -5,6 +5,7 @@ here with its usage line and HELP entry (@command). The games themselves are in 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from admin.engine.playingcards import parse_card
 from admin.engine.declare import command
@@ -23,7 +24,7 @@ def _bet(text: str, keyword: str, example: str) -> int:
     return int(m.group(1))
 
 
-def parse_card_game(game: str, example: str):
+def parse_card_game(game: str, example: str) -> Callable[[str, object], PlayCasino]:
     def parse(rest: str, _line: object) -> PlayCasino:
         rest, credit = split_on_credit(rest)
         return PlayCasino(game, _bet(rest, f"PLAY {game.upper()}", example), on_credit=credit)
@@ -56,7 +57,7 @@ def parse_roulette(rest: str, _line: object) -> PlayCasino:
     return PlayCasino("roulette", int(m.group(1)), parse_target(m.group(2)), credit)
 
 
-def parse_move(word: str):
+def parse_move(word: str) -> Callable[[str, object], CasinoMove]:
     def parse(rest: str, _line: object) -> CasinoMove:
         rest = rest.strip()
         number = None

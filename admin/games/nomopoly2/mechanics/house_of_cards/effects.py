@@ -4,14 +4,19 @@ or a Hospital cures anthrax. The items and their uses are in items.py."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from admin.games.nomopoly2.api import MASKED
 from admin.games.nomopoly2.mechanics import shared
 from admin.games.nomopoly2.mechanics.house_of_cards.items import NAME, hp, hs, impersonated, move_as
 from admin.library.health import change_health
 from admin.engine.model import Player
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
 
-def cure(ctx, player: Player, why: str) -> None:
+
+def cure(ctx: UpdateContext, player: Player, why: str) -> None:
     from admin.games.nomopoly2.mechanics.conditions import clear
 
     if shared.has_condition(ctx.state, player.name, "infected"):
@@ -19,7 +24,7 @@ def cure(ctx, player: Player, why: str) -> None:
         ctx.emit("cured", f"{player.name} is cured of anthrax ({why}).", player=player.name, rule="XXIV.2")
 
 
-def cures_here(ctx, player: Player, number: int) -> str | None:
+def cures_here(ctx: UpdateContext, player: Player, number: int) -> str | None:
     """Why landing on ``number`` cures ``player``'s infection, or None (XXIV.2)."""
     if number == int(ctx.params(NAME)["square"]):
         return "landing on the House of Cards"
@@ -32,7 +37,7 @@ def cures_here(ctx, player: Player, number: int) -> str | None:
     return None
 
 
-def bomb_on_landing(ctx, player: Player, number: int) -> None:
+def bomb_on_landing(ctx: UpdateContext, player: Player, number: int) -> None:
     bombs = hp(ctx.state).bombs
     if number not in bombs:
         return
@@ -53,7 +58,7 @@ def bomb_on_landing(ctx, player: Player, number: int) -> None:
                   reason=f"a time bomb on square {number}")
 
 
-def glue_stops(ctx, player: Player, number: int) -> bool:
+def glue_stops(ctx: UpdateContext, player: Player, number: int) -> bool:
     state = hs(ctx.state)
     if number not in state.glued:
         return False
@@ -69,7 +74,7 @@ def glue_stops(ctx, player: Player, number: int) -> bool:
     return True
 
 
-def masked_move(ctx, player: Player, steps: int) -> bool:
+def masked_move(ctx: UpdateContext, player: Player, steps: int) -> bool:
     """``move_instead``: a mask wearer's move is made by the one they impersonate (XXIV.2)."""
     target = impersonated(ctx, player)
     if target is player or player.name in (MASKED.peek(ctx) or ()):

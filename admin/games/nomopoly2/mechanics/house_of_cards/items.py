@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from admin.engine.playingcards import card_name
 from admin.engine.declare import command
@@ -23,6 +23,10 @@ from admin.library.health import change_health
 from admin.games.nomopoly2.api import CONDITIONS, MASKED, KeepsCreatures
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState, Square
 
 NAME = "house-of-cards"
 
@@ -47,12 +51,14 @@ class HouseOfCardsPrivate:
     bombs: dict[int, str] = field(default_factory=dict)
 
 
-def hs(state) -> HouseOfCardsState:
-    return state.mods[NAME]
+def hs(state: GameState) -> HouseOfCardsState:
+    public: HouseOfCardsState = state.mods[NAME]
+    return public
 
 
-def hp(state) -> HouseOfCardsPrivate:
-    return state.private.mods[NAME]
+def hp(state: GameState) -> HouseOfCardsPrivate:
+    secret: HouseOfCardsPrivate = state.private.mods[NAME]
+    return secret
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -60,7 +66,8 @@ def _words(rest: str) -> list[str]:
     return rest.strip().rstrip(".!").lower().split()
 
 
-def bare(item: str, tail: str, usage: str, make: Callable[[str], UseItem] | None = None):
+def bare(item: str, tail: str, usage: str,
+         make: Callable[[str], UseItem] | None = None) -> Callable[[str, object], UseItem]:
     """A parser for an item used alone: ``USE MEDICINE``, ``PLACE TIME`` + ``BOMB`` (``make``: its
     command, a :class:`UseItem` unless said)."""
     def parse(rest: str, _line: object) -> UseItem:
@@ -72,7 +79,7 @@ def bare(item: str, tail: str, usage: str, make: Callable[[str], UseItem] | None
     return parse
 
 
-def at_square(item: str, lead: str, word: str, usage: str):
+def at_square(item: str, lead: str, word: str, usage: str) -> Callable[[str, object], UseItem]:
     """A parser for ``USE CARD`` + ``REMOVER ON <n>``, ``USE WARP`` + ``BUBBLE TO <n>`` ..."""
     def parse(rest: str, _line: object) -> UseItem:
         m = re.match(rf"^{lead}\s*(?:(?:{word})\s+)?(.+)$", rest.strip().rstrip(".!"), re.IGNORECASE)
@@ -82,7 +89,7 @@ def at_square(item: str, lead: str, word: str, usage: str):
     return parse
 
 
-def on_player(item: str, lead: str, usage: str):
+def on_player(item: str, lead: str, usage: str) -> Callable[[str, object], UseItem]:
     """A parser for ``USE HAMMER ON <player>`` (``lead``: what follows the keyword before ON)."""
     def parse(rest: str, _line: object) -> UseItem:
         m = re.match(rf"^{lead}\s*(?:on\s+)?(\S+)$", rest.strip().rstrip(".!"), re.IGNORECASE)
@@ -147,20 +154,20 @@ def a(item: str) -> str:
     return f"{'an' if item[0] in 'aeiou' else 'a'} {item}"
 
 
-def _take(ctx, player: Player, item: str) -> None:
+def _take(ctx: UpdateContext, player: Player, item: str) -> None:
     if not hs(ctx.state).items.count(player.name, item):
         raise IllegalAction(f"you have no {item}; trade cards for one at the House of Cards "
                             f"(EXCHANGE <cards> FOR {item.upper()}, XXIV.2)")
     hs(ctx.state).items.take(player.name, item)
 
 
-def _check_has(ctx, player: Player, item: str) -> None:
+def _check_has(ctx: UpdateContext, player: Player, item: str) -> None:
     if not hs(ctx.state).items.count(player.name, item):
         raise IllegalAction(f"you have no {item}; trade cards for one at the House of Cards "
                             f"(EXCHANGE <cards> FOR {item.upper()}, XXIV.2)")
 
 
-def _other(ctx, name: str, what: str) -> Player:
+def _other(ctx: UpdateContext, name: str, what: str) -> Player:
     target = next((p for n, p in ctx.state.players.items() if n.lower() == name.lower() and p.active), None)
     if target is None:
         names = ", ".join(sorted(p.name for p in ctx.state.active_players()))
@@ -168,29 +175,29 @@ def _other(ctx, name: str, what: str) -> Player:
     return target
 
 
-def _square(ctx, number: int):
+def _square(ctx: UpdateContext, number: int) -> Square:
     square = ctx.state.square(number)
     if square is None or square.destroyed:
         raise IllegalAction(f"there is no square {number} on the board")
     return square
 
 
-def _no_governor(ctx, player: Player, item: str) -> None:
+def _no_governor(ctx: UpdateContext, player: Player, item: str) -> None:
     if shared.governor(ctx.state) == player.name:
         raise IllegalAction(f"the Governor may not buy or use {item}s (XXXV.3)")
 
 
-def _atrocity_allowed(ctx, player: Player) -> None:
+def _atrocity_allowed(ctx: UpdateContext, player: Player) -> None:
     why = shared.may_commit_atrocity(ctx.state, player.name)
     if why:
         raise IllegalAction(why)
 
 
-def use_item(ctx, player: Player, cmd: UseItem) -> str:
+def use_item(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     return _USES[cmd.item](ctx, player, cmd)
 
 
-def _jetpack(ctx, player: Player, cmd: UseItem) -> str:
+def _jetpack(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     state = hs(ctx.state)
     if player.name in state.jetpacks:
         raise IllegalAction("you used a jetpack already and have not rolled since; one extra die a turn (XXIV.2)")
@@ -199,14 +206,14 @@ def _jetpack(ctx, player: Player, cmd: UseItem) -> str:
     return f"{player.name} used a jetpack: their next turn rolls an extra die."
 
 
-def _medicine(ctx, player: Player, cmd: UseItem) -> str:
+def _medicine(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     _take(ctx, player, "medicine")
     gain = int(ctx.params(NAME)["medicine_health"])
     change_health(ctx, player, gain, rule="XXIV.2", reason="medicine")
     return f"{player.name} took medicine (+{gain} health)."
 
 
-def _card_remover(ctx, player: Player, cmd: UseItem) -> str:
+def _card_remover(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     from admin.library import cards
     from admin.library.ownership import owner_of
 
@@ -228,7 +235,7 @@ def _card_remover(ctx, player: Player, cmd: UseItem) -> str:
     return f"{player.name} used a card remover on square {number}: the {card_name(card)} is gone."
 
 
-def _pokeball(ctx, player: Player, cmd: UseItem) -> str:
+def _pokeball(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     number = int(cmd.square or 0)
     _square(ctx, number)
     _check_has(ctx, player, "pokeball")
@@ -240,7 +247,7 @@ def _pokeball(ctx, player: Player, cmd: UseItem) -> str:
     return f"{player.name} threw a Pokeball: {creature} jumped to square {number}."
 
 
-def _time_bomb(ctx, player: Player, cmd: UseItem) -> str:
+def _time_bomb(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     _no_governor(ctx, player, "time bomb")
     bombs = hp(ctx.state).bombs
     _check_has(ctx, player, "time bomb")
@@ -252,7 +259,7 @@ def _time_bomb(ctx, player: Player, cmd: UseItem) -> str:
     return f"You placed a time bomb on square {player.square}; the next player to land there loses 20 health."
 
 
-def _glue(ctx, player: Player, cmd: UseItem) -> str:
+def _glue(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     glued = hs(ctx.state).glued
     if player.square in glued:
         raise IllegalAction(f"square {player.square} has glue on it already")
@@ -262,7 +269,7 @@ def _glue(ctx, player: Player, cmd: UseItem) -> str:
             "there.")
 
 
-def _warp(ctx, player: Player, cmd: UseItem) -> str:
+def _warp(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     from admin.engine.movement import jump
 
     number = int(cmd.square or 0)
@@ -282,7 +289,7 @@ def _warp(ctx, player: Player, cmd: UseItem) -> str:
     return f"{player.name} used a warp bubble to square {number}."
 
 
-def _hammer(ctx, player: Player, cmd: UseItem) -> str:
+def _hammer(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     _no_governor(ctx, player, "hammer")
     target = _other(ctx, cmd.target or "", "hit with a hammer")
     if target.name == player.name:
@@ -296,7 +303,7 @@ def _hammer(ctx, player: Player, cmd: UseItem) -> str:
     return f"{player.name} hit {target.name} with a hammer."
 
 
-def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
+def _anthrax(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     zoo = ctx.registry.provider(ctx.state, KeepsCreatures)
     if cmd.target and zoo is not None and not any(n.lower() == cmd.target.lower() for n in ctx.state.players):
         _check_has(ctx, player, "anthrax")
@@ -317,7 +324,7 @@ def _anthrax(ctx, player: Player, cmd: UseItem) -> str:
     return f"{player.name} used anthrax on {target.name}, who is infected."
 
 
-def _mask(ctx, player: Player, cmd: UseItem) -> str:
+def _mask(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     target = _other(ctx, cmd.target or "", "impersonate")
     if target.name == player.name:
         raise IllegalAction("a mask impersonates another player, not yourself")
@@ -332,7 +339,7 @@ def _mask(ctx, player: Player, cmd: UseItem) -> str:
             f"do on landing, leaving and passing squares happens to {target.name}.")
 
 
-def _shovel(ctx, player: Player, cmd: UseItem) -> str:
+def _shovel(ctx: UpdateContext, player: Player, cmd: UseItem) -> str:
     from admin.library import cards
 
     _check_has(ctx, player, "shovel")
@@ -367,21 +374,21 @@ _USES = {"jetpack": _jetpack, "medicine": _medicine, "card remover": _card_remov
 
 
 # -- what a use does to other players ----------------------------------------------------------
-def infect(ctx, target: Player) -> None:
+def infect(ctx: UpdateContext, target: Player) -> None:
     from admin.games.nomopoly2.mechanics.conditions import grant
 
     if CONDITIONS.on(ctx.state):
         grant(ctx.state, target.name, "infected", 0)  # until cured (XXIV.2)
 
 
-def impersonated(ctx, player: Player) -> Player:
+def impersonated(ctx: UpdateContext, player: Player) -> Player:
     """The player whose moves ``player``'s count as this update (a mask), or ``player`` themself."""
     other = hs(ctx.state).masks.get(player.name)
     target = ctx.state.players.get(other) if other else None
     return target if target is not None and target.active else player
 
 
-def move_as(ctx, wearer: Player, target: Player, moving) -> None:
+def move_as(ctx: UpdateContext, wearer: Player, target: Player, moving: Callable[[], object]) -> None:
     """Make a move of ``wearer``'s happen to ``target`` (a mask, XXIV.2): ``target`` is put where
     ``wearer`` stands and moved; ``wearer`` ends where the move ended; ``target`` goes back where
     they were (unless the move reset them, which put them on the first square)."""

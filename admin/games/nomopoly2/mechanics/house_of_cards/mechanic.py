@@ -12,12 +12,13 @@ the card limits: 12 to draw (XIV.5), 25 to dig with a shovel, 30 for the Governo
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine import hooks
 from admin.engine.playingcards import card_name
 from admin.engine.context import BANK
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, SquareLook
 from admin.engine.capabilities import StopsMoves
 from admin.engine.syntax import parse_card, quote
@@ -28,6 +29,11 @@ from admin.games.nomopoly2.mechanics.house_of_cards import items as it
 from admin.games.nomopoly2.mechanics import shared
 from admin.games.nomopoly2.mechanics.house_of_cards.combos import ALIASES, ITEMS, buys, fits
 from admin.engine.model import Player
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.inventory import Inventory
+    from admin.engine.model import GameState, Square
 
 
 def _item(text: str) -> str:
@@ -106,34 +112,35 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
     #: a helicopter's or springy shoes' move is not a mask's (move_instead; docs/rulings.md)
     runs_after = ("transport",)
 
-    def its_square(self, state) -> int:
+    def its_square(self, state: GameState) -> int:
         return int({**self.defaults, **state.params(self.name)}["square"])
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Exchange, exchange), (it.UseItem, it.use_item), (it.PlaceTimeBomb, it.use_item))
 
     # -- the square, and what happens on it ------------------------------------------------
-    def trade_inventory(self, state, player, item):  # XX.1: a trade gives items from here
+    # XX.1: a trade gives items from here
+    def trade_inventory(self, state: GameState, player: str, item: str) -> Inventory | None:
         inv = self.of(state).items
         return inv if inv.count(player, item) > 0 else None
 
-    def can_own(self, state, square) -> bool:
+    def can_own(self, state: GameState, square: Square) -> bool:
         return square.number != int(state.params(self.name).get("square", self.defaults["square"]))
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         fx.bomb_on_landing(ctx, player, square.number)
         if player.active:
             why = fx.cures_here(ctx, player, square.number)
             if why:
                 fx.cure(ctx, player, why)
 
-    def stops_on(self, ctx, player, number) -> bool:
+    def stops_on(self, ctx: UpdateContext, player: Player, number: int) -> bool:
         return fx.glue_stops(ctx, player, number)
 
-    def move_instead(self, ctx, player, steps) -> bool:
+    def move_instead(self, ctx: UpdateContext, player: Player, steps: int) -> bool:
         return fx.masked_move(ctx, player, steps)
 
-    def check_roll(self, ctx, player, turn, faces):
+    def check_roll(self, ctx: UpdateContext, player: Player, turn: int, faces: list[int]) -> list[int] | None:
         state = it.hs(ctx.state)
         if player.name not in state.jetpacks:
             return None
@@ -147,7 +154,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         ctx.emit("jetpack", f"{player.name}'s jetpack adds a die: {extra}.", player=player.name, rule="XXIV.2")
         return [*faces, extra]
 
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         if ctx.slot.index != 0:  # the first update of a week is its beginning
             return
         loss = int(ctx.params(self.name)["anthrax_weekly_health"])
@@ -157,11 +164,11 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
 
                 change_health(ctx, player, -loss, rule="XXIV.2", reason="anthrax, at the start of the week")
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         it.hs(ctx.state).masks.clear()  # a mask lasts one update (XXIV.2)
 
     # -- lives of players and squares ------------------------------------------------------
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         if shared.has_condition(ctx.state, player.name, "infected"):  # back as at week 1 (XII.2)
             from admin.games.nomopoly2.mechanics.conditions import clear
 
@@ -170,18 +177,18 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         state.items.clear(player.name)
         state.jetpacks = [n for n in state.jetpacks if n != player.name]
 
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         hs = it.hs(state)
         hs.items.clear(player.name)
         hs.jetpacks = [n for n in hs.jetpacks if n != player.name]
         hs.masks.pop(player.name, None)
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         hs = it.hs(state)
         hs.glued = [n for n in hs.glued if n != square.number]
         it.hp(state).bombs.pop(square.number, None)
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "hoc_items":
             return False
         inv = it.hs(state).items
@@ -191,7 +198,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
                 inv.give(player.name, str(item), int(n))
         return True
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         if key == "glue":
             hs = it.hs(state)
             hs.glued = sorted((set(hs.glued) | {square.number}) if value else (set(hs.glued) - {square.number}))
@@ -206,19 +213,19 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         return True
 
     # -- how it shows ----------------------------------------------------------------------
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         held = it.hs(state).items.items(player.name)
         shown = ", ".join(f"{item} x{n}" for item, n in held.items()) or "none"
         return [Fact("hoc_items", held),  # the JSON export's; the page shows the line below
                 Fact("hoc_items_shown", shown, label="House of Cards items", kind="text", order=65)]
 
-    def private_facts(self, state, player) -> list[Fact]:
+    def private_facts(self, state: GameState, player: Player) -> list[Fact]:
         return [Fact("time_bombs", sorted(n for n, who in it.hp(state).bombs.items() if who == player.name))]
 
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         return [Fact("glue", square.number in it.hs(state).glued)]
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         notes, flags = [], []
         if square.number == int(state.params(self.name).get("square", self.defaults["square"])):
             notes.append((58, "the House of Cards"))
@@ -228,11 +235,11 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
             flags.append((82, "GL", "glue"))
         return SquareLook(notes=tuple(notes), flags=tuple(flags)) if flags else None
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         held = it.hs(state).items.items(player.name)
         return [(65, "; items: " + ", ".join(f"{i} x{n}" for i, n in held.items()))] if held else []
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         lines = []
         held = it.hs(state).items.items(player.name)
         if held:
@@ -243,7 +250,7 @@ class HouseOfCardsModule(Mechanic[it.HouseOfCardsState, it.HouseOfCardsPrivate],
         return lines
 
 
-def _own_sides(ctx, player: Player, me: Mechanic) -> int:
+def _own_sides(ctx: UpdateContext, player: Player, me: Mechanic[Any, Any]) -> int:
     """How many sides the player's own dice have (what the jetpack's extra die is like)."""
     from admin.library.turns import parse_dice, transport_of
 
@@ -251,7 +258,7 @@ def _own_sides(ctx, player: Player, me: Mechanic) -> int:
     return parse_dice(spec or ctx.params("turns")["dice"].get(transport_of(ctx.state, player.name), "2d6"))[1]
 
 
-def exchange(ctx, player: Player, cmd: Exchange) -> str:
+def exchange(ctx: UpdateContext, player: Player, cmd: Exchange) -> str:
     p = ctx.params(HouseOfCardsModule.name)
     house = int(p["square"])
     if player.square != house:

@@ -4,6 +4,7 @@ does (a banana peel, a trample, a ride offered), each kind's move, and a Pokebal
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from admin.engine.board import Direction, step, successor
 from admin.engine.errors import IllegalAction
@@ -15,9 +16,12 @@ from admin.engine.model import Player
 from admin.games.nomopoly2.mechanics.shared import house_of_cards_square
 from admin.library.api import BOARD, HEALTH
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+
 
 # -- creatures' health, landings and moves ---------------------------------------------------
-def change_creature_health(ctx, c: Creature, delta: int, *, rule: str, reason: str) -> None:
+def change_creature_health(ctx: UpdateContext, c: Creature, delta: int, *, rule: str, reason: str) -> None:
     """XIX.4: a creature at 0 or less health leaves the board (and may be spawned again)."""
     if delta == 0 or find(ctx.state, c.id) is None:
         return
@@ -28,14 +32,14 @@ def change_creature_health(ctx, c: Creature, delta: int, *, rule: str, reason: s
         remove_creature(ctx, c, f"its health reached {c.health}")
 
 
-def remove_creature(ctx, c: Creature, why: str) -> None:
+def remove_creature(ctx: UpdateContext, c: Creature, why: str) -> None:
     zs = zoo_of(ctx.state)
     zs.creatures = [x for x in zs.creatures if x.id != c.id]
     zs.offers = [o for o in zs.offers if o.creature != c.id]
     ctx.emit("zoo", f"{cap(title(c))} left the board ({why}).", rule="XIX.4", data={"creature": c.id})
 
 
-def infect_creature(ctx, text: str) -> str | None:
+def infect_creature(ctx: UpdateContext, text: str) -> str | None:
     """Anthrax used on a creature (XXIV.2: allowed, and no atrocity): the creature named ``text``
     ("Elephant", "the Skunk", "Skunk 2") is infected; its name, or None when there is no such one."""
     words = re.sub(r"^the\s+", "", " ".join(text.lower().split()))
@@ -48,7 +52,7 @@ def infect_creature(ctx, text: str) -> str | None:
     return title(c)
 
 
-def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
+def hurt_creatures_on(ctx: UpdateContext, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
     """What happens to players on ``square`` happens to its creatures (XIX.4): another section's
     blast or poison calls this; returns the creatures' names."""
     hit = creatures_on(ctx.state, square)
@@ -57,7 +61,7 @@ def hurt_creatures_on(ctx, square: int, delta: int, *, rule: str, reason: str) -
     return [title(c) for c in hit]
 
 
-def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as: str | None = None,
+def land_creature(ctx: UpdateContext, c: Creature, number: int, *, how: str, rule: str, acts_as: str | None = None,
                   depth: int = 0) -> None:
     """The creature lands on ``number``: a polluted square hurts (VI.14, XIX.4), the Elephant
     tramples, the Skunk acts on what is there, and a banana peel makes it slip on."""
@@ -96,7 +100,7 @@ def land_creature(ctx, c: Creature, number: int, *, how: str, rule: str, acts_as
     land_creature(ctx, c, to, how="slipped and jumped", rule="XIX.3", acts_as=acts_as, depth=depth + 1)
 
 
-def slip_player(ctx, player: Player, number: int) -> None:
+def slip_player(ctx: UpdateContext, player: Player, number: int) -> None:
     from admin.engine.movement import jump
     from admin.library.health import change_health
 
@@ -110,7 +114,7 @@ def slip_player(ctx, player: Player, number: int) -> None:
     jump(ctx, player, to, rule="XIX.3", reason="slipping on a banana peel")
 
 
-def trample(ctx, elephant: Creature, number: int) -> None:
+def trample(ctx: UpdateContext, elephant: Creature, number: int) -> None:
     from admin.library.health import change_health
 
     loss = int(ctx.params(ZOO)["elephant_trample_loss"])
@@ -121,7 +125,7 @@ def trample(ctx, elephant: Creature, number: int) -> None:
         change_creature_health(ctx, other, -loss, rule="XIX.3", reason=f"trampled by {who}")
 
 
-def drop_peel(ctx, c: Creature) -> None:
+def drop_peel(ctx: UpdateContext, c: Creature) -> None:
     zs = zoo_of(ctx.state)
     if ctx.dice.chance(int(ctx.params(ZOO)["peel_percent"]), 100, _label(ctx, "gorilla/peel")):
         if c.square not in zs.peels:
@@ -131,7 +135,7 @@ def drop_peel(ctx, c: Creature) -> None:
         ctx.emit("zoo", f"{cap(title(c))} dropped no banana peel.", rule="XIX.3")
 
 
-def offer_ride(ctx, c: Creature) -> None:
+def offer_ride(ctx: UpdateContext, c: Creature) -> None:
     from admin.library.interactions import ask
 
     riders = sorted(p.name for p in ctx.state.active_players() if p.square == c.square)
@@ -145,7 +149,7 @@ def offer_ride(ctx, c: Creature) -> None:
                     f"(RIDE BISON TO <square>, #{inter.id}).", rule="XIX.3")
 
 
-def move_ahead(ctx, c: Creature, dice: int, sides: int, *, acts_as: str | None = None) -> None:
+def move_ahead(ctx: UpdateContext, c: Creature, dice: int, sides: int, *, acts_as: str | None = None) -> None:
     faces = [_roll(ctx, f"{c.kind}/d{i + 1}", sides) for i in range(dice)]
     here = c.square
     for _ in range(sum(faces)):
@@ -157,7 +161,7 @@ def move_ahead(ctx, c: Creature, dice: int, sides: int, *, acts_as: str | None =
 DIRECTIONS: dict[int, Direction] = {1: "north", 2: "south", 3: "east", 4: "west"}
 
 
-def elephant_turn(ctx, c: Creature) -> None:
+def elephant_turn(ctx: UpdateContext, c: Creature) -> None:
     """One move of the Elephant: a d4 for the direction, rolled again while it leads off the board."""
     p = ctx.params(ZOO)
     columns = int(ctx.params("board").get("columns", 10))
@@ -176,7 +180,7 @@ def elephant_turn(ctx, c: Creature) -> None:
                     f"{p['elephant_rerolls']} rolls.", rule="XIX.3")
 
 
-def move_creature(ctx, c: Creature) -> None:
+def move_creature(ctx: UpdateContext, c: Creature) -> None:
     p = ctx.params(ZOO)
     if c.kind == "gorilla":
         move_ahead(ctx, c, 1, int(p["gorilla_die"]))
@@ -205,7 +209,7 @@ def move_creature(ctx, c: Creature) -> None:
             offer_ride(ctx, c)
 
 
-def move_creatures(ctx) -> None:
+def move_creatures(ctx: UpdateContext) -> None:
     """XIX.3, XIX.5: after the players' turns, every creature moves, in a random order; the Gorilla
     and the Elephant only in the weekly slot (Sunday)."""
     zs = zoo_of(ctx.state)
@@ -226,7 +230,7 @@ def move_creatures(ctx) -> None:
         move_creature(ctx, c)
 
 
-def move_random_creature(ctx, square: int, rule: str) -> str | None:
+def move_random_creature(ctx: UpdateContext, square: int, rule: str) -> str | None:
     """A Pokeball (XXIV.2): a random creature jumps to ``square`` (and lands there); its name, or
     None when there is no creature on the board."""
     if not ctx.state.enabled(ZOO):

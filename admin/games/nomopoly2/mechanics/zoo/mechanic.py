@@ -22,11 +22,11 @@ in :mod:`zoo_skunk`."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from admin.engine.board import live_numbers
 from admin.engine.declare import command, handled
-from admin.engine.module import Mechanic
+from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact, Panel, SquareLook, Table
 from admin.engine.syntax import parse_proposal, parse_square
 from admin.engine.errors import CommandError, IllegalAction, RuleError
@@ -40,6 +40,11 @@ from admin.games.nomopoly2.mechanics.zoo.state import (  # noqa: F401 - part of 
     BADGES, DEFAULTS, KINDS, TITLES, _ALIASES, Creature, RideOffer, ZooState, _params, cap, creatures_on,
     find, random_square, title, title_of,
 )
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.interactions import Interaction
+    from admin.engine.model import GameState, Square
 
 
 def parse_creature(text: str) -> str:
@@ -120,20 +125,20 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
     #: a banana peel's slip comes after the landing's own effects (on_land; docs/rulings.md)
     runs_after = ("blackjack", "blocks", "buildings", "house-of-cards", "transport", "bingo")
 
-    def move_random_creature(self, ctx, square: int, rule: str) -> str | None:
+    def move_random_creature(self, ctx: UpdateContext, square: int, rule: str) -> str | None:
         return move_random_creature(ctx, square, rule)
 
-    def hurt_creatures_on(self, ctx, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
+    def hurt_creatures_on(self, ctx: UpdateContext, square: int, delta: int, *, rule: str, reason: str) -> list[str]:
         return hurt_creatures_on(ctx, square, delta, rule=rule, reason=reason)
 
-    def infect_creature(self, ctx, text: str) -> str | None:
+    def infect_creature(self, ctx: UpdateContext, text: str) -> str | None:
         return infect_creature(ctx, text)
 
-    def commands(self):
+    def commands(self) -> Sequence[CommandSpec]:
         return handled((Spawn, spawn), (RideBison, ride_bison), (UseFakeId, use_fake_id))
 
     # -- lives of players and squares ----------------------------------------------------
-    def on_player_removed(self, state, player) -> None:
+    def on_player_removed(self, state: GameState, player: Player) -> None:
         zs = self.of(state)
         zs.spawn_rights.pop(player.name, None)
         zs.fake_ids.pop(player.name, None)
@@ -141,7 +146,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
         for offer in zs.offers:
             offer.players = [p for p in offer.players if p != player.name]
 
-    def on_square_added(self, state, square) -> None:
+    def on_square_added(self, state: GameState, square: Square) -> None:
         """A destroyed square takes its peel with it; its creatures go to the lowest square, as
         players do (a new square has neither)."""
         zs = self.of(state)
@@ -151,10 +156,10 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
                 if c.square == square.number:
                     c.square = live_numbers(state)[0]
 
-    def can_own(self, state, square) -> bool:
+    def can_own(self, state: GameState, square: Square) -> bool:
         return square.number != int(_params(state)["zoo_square"])
 
-    def set_square(self, state, square, key, value) -> bool:
+    def set_square(self, state: GameState, square: Square, key: str, value: Any) -> bool:
         zs = self.of(state)
         if key == "banana_peel":
             zs.peels = sorted((set(zs.peels) | {square.number}) if value else (set(zs.peels) - {square.number}))
@@ -176,7 +181,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
             return False
         return True
 
-    def set_player(self, state, player, key, value) -> bool:
+    def set_player(self, state: GameState, player: Player, key: str, value: Any) -> bool:
         if key != "fake_ids":
             return False
         if int(value):
@@ -186,7 +191,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
         return True
 
     # -- the update ------------------------------------------------------------------------
-    def on_update_start(self, ctx) -> None:
+    def on_update_start(self, ctx: UpdateContext) -> None:
         """A player still passed out (the Skunk's spray with ``passed_out_updates``, a pogo stick in
         glue) takes no voluntary action in this update."""
         from admin.games.nomopoly2.mechanics.shared import has_condition
@@ -199,7 +204,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
             for c in [c for c in sorted(self.of(ctx.state).creatures, key=lambda c: c.id) if c.infected]:
                 change_creature_health(ctx, c, -loss, rule="XXIV.2", reason="anthrax, at the start of the week")
 
-    def on_land(self, ctx, player, square) -> None:
+    def on_land(self, ctx: UpdateContext, player: Player, square: Square) -> None:
         zs = self.of(ctx.state)
         if square.number == int(ctx.params(self.name)["zoo_square"]):
             zs.spawn_rights[player.name] = ctx.state.update
@@ -208,14 +213,14 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
         if square.number in zs.peels:
             slip_player(ctx, player, square.number)
 
-    def on_player_reset(self, ctx, player) -> None:
+    def on_player_reset(self, ctx: UpdateContext, player: Player) -> None:
         self.of(ctx.state).spawn_rights.pop(player.name, None)
 
-    def on_turns(self, ctx) -> None:
+    def on_turns(self, ctx: UpdateContext) -> None:
         """After the players' turns (the turns module runs before this optional one): the creatures."""
         move_creatures(ctx)
 
-    def on_action(self, ctx, player, command) -> None:
+    def on_action(self, ctx: UpdateContext, player: Player, command: Any) -> None:
         """A changed vote keeps the Fake IDs used on it (cast_vote writes the weight afresh)."""
         if getattr(command, "cmd", None) != "vote":
             return
@@ -224,7 +229,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
         if extra and proposal is not None and player.name in proposal.votes:
             proposal.votes[player.name].weight += extra
 
-    def on_update_end(self, ctx) -> None:
+    def on_update_end(self, ctx: UpdateContext) -> None:
         zs, now = self.of(ctx.state), ctx.state.update
         zs.spawn_rights = {p: u for p, u in zs.spawn_rights.items() if u >= now}
         zs.offers = [o for o in zs.offers if o.update >= now]
@@ -237,20 +242,20 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
                 del zs.fake_votes[name]
 
     # -- the Bison's offers (interactions) ---------------------------------------------------
-    def check_answer(self, ctx, interaction, player, value) -> Any:
+    def check_answer(self, ctx: UpdateContext, interaction: Interaction, player: Player, value: Any) -> Any:
         if str(value).lower() == "decline":
             return "decline"
         raise IllegalAction(f"to ride, write RIDE BISON TO <square> (XIX.3); DECLINE {interaction.id} "
                             "says no")
 
-    def resolve_interaction(self, ctx, interaction, answers) -> str:
+    def resolve_interaction(self, ctx: UpdateContext, interaction: Interaction, answers: dict[str, Any]) -> str:
         rides = [f"{p} rode to square {a.split()[-1]}" for p, a in sorted(answers.items())
                  if str(a).startswith("ride")]
         who = title_of(ctx.state, str(interaction.payload.get("creature", "bison")))
         return "; ".join(rides) if rides else f"nobody rode {who}"
 
     # -- how it shows ----------------------------------------------------------------------
-    def square_facts(self, state, square) -> list[Fact]:
+    def square_facts(self, state: GameState, square: Square) -> list[Fact]:
         zs = self.of(state)
         here = [c for c in zs.creatures if c.square == square.number]
         facts = [Fact("creatures", {c.id: c.health for c in here}), Fact("banana_peel", square.number in zs.peels)]
@@ -258,7 +263,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
             facts.append(Fact("zoo", True))
         return facts
 
-    def square_look(self, state, square) -> SquareLook | None:
+    def square_look(self, state: GameState, square: Square) -> SquareLook | None:
         zs = self.of(state)
         flags = [(70, BADGES[c.kind], f"{title(c)} ({c.health} health)")
                  for c in zs.creatures if c.square == square.number]
@@ -272,11 +277,11 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
             return None
         return SquareLook(notes=tuple(notes), flags=tuple(flags))
 
-    def player_facts(self, state, player) -> list[Fact]:
+    def player_facts(self, state: GameState, player: Player) -> list[Fact]:
         n = self.of(state).fake_ids.get(player.name, 0)
         return [Fact("fake_ids", n, label="Fake IDs" if n else None, order=65)]
 
-    def results_lines(self, state, player) -> list[tuple[int, str]]:
+    def results_lines(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         zs, out = self.of(state), []
         if player.name in zs.spawn_rights:
             out.append((66, "  You landed on the Zoo: you may SPAWN a creature in your next mail (GORILLA, "
@@ -290,11 +295,11 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
             out.append((68, f"  Fake IDs: {zs.fake_ids[player.name]} (USE FAKE ID ON <proposal> after your vote)"))
         return out
 
-    def status_parts(self, state, player) -> list[tuple[int, str]]:
+    def status_parts(self, state: GameState, player: Player) -> list[tuple[int, str]]:
         n = self.of(state).fake_ids.get(player.name, 0)
         return [(65, f", {n} Fake ID{'s' if n != 1 else ''}")] if n else []
 
-    def panels(self, state) -> list[Panel]:
+    def panels(self, state: GameState) -> list[Panel]:
         zs, p = self.of(state), _params(state)
         rows = tuple((cap(title(c)[4:]) if title(c).startswith("the ") else title(c), c.square, c.health)
                      for c in sorted(zs.creatures, key=lambda c: (KINDS.index(c.kind), c.id)))
@@ -312,7 +317,7 @@ class ZooModule(Mechanic[ZooState, None], KeepsCreatures):
 
 
 # -- commands ------------------------------------------------------------------------------
-def spawn(ctx, player: Player, cmd: Spawn) -> str:
+def spawn(ctx: UpdateContext, player: Player, cmd: Spawn) -> str:
     zs, p = ZooModule.of(ctx.state), ctx.params(ZooModule.name)
     zoo = int(p["zoo_square"])
     if player.name not in zs.spawn_rights:
@@ -330,7 +335,7 @@ def spawn(ctx, player: Player, cmd: Spawn) -> str:
     return f"{player.name} spawned {TITLES[cmd.creature]} on the Zoo (square {zoo})."
 
 
-def ride_bison(ctx, player: Player, cmd: RideBison) -> str:
+def ride_bison(ctx: UpdateContext, player: Player, cmd: RideBison) -> str:
     from admin.engine.interactions import answer
     from admin.engine.movement import jump
     from admin.library.interactions import InteractionsModule
@@ -365,7 +370,7 @@ def ride_bison(ctx, player: Player, cmd: RideBison) -> str:
     return f"{player.name} rode {title(creature)} from square {start} to square {cmd.square}."
 
 
-def use_fake_id(ctx, player: Player, cmd: UseFakeId) -> str:
+def use_fake_id(ctx: UpdateContext, player: Player, cmd: UseFakeId) -> str:
     zs = ZooModule.of(ctx.state)
     if not zs.fake_ids.get(player.name):
         raise IllegalAction("you hold no Fake ID; the Skunk gives them out on a Legislative Building (XIX.3)")

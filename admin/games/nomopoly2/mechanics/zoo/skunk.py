@@ -13,6 +13,7 @@ Skunk sent away by the Bison lands again."""
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING, cast
 
 from admin.engine import hooks
 from admin.engine.board import distance, distances_from, grid_move, live_numbers, neighbours
@@ -26,10 +27,14 @@ from admin.games.nomopoly2.mechanics.zoo.state import (
     ZOO, Creature, _roll, any_square, cap, creatures_on, find, random_square, title, zoo_of,
 )
 
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import Player, Square
+
 RULE = "XIX.3"
 
 
-def skunk_move(ctx, c: Creature) -> None:
+def skunk_move(ctx: UpdateContext, c: Creature) -> None:
     """Two dice of ``skunk_dice_sides``: "up" by the first, "right" by the second, wrapping round;
     it lands without passing any square (XIX.3)."""
     sides = int(ctx.params(ZOO)["skunk_dice_sides"])
@@ -40,11 +45,11 @@ def skunk_move(ctx, c: Creature) -> None:
     land_creature(ctx, c, to, how=f"rolled {up} up and {right} right and went", rule=RULE)
 
 
-def _none(ctx, who: str, what: str, section: str) -> None:
+def _none(ctx: UpdateContext, who: str, what: str, section: str) -> None:
     ctx.emit("zoo", f"{cap(who)} on {what}: nothing happens, {section} is not in force.", rule=RULE)
 
 
-def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
+def skunk_lands(ctx: UpdateContext, c: Creature, number: int, *, depth: int = 0) -> None:
     """Every effect of XIX.3's list that the square calls for, in the list's order."""
     from admin.games.nomopoly2.mechanics.shared import buildings_on
 
@@ -125,7 +130,7 @@ def skunk_lands(ctx, c: Creature, number: int, *, depth: int = 0) -> None:
         send_off(ctx, c, bison, depth)
 
 
-def springboard(ctx, who: str) -> None:
+def springboard(ctx: UpdateContext, who: str) -> None:
     names = sorted(pl.name for pl in ctx.state.active_players())
     if len(names) < 2:
         ctx.emit("zoo", f"{cap(who)} on a Springboard: fewer than two players, nobody is swapped.", rule=RULE)
@@ -138,7 +143,7 @@ def springboard(ctx, who: str) -> None:
                     f"{b} to square {pb.square}).", rule=RULE, data={"swapped": [a, b]})
 
 
-def store(ctx, number: int, who: str) -> None:
+def store(ctx: UpdateContext, number: int, who: str) -> None:
     from admin.library.ownership import OwnershipModule, owner_of, set_owner
 
     state = ctx.state
@@ -150,8 +155,8 @@ def store(ctx, number: int, who: str) -> None:
     tied = sorted(n for n, k in counts.items() if k == fewest)
     winner = tied[_roll(ctx, "skunk/store", len(tied)) - 1] if len(tied) > 1 else tied[0]
     h = hooks.call(ctx)
-    free = next((n for n in live_numbers(state) if owner_of(state, n) is None
-                 and h.can_own(state, state.square(n))), None)
+    free = next((n for n in live_numbers(state) if owner_of(state, n) is None  # a live number is a square
+                 and h.can_own(state, cast("Square", state.square(n)))), None)
     if free is None:
         ctx.emit("zoo", f"{cap(who)} on the Store on square {number}: no square is left unowned for {winner}.",
                  rule=RULE)
@@ -162,7 +167,7 @@ def store(ctx, number: int, who: str) -> None:
              data={"square": free, "player": winner})
 
 
-def property_tax(ctx, number: int, who: str) -> None:
+def property_tax(ctx: UpdateContext, number: int, who: str) -> None:
     from admin.library.ownership import OwnershipModule
 
     own = OwnershipModule.of(ctx.state)
@@ -177,7 +182,7 @@ def property_tax(ctx, number: int, who: str) -> None:
                     f"tax, the sum of {'what they paid for' if prices else 'the numbers of'} their squares.", rule=RULE)
 
 
-def pollute_random(ctx, number: int, who: str) -> None:
+def pollute_random(ctx: UpdateContext, number: int, who: str) -> None:
     from admin.library.board import BoardModule, set_polluted
 
     clean = [n for n in live_numbers(ctx.state) if n not in BoardModule.of(ctx.state).polluted]
@@ -190,7 +195,7 @@ def pollute_random(ctx, number: int, who: str) -> None:
                     "polluted.", rule=RULE, data={"square": target})
 
 
-def all_to_blackjack(ctx, number: int, who: str) -> None:
+def all_to_blackjack(ctx: UpdateContext, number: int, who: str) -> None:
     from admin.engine.movement import jump
 
     ctx.emit("zoo", f"{cap(who)} on Blackjack (square {number}): every player jumps there.", rule=RULE)
@@ -199,7 +204,7 @@ def all_to_blackjack(ctx, number: int, who: str) -> None:
             jump(ctx, pl, number, rule=RULE, reason=f"{who} on Blackjack")
 
 
-def spawn_skunk(ctx, who: str) -> None:
+def spawn_skunk(ctx: UpdateContext, who: str) -> None:
     zs, p = zoo_of(ctx.state), ctx.params(ZOO)
     cid = f"skunk-{zs.next_skunk}"
     zs.next_skunk += 1
@@ -209,7 +214,7 @@ def spawn_skunk(ctx, who: str) -> None:
              rule=RULE, data={"creature": cid})
 
 
-def railroad_payout(ctx, number: int, who: str) -> None:
+def railroad_payout(ctx: UpdateContext, number: int, who: str) -> None:
     """Players on railroad squares joined to the Skunk's square by railroads get $500 each."""
     railroads = RAILROADS.get(ctx.state)
     if railroads is None:
@@ -235,7 +240,7 @@ def railroad_payout(ctx, number: int, who: str) -> None:
                        else "nobody stands on a railroad joined to it."), rule=RULE)
 
 
-def spray(ctx, player, who: str) -> None:
+def spray(ctx: UpdateContext, player: Player, who: str) -> None:
     from admin.games.nomopoly2.mechanics.shared import pass_out
 
     ctx.emit("zoo", f"{cap(who)} sprayed {player.name}, who passes out: no voluntary actions this update.",
@@ -243,7 +248,7 @@ def spray(ctx, player, who: str) -> None:
     pass_out(ctx, player, rule=RULE, reason=f"sprayed by {who}")
 
 
-def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
+def crazy_elephant(ctx: UpdateContext, elephant: Creature, who: str) -> None:
     turns = int(ctx.params(ZOO)["crazy_elephant_turns"])
     ctx.emit("zoo", f"{cap(who)} sprays the Elephant, which goes crazy and takes {turns} turns at once.", rule=RULE)
     for _ in range(turns):
@@ -252,7 +257,7 @@ def crazy_elephant(ctx, elephant: Creature, who: str) -> None:
         elephant_turn(ctx, elephant)
 
 
-def peel_storm(ctx, gorilla: Creature, who: str) -> None:
+def peel_storm(ctx: UpdateContext, gorilla: Creature, who: str) -> None:
     zs = zoo_of(ctx.state)
     want = int(ctx.params(ZOO)["gorilla_peels"])
     thrown = []
@@ -267,7 +272,7 @@ def peel_storm(ctx, gorilla: Creature, who: str) -> None:
                     f"{', '.join(map(str, sorted(thrown))) or 'none'}.", rule=RULE, data={"squares": sorted(thrown)})
 
 
-def fake_ids(ctx, number: int, who: str) -> None:
+def fake_ids(ctx: UpdateContext, number: int, who: str) -> None:
     columns = int(ctx.params("board").get("columns", 10))
     reach = distances_from(ctx.state, number, columns)  # one search, not one a player
 
@@ -288,7 +293,7 @@ def fake_ids(ctx, number: int, who: str) -> None:
                     "a Fake ID.", rule=RULE, data={"players": nearest})
 
 
-def send_off(ctx, skunk: Creature, bison: Creature, depth: int) -> None:
+def send_off(ctx: UpdateContext, skunk: Creature, bison: Creature, depth: int) -> None:
     ctx.emit("zoo", f"{cap(title(bison))} sends {title(skunk)} away.", rule=RULE)
     change_creature_health(ctx, bison, -int(ctx.params(ZOO)["bison_sends_loss"]), rule=RULE,
                            reason=f"sending {title(skunk)} away")

@@ -5,10 +5,14 @@ moves (:mod:`zoo_creatures`) and the Skunk's effects (:mod:`zoo_skunk`) all read
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from admin.engine.board import live_numbers
 from admin.games.nomopoly2.api import ZOO_ROLLS
+
+if TYPE_CHECKING:
+    from admin.engine.context import UpdateContext
+    from admin.engine.model import GameState
 
 #: the module's name, and its state in a game
 ZOO = "zoo"
@@ -94,11 +98,12 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def zoo_of(state) -> ZooState:
-    return state.mods[ZOO]
+def zoo_of(state: GameState) -> ZooState:
+    zs: ZooState = state.mods[ZOO]
+    return zs
 
 
-def _params(state) -> dict[str, Any]:
+def _params(state: GameState) -> dict[str, Any]:
     return {**DEFAULTS, **state.params(ZOO)}
 
 
@@ -112,22 +117,22 @@ def title(c: Creature) -> str:
     return TITLES[c.kind]
 
 
-def title_of(state, cid: str) -> str:
+def title_of(state: GameState, cid: str) -> str:
     c = find(state, cid)
     return title(c) if c is not None else TITLES.get(cid, cid)
 
 
-def find(state, cid: str) -> Creature | None:
+def find(state: GameState, cid: str) -> Creature | None:
     return next((c for c in zoo_of(state).creatures if c.id == cid), None)
 
 
-def creatures_on(state, number: int) -> list[Creature]:
+def creatures_on(state: GameState, number: int) -> list[Creature]:
     if not state.enabled(ZOO):
         return []
     return [c for c in zoo_of(state).creatures if c.square == number]
 
 
-def _label(ctx, purpose: str) -> str:
+def _label(ctx: UpdateContext, purpose: str) -> str:
     """``zoo/<purpose>#<n>``: n counts the Zoo's rolls in the update (a scenario forces them by
     the prefix, ``zoo/skunk/up``)."""
     n = (ZOO_ROLLS.peek(ctx) or 0) + 1
@@ -135,18 +140,18 @@ def _label(ctx, purpose: str) -> str:
     return f"zoo/{purpose}#{n}"
 
 
-def _roll(ctx, purpose: str, sides: int) -> int:
+def _roll(ctx: UpdateContext, purpose: str, sides: int) -> int:
     return ctx.dice.roll(_label(ctx, purpose), sides)
 
 
-def any_square(ctx, purpose: str) -> int:
+def any_square(ctx: UpdateContext, purpose: str) -> int:
     """A random live square: there is always one (VI.1: the board always keeps a square)."""
     found = random_square(ctx, purpose)
     assert found is not None, "the board always keeps one square (VI.1)"
     return found
 
 
-def random_square(ctx, purpose: str, among: list[int] | None = None) -> int | None:
+def random_square(ctx: UpdateContext, purpose: str, among: list[int] | None = None) -> int | None:
     squares = live_numbers(ctx.state) if among is None else among
     if not squares:
         return None
