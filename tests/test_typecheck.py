@@ -12,9 +12,7 @@ ADMIN = ROOT / "admin"
 #: what mypy does not check yet; take an entry out once it is
 UNCHECKED: set[str] = set()
 #: checked, but not yet to the strict standard (annotations missing); take an entry out once it is
-NOT_YET_STRICT = {"games"}
-#: the games (admin/games/<name>) not yet strict, while "games" as a whole is not: may only shrink
-NOT_YET_STRICT_GAMES = {"nomopoly2"}
+NOT_YET_STRICT: set[str] = set()
 #: single files left out of a checked package
 EXCLUDED: set[str] = set()
 
@@ -56,20 +54,3 @@ def test_only_the_listed_files_are_left_out():
     assert excluded == EXCLUDED
     assert all((ROOT / f).exists() for f in EXCLUDED)
 
-
-def _games() -> set[str]:
-    return {p.name for p in (ADMIN / "games").iterdir() if (p / "__init__.py").exists()}
-
-
-def test_every_game_is_strict_but_the_ones_listed():
-    """A game's package is held to the strict standard once its annotations are done."""
-    config = _config()
-    strict = next(o for o in config["overrides"] if o.get("disallow_untyped_defs"))
-    modules = set(strict["module"])
-    assert NOT_YET_STRICT_GAMES <= _games()
-    for game in _games():
-        listed = f"admin.games.{game}.*" in modules
-        if game in NOT_YET_STRICT_GAMES:
-            assert not listed, f"{game} is strict now: take it out of NOT_YET_STRICT_GAMES"
-        else:
-            assert listed, f"{game} is not in the strict override of pyproject.toml"

@@ -5,6 +5,8 @@ Adding a mechanic is adding its module here (and to ``LIBRARY``); nothing in the
 
 from __future__ import annotations
 
+from typing import Any
+
 from admin.engine.module import Mechanic
 from admin.engine.registry import Registry
 from admin.nomic.written import WrittenRulesModule
@@ -29,7 +31,7 @@ from admin.games.timopoly.mechanics import MODULES as TIMOPOLY
 from admin.library.turns import TurnsModule
 
 #: Library order is the order of the commands in a "Valid commands" list.
-LIBRARY: list[type[Mechanic]] = [
+LIBRARY: list[type[Mechanic[Any, Any]]] = [
     OwnershipModule, CardsModule, ProposalsModule, ScheduleModule, BoardModule, MoneyModule,
     TurnsModule, HealthModule, PlayersModule, EndgameModule, RailroadsModule, InteractionsModule,
     FreeParkingModule, *TIMOPOLY, *NOMOPOLY1, *NOMOPOLY2, *NOMOTEAMS, *TECHNOPOLY, WrittenRulesModule,
