@@ -11,55 +11,24 @@ is shown on the board; the infection lasts until cured; a mask lasts the update 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from admin.engine.playingcards import card_name
 from admin.engine.declare import command
-from admin.engine.inventory import Inventory
 from admin.engine.syntax import parse_square, quote
 from admin.engine.errors import CommandError, IllegalAction
 from admin.library.health import change_health
 from admin.games.nomopoly2.api import CONDITIONS, MASKED, KeepsCreatures
 from admin.games.nomopoly2.mechanics import shared
 from admin.engine.model import Player
+from admin.games.nomopoly2.mechanics.house_of_cards.state import (  # the state, read from here too
+    NAME as NAME, HouseOfCardsPrivate as HouseOfCardsPrivate, HouseOfCardsState as HouseOfCardsState, hp as hp,
+    hs as hs,
+)
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
-    from admin.engine.model import GameState, Square
-
-NAME = "house-of-cards"
-
-
-@dataclass
-class HouseOfCardsState:
-    #: every player's items from the House of Cards (public, like anything one carries)
-    items: Inventory = field(default_factory=Inventory)
-    #: squares with glue on them (public: it is on the board for all to see)
-    glued: list[int] = field(default_factory=list)
-    #: players whose next turn rolls an extra die (a jetpack used)
-    jetpacks: list[str] = field(default_factory=list)
-    #: player -> the last update they used a warp bubble in (one an update)
-    warped: dict[str, int] = field(default_factory=dict)
-    #: wearer -> the player they impersonate, for this update only (a mask)
-    masks: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class HouseOfCardsPrivate:
-    #: square -> who planted the time bomb on it (never on the site; the planter is told)
-    bombs: dict[int, str] = field(default_factory=dict)
-
-
-def hs(state: GameState) -> HouseOfCardsState:
-    public: HouseOfCardsState = state.mods[NAME]
-    return public
-
-
-def hp(state: GameState) -> HouseOfCardsPrivate:
-    secret: HouseOfCardsPrivate = state.private.mods[NAME]
-    return secret
-
+    from admin.engine.model import Square
 
 # -- commands -------------------------------------------------------------------------------
 def _words(rest: str) -> list[str]:
