@@ -226,33 +226,56 @@ def maildir_problems(game: Path) -> list[str]:
     return out
 
 
-def test_killed_anywhere_the_maildir_game_finishes_byte_identical(maildir_template, tmp_path, capsys):
-    copy = copies(maildir_template, tmp_path)
+#: the Maildir runs are split into this many tests, so the parallel workers share them out
+PARTS = 4
+
+
+@dataclass(frozen=True)
+class Scenario:
+    copy: Callable[[], Path]  #: a fresh copy of the game before the week
+    want: dict[str, bytes]  #: the uninterrupted run's final files
+    kills: tuple[Kill, ...]  #: every run to kill
+    kinds: frozenset[str]  #: the kinds of crash point the uninterrupted run passed through
+
+
+@pytest.fixture(scope="module")
+def maildir_week(maildir_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Scenario:
+    """The uninterrupted week, and the kills made from its traces (one per point it passed)."""
+    copy = copies(maildir_template, tmp_path_factory.mktemp("crash-maildir-runs"))
     base = copy()
     want, traces = baseline(base, {})
     assert exactly_once_problems(base) == [] and maildir_problems(base) == []
     statuses = Counter(e.status for e in Ledger.load(base / "state").messages.values())
     assert statuses == {"applied": 6, "rejected": 1, "ignored": 1, "duplicate": 1}
-
     kills = [Kill(i, (p,)) for i, points in enumerate(traces) for p in points]
-    kinds = {k.points[0].split("#")[0] for k in kills}
-    assert kinds == {"intake.fetched", "intake.archived", "intake.ledger", "intake.screened",
-                     "update.before-commit", "commit.temp", "commit.journal", "commit.rename",
-                     "update.committed"}, kinds
     # killed again while recovering: in the journal's roll-forward, and in a second take-in
     kills += [Kill(0, ("commit.rename#2", "commit.rename#1")),
               Kill(0, ("commit.journal", "commit.rename#3")),
               Kill(2, ("commit.rename#1", "commit.rename#1", "commit.rename#2")),
               Kill(0, ("intake.archived#3", "intake.archived#2")),
               Kill(0, ("intake.ledger", "intake.screened#4"))]
+    return Scenario(copy, want, tuple(kills), frozenset(k.points[0].split("#")[0] for k in kills))
+
+
+def test_the_maildir_week_passes_every_kind_of_crash_point(maildir_week):
+    assert maildir_week.kinds == {"intake.fetched", "intake.archived", "intake.ledger", "intake.screened",
+                                  "update.before-commit", "commit.temp", "commit.journal", "commit.rename",
+                                  "update.committed"}
+    assert len(maildir_week.kills) >= 4 * PARTS  # each part below has runs to make
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_killed_anywhere_the_maildir_game_finishes_byte_identical(maildir_week, part, capsys):
+    week = maildir_week
+    kills = week.kills[part::PARTS]
 
     def check(game: Path) -> list[str]:
-        return differences(snapshot(game), want) + exactly_once_problems(game) + maildir_problems(game)
+        return differences(snapshot(game), week.want) + exactly_once_problems(game) + maildir_problems(game)
 
-    assert run_all(kills, lambda: (copy(), {}), check) == []
+    assert run_all(kills, lambda: (week.copy(), {}), check) == []
     with capsys.disabled():
-        print(f"\nMaildir: {len(kills)} runs killed with SIGKILL ({sum(len(k.points) for k in kills)} kills "
-              f"at {len(kinds)} kinds of point); each finished byte-identical, every message once")
+        print(f"\nMaildir, part {part + 1} of {PARTS}: {len(kills)} runs killed with SIGKILL "
+              f"({sum(len(k.points) for k in kills)} kills); each finished byte-identical, every message once")
 
 
 # -- the Dovecot scenario: the points that touch the server, and the cron fetch -----------------
