@@ -30,7 +30,8 @@ def enable_module(state: GameState, registry: Registry, name: str,
     if after is not None and after not in names:
         raise RuleError(f"cannot enable {name} after {after}: {after} is not enabled")
     position = names.index(after) + 1 if after is not None else _place(registry, name, names)
-    state.modules.insert(position, config)
+    # a new list, never changed in place: the registry knows the enabled list by identity
+    state.modules = [*state.modules[:position], config, *state.modules[position:]]
     mechanic.setup(state)
 
 

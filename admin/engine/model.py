@@ -218,6 +218,8 @@ class GameState:
     proposals: list[Proposal] = field(default_factory=list)
     #: the final status of every archived proposal (state/proposals/week-NNNN.json hold them)
     archived: dict[int, str] = field(default_factory=dict)
+    #: the enabled modules in precedence order; replaced, never changed in place (the registry
+    #: knows it by identity and length: admin/engine/registry.py)
     modules: list[ModuleConfig] = field(default_factory=list)
     vote_grants: list[VoteGrant] = field(default_factory=list)
     #: the live ruleset (stored as rules_md/) and every rule's history (state/rules_history.yaml)

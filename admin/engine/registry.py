@@ -25,6 +25,10 @@ class Registry:
         self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic[Any, Any], CommandSpec]]] = {}
         self._implementers: dict[tuple[tuple[str, ...], str, bool], list[Mechanic[Any, Any]]] = {}
         self._providers: dict[tuple[tuple[str, ...], type], Mechanic[Any, Any] | None] = {}
+        #: the last enabled list asked about, its length then, and its names: the key of the caches
+        #: above (a hook runs about 3,600 times an update; the list is replaced, not changed in
+        #: place, when a module is switched on or off: admin/engine/config.py)
+        self._last: tuple[list[Any] | None, int, tuple[str, ...]] = (None, 0, ())
         #: (game, module) -> the section of rules the game's package writes for the module, which
         #: ENABLE adds to the ruleset (set by :mod:`admin.games.catalog`)
         self.section_source: Callable[[str, str], Any] = lambda game, module: None
@@ -39,8 +43,18 @@ class Registry:
             self._instances[name] = self.known[name]()
         return self._instances[name]
 
+    def names(self, state: GameState) -> tuple[str, ...]:
+        """The names of the enabled modules, in precedence order (the caches' key)."""
+        mods = state.modules
+        last, length, names = self._last
+        if last is mods and length == len(mods):
+            return names
+        names = tuple([m.name for m in mods])
+        self._last = (mods, len(mods), names)
+        return names
+
     def enabled(self, state: GameState) -> list[Mechanic[Any, Any]]:
-        names = tuple(m.name for m in state.modules)
+        names = self.names(state)
         if names not in self._cache:
             missing = [n for n in names if n not in self.known]
             if missing:
@@ -57,7 +71,7 @@ class Registry:
 
     def command_table(self, state: GameState) -> dict[str, tuple[Mechanic[Any, Any], CommandSpec]]:
         """Command name (``"buy"``) -> (module, spec) for the enabled modules; the first wins."""
-        names = tuple(m.name for m in state.modules)
+        names = self.names(state)
         if names not in self._tables:
             table: dict[str, tuple[Mechanic[Any, Any], CommandSpec]] = {}
             for module in self.enabled(state):
@@ -79,7 +93,7 @@ class Registry:
     def implementers(self, state: GameState, hook: str, every: bool = False) -> list[Mechanic[Any, Any]]:
         """The enabled modules that implement ``hook`` (all of them with ``every``), in precedence
         order: what :mod:`admin.engine.hooks` calls."""
-        key = (tuple(m.name for m in state.modules), hook, every)
+        key = (self.names(state), hook, every)
         found = self._implementers.get(key)
         if found is None:
             mods = self.enabled(state)
@@ -90,7 +104,7 @@ class Registry:
     def provider(self, state: GameState, capability: type[C]) -> C | None:
         """The enabled module that has ``capability`` (a class it derives from, see
         :mod:`admin.engine.capabilities`), the first in precedence order; None if none is on."""
-        key = (tuple(m.name for m in state.modules), capability)
+        key = (self.names(state), capability)
         if key not in self._providers:
             self._providers[key] = next((m for m in self.enabled(state) if isinstance(m, capability)), None)
         return self._providers[key]  # type: ignore[return-value]  # an instance of capability, or None

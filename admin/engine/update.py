@@ -26,6 +26,7 @@ from admin.engine.howto import help_lines
 from admin.engine.module import Mechanic
 from admin.engine.registry import Registry
 from admin.engine.shows import ordered
+from admin.engine.statecopy import copy_state
 from admin.engine.rulings import apply_ruling
 from admin.engine.schedule import slot_of
 from admin.engine.syntax import PLAYER_NAME
@@ -64,9 +65,9 @@ class UpdateResult:
 
 def run_update(state: GameState, submissions: list[Submission], rulings: list[Ruling],
                dice: Dice, registry: Registry) -> UpdateResult:
-    # a copy, so the caller's state stays as it was (deepcopy, not the pickled snapshot below: the
-    # state's immutable tables, 26,000 buried cards by update 260, are shared, not copied)
-    state = copy.deepcopy(state, _shared(state))
+    # a copy, so the caller's state stays as it was (not the pickled snapshot below: the state's
+    # immutable tables, 26,000 buried cards by update 260, are shared, not copied)
+    state = copy_state(state)
     slots = registry.params(state, "schedule")["slots"]
     state.update += 1
     state.week, slot = slot_of(slots, state.update)
@@ -88,17 +89,6 @@ def run_update(state: GameState, submissions: list[Submission], rulings: list[Ru
         h.on_turns(ctx)
     h.on_update_end(ctx)
     return UpdateResult(state, ctx.events, ctx.archived)
-
-
-def _shared(state: GameState) -> dict[int, Any]:
-    """deepcopy's memo for what the copy of the state an update starts from shares with the
-    caller's: the rules and each revision of their history, which are never changed in place (a
-    change makes a new Ruleset, see ``apply_directives``; a revision is only ever added), as
-    XXII.4's snapshot (:func:`_snapshot`) keeps them. The history's lists are copied."""
-    memo: dict[int, Any] = {id(state.rules): state.rules}
-    for revisions in state.rule_history.values():
-        memo.update(zip(map(id, revisions), revisions))
-    return memo
 
 
 def _joins(ctx: UpdateContext, submissions: list[Submission]) -> None:

@@ -14,11 +14,11 @@ stays bounded whatever its players propose."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
 from admin.engine.model import GameState, Proposal
+from admin.engine.statecopy import copy_state
 from admin.library.health import HealthModule, health_of
 from admin.library.ownership import OwnershipModule
 from admin.nomic.amendments import amended_params, carry_out
@@ -62,7 +62,7 @@ def add_previews(before: GameState, after: GameState, run: Run) -> None:
 
 
 def _preview(before: GameState, after: GameState, proposal: Proposal, run: Run) -> list[str]:
-    trial = copy.deepcopy(before)  # as accepted the update before: in force for the one re-run
+    trial = copy_state(before)  # as accepted the update before: in force for the one re-run
     try:
         carry_out(trial, proposal.number, proposal.directives, _registry())
         again = run(trial)

@@ -5,7 +5,6 @@ Everything with side effects happens here or below (files, mail); the engine sta
 
 from __future__ import annotations
 
-import copy
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -33,6 +32,7 @@ from admin.mail.inbound.ledger import Ledger, LedgerEntry
 from admin.mail.inbound.limits import MailLimits
 from admin.mail.inbound.sources import MaildirSource, MailSource
 from admin.engine.model import GameState
+from admin.engine.statecopy import copy_state
 from admin.nomic.ruleset import load_ruleset
 from admin.games.catalog import initial_state
 from admin.games.registry import REGISTRY
@@ -124,7 +124,7 @@ def set_token(game: GameDir, name: str, token: str) -> None:
 def check_ruling(state: GameState, queued: list[dict[str, Any]], ruling: Ruling) -> str | None:
     """What is wrong with ``ruling``, tried on the game as it will stand at the next update (after
     the rulings already queued), or None: a typo is refused when it is given, not at the update."""
-    trial = copy.deepcopy(state)
+    trial = copy_state(state)
     trial.update += 1
     trial.week, slot = slot_of(REGISTRY.params(trial, "schedule")["slots"], trial.update)
     ctx = UpdateContext(state=trial, dice=Dice(seed=b"ruling-check", digest="check", update=trial.update),

@@ -213,6 +213,8 @@ def withdraw(ctx: UpdateContext, player: Player, cmd: Withdraw) -> str:
 def vote_weight(ctx: UpdateContext, name: str) -> int:
     """1 plus extra votes granted for this week, never more than the other players (VIII.4)."""
     extra = sum(g.extra for g in ctx.state.vote_grants if g.player == name and g.week == ctx.state.week)
+    if extra <= 0:  # one vote: the cap below never takes it away (and counting the players is not free)
+        return 1
     others = len([p for p in ctx.state.active_players() if p.name != name])
     return max(1, min(1 + extra, others))
 
