@@ -109,3 +109,13 @@ class TakesCredit:
         """Add ``amount``, paid to ``payee``, to ``player``'s card balance; IllegalAction when the
         player has no card or it would pass the limit."""
         raise NotImplementedError
+
+
+class ChecksSettings:
+    """A parameter whose new value must also fit the game as it stands (Timopoly's board keeps
+    its number of spaces: deeds, Noms and tokens stand on them)."""
+
+    def check_setting(self, state: GameState, key: str, value: Any) -> None:
+        """Raise RuleError, saying why, if ``key`` may not be set to ``value`` (already checked
+        against the parameter's type and bounds) in this game today."""
+        raise NotImplementedError

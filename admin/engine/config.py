@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from admin.engine.capabilities import ChecksSettings
 from admin.engine.registry import Registry
 from admin.engine.params import check_param
 from admin.engine.errors import RuleError
@@ -57,7 +58,10 @@ def set_param(state: GameState, registry: Registry, module: str, key: str, value
     text states the parameter are rewritten to say its new value (admin/nomic/stated.py)."""
     for config in state.modules:
         if config.name == module:
-            value = _check_param(registry.get(module), module, key, value)
+            mechanic = registry.get(module)
+            value = _check_param(mechanic, module, key, value)
+            if isinstance(mechanic, ChecksSettings):
+                mechanic.check_setting(state, key, value)
             config.params[key] = value
             from admin.nomic.stated import restate
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from admin.engine.board import add_square
+from admin.engine.capabilities import ChecksSettings
 from admin.engine.context import BANK, UpdateContext
 from admin.engine.declare import command, handled
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.shows import Fact
 from admin.engine.movement import move
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import CommandError, IllegalAction, RuleError
 from admin.games.timopoly.mechanics.holdings import TimoBoardState, return_jail_card, send_to_jail, settle
-from admin.games.timopoly.mechanics.spaces import first_of, space, spaces
+from admin.games.timopoly.mechanics.spaces import check_spaces, first_of, space, spaces
 from admin.engine.model import GameState, Player, Square
 
 
@@ -41,7 +42,7 @@ class JailChoice:
     how: str  # "fine" or "card"
 
 
-class TimoBoardModule(Mechanic[TimoBoardState, None]):
+class TimoBoardModule(Mechanic[TimoBoardState, None], ChecksSettings):
     name = "timo-board"
     rules = ("II.2", "V.1", "V.2", "V.3", "V.4", "V.5", "V.6", "V.7", "VI.1", "VI.2", "VI.3", "X.1",
              "XI.1", "XI.2", "XI.3", "XI.4", "XI.5", "XI.7", "XI.8", "XII.1")
@@ -52,9 +53,12 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
               "XI.4": {"jail_turns": ("on one of their next {} turns",)},
               "XI.7": {"jail_fine": ("paying a fine of Fn {}",)},
               "XI.8": {"jail_fine": ("pays the Fn {} fine",)}}
-    defaults = {"spaces": [], "huge_o": 20, "jail_fine": 5, "jail_turns": 3,
-                                "doubles_to_jail": 3, "max_throws": 50}
+    # (the game's package sets the forty spaces; alone, the module has the smallest board there is)
+    defaults = {"spaces": [{"name": "HUGE-O", "kind": "go"}, {"kind": "free"},
+                           {"name": "Social Media Jail", "kind": "jail"}, {"kind": "free"}],
+                "huge_o": 20, "jail_fine": 5, "jail_turns": 3, "doubles_to_jail": 3, "max_throws": 50}
     maximums = {"max_throws": 50}  # its default: the doubles rule ends a turn long before (issue 30)
+    validators = {"spaces": check_spaces}
     summary = "Forty spaces round a loop; turns pass to the left; Fn 20 each time round; tax; jail."
     State = TimoBoardState
 
@@ -67,6 +71,15 @@ class TimoBoardModule(Mechanic[TimoBoardState, None]):
         for square, spec in zip(state.squares, spaces(state)):
             square.name = spec.name
         super().setup(state)
+
+    def check_setting(self, state: GameState, key: str, value: Any) -> None:
+        if key == "spaces" and state.squares and len(value) != len(state.squares):
+            raise RuleError(f"the board keeps its {len(state.squares)} spaces (deeds, Noms and tokens stand on "
+                            f"them): a proposal may change what the spaces are, not how many ({len(value)})")
+
+    def on_update_start(self, ctx: UpdateContext) -> None:
+        for square, spec in zip(ctx.state.squares, spaces(ctx.state)):  # a space renamed by a proposal
+            square.name = spec.name
 
     def on_player_added(self, state: GameState, player: Player) -> None:
         self.of(state).seats.seat(player.name)

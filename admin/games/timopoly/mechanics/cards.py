@@ -22,11 +22,12 @@ from admin.engine.declare import command, handled
 from admin.engine.decks import DeckSpec, DeckState, shuffle, take_top
 from admin.engine.module import CommandSpec, Mechanic
 from admin.engine.movement import jump, move
-from admin.engine.errors import CommandError, IllegalAction
+from admin.engine.errors import CommandError, IllegalAction, RuleError
+from admin.engine.params import MAX_INT
 from admin.library.interactions import replace_offer, replaced_text
 from admin.games.timopoly.mechanics.deeds import land_on_deed
 from admin.games.timopoly.mechanics.holdings import board_of, deeds_of, send_to_jail, settle
-from admin.games.timopoly.mechanics.spaces import nearest, space, spaces
+from admin.games.timopoly.mechanics.spaces import KINDS, nearest, space, spaces
 from admin.engine.model import GameState, Player, Square
 
 if TYPE_CHECKING:
@@ -57,11 +58,49 @@ class SellJailCard:
     amount: int
 
 
+#: what a card may do (``do`` below), and what each takes: a whole number (``-`` one that may be
+#: below zero: a move back), a yes, or the kind of the nearest space to go to
+EFFECTS = {"collect": "+", "pay": "+", "pay_per_nom": "+", "pay_each": "+", "collect_each": "+", "goto": "+",
+           "rant_times": "+", "throw_times": "+", "move": "-", "jail": "yes", "jail_card": "yes", "nearest": "text"}
+
+
+def check_decks(value: Any) -> None:
+    """The ``timo-cards.decks`` a proposal or a game may set: each deck a list of cards, each card
+    its ``text`` and an ``effect`` of the things a card can do (:data:`EFFECTS`), of the right kinds."""
+    if not isinstance(value, dict):
+        raise RuleError("the decks are a mapping of a deck's name to its cards, like {stuff: [{text: ..., effect: ...}]}")
+    for deck, cards in value.items():
+        if not isinstance(cards, list):
+            raise RuleError(f"the {deck!r} deck is a list of cards, not {str(cards)[:60]!r}")
+        for i, card in enumerate(cards, 1):
+            where = f"card {i} of the {deck!r} deck"
+            if not isinstance(card, dict) or not isinstance(card.get("text"), str):
+                raise RuleError(f"{where} is a mapping with its text, like {{text: Collect Fn 5., effect: {{collect: 5}}}}")
+            if set(card) - {"text", "effect"}:
+                raise RuleError(f"{where} has only a text and an effect, not {sorted(map(str, set(card) - {'text', 'effect'}))[0]!r}")
+            effect = card.get("effect") or {}
+            if not isinstance(effect, dict):
+                raise RuleError(f"{where}'s effect is a mapping like {{collect: 5}}, not {str(effect)[:60]!r}")
+            for key, amount in effect.items():
+                kind = EFFECTS.get(key)
+                number = amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+                if kind is None:
+                    raise RuleError(f"{where}: a card cannot {key!r}; it can {', '.join(EFFECTS)}")
+                if kind == "yes" and not isinstance(amount, bool):
+                    raise RuleError(f"{where}: {key} is true or false, not {str(amount)[:60]!r}")
+                if kind == "text" and amount not in KINDS:
+                    raise RuleError(f"{where}: {key} names a kind of space ({', '.join(KINDS)}), not {str(amount)[:60]!r}")
+                if kind in "+-" and (number is None or not (-MAX_INT if kind == "-" else 0) <= number <= MAX_INT):
+                    raise RuleError(f"{where}: {key} is a whole number{' from 0' if kind == '+' else ''}, "
+                                    f"not {str(amount)[:60]!r}")
+
+
 class TimoCardsModule(Mechanic[None, TimoCardsPrivate]):
     name = "timo-cards"
     rules = ("II.4", "IX.1", "IX.2", "XI.6", *(f"XX.{i}" for i in range(1, 17)),
              *(f"XXI.{i}" for i in range(1, 17)))
     defaults = {"decks": {}, "rocket_noms": 5}
+    validators = {"decks": check_decks}
     summary = "Stuff Happens and Crowd Fund: draw the top card, do what it says, put it back under."
     Private = TimoCardsPrivate
     requires = ("timo-deeds",)

@@ -10,10 +10,15 @@ from typing import Any
 
 from admin.engine.errors import IllegalAction, RuleError
 from admin.engine.model import GameState
+from admin.engine.params import MAX_INT, check_whole_numbers, whole_number
 
 KINDS = ("go", "category", "card", "tax", "web", "publisher", "jail", "free", "gotojail")
 #: the kinds of space a player may control (buy, mortgage, sell)
 DEEDS = ("category", "web", "publisher")
+#: what a space may say of itself: text, or a whole number
+TEXTS, NUMBERS = ("name", "kind", "group", "deck"), ("price", "nom", "tax")
+#: the most spaces a board may have
+MAX_SPACES = 400
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ def _parse(frozen: tuple[Any, ...]) -> tuple[Space, ...]:
         d = dict(items)
         if d.get("kind") not in KINDS:
             raise RuleError(f"timo-board.spaces[{i}]: kind {d.get('kind')!r} is not one of {', '.join(KINDS)}")
-        rents = tuple(d.get("rents") or ())
+        rents = tuple(int(r) for r in d.get("rents") or ())
         if d["kind"] == "category" and len(rents) != 7:
             raise RuleError(f"timo-board.spaces[{i}] ({d.get('name')}): a category has 7 rants "
                             f"(unimproved, 1-5 Noms, a Rocket), not {len(rents)}")
@@ -65,6 +70,33 @@ def _parse(frozen: tuple[Any, ...]) -> tuple[Space, ...]:
     if out and len(out) % 4:
         raise RuleError(f"timo-board.spaces: a loop board needs a multiple of 4 spaces, not {len(out)}")
     return tuple(out)
+
+
+def check_spaces(value: Any) -> None:
+    """The ``timo-board.spaces`` a proposal or a game may set: a board the game can be played on
+    (a loop of 4 to :data:`MAX_SPACES` spaces, a multiple of 4, with a HUGE-O and a jail), each
+    space a mapping of the keys a space has, of the right kinds."""
+    if not isinstance(value, list) or not 4 <= len(value) <= MAX_SPACES:
+        raise RuleError(f"the board is a list of 4 to {MAX_SPACES} spaces, like [{{name: HUGE-O, kind: go}}, ...]")
+    for i, item in enumerate(value, 1):
+        if not isinstance(item, dict):
+            raise RuleError(f"space {i} is a mapping like {{name: HUGE-O, kind: go}}, not {str(item)[:60]!r}")
+        unknown = sorted(str(k) for k in item if k not in (*TEXTS, *NUMBERS, "rents"))
+        if unknown:
+            raise RuleError(f"space {i} has no {unknown[0]!r}; a space has {', '.join((*TEXTS, *NUMBERS, 'rents'))}")
+        for key in TEXTS:
+            if item.get(key) is not None and not isinstance(item[key], str):
+                raise RuleError(f"space {i}'s {key} is text, not {str(item[key])[:60]!r}")
+        for key in NUMBERS:
+            if key in item and ((n := whole_number(item[key])) is None or not 0 <= n <= MAX_INT):
+                raise RuleError(f"space {i}'s {key} is a whole number from 0 to {MAX_INT:,}, not {str(item[key])[:60]!r}")
+        if not isinstance(item.get("rents", []), list):
+            raise RuleError(f"space {i}'s rents are a list of whole numbers, like [1, 2, 3, 8, 14, 20, 25]")
+        check_whole_numbers(0, MAX_INT)(item.get("rents", []))
+    board = _parse(_freeze(value))  # the kinds, a category's seven rants, a multiple of 4
+    for kind in ("go", "jail"):
+        if sum(s.kind == kind for s in board) != 1:
+            raise RuleError(f"the board has one space of kind {kind!r}, not {sum(s.kind == kind for s in board)}")
 
 
 def space(state: GameState, number: int) -> Space:
