@@ -8,8 +8,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
-import icalendar
-
 #: how long before its deadline a deadline's calendar event starts (it ends at the deadline)
 LEAD = timedelta(minutes=30)
 
@@ -20,6 +18,10 @@ def deadlines_ics(title: str, site_url: str, upcoming: list[tuple[int, int, str,
     False for a game without proposals (Technopoly, Timopoly), whose players send only commands;
     ``made`` when the state these deadlines come from was made (each event's DTSTAMP, in UTC as
     RFC 5545 asks; the first deadline when unknown)."""
+    # imported here, when a site is built: the library takes 10 MB and a quarter of a second to
+    # import, which every other job (an update's intake, replay, the CLI) would pay for nothing
+    import icalendar
+
     host = urlsplit(site_url).hostname or "nomopoly.invalid"
     cal = icalendar.Calendar()
     cal.add("prodid", "-//nomopoly//deadlines//EN")
