@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,9 @@ Command = Any
 
 #: Every command type by name: the core's own, and each mechanic's (added by :func:`command_type`).
 COMMAND_TYPES: dict[str, type] = {c.cmd: c for c in (Status, Join, Token, Help)}
+#: what :func:`command_from_dict` calls before it calls a command unknown: the registry, which
+#: imports some games' mechanics only when first needed (admin/engine/registry.py), loads the rest
+ON_UNKNOWN: list[Callable[[], None]] = []
 
 
 def command_type(cls: type) -> type:
@@ -86,6 +89,10 @@ def command_from_dict(data: dict[str, Any]) -> Command:
     fields = dict(data)
     kind = fields.pop("cmd", None)
     cls = COMMAND_TYPES.get(str(kind))
+    if cls is None and ON_UNKNOWN:  # declared by a game's mechanics not imported yet
+        for load in ON_UNKNOWN:
+            load()
+        cls = COMMAND_TYPES.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown command {kind!r}; known: {', '.join(sorted(COMMAND_TYPES))}")
     return cls(**fields)

@@ -4,8 +4,12 @@ implementers, capability providers), cached per list of enabled modules."""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
+from admin.engine import commands
 from admin.engine.errors import RuleError
 from admin.engine.module import CommandSpec, Mechanic
 
@@ -15,11 +19,69 @@ if TYPE_CHECKING:
 C = TypeVar("C")
 
 
+@dataclass(frozen=True)
+class Later:
+    """The mechanics of a package imported only when one of them is first asked for (a game the
+    process may never play: its import is time and memory every job would pay). ``package`` has
+    ``MODULES``, the mechanics' classes, whose names are ``names`` in that order."""
+
+    package: str
+    names: tuple[str, ...]
+
+
+class Known(Mapping[str, type[Mechanic[Any, Any]]]):
+    """Every known mechanic by name, in library order; a :class:`Later` package is imported when
+    one of its mechanics is looked up (iterating the names imports nothing)."""
+
+    def __init__(self, entries: Sequence[type[Mechanic[Any, Any]] | Later]) -> None:
+        self._names: list[str] = []
+        self._classes: dict[str, type[Mechanic[Any, Any]]] = {}
+        self._later: dict[str, Later] = {}
+        for entry in entries:
+            if isinstance(entry, Later):
+                self._names += entry.names
+                self._later.update(dict.fromkeys(entry.names, entry))
+            else:
+                self._names.append(entry.name)
+                self._classes[entry.name] = entry
+
+    def __getitem__(self, name: str) -> type[Mechanic[Any, Any]]:
+        found = self._classes.get(name)
+        if found is None:
+            self.load(self._later[name])  # (a KeyError for a name nobody knows)
+            found = self._classes[name]
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._classes or name in self._later
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def load(self, later: Later) -> None:
+        classes = importlib.import_module(later.package).MODULES
+        if tuple(c.name for c in classes) != later.names:
+            raise RuntimeError(f"{later.package}.MODULES names {[c.name for c in classes]}, not {list(later.names)}: "
+                               "update its Later entry in admin/games/registry.py")
+        for cls in classes:
+            self._classes[cls.name] = cls
+            self._later.pop(cls.name, None)
+
+    def load_all(self) -> None:
+        """Import every package still waiting (a log that names a command no loaded one declares)."""
+        for later in dict.fromkeys(self._later.values()):
+            self.load(later)
+
+
 class Registry:
     """All known modules by name; resolves a game's enabled list into instances, in order."""
 
-    def __init__(self, modules: Sequence[type[Mechanic[Any, Any]]]) -> None:
-        self.known: dict[str, type[Mechanic[Any, Any]]] = {m.name: m for m in modules}
+    def __init__(self, modules: Sequence[type[Mechanic[Any, Any]] | Later]) -> None:
+        self.known = Known(modules)
+        commands.ON_UNKNOWN.append(self.known.load_all)
         self._instances: dict[str, Mechanic[Any, Any]] = {}
         self._cache: dict[tuple[str, ...], list[Mechanic[Any, Any]]] = {}
         self._tables: dict[tuple[str, ...], dict[str, tuple[Mechanic[Any, Any], CommandSpec]]] = {}
