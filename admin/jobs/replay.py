@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 import yaml
 from pathlib import Path
@@ -76,7 +77,9 @@ def _run_logged(state: GameState, inputs: dict[str, Any], seeds: Seeds,
 def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
     """Rebuild today's state, and the proposal archive files, from the log alone."""
     state: GameState | None = None
-    archived: dict[int, list[Any]] = {}
+    # each archived proposal pickled until its week's file is written: as objects, the 780
+    # proposals of 260 updates (156,000 votes) were most of a replay's memory
+    archived: dict[int, list[bytes]] = {}
     for path in game.log_entries():
         entry = load_json(path)
         if entry["kind"] == "init":
@@ -91,13 +94,14 @@ def replay(game: GameDir) -> tuple[GameState, dict[str, str]]:
             state.next_hidden_commitment = entry["next_hidden_commitment"]
             state.next_player_commitments = dict(entry.get("next_player_commitments") or {})
             for p in result.archived:
-                archived.setdefault(p.week, []).append(p)
+                archived.setdefault(p.week, []).append(pickle.dumps(p, pickle.HIGHEST_PROTOCOL))
             state.next_commitment = entry["next_commitment"]
         else:
             apply_admin_record(state, entry)
     if state is None:
         raise StateError(f"{game.log_dir}: no log entries; nothing to replay")
-    files = {str(game.archive_path(w).relative_to(game.root)): archive_text(ps) for w, ps in archived.items()}
+    files = {str(game.archive_path(w).relative_to(game.root)): archive_text([pickle.loads(b) for b in blobs])
+             for w, blobs in archived.items()}
     return state, files
 
 
