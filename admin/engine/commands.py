@@ -49,8 +49,8 @@ Command = Any
 
 #: Every command type by name: the core's own, and each mechanic's (added by :func:`command_type`).
 COMMAND_TYPES: dict[str, type] = {c.cmd: c for c in (Status, Join, Token, Help)}
-#: what :func:`command_from_dict` calls before it calls a command unknown: the registry, which
-#: imports some games' mechanics only when first needed (admin/engine/registry.py), loads the rest
+#: what :func:`command_from_dict` calls before it refuses a name no imported module declares: the
+#: registry, which imports some games' mechanics only when first needed, loads the rest of them
 ON_UNKNOWN: list[Callable[[], None]] = []
 
 
