@@ -75,7 +75,7 @@ class TimoBoardModule(Mechanic[TimoBoardState, None], ChecksSettings):
     def check_setting(self, state: GameState, key: str, value: Any) -> None:
         if key == "spaces" and state.squares and len(value) != len(state.squares):
             raise RuleError(f"the board keeps its {len(state.squares)} spaces (deeds, Noms and tokens stand on "
-                            f"them): a proposal may change what the spaces are, not how many ({len(value)})")
+                            f"them): a ruling may change what the spaces are, not how many ({len(value)})")
 
     def on_update_start(self, ctx: UpdateContext) -> None:
         for square, spec in zip(ctx.state.squares, spaces(ctx.state)):  # a space renamed by a proposal
