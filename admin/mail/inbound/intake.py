@@ -60,16 +60,17 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None, *,
 
     With ``write=False`` (a dry run) nothing is written: the report's ledger and ``fresh`` bytes
     hold what would have been."""
-    ledger = Ledger.load(state_dir)
-    ids = ledger.message_ids()
-    report = IntakeReport(ledger=ledger)
     messages: list[RawMessage] = source.fetch(cutoff)
     crashpoint("intake.fetched")
+    digests = [hashlib.sha256(msg.raw).hexdigest() for msg in messages]
+    message_ids = [_message_id(msg.raw, digest) for msg, digest in zip(messages, digests)]
+    ledger = Ledger.load(state_dir, about=zip(digests, message_ids))  # what it holds of these only
+    ids = ledger.message_ids()
+    report = IntakeReport(ledger=ledger)
     keys = {msg.key for msg in messages}
     rekeyed = False
     batch = ArchiveBatch(state_dir)
-    for msg in messages:
-        digest = hashlib.sha256(msg.raw).hexdigest()
+    for msg, digest, message_id in zip(messages, digests, message_ids):
         entry = ledger.get(digest)
         if entry is not None:
             report.known += 1
@@ -82,7 +83,6 @@ def take_in(state_dir: Path, source: MailSource, cutoff: datetime | None, *,
         report.fresh[digest] = msg.raw
         if write and batch.add(digest, msg.raw):
             crashpoint("intake.archived")
-        message_id = _message_id(msg.raw, digest)
         entry = LedgerEntry(hash=digest, key=msg.key, message_id=message_id,
                             received=msg.received.isoformat())
         if message_id in ids:

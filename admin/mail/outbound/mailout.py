@@ -315,7 +315,7 @@ def _sent_already(game: GameDir, state: GameState, now: datetime) -> tuple[dict[
     from admin.mail.inbound.limits import MailLimits
 
     settings = game.settings()
-    ledger = Ledger.load(game.state_dir / "ledger.yaml")
+    ledger = Ledger.load(game.state_dir, about=())  # the pending entries are all it needs
     auth = AuthSettings.from_dict(settings.section("auth"))
     limits = MailLimits.from_settings(settings.section("mail"))
     votes: dict[str, set[int]] = {}
