@@ -7,7 +7,7 @@ import pytest
 from admin.engine.errors import StateError
 from admin.site import build as build_module
 from admin.site.build import build, build_site
-from admin.site.writer import MANIFEST
+from admin.site.writer import MANIFEST, read_manifest
 from fixtures.browser import make_game
 
 
@@ -122,3 +122,36 @@ def test_the_users_files_survive_a_build_killed_before_the_swap(game, monkeypatc
     with pytest.raises(KeyboardInterrupt):
         build_site(game)
     assert (site / "CNAME").read_text() == "game.example.org\n"
+
+
+def test_the_manifests_look_ups_are_read_as_they_were_written_each_value_once(game):
+    site = build_site(game)
+    as_written = json.loads((site / MANIFEST).read_text())
+
+    manifest = read_manifest(site / MANIFEST)
+
+    deps = [d for page in manifest["pages"].values() for d in page["deps"]]
+    assert len({id(d) for d in deps}) == len(set(deps)) < len(deps)  # equal look-ups are one object
+    assert json.loads(json.dumps(manifest)) == as_written
+
+
+@pytest.mark.parametrize("edit", ["pages a list", "look-ups not a list", "a look-up holding a list",
+                                  "a look-up of two items", "not JSON"])
+def test_a_manifest_edited_by_hand_into_another_shape_is_built_past(game, edit):
+    site = build_site(game)
+    manifest = json.loads((site / MANIFEST).read_text())
+    page = next(p for p, entry in manifest["pages"].items() if entry["deps"])
+    if edit == "pages a list":
+        manifest["pages"] = list(manifest["pages"])
+    elif edit == "look-ups not a list":
+        manifest["pages"][page]["deps"] = "rule"
+    elif edit == "a look-up holding a list":
+        manifest["pages"][page]["deps"][0][1] = ["IX.1"]
+    elif edit == "a look-up of two items":
+        manifest["pages"][page]["deps"][0] = manifest["pages"][page]["deps"][0][:2]
+    (site / MANIFEST).write_text("{not json" if edit == "not JSON" else json.dumps(manifest))
+
+    report = build(game)
+
+    assert page in report.rendered
+    assert json.loads((site / MANIFEST).read_text())["pages"][page]["deps"]

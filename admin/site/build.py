@@ -42,7 +42,7 @@ from admin.site.pages import PLAYER_HISTORY, render_all
 from admin.site.sitedata import Site
 from admin.site.svg import initials, player_colours
 from admin.site.userfiles import carry_over, written_files
-from admin.site.writer import MANIFEST, MANIFEST_FORMAT, BuildReport, Writer
+from admin.site.writer import MANIFEST, MANIFEST_FORMAT, BuildReport, Writer, read_manifest
 
 #: what a build keeps for the next (public data only): each results file's summary and each
 #: proposal archive's numbers, keyed by the file's size and mtime
@@ -218,7 +218,8 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             raise _not_built(out, exc) from exc
         try:
             os.chmod(tmp, 0o755)
-            w = Writer(env, site, tmp, out if out.is_dir() else None, _sources(game), full)
+            old_manifest = read_manifest(out / MANIFEST) if out.is_dir() else None
+            w = Writer(env, site, tmp, out if out.is_dir() else None, _sources(game), full, old_manifest)
             render_all(w)
             w.finish()
             _copy_static(game, tmp)
@@ -230,7 +231,7 @@ def build(game: GameDir, out: Path | None = None, *, full: bool = False,
             (tmp / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, ensure_ascii=False,
                                                    separators=(",", ":")) + "\n", encoding="utf-8")
             if out.is_dir():
-                carry_over(out, tmp, MANIFEST)  # what the user put beside the last build's files
+                carry_over(out, tmp, MANIFEST, old_manifest)  # what the user put beside the last build's files
             _swap_in(tmp, out)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)

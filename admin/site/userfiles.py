@@ -14,7 +14,6 @@ pages, what the new build writes, and the build's own folders (``static/``, ``re
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -37,13 +36,10 @@ def written_files(folder: Path, pages: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
-def users_files(old: Path, manifest_name: str) -> list[str]:
-    """The files and folders in ``old`` (a site built before) that its build did not write, as
-    relative POSIX paths (a folder wholly the user's is one entry); [] when ``old`` holds no site."""
-    try:
-        manifest = json.loads((old / manifest_name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
+def users_files(old: Path, manifest_name: str, manifest: Any) -> list[str]:
+    """The files and folders in ``old`` (a site built before, whose manifest ``manifest_name``
+    read as ``manifest``: :func:`admin.site.writer.read_manifest`) that its build did not write, as relative POSIX paths (a folder wholly
+    the user's is one entry); [] when ``old`` holds no site."""
     if not isinstance(manifest, dict):
         return []
     pages, other = manifest.get("pages"), manifest.get("other")
@@ -70,11 +66,12 @@ def users_files(old: Path, manifest_name: str) -> list[str]:
     return out
 
 
-def carry_over(old: Path, new: Path, manifest_name: str) -> list[str]:
-    """Put into ``new`` (the build about to be swapped in) what the user added to ``old``; a path
-    the new build writes itself is the build's. Returns the paths carried over."""
+def carry_over(old: Path, new: Path, manifest_name: str, manifest: Any) -> list[str]:
+    """Put into ``new`` (the build about to be swapped in) what the user added to ``old`` (whose
+    manifest read as ``manifest``); a path the new build writes itself is the build's. Returns
+    the paths carried over."""
     carried = []
-    for path in users_files(old, manifest_name):
+    for path in users_files(old, manifest_name, manifest):
         source, target = old / path, new / path
         if os.path.lexists(target):
             continue
