@@ -16,7 +16,7 @@ from admin.games import catalog as games
 from admin.games.registry import REGISTRY
 from admin.jobs import update as jobs
 from admin.nomic.amendments import carry_out, check
-from admin.nomic.stated import amended_values, disagreements, find, stated, word_diff, written
+from admin.nomic.stated import WORDS, amended_values, disagreements, find, stated, word_diff, written
 
 
 #: the library's mechanics that state numbers (the games' own are tested game by game below)
@@ -47,6 +47,17 @@ def test_a_phrase_needs_the_whole_number_and_its_words():
     assert find("costs you three times the board's number", ("{} times the square's number",)) is None
     assert find("at most 100 characters", ("at most {} characters",)).value == 100
     assert find("at most 100 charactersX", ("at most {} characters",)) is None
+
+
+def test_every_number_word_and_nothing_else_is_read_as_a_number():
+    near_misses = ["twenty-zero", "twenty-ten", "ten-one", "tenty", "twentyone", "one-twenty", "hundred",
+                   "ninety-nine-one", "eleventy", "zeroes"]
+    for word, value in WORDS.items():
+        for spelled in (word, word.upper(), word.capitalize()):
+            found = find(f"pay {spelled} pounds", ("pay {} pounds",))
+            assert found is not None and found.value == value, spelled
+    for word in near_misses:
+        assert find(f"pay {word} pounds", ("pay {} pounds",)) is None, word
 
 
 def test_a_new_value_is_written_as_the_old_one_was():
