@@ -105,6 +105,24 @@ def test_a_pattern_naming_no_field_or_not_starting_with_its_keyword_is_refused_w
             something: str
 
 
+def test_a_fixed_value_for_no_field_or_for_a_field_the_pattern_reads_is_refused_when_declared():
+    """Else a player's line would fail only when the command was built from it."""
+    with pytest.raises(ValueError, match="fixed=.'elsewhere'.*is not a field"):
+        @command("BLOOP <square>", fixed={"elsewhere": 1})
+        class DeclBloop:
+            square: Square
+    with pytest.raises(ValueError, match="fixed=.'square'.*is also read from the line"):
+        @command("BLOOP <square> [times]", fixed={"square": 0})
+        class DeclBloop2:
+            square: Square
+            times: int = 1
+    with pytest.raises(ValueError, match="fixed=.'times'.*is also read from the line"):
+        @command("BLOOP <square> [times]", fixed={"times": 2})  # a field in an optional part too
+        class DeclBloop3:
+            square: Square
+            times: int = 1
+
+
 def test_an_undeclared_class_cannot_be_handled():
     class Plain:
         pass

@@ -289,6 +289,12 @@ def _pattern_parser(cls: type, pattern: str, keyword: str, usage: str, hint: str
         if slot.field not in hints:
             raise ValueError(f"{cls.__name__}: pattern {pattern!r} names {slot.field!r}, which is not a field")
         readers[slot.field] = As(str) if slot.choices else _converter(hints[slot.field])
+    for name in fixed:  # else a line would fail when it reached cls(**fixed, **got)
+        if name not in hints:
+            raise ValueError(f"{cls.__name__}: fixed={{{name!r}: ...}} is not a field")
+        if name in readers:
+            raise ValueError(f"{cls.__name__}: fixed={{{name!r}: ...}} is also read from the line by "
+                             f"pattern {pattern!r}: fix it or read it, not both")
     if sum(r.rest for r in readers.values()) > 1:  # two would try every split of the line: n^2 work
         raise ValueError(f"{cls.__name__}: pattern {pattern!r} has two fields that take the rest of the line")
     why = hint or f"write {usage}"
