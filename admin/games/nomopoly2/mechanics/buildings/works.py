@@ -20,7 +20,7 @@ from admin.games.nomopoly2.mechanics.shared import (
     BUILDINGS, a_building, block_of, buildings_on, centre, charge,
     destroy_building, has_building, split_on_credit,
 )
-from admin.engine.model import GameState, Player
+from admin.engine.model import GameState, Player, Square
 
 if TYPE_CHECKING:
     from admin.engine.context import UpdateContext
@@ -160,13 +160,10 @@ def building_rent(state: GameState, params: dict[str, Any], number: int, rent: i
     return rent + _round(rent * percent) + dollars
 
 
-def square_rent(ctx: UpdateContext, number: int) -> int:
-    """The rent for landing on square ``number`` as every module makes it, before who pays it."""
-    square = ctx.state.square(number)
-    rent = number * int(ctx.params("ownership")["rent_per_number"])
-    # TODO(typing): square is None when ``number`` is no square of the board (the one caller passes a
-    # square with a building on it, so it is one); adjust_rent expects a Square
-    return hooks.call(ctx).adjust_rent(ctx, square, rent)  # type: ignore[arg-type]
+def square_rent(ctx: UpdateContext, square: Square) -> int:
+    """The rent for landing on ``square`` as every module makes it, before who pays it."""
+    rent = square.number * int(ctx.params("ownership")["rent_per_number"])
+    return hooks.call(ctx).adjust_rent(ctx, square, rent)
 
 
 # -- what a square allows -----------------------------------------------------------------------
@@ -309,8 +306,9 @@ def _weekly(ctx: UpdateContext) -> None:
         owner = ctx.state.players.get(owner_of(ctx.state, n) or "")
         if owner is None or not owner.active:
             continue
-        if "mall" in bs.on[n]:
-            rent = square_rent(ctx, n)
+        square = ctx.state.square(n)
+        if "mall" in bs.on[n] and square is not None:  # None: a building on no square, by hand
+            rent = square_rent(ctx, square)
             income = max(_round(rent * int(params["mall_percent"])), int(params["mall_dollars"]))
             ctx.transfer(BANK, owner.name, income, rule="XXII.4", reason=f"the Mall on square {n}", kind="income")
             ctx.emit("income", f"{owner.name} received ${income} from the Mall on square {n} (its rent is "
